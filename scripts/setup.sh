@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Installs what building and testing Parallel Lab needs, and skips whatever is already there,
+# so a second run only checks and takes seconds. Safe without a terminal (CI=true, no stdin).
+#
+#   Rust std for wasm32   rustup target (timeout 180 s); fallback: Debian's rustc-web 1.96
+#   trunk 0.21.14         cargo install --locked
+#   wasm-bindgen-cli      cargo install, the same version as wasm-bindgen in Cargo.lock
+#   wasm-opt              npm binaryen@132 in .tools/ (never Debian's binaryen 108)
+#   chromium + driver     apt, only when missing
+#   playwright-core       npm ci in tests/ (no browser download: the tests use /usr/bin/chromium)
+#   crates                cargo fetch (Trunk builds offline)
+#
+# Writes .tools/env.sh, sourced by scripts/test.sh and scripts/serve.sh: PATH for the tools,
+# and PARALLEL_WASM_ENV, the variables that wasm builds (and only they) need.
+#
+# PARALLEL_LAB_DEBIAN_RUST=1 takes the Debian fallback even where rustup's target works.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+TRUNK_VERSION=0.21.14
+BINARYEN_VERSION=132
+WASM_TARGET=wasm32-unknown-unknown
+RUSTUP_TIMEOUT=180
+DEBIAN_RUST_PACKAGES=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22)
+
+# ~/.cargo/bin before /usr/bin: Debian's rustc-web also installs /usr/bin/cargo and rustc.
+export PATH="$HOME/.cargo/bin:$PATH"
+export DEBIAN_FRONTEND=noninteractive
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+export TRUNK_SKIP_VERSION_CHECK=true
+
+STARTED=$SECONDS
+step() { printf '==> %s\n' "$*"; }
+have() { printf '    ok: %s\n' "$*"; }
+warn() { printf 'setup.sh: warning: %s\n' "$*" >&2; }
+die() {
+    printf 'setup.sh: error: %s\n' "$*" >&2
+    exit 1
+}
+
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then SUDO=(sudo); fi
+
+APT_UPDATED=0
+# apt_install PACKAGE...: installs those of the packages that are not installed yet.
+apt_install() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+            missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    command -v apt-get >/dev/null || die "apt-get not found; install by hand: ${missing[*]}"
+    if [ "$APT_UPDATED" = 0 ]; then
+        step "apt-get update"
+        "${SUDO[@]}" apt-get update -q
+        APT_UPDATED=1
+    fi
+    step "apt-get install ${missing[*]}"
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+}
+
+# The version that Cargo.lock resolves for a crate.
+lock_version() {
+    awk -v want="\"$1\"" '$1 == "name" && $3 == want { getline; gsub(/"/, "", $3); print $3; exit }' \
+        "$ROOT/Cargo.lock"
+}
+
+# ---------------------------------------------------------------------------------------
+step "Rust toolchain"
+command -v rustup >/dev/null && command -v cargo >/dev/null ||
+    die "rustup and cargo are needed: install Rust with rustup (https://rustup.rs), then re-run"
+have "$(cargo --version)"
+
+# True when the default rustup toolchain has a std for wasm32-unknown-unknown.
+rustup_wasm_std() {
+    local libdir
+    libdir="$(env -u RUSTUP_TOOLCHAIN rustc --print target-libdir --target "$WASM_TARGET" 2>/dev/null)" ||
+        return 1
+    compgen -G "$libdir/libstd-*.rlib" >/dev/null
+}
+
+WASM_TOOLCHAIN=rustup
+if [ "${PARALLEL_LAB_DEBIAN_RUST:-0}" = 1 ]; then
+    WASM_TOOLCHAIN=debian
+    step "PARALLEL_LAB_DEBIAN_RUST=1: wasm builds use Debian's Rust"
+elif rustup_wasm_std; then
+    have "std for $WASM_TARGET (rustup)"
+else
+    step "rustup target add $WASM_TARGET (timeout ${RUSTUP_TIMEOUT}s)"
+    timeout "$RUSTUP_TIMEOUT" rustup target add "$WASM_TARGET" ||
+        warn "rustup target add failed or timed out"
+    if rustup_wasm_std; then
+        have "std for $WASM_TARGET (rustup)"
+    else
+        warn "no libstd-*.rlib for $WASM_TARGET from rustup: falling back to Debian's Rust"
+        WASM_TOOLCHAIN=debian
+    fi
+fi
+
+WASM_ENV_LINE='PARALLEL_WASM_ENV=()'
+if [ "$WASM_TOOLCHAIN" = debian ]; then
+    apt_install "${DEBIAN_RUST_PACKAGES[@]}"
+    if rustup toolchain list | grep -q '^debian'; then
+        have "rustup toolchain 'debian' (linked to /usr)"
+    else
+        step "rustup toolchain link debian /usr"
+        rustup toolchain link debian /usr
+    fi
+    # std is compiled from /usr/lib/rustlib/src/rust/library by build-std. Its own target dir
+    # keeps the two rustc versions from invalidating each other's artifacts.
+    WASM_ENV_LINE='PARALLEL_WASM_ENV=(RUSTUP_TOOLCHAIN=debian RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort "CARGO_TARGET_DIR=$PARALLEL_LAB_ROOT/target/debian")'
+    have "wasm builds: $(RUSTUP_TOOLCHAIN=debian rustc --version) with build-std"
+fi
+
+# ---------------------------------------------------------------------------------------
+step "Crates (cargo fetch)"
+(cd "$ROOT" && cargo fetch --quiet)
+if [ "$WASM_TOOLCHAIN" = debian ]; then
+    # build-std needs the std library's own dependencies too.
+    (cd "$ROOT" && RUSTUP_TOOLCHAIN=debian RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+        cargo fetch --quiet --target "$WASM_TARGET")
+fi
+have "Cargo.lock resolved, crates downloaded"
+
+# ---------------------------------------------------------------------------------------
+step "trunk $TRUNK_VERSION"
+if [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ]; then
+    have "trunk $TRUNK_VERSION"
+else
+    step "cargo install trunk --version $TRUNK_VERSION --locked (about 8 minutes on 2 cores)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+# ---------------------------------------------------------------------------------------
+WASM_BINDGEN_VERSION="$(lock_version wasm-bindgen)"
+[ -n "$WASM_BINDGEN_VERSION" ] || die "no wasm-bindgen in Cargo.lock"
+step "wasm-bindgen-cli $WASM_BINDGEN_VERSION (the version in Cargo.lock)"
+if [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WASM_BINDGEN_VERSION" ] &&
+    command -v wasm-bindgen-test-runner >/dev/null; then
+    have "wasm-bindgen $WASM_BINDGEN_VERSION and wasm-bindgen-test-runner"
+else
+    step "cargo install wasm-bindgen-cli --version $WASM_BINDGEN_VERSION (about 3 minutes)"
+    # Some releases' own lockfiles name crate versions missing from the registry: retry unlocked.
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked ||
+        {
+            warn "--locked failed; retrying without it"
+            cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+        }
+fi
+
+# ---------------------------------------------------------------------------------------
+step "Node.js and npm"
+if command -v node >/dev/null && command -v npm >/dev/null; then
+    have "node $(node --version), npm $(npm --version)"
+else
+    apt_install nodejs npm
+fi
+
+step "wasm-opt (npm binaryen@$BINARYEN_VERSION in .tools/)"
+WASM_OPT="$TOOLS/node_modules/.bin/wasm-opt"
+if [ -x "$WASM_OPT" ] && "$WASM_OPT" --version 2>/dev/null | grep -q "(version_$BINARYEN_VERSION)"; then
+    have "$("$WASM_OPT" --version)"
+else
+    mkdir -p "$TOOLS"
+    npm install --prefix "$TOOLS" --no-audit --no-fund --loglevel=error "binaryen@$BINARYEN_VERSION"
+    "$WASM_OPT" --version | grep -q "(version_$BINARYEN_VERSION)" || die "wasm-opt is not version $BINARYEN_VERSION"
+fi
+
+# ---------------------------------------------------------------------------------------
+step "Chromium and chromedriver (apt)"
+apt_install chromium chromium-driver
+have "$(/usr/bin/chromium --version 2>/dev/null | tail -n 1)"
+
+step "playwright-core for the end-to-end tests (npm ci in tests/)"
+STAMP="$ROOT/tests/node_modules/.package-lock.json"
+if [ -d "$ROOT/tests/node_modules/playwright-core" ] && [ "$STAMP" -nt "$ROOT/tests/package-lock.json" ]; then
+    have "playwright-core $(node -p 'require("'"$ROOT"'/tests/node_modules/playwright-core/package.json").version')"
+else
+    (cd "$ROOT/tests" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# ---------------------------------------------------------------------------------------
+mkdir -p "$TOOLS"
+cat >"$TOOLS/env.sh" <<EOF
+# Written by scripts/setup.sh: re-run it rather than editing this file.
+PARALLEL_LAB_ROOT='$ROOT'
+export PATH="\$PARALLEL_LAB_ROOT/.tools/node_modules/.bin:\$HOME/.cargo/bin:\$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+# How wasm builds get their std: rustup (its wasm32 target) or debian (rustc-web + build-std).
+PARALLEL_WASM_TOOLCHAIN=$WASM_TOOLCHAIN
+# Variables for wasm builds only (cargo --target $WASM_TARGET, trunk); native builds keep rustup's.
+$WASM_ENV_LINE
+# wasm_env COMMAND...: runs a wasm build command with those variables.
+wasm_env() { env "\${PARALLEL_WASM_ENV[@]}" "\$@"; }
+EOF
+have "wrote .tools/env.sh (wasm toolchain: $WASM_TOOLCHAIN)"
+
+step "setup done in $((SECONDS - STARTED)) s"

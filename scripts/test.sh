@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs every test of Parallel Lab, stopping at the first failure:
+#   1. scripts/setup.sh                      (installs what is missing; seconds when warm)
+#   2. cargo test                            native: parallel-core + parallel-cli
+#   3. cargo test --target wasm32-unknown-unknown -p parallel-web
+#                                            wasm-bindgen-test in headless Chromium
+#   4. trunk build --release                 dist/, the page as static files
+#   5. node --test (in tests/)               dist/ served on 127.0.0.1, opened in Chromium
+# Ends with one line adding up the tests that the runners counted.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+LOGS="$ROOT/target/test-logs"
+mkdir -p "$LOGS"
+
+STARTED=$SECONDS
+TIMES=()
+
+# stage NAME LOG COMMAND...: runs COMMAND, its output shown and kept in LOG; stops on failure.
+stage() {
+    local name=$1 log=$2 start=$SECONDS rc=0
+    shift 2
+    printf '\n===== %s =====\n$ %s\n' "$name" "$*"
+    "$@" 2>&1 | tee "$LOGS/$log" || rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ]; then
+        printf '\ntest.sh: FAILED at "%s" (exit %s). Output: %s\n' "$name" "$rc" "$LOGS/$log" >&2
+        exit "$rc"
+    fi
+    TIMES+=("$(printf '%-28s %4d s' "$name" $((SECONDS - start)))")
+}
+
+stage "setup" setup.log "$ROOT/scripts/setup.sh"
+# shellcheck source=/dev/null
+source "$ROOT/.tools/env.sh"
+export TRUNK_SKIP_VERSION_CHECK=true
+# The wasm test runner takes the first webdriver it finds on PATH: make it Chromium's.
+CHROMEDRIVER="$(command -v chromedriver || echo /usr/bin/chromedriver)"
+export CHROMEDRIVER
+
+stage "native tests (cargo test)" native.log cargo test
+stage "wasm tests (Chromium)" wasm.log \
+    wasm_env cargo test --target wasm32-unknown-unknown -p parallel-web
+stage "release build (trunk)" trunk.log wasm_env trunk build --release
+stage "end-to-end (node --test)" e2e.log bash -c 'cd tests && node --test'
+
+printf '\n===== summary =====\n'
+for line in "${TIMES[@]}"; do printf '%s\n' "$line"; done
+printf '%-28s %4d s\n' "total" $((SECONDS - STARTED))
+for wasm in dist/*.wasm; do
+    printf '%-28s %s bytes raw, %s gzipped\n' "$(basename "$wasm")" \
+        "$(wc -c <"$wasm")" "$(gzip -9c "$wasm" | wc -c)"
+done
+# cargo: "test result: ok. 12 passed; 0 failed; ..."; node: "ℹ pass 3" / "ℹ fail 0".
+awk '
+    /^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+    $2 == "pass" && $1 ~ /^(ℹ|#)$/ { p += $3 }
+    $2 == "fail" && $1 ~ /^(ℹ|#)$/ { f += $3 }
+    END { printf "tests: %d passed, %d failed\n", p, f }
+' "$LOGS/native.log" "$LOGS/wasm.log" "$LOGS/e2e.log"
