@@ -1,0 +1,194 @@
+//! [`PlanConfig`]: the one input type, shared by the CLI, the page and its links (SPEC §2).
+
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::ModelChoice;
+
+/// How activations are kept for the backward pass (SPEC §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recompute {
+    /// Keep everything, including the s×s attention scores of full-attention layers.
+    None,
+    /// Recompute only the attention core: 34·s·b·h/t bytes per layer.
+    Selective,
+    /// Keep only each layer's input (2·s·b·h/t bytes) and recompute the rest.
+    #[default]
+    Full,
+}
+
+/// The pipeline schedule (SPEC §4, §6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Schedule {
+    /// All forwards, then all backwards: m micro-batches in flight.
+    #[serde(rename = "gpipe")]
+    Gpipe,
+    /// One forward, one backward: min(m, p) micro-batches in flight.
+    #[default]
+    #[serde(rename = "1f1b")]
+    OneFOneB,
+    /// 1F1B over v model chunks per stage: the bubble shrinks by v.
+    #[serde(rename = "interleaved")]
+    Interleaved,
+}
+
+/// Which byte ledger model states follow (SPEC §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Precision {
+    /// BF16 weights and gradients + FP32 master and two moments: 16 bytes/param (the lesson).
+    #[default]
+    #[serde(rename = "bf16-grads")]
+    Bf16Grads,
+    /// FP32 gradients: 18 bytes/param (seed 000's ledger).
+    #[serde(rename = "fp32-grads")]
+    Fp32Grads,
+}
+
+impl Precision {
+    /// Bytes of gradient per parameter, g: 2 for BF16, 4 for FP32.
+    pub const fn grad_bytes(self) -> f64 {
+        match self {
+            Precision::Bf16Grads => 2.0,
+            Precision::Fp32Grads => 4.0,
+        }
+    }
+}
+
+/// Rank order of the grid, innermost dimension first (SPEC §3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RankOrder {
+    /// TP innermost, then CP, PP, DP (the lesson's and Llama 3's order).
+    #[default]
+    #[serde(rename = "tp-cp-pp-dp")]
+    TpCpPpDp,
+    /// TP, CP, DP, PP: Megatron-core's order.
+    #[serde(rename = "tp-cp-dp-pp")]
+    TpCpDpPp,
+}
+
+/// A training plan as the user writes it: every field has a default (SPEC §2).
+///
+/// Fields are checked by [`crate::Plan::new`], not here, so that a config with a bad value
+/// can still be held, shown and edited. Unknown field names are rejected when parsing.
+///
+/// # Example
+/// ```
+/// use parallel_core::PlanConfig;
+/// let plan = PlanConfig { gpus: 64, tp: 8, pp: 2, zero: 1, ..PlanConfig::default() };
+/// assert_eq!(plan.micro_batches, 8);
+/// assert_eq!(plan.seq_len, 4096);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlanConfig {
+    /// Preset id or inline model; default `"qwen3.8-27b"`.
+    pub model: ModelChoice,
+    /// N, total GPUs; default 8.
+    pub gpus: u32,
+    /// GPUs that share NVLink; default 8.
+    pub gpus_per_node: u32,
+    /// Tensor-parallel degree t.
+    pub tp: u32,
+    /// Pipeline-parallel degree p.
+    pub pp: u32,
+    /// Context-parallel degree c.
+    pub cp: u32,
+    /// Expert-parallel degree e (MoE models only).
+    pub ep: u32,
+    /// m, micro-batches per step per pipeline; default 8.
+    pub micro_batches: u32,
+    /// b, sequences per micro-batch; default 1.
+    pub micro_batch_size: u32,
+    /// s, tokens per sequence; default 4096.
+    pub seq_len: u32,
+    /// ZeRO stage 0–3; default 0.
+    pub zero: u8,
+    /// Activation recomputation; default full.
+    pub recompute: Recompute,
+    /// Pipeline schedule; default 1F1B.
+    pub schedule: Schedule,
+    /// v, model chunks per stage (interleaved only); default 1.
+    pub virtual_stages: u32,
+    /// Byte ledger of model states; default bf16-grads (16 bytes/param).
+    pub precision: Precision,
+    /// Card capacity in GB (1e9 bytes); default 80.
+    pub gpu_memory_gb: f64,
+    /// NVLink bandwidth per GPU in GB/s; default 160.
+    pub nvlink_gbps: f64,
+    /// InfiniBand bandwidth per GPU in GB/s; default 50.
+    pub ib_gbps: f64,
+    /// Rank order, innermost first; default tp-cp-pp-dp.
+    pub order: RankOrder,
+}
+
+impl Default for PlanConfig {
+    fn default() -> Self {
+        PlanConfig {
+            model: ModelChoice::default(),
+            gpus: 8,
+            gpus_per_node: 8,
+            tp: 1,
+            pp: 1,
+            cp: 1,
+            ep: 1,
+            micro_batches: 8,
+            micro_batch_size: 1,
+            seq_len: 4096,
+            zero: 0,
+            recompute: Recompute::Full,
+            schedule: Schedule::OneFOneB,
+            virtual_stages: 1,
+            precision: Precision::Bf16Grads,
+            gpu_memory_gb: 80.0,
+            nvlink_gbps: 160.0,
+            ib_gbps: 50.0,
+            order: RankOrder::TpCpPpDp,
+        }
+    }
+}
+
+impl PlanConfig {
+    /// Where the page's 8-GPU grid starts (SPEC §2): DP 8, ZeRO-3, full recompute, m = 8.
+    pub fn lesson_8_gpus() -> PlanConfig {
+        PlanConfig {
+            zero: 3,
+            ..PlanConfig::default()
+        }
+    }
+
+    /// Where the page's 64-GPU grid starts (SPEC §2): TP 8 × PP 8, full recompute, m = 8.
+    pub fn lesson_64_gpus() -> PlanConfig {
+        PlanConfig {
+            gpus: 64,
+            tp: 8,
+            pp: 8,
+            ..PlanConfig::default()
+        }
+    }
+}
+
+/// Names used in reports and links for the enum values: their serde spelling.
+macro_rules! display_as_serde {
+    ($($t:ty => { $($v:ident => $s:literal),+ $(,)? }),+ $(,)?) => {$(
+        impl $t {
+            /// The spelling used in configs and reports.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(<$t>::$v => $s),+ }
+            }
+        }
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    )+};
+}
+
+display_as_serde! {
+    Recompute => { None => "none", Selective => "selective", Full => "full" },
+    Schedule => { Gpipe => "gpipe", OneFOneB => "1f1b", Interleaved => "interleaved" },
+    Precision => { Bf16Grads => "bf16-grads", Fp32Grads => "fp32-grads" },
+    RankOrder => { TpCpPpDp => "tp-cp-pp-dp", TpCpDpPp => "tp-cp-dp-pp" },
+}

@@ -1,0 +1,491 @@
+//! The device grid: rank coordinates, each card's groups, and which link a group uses (SPEC §3).
+//!
+//! Ranks are laid out by [`RankOrder`], innermost first. For "tp-cp-pp-dp":
+//! tp_idx = r mod t, cp_idx = (r div t) mod c, pp_idx = (r div t·c) mod p,
+//! dp_idx = r div (t·c·p). A card's group along a dimension is the set of cards that differ
+//! from it only in that coordinate. Card r sits on node floor(r / gpus_per_node); a group is on
+//! NVLink when all its cards share a node, otherwise on InfiniBand.
+
+use core::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::config::RankOrder;
+use crate::error::PlanError;
+
+/// A parallel dimension of the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dim {
+    /// Tensor parallel.
+    Tp,
+    /// Context parallel.
+    Cp,
+    /// Expert parallel (MoE models; inside a pipeline stage).
+    Ep,
+    /// Pipeline parallel.
+    Pp,
+    /// Data parallel. In traffic figures, the D = d·c cards that hold the same weights.
+    Dp,
+    /// Expert data parallel: the cards holding the same experts.
+    Edp,
+}
+
+impl Dim {
+    /// The dimension's short name, as in reports: "tp", "cp", "ep", "pp", "dp", "edp".
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Dim::Tp => "tp",
+            Dim::Cp => "cp",
+            Dim::Ep => "ep",
+            Dim::Pp => "pp",
+            Dim::Dp => "dp",
+            Dim::Edp => "edp",
+        }
+    }
+}
+
+impl fmt::Display for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Dim {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// The interconnect a group's traffic crosses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Link {
+    /// Inside a node.
+    #[serde(rename = "nvlink")]
+    NvLink,
+    /// Across nodes.
+    #[serde(rename = "ib")]
+    InfiniBand,
+}
+
+impl Link {
+    /// "nvlink" or "ib", as in reports and the page's `data-link`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Link::NvLink => "nvlink",
+            Link::InfiniBand => "ib",
+        }
+    }
+
+    /// The link of a set of cards: NVLink when they all share a node (SPEC §3).
+    ///
+    /// ```
+    /// use parallel_core::Link;
+    /// assert_eq!(Link::of_cards(&[0, 7], 8), Link::NvLink);
+    /// assert_eq!(Link::of_cards(&[0, 8], 8), Link::InfiniBand);
+    /// ```
+    pub fn of_cards(cards: &[u32], gpus_per_node: u32) -> Link {
+        let gpn = gpus_per_node.max(1);
+        let mut nodes = cards.iter().map(|&c| c / gpn);
+        match nodes.next() {
+            Some(first) if nodes.any(|n| n != first) => Link::InfiniBand,
+            _ => Link::NvLink,
+        }
+    }
+}
+
+impl fmt::Display for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Link::NvLink => "NVLink",
+            Link::InfiniBand => "InfiniBand",
+        })
+    }
+}
+
+/// A card's position along each dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Coords {
+    /// Index in its TP group.
+    pub tp: u32,
+    /// Index in its CP group.
+    pub cp: u32,
+    /// Pipeline stage.
+    pub pp: u32,
+    /// Data-parallel replica.
+    pub dp: u32,
+}
+
+/// The groups of one card, each listed in rank order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Groups {
+    /// Cards of its TP group.
+    pub tp: Vec<u32>,
+    /// Cards of its CP group.
+    pub cp: Vec<u32>,
+    /// Cards of its pipeline (one per stage).
+    pub pp: Vec<u32>,
+    /// Cards of its DP group.
+    pub dp: Vec<u32>,
+    /// Cards of its EP group (MoE models only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ep: Option<Vec<u32>>,
+}
+
+/// Sizes and strides of the four dense dimensions for one plan; all grid questions go here.
+///
+/// Get it from a validated plan with [`crate::Plan::grid`], which guarantees t·c·p·d = N.
+///
+/// # Example (SPEC §3)
+/// ```
+/// use parallel_core::{Plan, PlanConfig};
+/// // 64 GPUs, TP 8 × PP 2 × DP 4
+/// let grid = Plan::new(&PlanConfig { gpus: 64, tp: 8, pp: 2, ..PlanConfig::default() })?.grid();
+/// let g = grid.groups(0).unwrap();
+/// assert_eq!(g.tp, (0..8).collect::<Vec<_>>());
+/// assert_eq!(g.pp, vec![0, 8]);
+/// assert_eq!(g.dp, vec![0, 16, 32, 48]);
+/// # Ok::<(), parallel_core::PlanError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    gpus: u32,
+    gpus_per_node: u32,
+    /// t, c, p, d.
+    sizes: [u32; 4],
+    /// Rank distance between neighbours along tp, cp, pp, dp.
+    strides: [u32; 4],
+    /// EP degree (1 when the model is dense).
+    ep: u32,
+}
+
+const TP: usize = 0;
+const CP: usize = 1;
+const PP: usize = 2;
+const DP: usize = 3;
+
+impl Grid {
+    /// The grid of `gpus` cards with degrees `[t, c, p, d]` (t·c·p·d must equal `gpus`, as
+    /// [`crate::Plan::new`] guarantees) and the given rank order.
+    pub(crate) fn new(gpus: u32, gpus_per_node: u32, sizes: [u32; 4], order: RankOrder) -> Grid {
+        let [t, c, p, d] = sizes;
+        let strides = match order {
+            RankOrder::TpCpPpDp => [1, t, t * c, t * c * p],
+            RankOrder::TpCpDpPp => [1, t, t * c * d, t * c],
+        };
+        Grid {
+            gpus,
+            gpus_per_node: gpus_per_node.max(1),
+            sizes,
+            strides,
+            ep: 1,
+        }
+    }
+
+    /// The same grid with expert-parallel groups of `ep` cards inside each stage.
+    pub(crate) fn with_ep(mut self, ep: u32) -> Grid {
+        self.ep = ep.max(1);
+        self
+    }
+
+    /// Number of cards.
+    pub fn gpus(&self) -> u32 {
+        self.gpus
+    }
+
+    /// GPUs per node.
+    pub fn gpus_per_node(&self) -> u32 {
+        self.gpus_per_node
+    }
+
+    /// The node of a card: floor(r / gpus_per_node).
+    pub fn node_of(&self, card: u32) -> u32 {
+        card / self.gpus_per_node
+    }
+
+    fn check_card(&self, card: u32) -> Result<(), PlanError> {
+        if card < self.gpus {
+            Ok(())
+        } else {
+            Err(PlanError::new(
+                "card",
+                format!("card {card} does not exist: the grid has cards 0–{}", self.gpus - 1),
+            ))
+        }
+    }
+
+    fn index(&self, card: u32, dim: usize) -> u32 {
+        (card / self.strides[dim]) % self.sizes[dim]
+    }
+
+    /// The coordinates of a card along tp, cp, pp, dp.
+    ///
+    /// ```
+    /// use parallel_core::{Plan, PlanConfig};
+    /// let grid = Plan::new(&PlanConfig { gpus: 64, tp: 8, pp: 2, ..PlanConfig::default() })?.grid();
+    /// let c = grid.coords(27)?;
+    /// assert_eq!((c.tp, c.pp, c.dp), (3, 1, 1));
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn coords(&self, card: u32) -> Result<Coords, PlanError> {
+        self.check_card(card)?;
+        Ok(Coords {
+            tp: self.index(card, TP),
+            cp: self.index(card, CP),
+            pp: self.index(card, PP),
+            dp: self.index(card, DP),
+        })
+    }
+
+    /// Cards that differ from `card` only along the given dense dimensions, in rank order.
+    fn members(&self, card: u32, dims: &[usize]) -> Vec<u32> {
+        let base = dims
+            .iter()
+            .fold(card, |b, &d| b - self.index(card, d) * self.strides[d]);
+        let mut cards = vec![base];
+        for &d in dims {
+            let stride = self.strides[d];
+            let current = cards.clone();
+            cards = (0..self.sizes[d])
+                .flat_map(|i| current.iter().map(move |&c| c + i * stride))
+                .collect();
+        }
+        cards.sort_unstable();
+        cards
+    }
+
+    /// The group of `card` along `dim`: tp, cp, pp and dp are the cards differing only in that
+    /// coordinate; ep and edp follow SPEC §3's numbering inside a stage.
+    ///
+    /// ```
+    /// use parallel_core::{Dim, Plan, PlanConfig, RankOrder};
+    /// let config = PlanConfig { gpus: 64, tp: 8, pp: 2, order: RankOrder::TpCpDpPp, ..PlanConfig::default() };
+    /// assert_eq!(Plan::new(&config)?.grid().group(0, Dim::Pp)?, vec![0, 32]);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn group(&self, card: u32, dim: Dim) -> Result<Vec<u32>, PlanError> {
+        self.check_card(card)?;
+        Ok(match dim {
+            Dim::Tp => self.members(card, &[TP]),
+            Dim::Cp => self.members(card, &[CP]),
+            Dim::Pp => self.members(card, &[PP]),
+            Dim::Dp => self.members(card, &[DP]),
+            Dim::Ep => {
+                let (stage, q) = self.stage_position(card);
+                let first = q / self.ep * self.ep;
+                (first..first + self.ep)
+                    .map(|q| self.card_at(stage, q))
+                    .collect()
+            }
+            Dim::Edp => {
+                let (stage, q) = self.stage_position(card);
+                let per_stage = self.gpus / self.sizes[PP];
+                (q % self.ep..per_stage)
+                    .step_by(self.ep as usize)
+                    .map(|q| self.card_at(stage, q))
+                    .collect()
+            }
+        })
+    }
+
+    /// The cards holding the same (dense) weights as `card`: its CP and DP groups together,
+    /// D = d·c cards (SPEC §4–§5). This is the group of the `dp` traffic entry.
+    ///
+    /// ```
+    /// use parallel_core::{Plan, PlanConfig};
+    /// let grid = Plan::new(&PlanConfig { cp: 2, ..PlanConfig::default() })?.grid();
+    /// assert_eq!(grid.weight_group(0)?, vec![0, 1, 2, 3, 4, 5, 6, 7]);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn weight_group(&self, card: u32) -> Result<Vec<u32>, PlanError> {
+        self.check_card(card)?;
+        Ok(self.members(card, &[CP, DP]))
+    }
+
+    /// Every group of one card (the CLI's `groups --card N`).
+    pub fn groups(&self, card: u32) -> Result<Groups, PlanError> {
+        Ok(Groups {
+            tp: self.group(card, Dim::Tp)?,
+            cp: self.group(card, Dim::Cp)?,
+            pp: self.group(card, Dim::Pp)?,
+            dp: self.group(card, Dim::Dp)?,
+            ep: if self.ep > 1 {
+                Some(self.group(card, Dim::Ep)?)
+            } else {
+                None
+            },
+        })
+    }
+
+    /// A card's stage and its position q among the stage's N/p cards in rank order.
+    ///
+    /// Removing the pp coordinate leaves tp, cp, dp in rank order for both orders, so
+    /// q = tp_idx + t·cp_idx + t·c·dp_idx.
+    fn stage_position(&self, card: u32) -> (u32, u32) {
+        let [t, c, _, _] = self.sizes;
+        let q = self.index(card, TP) + t * self.index(card, CP) + t * c * self.index(card, DP);
+        (self.index(card, PP), q)
+    }
+
+    /// The card at position q of a stage (inverse of `stage_position`).
+    fn card_at(&self, stage: u32, q: u32) -> u32 {
+        let [t, c, _, _] = self.sizes;
+        let coords = [q % t, (q / t) % c, stage, q / (t * c)];
+        coords.iter().zip(self.strides).map(|(i, s)| i * s).sum()
+    }
+
+    /// The link of a dimension in the plan-wide report: InfiniBand when *any* of its groups
+    /// spans nodes (SPEC §3). `Dim::Dp` means the weight group (CP and DP together).
+    ///
+    /// Runs in time independent of the number of cards for nodes of up to 64 GPUs: it tracks
+    /// the set of residues mod gpus_per_node that the groups' first cards take.
+    ///
+    /// ```
+    /// use parallel_core::{Dim, Link, Plan, PlanConfig};
+    /// let grid = Plan::new(&PlanConfig { gpus: 64, tp: 8, pp: 2, ..PlanConfig::default() })?.grid();
+    /// assert_eq!(grid.link(Dim::Tp), Link::NvLink);
+    /// assert_eq!(grid.link(Dim::Pp), Link::InfiniBand);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn link(&self, dim: Dim) -> Link {
+        let spans = match dim {
+            Dim::Tp => self.any_group_spans(&[TP]),
+            Dim::Cp => self.any_group_spans(&[CP]),
+            Dim::Pp => self.any_group_spans(&[PP]),
+            Dim::Dp => self.any_group_spans(&[CP, DP]),
+            Dim::Ep | Dim::Edp => self.any_enumerated_group_spans(dim),
+        };
+        if spans {
+            Link::InfiniBand
+        } else {
+            Link::NvLink
+        }
+    }
+
+    fn any_group_spans(&self, dims: &[usize]) -> bool {
+        let gpn = self.gpus_per_node;
+        if gpn >= self.gpus {
+            return false;
+        }
+        // Members of a group are base + Σ i_d·stride_d; its first and last cards are base and
+        // base + span, and all lie between them, so it spans nodes iff base mod G + span ≥ G.
+        let span: u64 = dims
+            .iter()
+            .map(|&d| u64::from(self.sizes[d] - 1) * u64::from(self.strides[d]))
+            .sum();
+        if span == 0 {
+            return false;
+        }
+        let gpn64 = u64::from(gpn);
+        if span >= gpn64 {
+            return true;
+        }
+        let threshold = (gpn64 - span) as u32;
+        let others = (0..4).filter(|d| !dims.contains(d));
+        if gpn <= 64 {
+            // Bit ρ set ⇔ some group's first card has residue ρ mod G.
+            let full = if gpn == 64 { u64::MAX } else { (1u64 << gpn) - 1 };
+            let rotate = |set: u64, by: u32| -> u64 {
+                if by == 0 {
+                    set
+                } else {
+                    ((set << by) | (set >> (gpn - by))) & full
+                }
+            };
+            let mut residues: u64 = 1;
+            for d in others {
+                let step = self.strides[d] % gpn;
+                if step == 0 || self.sizes[d] == 1 {
+                    continue;
+                }
+                let mut reached = residues;
+                let mut shift = 0;
+                for _ in 1..self.sizes[d] {
+                    shift = (shift + step) % gpn;
+                    if shift == 0 {
+                        break;
+                    }
+                    reached |= rotate(residues, shift);
+                }
+                residues = reached;
+                if residues >> threshold != 0 {
+                    return true;
+                }
+            }
+            residues >> threshold != 0
+        } else {
+            // Large nodes: walk the groups' first cards (bounded by the number of cards).
+            (0..self.gpus)
+                .filter(|&r| dims.iter().all(|&d| self.index(r, d) == 0))
+                .any(|base| base % gpn >= threshold)
+        }
+    }
+
+    fn any_enumerated_group_spans(&self, dim: Dim) -> bool {
+        (0..self.gpus).any(|card| {
+            self.group(card, dim)
+                .map(|g| Link::of_cards(&g, self.gpus_per_node) == Link::InfiniBand)
+                .unwrap_or(false)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute_force_link(grid: &Grid, dim: Dim) -> Link {
+        let spans = (0..grid.gpus).any(|card| {
+            let g = if dim == Dim::Dp {
+                grid.weight_group(card)
+            } else {
+                grid.group(card, dim)
+            }
+            .expect("card in range");
+            Link::of_cards(&g, grid.gpus_per_node) == Link::InfiniBand
+        });
+        if spans {
+            Link::InfiniBand
+        } else {
+            Link::NvLink
+        }
+    }
+
+    #[test]
+    fn fast_link_matches_enumeration() {
+        for gpn in [1, 2, 3, 5, 6, 8, 12, 72] {
+            for (gpus, sizes) in [
+                (64, [8, 1, 2, 4]),
+                (48, [2, 3, 2, 4]),
+                (24, [1, 2, 3, 4]),
+                (96, [3, 2, 4, 4]),
+                (144, [6, 2, 3, 4]),
+            ] {
+                for order in [RankOrder::TpCpPpDp, RankOrder::TpCpDpPp] {
+                    let grid = Grid::new(gpus, gpn, sizes, order);
+                    for dim in [Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp] {
+                        assert_eq!(
+                            grid.link(dim),
+                            brute_force_link(&grid, dim),
+                            "gpn {gpn} gpus {gpus} sizes {sizes:?} {order:?} {dim:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ep_groups_are_consecutive_cards_of_a_stage() {
+        // 16 cards, PP 2, DP 8 (tp-cp-pp-dp): stage 0 = {0,2,4,...,14}; EP 4 groups of 4.
+        let grid = Grid::new(16, 8, [1, 1, 2, 8], RankOrder::TpCpPpDp).with_ep(4);
+        assert_eq!(grid.group(0, Dim::Ep).unwrap(), vec![0, 2, 4, 6]);
+        assert_eq!(grid.group(2, Dim::Edp).unwrap(), vec![2, 10]);
+        assert_eq!(grid.group(9, Dim::Ep).unwrap(), vec![9, 11, 13, 15]);
+    }
+
+    #[test]
+    fn unknown_card_is_an_error() {
+        let grid = Grid::new(8, 8, [1, 1, 1, 8], RankOrder::TpCpPpDp);
+        assert_eq!(grid.groups(8).unwrap_err().field(), "card");
+    }
+}

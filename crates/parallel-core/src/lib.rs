@@ -1,0 +1,58 @@
+//! The formulas of Parallel Lab: how a training plan spreads a model over GPUs.
+//!
+//! Given a [`PlanConfig`] (model, GPUs, TP/PP/CP/EP degrees, micro-batches, sequence length,
+//! ZeRO stage, recomputation, schedule), the crate computes, per SPEC.md:
+//! - the device grid: each card's coordinates and its TP, CP, PP, DP (and EP) groups, and
+//!   whether a group talks over NVLink or InfiniBand ([`Grid`]);
+//! - memory per card: model states under ZeRO 0–3 and activations under three recompute
+//!   modes and three schedules ([`Plan::memory`]);
+//! - bytes each card sends per step for each dimension, its collective, link and time
+//!   ([`Plan::traffic`]);
+//! - the pipeline bubble ([`Plan::bubble`]);
+//! - context-parallel layouts ([`causal_pairs`]) and the TP split bench ([`tp_bench`]).
+//!
+//! [`evaluate`] does all of it at once and returns a [`Report`].
+//!
+//! # What this crate does not do
+//! It measures nothing: every figure is a formula of SPEC.md, not a run. It ignores latency,
+//! overlap of communication with compute, the extra forward of recomputation, CP's backward,
+//! embedding and logits activations, buffers and fragmentation. It does no IO, reads no
+//! clock and draws no random numbers, and it knows nothing of the browser: the same code runs
+//! in the CLI and, compiled to wasm32, in the page.
+//!
+//! # Example
+//! ```
+//! use parallel_core::{evaluate, PlanConfig};
+//! let report = evaluate(&PlanConfig { zero: 3, ..PlanConfig::default() })?;
+//! assert_eq!(report.memory.total.to_string(), "58.2 GB");
+//! # Ok::<(), parallel_core::PlanError>(())
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod bubble;
+mod config;
+mod cp_layout;
+mod error;
+mod grid;
+pub mod lesson;
+mod memory;
+mod model;
+mod plan;
+mod report;
+mod tp_bench;
+pub mod traffic;
+mod units;
+
+pub use bubble::Bubble;
+pub use config::{PlanConfig, Precision, RankOrder, Recompute, Schedule};
+pub use cp_layout::{causal_pairs, cp_positions, CpLayout};
+pub use error::{PlanError, Warning};
+pub use grid::{Coords, Dim, Grid, Groups, Link};
+pub use memory::{Activations, Memory, ModelStates};
+pub use model::{count_params, InlineModel, Model, ModelChoice, Moe, Preset};
+pub use plan::{Degrees, Plan, MAX_GPUS, MAX_SEQ_LEN};
+pub use report::{evaluate, Report};
+pub use tp_bench::{tp_bench, BenchShape, TpBench};
+pub use traffic::{Collective, Traffic};
+pub use units::{Bytes, BytesPerSec, Seconds, GB, GIB};

@@ -1,0 +1,344 @@
+//! [`Plan`]: a [`PlanConfig`] that passed every check of SPEC §2, so later formulas can
+//! trust it (every degree ≥ 1, t·p·c divides N, the model resolved).
+
+use crate::config::{PlanConfig, Precision, Recompute, RankOrder, Schedule};
+use crate::error::{PlanError, Warning};
+use crate::grid::Grid;
+use crate::model::Model;
+use crate::units::{Bytes, BytesPerSec};
+
+/// The largest grid the core accepts (2^20 cards): far beyond any real cluster, small enough
+/// that every rank and product fits in 32 bits and no request can make the page crawl.
+pub const MAX_GPUS: u32 = 1 << 20;
+
+/// The largest sequence length accepted: 2^26 tokens (64 Mi).
+pub const MAX_SEQ_LEN: u32 = 1 << 26;
+
+/// The parallel degrees of a valid plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Degrees {
+    /// Tensor parallel t.
+    pub tp: u32,
+    /// Pipeline parallel p.
+    pub pp: u32,
+    /// Context parallel c.
+    pub cp: u32,
+    /// Data parallel d = N / (t·p·c).
+    pub dp: u32,
+    /// Expert parallel e.
+    pub ep: u32,
+}
+
+impl Degrees {
+    /// D = d·c: the cards holding the same dense weights (ZeRO and gradient group, SPEC §4).
+    pub fn weight_group(&self) -> u32 {
+        self.dp * self.cp
+    }
+}
+
+/// A validated plan. Build it with [`Plan::new`]; every other function of the crate takes it.
+///
+/// # Example
+/// ```
+/// use parallel_core::{Plan, PlanConfig};
+/// let plan = Plan::new(&PlanConfig { gpus: 64, tp: 8, pp: 2, ..PlanConfig::default() }).unwrap();
+/// assert_eq!(plan.degrees().dp, 4);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    model: Model,
+    gpus: u32,
+    gpus_per_node: u32,
+    degrees: Degrees,
+    micro_batches: u32,
+    micro_batch_size: u32,
+    seq_len: u32,
+    zero: u8,
+    recompute: Recompute,
+    schedule: Schedule,
+    virtual_stages: u32,
+    precision: Precision,
+    capacity: Bytes,
+    nvlink: BytesPerSec,
+    ib: BytesPerSec,
+    order: RankOrder,
+    warnings: Vec<Warning>,
+}
+
+fn at_least_one(value: u32, field: &'static str) -> Result<(), PlanError> {
+    if value == 0 {
+        Err(PlanError::new(field, "must be at least 1 (got 0)"))
+    } else {
+        Ok(())
+    }
+}
+
+fn positive_finite(value: f64, field: &'static str) -> Result<(), PlanError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(PlanError::new(
+            field,
+            format!("must be a positive number (got {value})"),
+        ))
+    }
+}
+
+fn at_most(value: u32, max: u32, field: &'static str) -> Result<(), PlanError> {
+    if value > max {
+        Err(PlanError::new(field, format!("must be at most {max} (got {value})")))
+    } else {
+        Ok(())
+    }
+}
+
+impl Plan {
+    /// Checks a config and resolves its model (SPEC §2).
+    ///
+    /// Field checks run in the order of the config table (model, gpus, gpus_per_node, tp, pp,
+    /// cp, ep, micro_batches, micro_batch_size, seq_len, zero, virtual_stages, gpu_memory_gb,
+    /// nvlink_gbps, ib_gbps), then the checks across fields, in this order: N divisible by
+    /// t·p·c (`gpus`); v > 1 only when interleaved (`virtual_stages`); interleaved needs p > 1
+    /// (`schedule`), m divisible by p (`micro_batches`) and L divisible by p·v
+    /// (`virtual_stages`); e > 1 only for MoE models (`ep`); for MoE, N divisible by e·p (`ep`).
+    /// The first failing check is returned. Beyond the spec, N is capped at [`MAX_GPUS`] and
+    /// s at [`MAX_SEQ_LEN`] so that every product stays exact and fast.
+    ///
+    /// Warnings (the plan is still valid): t > gpus_per_node, L not divisible by p, and
+    /// s not divisible by 2c when c > 1.
+    pub fn new(config: &PlanConfig) -> Result<Plan, PlanError> {
+        let model = config.model.resolve()?;
+        let c = config;
+        at_least_one(c.gpus, "gpus")?;
+        at_most(c.gpus, MAX_GPUS, "gpus")?;
+        at_least_one(c.gpus_per_node, "gpus_per_node")?;
+        at_least_one(c.tp, "tp")?;
+        at_least_one(c.pp, "pp")?;
+        at_least_one(c.cp, "cp")?;
+        at_least_one(c.ep, "ep")?;
+        at_least_one(c.micro_batches, "micro_batches")?;
+        at_most(c.micro_batches, MAX_GPUS, "micro_batches")?;
+        at_least_one(c.micro_batch_size, "micro_batch_size")?;
+        at_most(c.micro_batch_size, MAX_GPUS, "micro_batch_size")?;
+        at_least_one(c.seq_len, "seq_len")?;
+        at_most(c.seq_len, MAX_SEQ_LEN, "seq_len")?;
+        if c.zero > 3 {
+            return Err(PlanError::new(
+                "zero",
+                format!("ZeRO stage must be 0, 1, 2 or 3 (got {})", c.zero),
+            ));
+        }
+        at_least_one(c.virtual_stages, "virtual_stages")?;
+        positive_finite(c.gpu_memory_gb, "gpu_memory_gb")?;
+        positive_finite(c.nvlink_gbps, "nvlink_gbps")?;
+        positive_finite(c.ib_gbps, "ib_gbps")?;
+
+        let (p, cp, e) = (u64::from(c.pp), u64::from(c.cp), u64::from(c.ep));
+        let n = u64::from(c.gpus);
+        // In u128: three factors of up to 2^32 each cannot overflow it.
+        let tpc = u128::from(c.tp) * u128::from(c.pp) * u128::from(c.cp);
+        if tpc > u128::from(n) || u128::from(n) % tpc != 0 {
+            return Err(PlanError::new(
+                "gpus",
+                format!(
+                    "{} GPUs do not divide by tp·pp·cp = {}·{}·{} = {tpc}",
+                    c.gpus, c.tp, c.pp, c.cp
+                ),
+            ));
+        }
+        let model_parallel = tpc as u64; // ≤ n ≤ MAX_GPUS
+        let interleaved = c.schedule == Schedule::Interleaved;
+        if c.virtual_stages > 1 && !interleaved {
+            return Err(PlanError::new(
+                "virtual_stages",
+                format!(
+                    "{} model chunks per stage need the interleaved schedule (schedule is {})",
+                    c.virtual_stages, c.schedule
+                ),
+            ));
+        }
+        if interleaved {
+            if c.pp == 1 {
+                return Err(PlanError::new(
+                    "schedule",
+                    "interleaved needs a pipeline: pp must be above 1",
+                ));
+            }
+            if c.micro_batches % c.pp != 0 {
+                return Err(PlanError::new(
+                    "micro_batches",
+                    format!(
+                        "interleaved needs micro_batches divisible by pp: {} is not a multiple of {}",
+                        c.micro_batches, c.pp
+                    ),
+                ));
+            }
+            let chunks = p * u64::from(c.virtual_stages);
+            if u64::from(model.layers) % chunks != 0 {
+                return Err(PlanError::new(
+                    "virtual_stages",
+                    format!(
+                        "interleaved needs the {} layers divisible by pp·virtual_stages = {chunks}",
+                        model.layers
+                    ),
+                ));
+            }
+        }
+        match model.moe {
+            None if c.ep > 1 => {
+                return Err(PlanError::new(
+                    "ep",
+                    format!("expert parallelism needs an MoE model; {} is dense", c.model.label()),
+                ))
+            }
+            Some(_) if n % (e * p) != 0 || e * p > n => {
+                return Err(PlanError::new(
+                    "ep",
+                    format!(
+                        "{} GPUs do not divide by ep·pp = {}·{} = {}",
+                        c.gpus,
+                        c.ep,
+                        c.pp,
+                        e * p
+                    ),
+                ))
+            }
+            _ => {}
+        }
+
+        let mut warnings = Vec::new();
+        if c.tp > c.gpus_per_node {
+            warnings.push(Warning::TpAcrossNodes {
+                tp: c.tp,
+                gpus_per_node: c.gpus_per_node,
+            });
+        }
+        if model.layers % c.pp != 0 {
+            warnings.push(Warning::LayersNotDivisible {
+                layers: model.layers,
+                pp: c.pp,
+            });
+        }
+        if c.cp > 1 && u64::from(c.seq_len) % (2 * cp) != 0 {
+            warnings.push(Warning::ZigzagPadding {
+                seq_len: c.seq_len,
+                cp: c.cp,
+            });
+        }
+
+        Ok(Plan {
+            model,
+            gpus: c.gpus,
+            gpus_per_node: c.gpus_per_node,
+            degrees: Degrees {
+                tp: c.tp,
+                pp: c.pp,
+                cp: c.cp,
+                dp: (n / model_parallel) as u32,
+                ep: c.ep,
+            },
+            micro_batches: c.micro_batches,
+            micro_batch_size: c.micro_batch_size,
+            seq_len: c.seq_len,
+            zero: c.zero,
+            recompute: c.recompute,
+            schedule: c.schedule,
+            virtual_stages: c.virtual_stages,
+            precision: c.precision,
+            capacity: Bytes::from_gb(c.gpu_memory_gb),
+            nvlink: BytesPerSec::from_gbps(c.nvlink_gbps),
+            ib: BytesPerSec::from_gbps(c.ib_gbps),
+            order: c.order,
+            warnings,
+        })
+    }
+
+    /// The resolved model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+    /// N, total GPUs.
+    pub fn gpus(&self) -> u32 {
+        self.gpus
+    }
+    /// GPUs per node.
+    pub fn gpus_per_node(&self) -> u32 {
+        self.gpus_per_node
+    }
+    /// t, p, c, d, e.
+    pub fn degrees(&self) -> Degrees {
+        self.degrees
+    }
+    /// m, micro-batches per step per pipeline.
+    pub fn micro_batches(&self) -> u32 {
+        self.micro_batches
+    }
+    /// b, sequences per micro-batch.
+    pub fn micro_batch_size(&self) -> u32 {
+        self.micro_batch_size
+    }
+    /// s, tokens per sequence.
+    pub fn seq_len(&self) -> u32 {
+        self.seq_len
+    }
+    /// ZeRO stage 0–3.
+    pub fn zero(&self) -> u8 {
+        self.zero
+    }
+    /// Activation recomputation.
+    pub fn recompute(&self) -> Recompute {
+        self.recompute
+    }
+    /// Pipeline schedule.
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+    /// v, model chunks per stage (1 unless interleaved).
+    pub fn virtual_stages(&self) -> u32 {
+        self.virtual_stages
+    }
+    /// Byte ledger.
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+    /// Card capacity.
+    pub fn capacity(&self) -> Bytes {
+        self.capacity
+    }
+    /// Rank order.
+    pub fn order(&self) -> RankOrder {
+        self.order
+    }
+    /// Soft problems found while checking.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// The bandwidth of a link class.
+    pub fn bandwidth(&self, link: crate::grid::Link) -> BytesPerSec {
+        match link {
+            crate::grid::Link::NvLink => self.nvlink,
+            crate::grid::Link::InfiniBand => self.ib,
+        }
+    }
+
+    /// The device grid of this plan.
+    pub fn grid(&self) -> Grid {
+        let d = self.degrees;
+        let grid = Grid::new(self.gpus, self.gpus_per_node, [d.tp, d.cp, d.pp, d.dp], self.order);
+        if self.model.is_moe() {
+            grid.with_ep(d.ep)
+        } else {
+            grid
+        }
+    }
+
+    /// Tokens per step across the whole grid: d · m · b · s (each pipeline runs m micro-batches
+    /// of b sequences of s tokens; CP splits a sequence, it adds no tokens).
+    pub fn tokens_per_step(&self) -> f64 {
+        f64::from(self.degrees.dp)
+            * f64::from(self.micro_batches)
+            * f64::from(self.micro_batch_size)
+            * f64::from(self.seq_len)
+    }
+}
