@@ -30,7 +30,11 @@ pub enum CpLayout {
 /// assert_eq!(ranks[0], vec![0..2, 6..8]);
 /// assert_eq!(ranks[1], vec![2..4, 4..6]);
 /// ```
-pub fn cp_positions(seq_len: u32, cp: u32, layout: CpLayout) -> Result<Vec<Vec<Range<u32>>>, PlanError> {
+pub fn cp_positions(
+    seq_len: u32,
+    cp: u32,
+    layout: CpLayout,
+) -> Result<Vec<Vec<Range<u32>>>, PlanError> {
     if cp == 0 {
         return Err(PlanError::new("cp", "must be at least 1 (got 0)"));
     }

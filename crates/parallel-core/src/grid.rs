@@ -208,7 +208,10 @@ impl Grid {
         } else {
             Err(PlanError::new(
                 "card",
-                format!("card {card} does not exist: the grid has cards 0–{}", self.gpus - 1),
+                format!(
+                    "card {card} does not exist: the grid has cards 0–{}",
+                    self.gpus - 1
+                ),
             ))
         }
     }
@@ -383,7 +386,11 @@ impl Grid {
         let others = (0..4).filter(|d| !dims.contains(d));
         if gpn <= 64 {
             // Bit ρ set ⇔ some group's first card has residue ρ mod G.
-            let full = if gpn == 64 { u64::MAX } else { (1u64 << gpn) - 1 };
+            let full = if gpn == 64 {
+                u64::MAX
+            } else {
+                (1u64 << gpn) - 1
+            };
             let rotate = |set: u64, by: u32| -> u64 {
                 if by == 0 {
                     set
@@ -420,11 +427,21 @@ impl Grid {
         }
     }
 
+    /// EP and EDP groups are not arithmetic progressions of ranks: walk each group once
+    /// (N card visits in all, no allocation).
     fn any_enumerated_group_spans(&self, dim: Dim) -> bool {
-        (0..self.gpus).any(|card| {
-            self.group(card, dim)
-                .map(|g| Link::of_cards(&g, self.gpus_per_node) == Link::InfiniBand)
-                .unwrap_or(false)
+        let per_stage = self.gpus / self.sizes[PP];
+        let (groups, size, member_step, group_step) = match dim {
+            Dim::Ep => (per_stage / self.ep, self.ep, 1, self.ep),
+            _ => (self.ep, per_stage / self.ep, self.ep, 1),
+        };
+        (0..self.sizes[PP]).any(|stage| {
+            (0..groups).any(|g| {
+                let first = g * group_step;
+                let node = self.node_of(self.card_at(stage, first));
+                (1..size)
+                    .any(|i| self.node_of(self.card_at(stage, first + i * member_step)) != node)
+            })
         })
     }
 }
@@ -481,6 +498,37 @@ mod tests {
         assert_eq!(grid.group(0, Dim::Ep).unwrap(), vec![0, 2, 4, 6]);
         assert_eq!(grid.group(2, Dim::Edp).unwrap(), vec![2, 10]);
         assert_eq!(grid.group(9, Dim::Ep).unwrap(), vec![9, 11, 13, 15]);
+    }
+
+    #[test]
+    fn ep_link_matches_enumeration_and_groups_partition_each_stage() {
+        for gpn in [2, 4, 8, 16] {
+            for (gpus, sizes, ep) in [
+                (16, [1, 1, 2, 8], 4),
+                (32, [2, 1, 2, 8], 8),
+                (64, [1, 2, 4, 8], 2),
+            ] {
+                for order in [RankOrder::TpCpPpDp, RankOrder::TpCpDpPp] {
+                    let grid = Grid::new(gpus, gpn, sizes, order).with_ep(ep);
+                    for dim in [Dim::Ep, Dim::Edp] {
+                        assert_eq!(
+                            grid.link(dim),
+                            brute_force_link(&grid, dim),
+                            "{gpn} {sizes:?} {order:?} {dim}"
+                        );
+                        let mut seen = vec![false; gpus as usize];
+                        for card in 0..gpus {
+                            let g = grid.group(card, dim).unwrap();
+                            assert!(g.contains(&card));
+                            let stage = grid.coords(card).unwrap().pp;
+                            assert!(g.iter().all(|&c| grid.coords(c).unwrap().pp == stage));
+                            seen[card as usize] = true;
+                        }
+                        assert!(seen.iter().all(|&s| s));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -34,26 +34,42 @@ pub fn eight_gpu_plans() -> Vec<LessonPlan> {
             id: "dp8-zero3-selective",
             label_zh: "DP 8 · ZeRO-3 · 选择性重计算",
             label_en: "DP 8 · ZeRO-3 · selective recompute",
-            config: PlanConfig { zero: 3, recompute: Recompute::Selective, ..base() },
+            config: PlanConfig {
+                zero: 3,
+                recompute: Recompute::Selective,
+                ..base()
+            },
         },
         LessonPlan {
             id: "tp8-selective",
             label_zh: "TP 8 · 选择性重计算",
             label_en: "TP 8 · selective recompute",
-            config: PlanConfig { tp: 8, recompute: Recompute::Selective, ..base() },
+            config: PlanConfig {
+                tp: 8,
+                recompute: Recompute::Selective,
+                ..base()
+            },
         },
         LessonPlan {
             id: "tp2-pp4-full",
             label_zh: "TP 2 × PP 4 · 全量重计算",
             label_en: "TP 2 × PP 4 · full recompute",
-            config: PlanConfig { tp: 2, pp: 4, ..base() },
+            config: PlanConfig {
+                tp: 2,
+                pp: 4,
+                ..base()
+            },
         },
     ]
 }
 
 /// The lesson's 64-GPU table: 8 nodes of 8, TP inside a node.
 pub fn sixty_four_gpu_plans() -> Vec<LessonPlan> {
-    let base = || PlanConfig { gpus: 64, tp: 8, ..PlanConfig::default() };
+    let base = || PlanConfig {
+        gpus: 64,
+        tp: 8,
+        ..PlanConfig::default()
+    };
     vec![
         LessonPlan {
             id: "tp8-pp8-full",
@@ -65,13 +81,21 @@ pub fn sixty_four_gpu_plans() -> Vec<LessonPlan> {
             id: "tp8-pp8-full-m32",
             label_zh: "TP 8 × PP 8 · 全量重计算 · m = 32",
             label_en: "TP 8 × PP 8 · full recompute · m = 32",
-            config: PlanConfig { pp: 8, micro_batches: 32, ..base() },
+            config: PlanConfig {
+                pp: 8,
+                micro_batches: 32,
+                ..base()
+            },
         },
         LessonPlan {
             id: "tp8-pp2-dp4-zero1",
             label_zh: "TP 8 × PP 2 × DP 4 · ZeRO-1",
             label_en: "TP 8 × PP 2 × DP 4 · ZeRO-1",
-            config: PlanConfig { pp: 2, zero: 1, ..base() },
+            config: PlanConfig {
+                pp: 2,
+                zero: 1,
+                ..base()
+            },
         },
     ]
 }
@@ -200,9 +224,33 @@ impl Recipe {
 /// Seed 000's recipe table: starting layouts for 8-GPU nodes.
 pub fn recipes() -> [Recipe; 4] {
     [
-        Recipe { model: "GLM-4.7-Flash", gpus: 8, tp: 2, pp: 1, cp: 4, ep: 8, preset: None },
-        Recipe { model: "GLM-4.7", gpus: 64, tp: 8, pp: 4, cp: 2, ep: 16, preset: None },
-        Recipe { model: "GLM-5.3", gpus: 256, tp: 4, pp: 8, cp: 8, ep: 32, preset: None },
+        Recipe {
+            model: "GLM-4.7-Flash",
+            gpus: 8,
+            tp: 2,
+            pp: 1,
+            cp: 4,
+            ep: 8,
+            preset: None,
+        },
+        Recipe {
+            model: "GLM-4.7",
+            gpus: 64,
+            tp: 8,
+            pp: 4,
+            cp: 2,
+            ep: 16,
+            preset: None,
+        },
+        Recipe {
+            model: "GLM-5.3",
+            gpus: 256,
+            tp: 4,
+            pp: 8,
+            cp: 8,
+            ep: 32,
+            preset: None,
+        },
         Recipe {
             model: "Qwen3.8-27B",
             gpus: 32,

@@ -29,6 +29,7 @@
 //! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::panic))]
 
 mod bubble;
 mod config;

@@ -214,11 +214,13 @@ pub fn count_params(m: &Model) -> f64 {
     let norms = 2.0 * h;
     let dense_mlp = 3.0 * h * f64::from(m.ffn);
     let dense_layers = f64::from(m.dense_layers());
-    let mut total = embeddings + f64::from(m.layers) * (attention + norms) + dense_layers * dense_mlp + h;
+    let mut total =
+        embeddings + f64::from(m.layers) * (attention + norms) + dense_layers * dense_mlp + h;
     if let Some(moe) = m.moe {
         let experts = f64::from(moe.experts);
         let per_layer =
-            (experts + f64::from(moe.shared_experts)) * 3.0 * h * f64::from(moe.expert_ffn) + h * experts;
+            (experts + f64::from(moe.shared_experts)) * 3.0 * h * f64::from(moe.expert_ffn)
+                + h * experts;
         total += f64::from(moe.moe_layers) * per_layer;
     }
     total
@@ -423,7 +425,11 @@ impl<'de> Deserialize<'de> for ModelChoice {
             type Value = ModelChoice;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "a preset id ({}) or an inline model object", Preset::valid_ids())
+                write!(
+                    f,
+                    "a preset id ({}) or an inline model object",
+                    Preset::valid_ids()
+                )
             }
 
             fn visit_str<E: de::Error>(self, id: &str) -> Result<ModelChoice, E> {
@@ -436,7 +442,8 @@ impl<'de> Deserialize<'de> for ModelChoice {
             }
 
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ModelChoice, A::Error> {
-                InlineModel::deserialize(de::value::MapAccessDeserializer::new(map)).map(ModelChoice::Inline)
+                InlineModel::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(ModelChoice::Inline)
             }
         }
 
@@ -450,7 +457,10 @@ mod tests {
 
     #[test]
     fn llama3_405b_counts_to_the_published_figure() {
-        assert_eq!(count_params(&Preset::Llama3_405b.model()), 405_853_388_800.0);
+        assert_eq!(
+            count_params(&Preset::Llama3_405b.model()),
+            405_853_388_800.0
+        );
     }
 
     #[test]
@@ -465,7 +475,10 @@ mod tests {
             ..InlineModel::default()
         };
         let m = inline.resolve().expect("valid");
-        assert_eq!((m.kv_heads, m.head_dim, m.full_attention_layers), (32, 128, 32));
+        assert_eq!(
+            (m.kv_heads, m.head_dim, m.full_attention_layers),
+            (32, 128, 32)
+        );
         assert!(!m.is_moe());
     }
 
@@ -487,9 +500,12 @@ mod tests {
 
     #[test]
     fn inline_model_names_the_missing_field() {
-        let err = InlineModel { hidden: Some(64), ..InlineModel::default() }
-            .resolve()
-            .unwrap_err();
+        let err = InlineModel {
+            hidden: Some(64),
+            ..InlineModel::default()
+        }
+        .resolve()
+        .unwrap_err();
         assert_eq!(err.field(), "model.layers");
     }
 }

@@ -1,7 +1,7 @@
 //! [`Plan`]: a [`PlanConfig`] that passed every check of SPEC §2, so later formulas can
 //! trust it (every degree ≥ 1, t·p·c divides N, the model resolved).
 
-use crate::config::{PlanConfig, Precision, Recompute, RankOrder, Schedule};
+use crate::config::{PlanConfig, Precision, RankOrder, Recompute, Schedule};
 use crate::error::{PlanError, Warning};
 use crate::grid::Grid;
 use crate::model::Model;
@@ -86,7 +86,10 @@ fn positive_finite(value: f64, field: &'static str) -> Result<(), PlanError> {
 
 fn at_most(value: u32, max: u32, field: &'static str) -> Result<(), PlanError> {
     if value > max {
-        Err(PlanError::new(field, format!("must be at most {max} (got {value})")))
+        Err(PlanError::new(
+            field,
+            format!("must be at most {max} (got {value})"),
+        ))
     } else {
         Ok(())
     }
@@ -188,7 +191,10 @@ impl Plan {
             None if c.ep > 1 => {
                 return Err(PlanError::new(
                     "ep",
-                    format!("expert parallelism needs an MoE model; {} is dense", c.model.label()),
+                    format!(
+                        "expert parallelism needs an MoE model; {} is dense",
+                        c.model.label()
+                    ),
                 ))
             }
             Some(_) if n % (e * p) != 0 || e * p > n => {
@@ -325,7 +331,12 @@ impl Plan {
     /// The device grid of this plan.
     pub fn grid(&self) -> Grid {
         let d = self.degrees;
-        let grid = Grid::new(self.gpus, self.gpus_per_node, [d.tp, d.cp, d.pp, d.dp], self.order);
+        let grid = Grid::new(
+            self.gpus,
+            self.gpus_per_node,
+            [d.tp, d.cp, d.pp, d.dp],
+            self.order,
+        );
         if self.model.is_moe() {
             grid.with_ep(d.ep)
         } else {

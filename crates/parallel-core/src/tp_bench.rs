@@ -167,7 +167,12 @@ pub fn tp_bench(seed: u64, shape: BenchShape) -> Result<TpBench, PlanError> {
         ffn,
         tp,
     } = shape;
-    for (value, field) in [(tokens, "tokens"), (hidden, "hidden"), (ffn, "ffn"), (tp, "tp")] {
+    for (value, field) in [
+        (tokens, "tokens"),
+        (hidden, "hidden"),
+        (ffn, "ffn"),
+        (tp, "tp"),
+    ] {
         if value == 0 {
             return Err(PlanError::new(field, "must be at least 1 (got 0)"));
         }
@@ -208,7 +213,11 @@ pub fn tp_bench(seed: u64, shape: BenchShape) -> Result<TpBench, PlanError> {
         shape,
         column_split_max_diff: column_split.max_abs_diff(&whole),
         row_split_max_diff: row_split.max_abs_diff(&whole),
-        output_max_abs: whole.data.iter().map(|v| f64::from(v.abs())).fold(0.0, f64::max),
+        output_max_abs: whole
+            .data
+            .iter()
+            .map(|v| f64::from(v.abs()))
+            .fold(0.0, f64::max),
     })
 }
 
@@ -220,9 +229,17 @@ mod tests {
     fn column_split_matches_and_row_split_does_not_for_many_seeds() {
         for seed in 0..50 {
             for tp in [2, 4, 8] {
-                let shape = BenchShape { tokens: 3, hidden: 16, ffn: 64, tp };
+                let shape = BenchShape {
+                    tokens: 3,
+                    hidden: 16,
+                    ffn: 64,
+                    tp,
+                };
                 let r = tp_bench(seed, shape).unwrap();
-                assert!(r.column_split_max_diff < 1e-4 * r.output_max_abs.max(1.0), "{r:?}");
+                assert!(
+                    r.column_split_max_diff < 1e-4 * r.output_max_abs.max(1.0),
+                    "{r:?}"
+                );
                 assert!(r.row_split_max_diff > 1e-3, "{r:?}");
             }
         }
@@ -230,7 +247,16 @@ mod tests {
 
     #[test]
     fn uneven_split_is_an_error() {
-        let err = tp_bench(1, BenchShape { tokens: 2, hidden: 6, ffn: 8, tp: 4 }).unwrap_err();
+        let err = tp_bench(
+            1,
+            BenchShape {
+                tokens: 2,
+                hidden: 6,
+                ffn: 8,
+                tp: 4,
+            },
+        )
+        .unwrap_err();
         assert_eq!(err.field(), "tp");
     }
 }
