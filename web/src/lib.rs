@@ -1,0 +1,60 @@
+//! The Parallel Lab page: Leptos components that show what `parallel-core` computes.
+//!
+//! For now the page holds one figure, the model states each card keeps under the lesson's
+//! starting plan. The formulas live in `parallel-core`; this crate only asks and shows.
+
+use leptos::prelude::*;
+use parallel_core::{evaluate, PlanConfig};
+
+/// The whole page. `main.rs` mounts it on `<body>`.
+#[component]
+pub fn App() -> impl IntoView {
+    // The lesson's 8-GPU start: DP 8, ZeRO-3, every other knob at its default.
+    let plan = RwSignal::new(PlanConfig::lesson_8_gpus());
+    view! {
+        <main class="page">
+            <header class="page-header">
+                <h1>"并行实验室"</h1>
+                <p class="subtitle" lang="en">"Parallel Lab: GPU training parallelism"</p>
+            </header>
+            <ModelStatesFigure plan=plan />
+        </main>
+    }
+}
+
+/// Model states (weights, gradients, optimizer states) per card for `plan`.
+///
+/// The figure carries `data-testid="mem-states"` and the raw byte count in `data-bytes`,
+/// which the browser tests read. A plan the core rejects shows the core's message instead.
+#[component]
+pub fn ModelStatesFigure(#[prop(into)] plan: Signal<PlanConfig>) -> impl IntoView {
+    let report = move || evaluate(&plan.get());
+    view! {
+        <section class="figure" aria-labelledby="mem-states-label">
+            <h2 id="mem-states-label">
+                "每张卡的模型状态" <span class="en" lang="en">"Model states per card"</span>
+            </h2>
+            {move || match report() {
+                Ok(report) => {
+                    let states = report.memory.model_states;
+                    view! {
+                        <p class="figure-value">
+                            <strong data-testid="mem-states" data-bytes=states.get().to_string()>
+                                {states.to_string()}
+                            </strong>
+                        </p>
+                    }
+                        .into_any()
+                }
+                Err(error) => {
+                    view! {
+                        <p class="figure-error" role="alert" data-testid="plan-error">
+                            {error.to_string()}
+                        </p>
+                    }
+                        .into_any()
+                }
+            }}
+        </section>
+    }
+}
