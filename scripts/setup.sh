@@ -6,7 +6,7 @@
 #   trunk 0.21.14         cargo install --locked
 #   wasm-bindgen-cli      cargo install, the same version as wasm-bindgen in Cargo.lock
 #   wasm-opt              npm binaryen@132 in .tools/ (never Debian's binaryen 108)
-#   chromium + driver     apt, only when missing
+#   chromium + driver     apt, only when missing, with a small CJK font (fonts-wqy-microhei)
 #   playwright-core       npm ci in tests/ (no browser download: the tests use /usr/bin/chromium)
 #   crates                cargo fetch (Trunk builds offline)
 #
@@ -169,8 +169,8 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------
-step "Chromium and chromedriver (apt)"
-apt_install chromium chromium-driver
+step "Chromium, chromedriver and a CJK font for screenshots (apt)"
+apt_install chromium chromium-driver fonts-wqy-microhei
 have "$(/usr/bin/chromium --version 2>/dev/null | tail -n 1)"
 
 step "playwright-core for the end-to-end tests (npm ci in tests/)"
