@@ -35,6 +35,7 @@ mod bubble;
 mod config;
 mod cp_layout;
 mod error;
+pub mod evolution;
 mod grid;
 pub mod lesson;
 mod memory;
