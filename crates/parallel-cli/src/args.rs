@@ -1,0 +1,359 @@
+//! The command line: subcommands and their flags, parsed by hand into a [`Command`].
+//!
+//! Flags take their value as `--flag value` or `--flag=value`. Every mistake is a
+//! [`CliError::Invalid`] naming the command or flag at fault.
+
+use crate::error::CliError;
+
+/// What the user asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Print the usage text.
+    Help,
+    /// Evaluate the config on stdin.
+    Eval,
+    /// Print the groups of one card of the config on stdin.
+    Groups {
+        /// The card.
+        card: u32,
+    },
+    /// Render tables.
+    Table(TableArgs),
+    /// Time the core.
+    Bench {
+        /// Few iterations: a smoke run, not a measurement.
+        quick: bool,
+    },
+}
+
+/// Output format of `table`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// GitHub-flavoured Markdown.
+    #[default]
+    Markdown,
+    /// RFC 4180 CSV (one table).
+    Csv,
+    /// JSON with raw figures and formatted cells.
+    Json,
+}
+
+/// Language of labels and headers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Chinese, the page's first language.
+    Zh,
+}
+
+impl Lang {
+    /// The text in this language.
+    pub fn pick<'a>(self, en: &'a str, zh: &'a str) -> &'a str {
+        match self {
+            Lang::En => en,
+            Lang::Zh => zh,
+        }
+    }
+}
+
+/// One of the lesson's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LessonTable {
+    /// The 8-GPU plans.
+    EightGpus,
+    /// The 64-GPU plans.
+    SixtyFourGpus,
+    /// The published Llama 3 405B runs.
+    Llama3,
+    /// DeepSeek-V3's plan.
+    DeepseekV3,
+    /// Seed 000's starting recipes.
+    Recipes,
+}
+
+impl LessonTable {
+    /// Every lesson table, in the lesson's order.
+    pub const ALL: [LessonTable; 5] = [
+        LessonTable::EightGpus,
+        LessonTable::SixtyFourGpus,
+        LessonTable::Llama3,
+        LessonTable::DeepseekV3,
+        LessonTable::Recipes,
+    ];
+
+    /// The name used with `--table`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            LessonTable::EightGpus => "8gpu",
+            LessonTable::SixtyFourGpus => "64gpu",
+            LessonTable::Llama3 => "llama3",
+            LessonTable::DeepseekV3 => "deepseek",
+            LessonTable::Recipes => "recipes",
+        }
+    }
+}
+
+/// Which tables `table` renders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Some of the lesson's tables.
+    Lesson(Vec<LessonTable>),
+    /// One plan table from `[{"label": ..., "config": {...}}, ...]` on stdin.
+    Stdin,
+}
+
+/// The flags of `table`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableArgs {
+    /// Output format.
+    pub format: Format,
+    /// Language of labels and headers.
+    pub lang: Lang,
+    /// Which tables.
+    pub source: Source,
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: &[String]) -> Result<Command, CliError> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(CliError::invalid(
+            "command",
+            "missing; expected eval, groups, table, bench or help (try --help)",
+        ));
+    };
+    if rest.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
+    }
+    let mut flags = Flags::new(rest);
+    let parsed = match command.as_str() {
+        "help" | "--help" | "-h" => Command::Help,
+        "eval" => Command::Eval,
+        "groups" => {
+            let card = flags.value("--card")?.ok_or_else(|| {
+                CliError::invalid("--card", "missing; groups needs --card N (a card number)")
+            })?;
+            let card = card.parse::<u32>().map_err(|_| {
+                CliError::invalid(
+                    "--card",
+                    format!("expected a card number 0, 1, 2, …, got `{card}`"),
+                )
+            })?;
+            Command::Groups { card }
+        }
+        "table" => Command::Table(table_args(&mut flags)?),
+        "bench" => Command::Bench {
+            quick: flags.switch("--quick"),
+        },
+        other => {
+            return Err(CliError::invalid(
+                "command",
+                format!("unknown command `{other}`; expected eval, groups, table, bench or help"),
+            ))
+        }
+    };
+    flags.finish(command)?;
+    Ok(parsed)
+}
+
+fn table_args(flags: &mut Flags<'_>) -> Result<TableArgs, CliError> {
+    let format = match flags.value("--format")?.as_deref() {
+        None | Some("md" | "markdown") => Format::Markdown,
+        Some("csv") => Format::Csv,
+        Some("json") => Format::Json,
+        Some(other) => {
+            return Err(CliError::invalid(
+                "--format",
+                format!("unknown format `{other}`; expected md, csv or json"),
+            ))
+        }
+    };
+    let lang = match flags.value("--lang")?.as_deref() {
+        None | Some("en") => Lang::En,
+        Some("zh") => Lang::Zh,
+        Some(other) => {
+            return Err(CliError::invalid(
+                "--lang",
+                format!("unknown language `{other}`; expected en or zh"),
+            ))
+        }
+    };
+    let table = flags.value("--table")?;
+    let stdin = flags.switch("--stdin");
+    let source = match (table.as_deref(), stdin) {
+        (Some(_), true) => {
+            return Err(CliError::invalid(
+                "--stdin",
+                "renders the plans given on stdin; leave out --table",
+            ))
+        }
+        (_, true) => Source::Stdin,
+        (None | Some("all"), false) => Source::Lesson(LessonTable::ALL.to_vec()),
+        (Some(id), false) => match LessonTable::ALL.into_iter().find(|t| t.id() == id) {
+            Some(t) => Source::Lesson(vec![t]),
+            None => {
+                return Err(CliError::invalid(
+                    "--table",
+                    format!(
+                        "unknown table `{id}`; expected {} or all",
+                        LessonTable::ALL.map(LessonTable::id).join(", ")
+                    ),
+                ))
+            }
+        },
+    };
+    if format == Format::Csv && matches!(&source, Source::Lesson(t) if t.len() > 1) {
+        return Err(CliError::invalid(
+            "--table",
+            "CSV holds one table: choose it with --table 8gpu|64gpu|llama3|deepseek|recipes",
+        ));
+    }
+    Ok(TableArgs {
+        format,
+        lang,
+        source,
+    })
+}
+
+/// The flags after a command: each is taken once by name, and whatever is left is an error.
+struct Flags<'a> {
+    args: &'a [String],
+    used: Vec<bool>,
+}
+
+impl<'a> Flags<'a> {
+    fn new(args: &'a [String]) -> Flags<'a> {
+        Flags {
+            args,
+            used: vec![false; args.len()],
+        }
+    }
+
+    /// The value of `--name value` or `--name=value`, if given (the last one wins).
+    fn value(&mut self, name: &str) -> Result<Option<String>, CliError> {
+        let mut found = None;
+        let mut i = 0;
+        while i < self.args.len() {
+            let arg = &self.args[i];
+            if arg == name {
+                self.used[i] = true;
+                let value = self
+                    .args
+                    .get(i + 1)
+                    .filter(|v| !v.starts_with("--"))
+                    .ok_or_else(|| CliError::invalid(name, "needs a value"))?;
+                self.used[i + 1] = true;
+                found = Some(value.clone());
+                i += 2;
+                continue;
+            }
+            if let Some(value) = arg.strip_prefix(name).and_then(|v| v.strip_prefix('=')) {
+                self.used[i] = true;
+                found = Some(value.to_string());
+            }
+            i += 1;
+        }
+        Ok(found)
+    }
+
+    /// Whether the switch `--name` is present.
+    fn switch(&mut self, name: &str) -> bool {
+        let mut present = false;
+        for (arg, used) in self.args.iter().zip(&mut self.used) {
+            if arg == name {
+                *used = true;
+                present = true;
+            }
+        }
+        present
+    }
+
+    /// Fails on the first argument no flag took.
+    fn finish(self, command: &str) -> Result<(), CliError> {
+        match self.args.iter().zip(&self.used).find(|(_, used)| !**used) {
+            None => Ok(()),
+            Some((arg, _)) if arg.starts_with('-') => Err(CliError::invalid(
+                arg.split('=').next().unwrap_or(arg),
+                format!("unknown flag for `{command}` (try --help)"),
+            )),
+            Some((arg, _)) => Err(CliError::invalid(
+                command,
+                format!("unexpected argument `{arg}` (try --help)"),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(line: &str) -> Result<Command, String> {
+        let args: Vec<String> = line.split_whitespace().map(String::from).collect();
+        parse(&args).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn commands_and_flags() {
+        let table = |format, lang, source| {
+            Ok(Command::Table(TableArgs {
+                format,
+                lang,
+                source,
+            }))
+        };
+        let all = || Source::Lesson(LessonTable::ALL.to_vec());
+        for (line, expected) in [
+            ("help", Ok(Command::Help)),
+            ("--help", Ok(Command::Help)),
+            ("table -h", Ok(Command::Help)),
+            ("eval", Ok(Command::Eval)),
+            ("groups --card 7", Ok(Command::Groups { card: 7 })),
+            ("groups --card=7", Ok(Command::Groups { card: 7 })),
+            ("bench", Ok(Command::Bench { quick: false })),
+            ("bench --quick", Ok(Command::Bench { quick: true })),
+            ("table", table(Format::Markdown, Lang::En, all())),
+            (
+                "table --format json --lang zh --table all",
+                table(Format::Json, Lang::Zh, all()),
+            ),
+            (
+                "table --format csv --table=llama3",
+                table(
+                    Format::Csv,
+                    Lang::En,
+                    Source::Lesson(vec![LessonTable::Llama3]),
+                ),
+            ),
+            (
+                "table --stdin",
+                table(Format::Markdown, Lang::En, Source::Stdin),
+            ),
+        ] {
+            assert_eq!(parse_str(line), expected, "{line}");
+        }
+    }
+
+    #[test]
+    fn mistakes_name_the_flag() {
+        for (line, start) in [
+            ("", "command: missing"),
+            ("evaluate", "command: unknown command `evaluate`"),
+            ("eval --pretty", "--pretty: unknown flag"),
+            ("eval extra", "eval: unexpected argument `extra`"),
+            ("groups", "--card: missing"),
+            ("groups --card", "--card: needs a value"),
+            ("groups --card x", "--card: expected a card number"),
+            ("groups --card -1", "--card: expected a card number"),
+            ("table --format xml", "--format: unknown format `xml`"),
+            ("table --table 9gpu", "--table: unknown table `9gpu`"),
+            ("table --lang fr", "--lang: unknown language `fr`"),
+            ("table --format csv", "--table: CSV holds one table"),
+            ("table --stdin --table 8gpu", "--stdin:"),
+        ] {
+            let message = parse_str(line).err().unwrap_or_default();
+            assert!(message.starts_with(start), "{line}: {message}");
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! How figures are written in table cells: GB with one decimal, percents, thousands
+//! separators, fit marks and the one-line summary of a plan's traffic.
+
+use parallel_core::{Bubble, Link, Memory, Traffic};
+
+/// Shown where a figure does not apply (no pipeline, no model config).
+pub const NOT_APPLICABLE: &str = "—";
+
+/// An integer with thousands separators: 16777216 → "16,777,216".
+///
+/// Takes an `f64` (counts such as tokens per step are computed as reals) and rounds it.
+pub fn thousands(value: f64) -> String {
+    let digits = format!("{:.0}", value.abs());
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if value < 0.0 && digits != "0" {
+        out.push('-');
+    }
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// A fraction as a percent with one decimal: 0.21875 → "21.9%".
+pub fn percent(fraction: f64) -> String {
+    format!("{:.1}%", fraction * 100.0)
+}
+
+/// The short name of a link, as in the lesson's tables.
+pub fn link_name(link: Link) -> &'static str {
+    match link {
+        Link::NvLink => "NVLink",
+        Link::InfiniBand => "IB",
+    }
+}
+
+/// The total with ✓ when it fits the card, ✗ when it does not: "58.2 GB ✓".
+pub fn total_with_fit(memory: &Memory) -> String {
+    let mark = if memory.fits { '✓' } else { '✗' };
+    format!("{} {mark}", memory.total)
+}
+
+/// Each dimension's bytes per card per step and its link, joined by " · ":
+/// "tp 75.2 GB (NVLink) · pp 0.7 GB (IB) · dp 5.2 GB (IB)"; "—" when nothing is sent.
+pub fn comm_summary(comm: &[Traffic]) -> String {
+    if comm.is_empty() {
+        return NOT_APPLICABLE.to_string();
+    }
+    comm.iter()
+        .map(|t| format!("{} {} ({})", t.dim, t.bytes, link_name(t.link)))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The bubble ratio (p−1)/m and its share of the step, or "—" twice without a pipeline.
+pub fn bubble_cells(pp: u32, bubble: &Bubble) -> [String; 2] {
+    if pp <= 1 {
+        [NOT_APPLICABLE.to_string(), NOT_APPLICABLE.to_string()]
+    } else {
+        [percent(bubble.ratio), percent(bubble.share)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        for (value, text) in [
+            (0.0, "0"),
+            (999.0, "999"),
+            (1000.0, "1,000"),
+            (16_777_216.0, "16,777,216"),
+            (131_072.0, "131,072"),
+            (-1234.0, "-1,234"),
+        ] {
+            assert_eq!(thousands(value), text);
+        }
+    }
+
+    #[test]
+    fn percents_have_one_decimal() {
+        assert_eq!(percent(0.375), "37.5%");
+        assert_eq!(percent(0.21875), "21.9%");
+        assert_eq!(percent(0.125), "12.5%");
+    }
+}

@@ -1,0 +1,125 @@
+//! Reading JSON from stdin with errors that name the field at fault.
+//!
+//! Serde errors go through `serde_path_to_error`, so an error deep in the input reads
+//! `model.hidden: invalid type ...` or `[2].config.recompute: unknown variant ...`; an error
+//! with no field (malformed JSON at the top level) is attributed to `input`.
+
+use std::io::Read;
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use parallel_core::PlanConfig;
+use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+use crate::error::CliError;
+
+/// Everything on stdin, as bytes (UTF-8 is checked by the JSON parser).
+pub fn read_all(stdin: &mut dyn Read) -> Result<Vec<u8>, CliError> {
+    let mut bytes = Vec::new();
+    stdin.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Parses one JSON value of type `T`, rejecting trailing data, with the field path in errors.
+pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CliError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        // "?" stands for a key not read yet (e.g. EOF inside an object): drop it.
+        let known = path.trim_end_matches('?').trim_end_matches('.');
+        let field = if known.is_empty() { "input" } else { known };
+        CliError::invalid(field, e.inner())
+    })?;
+    de.end().map_err(|e| CliError::invalid("input", e))?;
+    Ok(value)
+}
+
+/// A plan config: empty input (or only whitespace) means every default, like `{}`.
+pub fn parse_config(bytes: &[u8]) -> Result<PlanConfig, CliError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        Ok(PlanConfig::default())
+    } else {
+        parse::<Object<PlanConfig>>(bytes).map(|o| o.0)
+    }
+}
+
+/// A struct that must be written as a JSON object.
+///
+/// Serde's derived `Deserialize` also takes a struct from an array of its fields in order,
+/// so `[1]` would parse as a config whose `model` is `1`; this wrapper only takes objects.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Object<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = T;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(map))
+            }
+        }
+
+        deserializer
+            .deserialize_map(ObjectVisitor(PhantomData))
+            .map(Object)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_of(input: &str) -> String {
+        match parse_config(input.as_bytes()) {
+            Ok(config) => format!("parsed: {config:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn empty_input_is_the_default_config() {
+        for input in ["", "  \n", "{}"] {
+            assert_eq!(
+                parse_config(input.as_bytes()).ok(),
+                Some(PlanConfig::default())
+            );
+        }
+    }
+
+    #[test]
+    fn errors_start_with_the_field() {
+        for (input, start) in [
+            (
+                r#"{"recompute":"most"}"#,
+                "recompute: unknown variant `most`",
+            ),
+            (r#"{"model":"gpt"}"#, "model: unknown preset"),
+            (r#"{"tp":-1}"#, "tp: invalid value"),
+            (r#"{"model":{"hidden":"x"}}"#, "model.hidden: invalid type"),
+            (r#"{"gpus":8"#, "input: EOF"),
+            (r#"{} {}"#, "input: trailing characters"),
+            (
+                "[1]",
+                "input: invalid type: sequence, expected a JSON object",
+            ),
+            ("null", "input: invalid type: null, expected a JSON object"),
+            (
+                r#"{"model":{"hidden":1,"layers":[]}}"#,
+                "model.layers: invalid type",
+            ),
+        ] {
+            let message = error_of(input);
+            assert!(message.starts_with(start), "{input}: {message}");
+        }
+        assert!(error_of(r#"{"tp_size":3}"#).contains("unknown field `tp_size`"));
+    }
+}

@@ -1,0 +1,45 @@
+//! The `parallel-lab` command line over `parallel-core` (SPEC §10).
+//!
+//! - `eval`: one `PlanConfig` on stdin → the JSON report of `parallel_core::evaluate`.
+//! - `groups --card N`: one config on stdin → card N's TP, CP, PP, DP (and EP) groups.
+//! - `table`: the lesson's tables, or a plan table of configs on stdin, as Markdown, CSV or
+//!   JSON, for course material generated at build time.
+//! - `bench`: times the core (a benchmark, not a test).
+//!
+//! [`run`] does the work against any reader and writer; `main` only wires it to the process
+//! and turns a [`CliError`] into one line on stderr and an exit status (2 for bad input).
+
+mod args;
+mod bench;
+mod cells;
+mod error;
+mod eval;
+mod input;
+mod table;
+mod usage;
+
+use std::io::{Read, Write};
+
+pub use args::{parse as parse_args, Command};
+pub use error::CliError;
+pub use usage::USAGE;
+
+/// Runs one command line (without the program name), reading stdin only when the command
+/// needs it.
+pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), CliError> {
+    match args::parse(args)? {
+        Command::Help => out.write_all(USAGE.as_bytes())?,
+        Command::Eval => {
+            let config = input::parse_config(&input::read_all(stdin)?)?;
+            eval::eval(&config, out)?;
+        }
+        Command::Groups { card } => {
+            let config = input::parse_config(&input::read_all(stdin)?)?;
+            eval::groups(&config, card, out)?;
+        }
+        Command::Table(table_args) => table::run(&table_args, stdin, out)?,
+        Command::Bench { quick } => bench::run(quick, out)?,
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,43 @@
+//! The text of `parallel-lab --help`.
+
+/// Usage, flags, the config's fields and examples.
+pub const USAGE: &str = r#"parallel-lab: memory, traffic and pipeline bubble of a GPU training plan, per card.
+
+USAGE
+  parallel-lab eval                 read a plan (JSON) on stdin, print its report (JSON)
+  parallel-lab groups --card N      read a plan on stdin, print card N's TP/CP/PP/DP(/EP) groups
+  parallel-lab table [OPTIONS]      render the lesson's tables (Markdown by default)
+  parallel-lab bench [--quick]      time the core: one evaluation, and a sweep of 1,024-GPU plans
+  parallel-lab help | --help        print this text
+
+TABLE OPTIONS
+  --table 8gpu|64gpu|llama3|deepseek|recipes|all   which table (default: all)
+  --format md|csv|json    Markdown (default); CSV (one table); JSON (raw bytes and formatted text)
+  --lang en|zh            language of labels and headers (default: en)
+  --stdin                 render one plan table from a JSON array on stdin:
+                          [{"label": "...", "config": {PLAN}}, ...]
+
+PLAN (a JSON object; every field is optional, empty input = all defaults)
+  model             "qwen3.8-27b" (default) | "llama3-405b" | "deepseek-v3" | an inline model
+                    {"params", "hidden", "layers", "heads", "kv_heads", "head_dim", "ffn", "vocab",
+                     "full_attention_layers", "tied_embeddings", "moe_layers", "experts",
+                     "top_k", "expert_ffn", "shared_experts"}
+  gpus 8, gpus_per_node 8, tp 1, pp 1, cp 1, ep 1, micro_batches 8, micro_batch_size 1,
+  seq_len 4096, zero 0 (0-3), recompute "full" (none|selective|full),
+  schedule "1f1b" (gpipe|1f1b|interleaved), virtual_stages 1,
+  precision "bf16-grads" (bf16-grads|fp32-grads), gpu_memory_gb 80, nvlink_gbps 160,
+  ib_gbps 50, order "tp-cp-pp-dp" (tp-cp-pp-dp|tp-cp-dp-pp)
+
+EXAMPLES
+  echo '{"gpus":64,"tp":8,"pp":2,"zero":1}' | parallel-lab eval
+  echo '{"gpus":64,"tp":8,"pp":2}' | parallel-lab groups --card 0
+  parallel-lab table --table 8gpu
+  parallel-lab table --table llama3 --format csv > llama3.csv
+  parallel-lab table --lang zh --format json > tables.json
+  echo '[{"label":"DP 8, ZeRO-3","config":{"zero":3}}]' | parallel-lab table --stdin
+  cargo run --release -p parallel-cli -- bench
+
+EXIT STATUS
+  0 success; 2 invalid input or usage (one line on stderr, naming the field or flag);
+  1 failure to read stdin or write stdout.
+"#;
