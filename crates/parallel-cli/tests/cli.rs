@@ -1,0 +1,622 @@
+//! End-to-end tests of the `parallel-lab` binary: stdin in, stdout, stderr and exit status out.
+//!
+//! Each test is a table of cases run through one `check`-style helper.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// Runs the binary with `args`, feeding `stdin`.
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parallel-lab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The command may exit before reading stdin (a usage error): ignore a broken pipe here.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+/// Runs a command that must succeed and returns its stdout.
+fn stdout_of(args: &[&str], stdin: &str) -> String {
+    let out = run(args, stdin);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} <<< {stdin}: {stderr}");
+    assert!(stderr.is_empty(), "{args:?}: unexpected stderr {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json_of(args: &[&str], stdin: &str) -> Value {
+    serde_json::from_str(&stdout_of(args, stdin)).unwrap()
+}
+
+/// Bytes as the tables show them: GB with one decimal.
+fn gb(bytes: &Value) -> String {
+    format!("{:.1}", bytes.as_f64().unwrap() / 1e9)
+}
+
+const LESSON_64_ZERO1: &str = r#"{"gpus":64,"tp":8,"pp":2,"zero":1}"#;
+
+#[test]
+fn eval_prints_the_spec_report() {
+    let r = json_of(&["eval"], LESSON_64_ZERO1);
+    // The shape of SPEC §10, exactly.
+    let keys = |v: &Value| {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&r), ["bubble", "comm", "dp", "memory", "warnings"]);
+    assert_eq!(
+        keys(&r["memory"]),
+        ["activations", "capacity", "fits", "model_states", "total"]
+    );
+    assert_eq!(keys(&r["bubble"]), ["ratio", "share"]);
+    for entry in r["comm"].as_array().unwrap() {
+        assert_eq!(
+            keys(entry),
+            [
+                "bytes",
+                "collective",
+                "dim",
+                "group_size",
+                "link",
+                "seconds"
+            ]
+        );
+    }
+
+    assert_eq!(r["dp"], 4);
+    assert_eq!(gb(&r["memory"]["model_states"]), "12.2");
+    assert_eq!(r["memory"]["capacity"].as_f64(), Some(80e9));
+    assert_eq!(r["memory"]["fits"], true);
+    assert_eq!(r["bubble"]["ratio"].as_f64(), Some(0.125));
+    let comm: Vec<(String, String, String, u64, String)> = r["comm"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["dim"].as_str().unwrap().to_string(),
+                t["collective"].as_str().unwrap().to_string(),
+                t["link"].as_str().unwrap().to_string(),
+                t["group_size"].as_u64().unwrap(),
+                gb(&t["bytes"]),
+            )
+        })
+        .collect();
+    let expected = [
+        ("tp", "all-reduce", "nvlink", 8, "75.2"),
+        ("pp", "p2p", "ib", 2, "0.7"),
+        ("dp", "reduce-scatter+all-gather", "ib", 4, "5.2"),
+    ]
+    .map(|(d, c, l, g, b)| (d.into(), c.into(), l.into(), g, b.into()));
+    assert_eq!(comm, expected);
+}
+
+#[test]
+fn eval_of_empty_input_is_the_default_plan() {
+    let default = stdout_of(&["eval"], "{}");
+    for input in ["", "\n", "  {  }  "] {
+        assert_eq!(stdout_of(&["eval"], input), default);
+    }
+    let r: Value = serde_json::from_str(&default).unwrap();
+    assert_eq!(r["dp"], 8);
+}
+
+#[test]
+fn eval_reports_warnings_as_text() {
+    let r = json_of(&["eval"], r#"{"gpus":16,"tp":16}"#);
+    let warnings = r["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].as_str().unwrap().starts_with("tp: "));
+}
+
+#[test]
+fn groups_of_a_card() {
+    let cases: [(&str, &str, Value); 3] = [
+        (
+            LESSON_64_ZERO1,
+            "0",
+            serde_json::json!({"tp": [0, 1, 2, 3, 4, 5, 6, 7], "cp": [0], "pp": [0, 8], "dp": [0, 16, 32, 48]}),
+        ),
+        (
+            r#"{"gpus":64,"tp":8,"pp":2,"order":"tp-cp-dp-pp"}"#,
+            "0",
+            serde_json::json!({"tp": [0, 1, 2, 3, 4, 5, 6, 7], "cp": [0], "pp": [0, 32], "dp": [0, 8, 16, 24]}),
+        ),
+        (
+            r#"{"model":"deepseek-v3","gpus":16,"pp":2,"ep":4}"#,
+            "2",
+            serde_json::json!({"tp": [2], "cp": [2], "pp": [2, 3], "dp": [0, 2, 4, 6, 8, 10, 12, 14], "ep": [0, 2, 4, 6]}),
+        ),
+    ];
+    for (config, card, expected) in cases {
+        assert_eq!(
+            json_of(&["groups", "--card", card], config),
+            expected,
+            "{config} card {card}"
+        );
+    }
+}
+
+#[test]
+fn invalid_input_exits_2_with_one_line_naming_the_field() {
+    // (arguments, stdin, text the one stderr line must contain)
+    let cases: &[(&[&str], &str, &str)] = &[
+        (&["eval"], "{", "input:"),
+        (&["eval"], r#"{"gpus":8,}"#, "input:"),
+        (&["eval"], "[1]", "input:"),
+        (&["eval"], r#"{"tp_size":3}"#, "tp_size"),
+        (
+            &["eval"],
+            r#"{"recompute":"most"}"#,
+            "recompute: unknown variant `most`",
+        ),
+        (&["eval"], r#"{"model":"gpt"}"#, "model: unknown preset"),
+        (&["eval"], r#"{"model":{"hidden":4096}}"#, "model.layers:"),
+        (&["eval"], r#"{"schedule":"zigzag"}"#, "schedule:"),
+        (&["eval"], r#"{"tp":0}"#, "tp: must be at least 1"),
+        (&["eval"], r#"{"tp":-2}"#, "tp:"),
+        (&["eval"], r#"{"zero":4}"#, "zero:"),
+        (&["eval"], r#"{"gpus":"8"}"#, "gpus:"),
+        (&["eval"], r#"{"gpu_memory_gb":0}"#, "gpu_memory_gb:"),
+        (
+            &["eval"],
+            r#"{"gpus":8,"tp":3}"#,
+            "gpus: 8 GPUs do not divide",
+        ),
+        (&["eval"], r#"{"ep":2}"#, "ep:"),
+        (&["eval"], r#"{"virtual_stages":2}"#, "virtual_stages:"),
+        (&["groups", "--card", "64"], LESSON_64_ZERO1, "card:"),
+        (&["groups", "--card", "x"], "{}", "--card:"),
+        (&["groups", "--card", "-1"], "{}", "--card:"),
+        (&["groups"], "{}", "--card:"),
+        (&["groups", "--card", "0"], r#"{"pp":3}"#, "gpus:"),
+        (&["evaluate"], "", "command: unknown command `evaluate`"),
+        (&[], "", "command:"),
+        (&["eval", "--pretty"], "", "--pretty:"),
+        (&["table", "--format", "xml"], "", "--format:"),
+        (&["table", "--table", "9gpu"], "", "--table:"),
+        (&["table", "--lang", "fr"], "", "--lang:"),
+        (&["table", "--format", "csv"], "", "--table:"),
+        (&["table", "--stdin"], "{}", "input:"),
+        (
+            &["table", "--stdin"],
+            r#"[{"label":"a","config":{"tp":3}}]"#,
+            "[0].config.gpus:",
+        ),
+        (
+            &["table", "--stdin"],
+            r#"[{"label":"a"},{"label":"b","config":{"recompute":"most"}}]"#,
+            "[1].config.recompute:",
+        ),
+        (&["table", "--stdin"], r#"[{"name":"a"}]"#, "[0].name:"),
+    ];
+    for &(args, stdin, expected) in cases {
+        let out = run(args, stdin);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let context = format!("{args:?} <<< {stdin}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{context}");
+        assert!(out.stdout.is_empty(), "{context}");
+        assert_eq!(stderr.lines().count(), 1, "{context}");
+        assert!(stderr.starts_with("parallel-lab: error: "), "{context}");
+        assert!(stderr.contains(expected), "{context}");
+        assert!(!stderr.contains("panicked"), "{context}");
+    }
+}
+
+#[test]
+fn help_prints_usage_with_examples() {
+    for args in [&["--help"][..], &["help"], &["-h"], &["table", "--help"]] {
+        let text = stdout_of(args, "");
+        for part in [
+            "USAGE",
+            "parallel-lab eval",
+            "groups --card",
+            "--format",
+            "EXAMPLES",
+        ] {
+            assert!(text.contains(part), "{args:?} lacks {part}");
+        }
+    }
+}
+
+/// The cells of a Markdown pipe table's body rows.
+fn markdown_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|-"))
+        .skip(1)
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Parses RFC 4180 CSV (quoted fields, doubled quotes, line breaks inside quotes).
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut records = Vec::new();
+    let (mut record, mut field) = (Vec::new(), String::new());
+    let (mut quoted, mut chars) = (false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') if field.is_empty() => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    assert!(
+        !quoted && field.is_empty() && record.is_empty(),
+        "CSV ends mid-record"
+    );
+    records
+}
+
+fn rows(expected: &[&[&str]]) -> Vec<Vec<String>> {
+    expected
+        .iter()
+        .map(|r| r.iter().map(|c| c.to_string()).collect())
+        .collect()
+}
+
+#[test]
+fn lesson_tables_show_the_lesson_figures() {
+    // (table, format, expected body rows) — SPEC §9 and the lesson's 64-GPU and Llama 3 tables.
+    let cases: &[(&str, &str, &[&[&str]])] = &[
+        (
+            "8gpu",
+            "md",
+            &[
+                &[
+                    "DP 8 · ZeRO-3 · full recompute",
+                    "55.6 GB",
+                    "2.7 GB",
+                    "58.2 GB ✓",
+                    "dp 145.9 GB (NVLink)",
+                    "—",
+                    "—",
+                ],
+                &[
+                    "DP 8 · ZeRO-3 · selective recompute",
+                    "55.6 GB",
+                    "45.6 GB",
+                    "101.2 GB ✗",
+                    "dp 145.9 GB (NVLink)",
+                    "—",
+                    "—",
+                ],
+                &[
+                    "TP 8 · selective recompute",
+                    "55.6 GB",
+                    "5.7 GB",
+                    "61.3 GB ✓",
+                    "tp 150.3 GB (NVLink)",
+                    "—",
+                    "—",
+                ],
+                &[
+                    "TP 2 × PP 4 · full recompute",
+                    "55.6 GB",
+                    "1.3 GB",
+                    "56.9 GB ✓",
+                    "tp 21.5 GB (NVLink) · pp 0.7 GB (NVLink)",
+                    "37.5%",
+                    "27.3%",
+                ],
+            ],
+        ),
+        (
+            "64gpu",
+            "md",
+            &[
+                &[
+                    "TP 8 × PP 8 · full recompute",
+                    "6.9 GB",
+                    "0.3 GB",
+                    "7.3 GB ✓",
+                    "tp 18.8 GB (NVLink) · pp 0.7 GB (IB)",
+                    "87.5%",
+                    "46.7%",
+                ],
+                &[
+                    "TP 8 × PP 8 · full recompute · m = 32",
+                    "6.9 GB",
+                    "0.3 GB",
+                    "7.3 GB ✓",
+                    "tp 75.2 GB (NVLink) · pp 2.7 GB (IB)",
+                    "21.9%",
+                    "17.9%",
+                ],
+                &[
+                    "TP 8 × PP 2 × DP 4 · ZeRO-1",
+                    "12.2 GB",
+                    "0.3 GB",
+                    "12.5 GB ✓",
+                    "tp 75.2 GB (NVLink) · pp 0.7 GB (IB) · dp 5.2 GB (IB)",
+                    "12.5%",
+                    "11.1%",
+                ],
+            ],
+        ),
+        (
+            "llama3",
+            "csv",
+            &[
+                &[
+                    "GPUs",
+                    "TP",
+                    "CP",
+                    "PP",
+                    "DP",
+                    "Sequence length",
+                    "Batch per DP",
+                    "Tokens per step (computed)",
+                    "TFLOPs/GPU",
+                    "BF16 MFU",
+                ],
+                &[
+                    "8,192",
+                    "8",
+                    "1",
+                    "16",
+                    "64",
+                    "8,192",
+                    "32",
+                    "16,777,216",
+                    "430",
+                    "43%",
+                ],
+                &[
+                    "16,384",
+                    "8",
+                    "1",
+                    "16",
+                    "128",
+                    "8,192",
+                    "16",
+                    "16,777,216",
+                    "400",
+                    "41%",
+                ],
+                &[
+                    "16,384",
+                    "8",
+                    "16",
+                    "16",
+                    "8",
+                    "131,072",
+                    "16",
+                    "16,777,216",
+                    "380",
+                    "38%",
+                ],
+            ],
+        ),
+        (
+            "recipes",
+            "csv",
+            &[
+                &[
+                    "Model",
+                    "GPUs",
+                    "TP",
+                    "PP",
+                    "CP",
+                    "EP",
+                    "DP",
+                    "Expert DP",
+                    "Model states",
+                    "Activations",
+                    "Total",
+                ],
+                &[
+                    "GLM-4.7-Flash",
+                    "8",
+                    "2",
+                    "1",
+                    "4",
+                    "8",
+                    "1",
+                    "1",
+                    "—",
+                    "—",
+                    "—",
+                ],
+                &[
+                    "GLM-4.7", "64", "8", "4", "2", "16", "1", "1", "—", "—", "—",
+                ],
+                &[
+                    "GLM-5.3", "256", "4", "8", "8", "32", "1", "1", "—", "—", "—",
+                ],
+                &[
+                    "Qwen3.8-27B",
+                    "32",
+                    "4",
+                    "2",
+                    "4",
+                    "1",
+                    "1",
+                    "—",
+                    "24.3 GB",
+                    "5.4 GB",
+                    "29.7 GB ✓",
+                ],
+            ],
+        ),
+    ];
+    for &(table, format, expected) in cases {
+        let text = stdout_of(&["table", "--table", table, "--format", format], "");
+        let actual = if format == "md" {
+            markdown_rows(&text)
+        } else {
+            parse_csv(&text)
+        };
+        assert_eq!(actual, rows(expected), "{table} as {format}:\n{text}");
+    }
+}
+
+#[test]
+fn deepseek_row_has_its_published_layout() {
+    let records = parse_csv(&stdout_of(
+        &["table", "--table", "deepseek", "--format", "csv"],
+        "",
+    ));
+    let header = &records[0];
+    let row = &records[1];
+    let cell = |name: &str| &row[header.iter().position(|h| h == name).unwrap()];
+    for (column, value) in [
+        ("GPUs", "2,048"),
+        ("TP", "1"),
+        ("PP", "16"),
+        ("EP", "64"),
+        ("DP", "128"),
+        ("Expert DP", "2"),
+    ] {
+        assert_eq!(cell(column), value, "{column}");
+    }
+    assert!(cell("Comm per card per step").contains("ep "));
+}
+
+#[test]
+fn all_tables_render_in_every_format_and_language() {
+    let all = stdout_of(&["table"], "");
+    for title in [
+        "8 GPUs",
+        "64 GPUs",
+        "Llama 3 405B",
+        "DeepSeek-V3",
+        "recipes",
+    ] {
+        assert!(all.contains(title), "markdown lacks {title}");
+    }
+    let zh = stdout_of(&["table", "--lang", "zh", "--table", "8gpu"], "");
+    assert!(zh.contains("DP 8 · ZeRO-3 · 全量重计算") && zh.contains("每卡模型状态"));
+
+    for lang in ["en", "zh"] {
+        let json = json_of(&["table", "--format", "json", "--lang", lang], "");
+        let tables = json["tables"].as_array().unwrap();
+        let ids: Vec<&str> = tables.iter().map(|t| t["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["8gpu", "64gpu", "llama3", "deepseek", "recipes"]);
+        for t in tables {
+            let mut keys: Vec<&str> = t["columns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["key"].as_str().unwrap())
+                .collect();
+            keys.sort_unstable();
+            for row in t["rows"].as_array().unwrap() {
+                let cells = row["cells"].as_object().unwrap();
+                // serde_json's map (without preserve_order) sorts keys.
+                assert_eq!(cells.keys().map(String::as_str).collect::<Vec<_>>(), keys);
+            }
+        }
+        // Raw figures beside the formatted ones.
+        let first = &tables[0]["rows"][0];
+        assert_eq!(first["data"]["id"], "dp8-zero3-full");
+        assert_eq!(gb(&first["data"]["report"]["memory"]["total"]), "58.2");
+        assert_eq!(first["cells"]["total"], "58.2 GB ✓");
+        assert_eq!(
+            tables[2]["rows"][0]["data"]["tokens_per_step"].as_f64(),
+            Some(16_777_216.0)
+        );
+    }
+
+    for table in ["8gpu", "64gpu", "llama3", "deepseek", "recipes"] {
+        let records = parse_csv(&stdout_of(
+            &["table", "--table", table, "--format", "csv"],
+            "",
+        ));
+        assert!(records.len() >= 2, "{table}");
+        assert!(
+            records.iter().all(|r| r.len() == records[0].len()),
+            "{table}"
+        );
+    }
+}
+
+#[test]
+fn plan_table_from_stdin() {
+    let input = r#"[
+        {"label": "DP 8, ZeRO-3", "config": {"zero": 3}},
+        {"label": "TP 8 × PP 2 × DP 4, ZeRO-1", "config": {"gpus": 64, "tp": 8, "pp": 2, "zero": 1}},
+        {"label": "defaults"}
+    ]"#;
+    let md = stdout_of(&["table", "--stdin"], input);
+    let body = markdown_rows(&md);
+    assert_eq!(body.len(), 3);
+    assert_eq!(
+        body[0][..4],
+        ["DP 8, ZeRO-3", "55.6 GB", "2.7 GB", "58.2 GB ✓"]
+    );
+    assert_eq!(body[1][1], "12.2 GB");
+    assert_eq!(body[2][3], "447.2 GB ✗");
+
+    let csv = parse_csv(&stdout_of(&["table", "--stdin", "--format", "csv"], input));
+    assert_eq!(csv[2][0], "TP 8 × PP 2 × DP 4, ZeRO-1");
+    assert_eq!(
+        csv[2][4],
+        "tp 75.2 GB (NVLink) · pp 0.7 GB (IB) · dp 5.2 GB (IB)"
+    );
+
+    let json = json_of(&["table", "--stdin", "--format", "json"], input);
+    let row = &json["tables"][0]["rows"][1]["data"];
+    assert_eq!(row["config"]["gpus"], 64);
+    assert_eq!(row["report"]["dp"], 4);
+
+    // Warnings of the user's plans are listed under the table.
+    let warned = stdout_of(
+        &["table", "--stdin"],
+        r#"[{"label": "wide TP", "config": {"gpus": 16, "tp": 16}}]"#,
+    );
+    assert!(warned.contains("- wide TP: tp: TP 16 is larger than a node"));
+}
+
+#[test]
+fn closed_stdout_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parallel-lab"))
+        .args(["table", "--format", "json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn bench_smoke_run() {
+    let text = stdout_of(&["bench", "--quick"], "");
+    for part in [
+        "ns per evaluation",
+        "219,648 plans tried, 219,648 valid",
+        "ns per plan",
+    ] {
+        assert!(text.contains(part), "bench output lacks {part}:\n{text}");
+    }
+}
