@@ -123,12 +123,12 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             "missing; expected eval, groups, table, bench or help (try --help)",
         ));
     };
-    if rest.iter().any(|a| a == "--help" || a == "-h") {
+    let is_help = |a: &String| matches!(a.as_str(), "help" | "--help" | "-h");
+    if is_help(command) || rest.iter().any(|a| a == "--help" || a == "-h") {
         return Ok(Command::Help);
     }
     let mut flags = Flags::new(rest);
     let parsed = match command.as_str() {
-        "help" | "--help" | "-h" => Command::Help,
         "eval" => Command::Eval,
         "groups" => {
             let card = flags.value("--card")?.ok_or_else(|| {
@@ -307,6 +307,7 @@ mod tests {
         for (line, expected) in [
             ("help", Ok(Command::Help)),
             ("--help", Ok(Command::Help)),
+            ("help table", Ok(Command::Help)),
             ("table -h", Ok(Command::Help)),
             ("eval", Ok(Command::Eval)),
             ("groups --card 7", Ok(Command::Groups { card: 7 })),

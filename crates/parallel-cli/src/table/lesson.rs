@@ -2,7 +2,10 @@
 //! 64-GPU plans, the published Llama 3 405B runs, DeepSeek-V3's plan and the starting
 //! recipes. Every figure is computed by the core; only TFLOPs and MFU are quoted.
 
-use parallel_core::lesson::{deepseek_v3_plan, eight_gpu_plans, llama3_runs, recipes, LessonPlan};
+use parallel_core::lesson::{
+    deepseek_v3_plan, eight_gpu_plans, llama3_runs, recipes, sixty_four_gpu_plans, LessonPlan,
+    Recipe,
+};
 use parallel_core::{Plan, PlanError};
 
 use super::plans::{figure_cells, figure_columns, legend, plan_table, PlanRow};
@@ -37,7 +40,7 @@ pub fn table(id: LessonTable, lang: Lang) -> Result<Table, CliError> {
                 )
                 .to_string(),
             ),
-            &lesson_rows(parallel_core::lesson::sixty_four_gpu_plans(), lang),
+            &lesson_rows(sixty_four_gpu_plans(), lang),
             lang,
         ),
         LessonTable::Llama3 => llama3(lang).map_err(located),
@@ -124,7 +127,18 @@ fn deepseek(lang: Lang) -> Result<Table, PlanError> {
     let plan = Plan::new(&config)?;
     let report = plan.report();
     let d = plan.degrees();
-    let expert_dp = plan.gpus() / (d.ep * d.pp);
+    // The core derives expert DP for layouts (`Recipe::layout`); a plan has no accessor yet.
+    let layout = Recipe {
+        model: "DeepSeek-V3",
+        gpus: plan.gpus(),
+        tp: d.tp,
+        pp: d.pp,
+        cp: d.cp,
+        ep: d.ep,
+        preset: None,
+    }
+    .layout();
+    let expert_dp = layout.expert_dp;
     let mut columns = vec![
         column("plan", lang.pick("Plan", "方案")),
         column("gpus", lang.pick("GPUs", "卡数")),
@@ -164,7 +178,7 @@ fn deepseek(lang: Lang) -> Result<Table, PlanError> {
         d.pp.to_string(),
         d.ep.to_string(),
         d.dp.to_string(),
-        expert_dp.to_string(),
+        expert_dp.map_or_else(|| NOT_APPLICABLE.to_string(), |n| n.to_string()),
     ];
     cells.extend(figure_cells(&plan, &report));
     table.rows.push(Row {

@@ -75,7 +75,7 @@ pub enum RowData {
         /// Derived DP of the dense weights.
         dp: u32,
         /// Cards holding the same experts, N/(EP·PP).
-        expert_dp: u32,
+        expert_dp: Option<u32>,
         /// Its evaluation.
         report: Report,
     },
