@@ -137,6 +137,9 @@ pub fn llama3_runs() -> Vec<PublishedRun> {
 }
 
 /// DeepSeek-V3's published plan: 2,048 H800, PP 16 × EP 64 × ZeRO-1 DP, no TP.
+///
+/// Its micro-batch count is not in the lesson; the lab assumes m = 2p = 32 so that the
+/// pipeline is full (with the default m = 8 < p the bubble would exceed the compute).
 pub fn deepseek_v3_plan() -> PlanConfig {
     PlanConfig {
         model: ModelChoice::Preset(Preset::DeepseekV3),
@@ -144,6 +147,7 @@ pub fn deepseek_v3_plan() -> PlanConfig {
         pp: 16,
         ep: 64,
         zero: 1,
+        micro_batches: 32,
         ..PlanConfig::default()
     }
 }

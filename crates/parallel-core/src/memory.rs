@@ -109,7 +109,7 @@ impl Plan {
             return dense;
         }
         let expert_psi = routed / (f64::from(d.ep) * f64::from(d.pp));
-        let edp = f64::from(self.gpus()) / (f64::from(d.ep) * f64::from(d.pp));
+        let edp = f64::from(d.expert_dp.unwrap_or(1));
         dense.plus(ModelStates::ledger(expert_psi, edp, self.zero(), g))
     }
 

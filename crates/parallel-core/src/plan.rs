@@ -27,6 +27,8 @@ pub struct Degrees {
     pub dp: u32,
     /// Expert parallel e.
     pub ep: u32,
+    /// Expert data parallel N/(e·p): the cards holding the same experts (MoE models only).
+    pub expert_dp: Option<u32>,
 }
 
 impl Degrees {
@@ -242,6 +244,7 @@ impl Plan {
                 cp: c.cp,
                 dp: (n / model_parallel) as u32,
                 ep: c.ep,
+                expert_dp: model.is_moe().then(|| (n / (e * p)) as u32),
             },
             micro_batches: c.micro_batches,
             micro_batch_size: c.micro_batch_size,

@@ -233,8 +233,7 @@ impl Plan {
                 data_parallel_bytes(dense_psi, group, zero, g),
             );
         }
-        if routed > 0.0 {
-            let edp = self.gpus() / (d.ep * d.pp);
+        if let Some(edp) = d.expert_dp.filter(|_| routed > 0.0) {
             if edp > 1 {
                 let expert_psi = routed / (f64::from(d.ep) * p);
                 push(

@@ -147,6 +147,7 @@ fn moe_plan_of_deepseek_v3() {
     let config = parallel_core::lesson::deepseek_v3_plan();
     let plan = parallel_core::Plan::new(&config).expect("valid");
     assert_eq!(plan.degrees().dp, 128);
+    assert_eq!(plan.degrees().expert_dp, Some(2));
     let report = plan.report();
     let dims: Vec<&str> = report.comm.iter().map(|t| t.dim.as_str()).collect();
     assert_eq!(dims, ["ep", "pp", "dp", "edp"]);

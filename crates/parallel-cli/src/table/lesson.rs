@@ -4,7 +4,6 @@
 
 use parallel_core::lesson::{
     deepseek_v3_plan, eight_gpu_plans, llama3_runs, recipes, sixty_four_gpu_plans, LessonPlan,
-    Recipe,
 };
 use parallel_core::{Plan, PlanError};
 
@@ -127,18 +126,7 @@ fn deepseek(lang: Lang) -> Result<Table, PlanError> {
     let plan = Plan::new(&config)?;
     let report = plan.report();
     let d = plan.degrees();
-    // The core derives expert DP for layouts (`Recipe::layout`); a plan has no accessor yet.
-    let layout = Recipe {
-        model: "DeepSeek-V3",
-        gpus: plan.gpus(),
-        tp: d.tp,
-        pp: d.pp,
-        cp: d.cp,
-        ep: d.ep,
-        preset: None,
-    }
-    .layout();
-    let expert_dp = layout.expert_dp;
+    let expert_dp = d.expert_dp;
     let mut columns = vec![
         column("plan", lang.pick("Plan", "方案")),
         column("gpus", lang.pick("GPUs", "卡数")),
@@ -161,10 +149,10 @@ fn deepseek(lang: Lang) -> Result<Table, PlanError> {
     table.notes.push(
         lang.pick(
             "DP = N/(TP·PP·CP) holds the dense weights; expert DP = N/(EP·PP) cards hold the same experts. \
-             Sequence length, micro-batches and recomputation are the lab's defaults (s = 4,096, m = 8, full), \
-             not DeepSeek's published batch.",
+             Sequence length and recomputation are the lab's defaults (s = 4,096, full) and m = 32 = 2·PP is the lab's \
+             assumption, not DeepSeek's published batch.",
             "DP = N/(TP·PP·CP) 复制稠密权重;专家 DP = N/(EP·PP) 张卡持有同一批专家。\
-             序列长度、micro-batch 数与重计算取实验室默认值(s = 4,096、m = 8、全量),不是 DeepSeek 公开的 batch。",
+             序列长度与重计算取实验室默认值(s = 4,096、全量),m = 32 = 2·PP 是实验室的假设,不是 DeepSeek 公开的 batch。",
         )
         .to_string(),
     );
