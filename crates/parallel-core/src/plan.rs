@@ -97,6 +97,21 @@ fn at_most(value: u32, max: u32, field: &'static str) -> Result<(), PlanError> {
     }
 }
 
+impl Default for Plan {
+    /// The plan of [`PlanConfig::default()`] (8 GPUs of DP, the anchor model), which is valid
+    /// by construction: a test checks it equals `Plan::new(&PlanConfig::default())`. The page
+    /// falls back to it without a panic path.
+    fn default() -> Plan {
+        let config = PlanConfig::default();
+        Plan::assemble(
+            &config,
+            crate::model::Preset::Qwen38_27b.model(),
+            config.gpus,
+            Vec::new(),
+        )
+    }
+}
+
 impl Plan {
     /// Checks a config and resolves its model (SPEC §2).
     ///
@@ -234,7 +249,18 @@ impl Plan {
             });
         }
 
-        Ok(Plan {
+        Ok(Plan::assemble(
+            c,
+            model,
+            (n / model_parallel) as u32,
+            warnings,
+        ))
+    }
+
+    /// Builds the plan from a config already checked by [`Plan::new`] (or known valid).
+    fn assemble(c: &PlanConfig, model: Model, dp: u32, warnings: Vec<Warning>) -> Plan {
+        let moe = model.is_moe();
+        Plan {
             model,
             gpus: c.gpus,
             gpus_per_node: c.gpus_per_node,
@@ -242,9 +268,9 @@ impl Plan {
                 tp: c.tp,
                 pp: c.pp,
                 cp: c.cp,
-                dp: (n / model_parallel) as u32,
+                dp,
                 ep: c.ep,
-                expert_dp: model.is_moe().then(|| (n / (e * p)) as u32),
+                expert_dp: moe.then(|| c.gpus / (c.ep * c.pp)),
             },
             micro_batches: c.micro_batches,
             micro_batch_size: c.micro_batch_size,
@@ -259,7 +285,7 @@ impl Plan {
             ib: BytesPerSec::from_gbps(c.ib_gbps),
             order: c.order,
             warnings,
-        })
+        }
     }
 
     /// The resolved model.
@@ -354,5 +380,15 @@ impl Plan {
             * f64::from(self.micro_batches)
             * f64::from(self.micro_batch_size)
             * f64::from(self.seq_len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_plan_is_the_checked_default_config() {
+        assert_eq!(Plan::default(), Plan::new(&PlanConfig::default()).unwrap());
     }
 }
