@@ -81,12 +81,18 @@ rustup_wasm_std() {
     compgen -G "$libdir/libstd-*.rlib" >/dev/null
 }
 
+# What an earlier run chose, so that a machine on the fallback does not wait for rustup again.
+PREVIOUS_TOOLCHAIN="$(sed -n 's/^PARALLEL_WASM_TOOLCHAIN=//p' "$TOOLS/env.sh" 2>/dev/null || true)"
+
 WASM_TOOLCHAIN=rustup
 if [ "${PARALLEL_LAB_DEBIAN_RUST:-0}" = 1 ]; then
     WASM_TOOLCHAIN=debian
     step "PARALLEL_LAB_DEBIAN_RUST=1: wasm builds use Debian's Rust"
 elif rustup_wasm_std; then
     have "std for $WASM_TARGET (rustup)"
+elif [ "$PREVIOUS_TOOLCHAIN" = debian ]; then
+    WASM_TOOLCHAIN=debian
+    have "wasm builds stay on Debian's Rust, as an earlier run chose (delete .tools/env.sh to retry rustup)"
 else
     step "rustup target add $WASM_TARGET (timeout ${RUSTUP_TIMEOUT}s)"
     timeout "$RUSTUP_TIMEOUT" rustup target add "$WASM_TARGET" ||
