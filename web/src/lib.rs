@@ -1,65 +1,73 @@
-//! The Parallel Lab page: Leptos components that show what `parallel-core` computes.
+//! The Parallel Lab page: a Leptos (client-side rendered) app over `parallel-core`.
 //!
-//! For now the page holds one figure, the model states each card keeps under the lesson's
-//! starting plan. The formulas live in `parallel-core`; this crate only asks and shows.
+//! State lives in two [`lab::GridLab`]s (the 8-GPU machine and the 64-GPU cluster) holding a
+//! `PlanConfig` each; every figure is derived from the core through memos and only formatted
+//! here. Text comes in pairs (中文, English), see [`i18n`].
+
+pub mod charts;
+pub mod components;
+pub mod format;
+pub mod i18n;
+pub mod lab;
+pub mod sections;
 
 use leptos::prelude::*;
-use parallel_core::{evaluate, PlanConfig, PlanError, Report};
+use parallel_core::PlanConfig;
 
-/// The core's answer for `plan`: computed once per change of the plan, read by every view.
-pub fn use_report(plan: Signal<PlanConfig>) -> Memo<Result<Report, PlanError>> {
-    Memo::new(move |_| evaluate(&plan.get()))
+use crate::i18n::{provide_lang, Lang, T};
+use crate::lab::GridLab;
+use crate::sections::cluster::Cluster;
+use crate::sections::one_machine::OneMachine;
+
+/// The language switch: shows the language it switches to.
+#[component]
+pub fn LangToggle() -> impl IntoView {
+    let lang = i18n::use_lang();
+    let set = use_context::<i18n::LangContext>();
+    view! {
+        <button
+            type="button"
+            class="lang-toggle"
+            data-testid="lang-toggle"
+            aria-label=move || lang.get().pick("Switch to English", "切换到中文")
+            on:click=move |_| {
+                if let Some(i18n::LangContext(signal)) = set {
+                    signal.update(|l| *l = l.toggled());
+                }
+            }
+        >
+            <span class:current=move || lang.get() == Lang::Zh>"中文"</span>
+            " / "
+            <span class:current=move || lang.get() == Lang::En>"English"</span>
+        </button>
+    }
 }
 
 /// The whole page. `main.rs` mounts it on `<body>`.
 #[component]
 pub fn App() -> impl IntoView {
-    // The lesson's 8-GPU start: DP 8, ZeRO-3, every other knob at its default.
-    let plan = RwSignal::new(PlanConfig::lesson_8_gpus());
-    let report = use_report(plan.into());
+    let lang = provide_lang(Lang::Zh);
+    Effect::new(move |_| {
+        let lang = lang.get();
+        let document = document();
+        if let Some(root) = document.document_element() {
+            let _ = root.set_attribute("lang", lang.tag());
+        }
+        document.set_title(lang.pick("并行实验室 · 一张卡不够怎么办", "Parallel Lab · when one card is not enough"));
+    });
+    let lab8 = GridLab::new(PlanConfig::lesson_8_gpus());
+    let lab64 = GridLab::new(PlanConfig::lesson_64_gpus());
     view! {
+        <header class="page-header">
+            <div class="brand">
+                <p class="kicker"><T zh="从 0 训练 LLM · 实验课" en="Training an LLM from scratch · lab" /></p>
+                <h1><T zh="并行实验室:给锚点配一套并行方案" en="Parallel Lab: a parallel plan for the anchor model" /></h1>
+            </div>
+            <LangToggle />
+        </header>
         <main class="page">
-            <header class="page-header">
-                <h1>"并行实验室"</h1>
-                <p class="subtitle" lang="en">"Parallel Lab: GPU training parallelism"</p>
-            </header>
-            <ModelStatesFigure report=report />
+            <OneMachine lab=lab8 />
+            <Cluster lab=lab64 />
         </main>
-    }
-}
-
-/// Model states (weights, gradients, optimizer states) per card.
-///
-/// The figure carries `data-testid="mem-states"` and the raw byte count in `data-bytes`,
-/// which the browser tests read. A plan the core rejects shows the core's message instead.
-#[component]
-pub fn ModelStatesFigure(#[prop(into)] report: Signal<Result<Report, PlanError>>) -> impl IntoView {
-    view! {
-        <section class="figure" aria-labelledby="mem-states-label">
-            <h2 id="mem-states-label">
-                "每张卡的模型状态" <span class="en" lang="en">"Model states per card"</span>
-            </h2>
-            {move || match report.get() {
-                Ok(report) => {
-                    let states = report.memory.model_states;
-                    view! {
-                        <p class="figure-value">
-                            <strong data-testid="mem-states" data-bytes=states.get().to_string()>
-                                {states.to_string()}
-                            </strong>
-                        </p>
-                    }
-                        .into_any()
-                }
-                Err(error) => {
-                    view! {
-                        <p class="figure-error" role="alert" data-testid="plan-error">
-                            {error.to_string()}
-                        </p>
-                    }
-                        .into_any()
-                }
-            }}
-        </section>
     }
 }

@@ -1,0 +1,1 @@
+//! Charts drawn with plotters on canvases.

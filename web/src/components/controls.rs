@@ -1,0 +1,293 @@
+//! The controls of a grid: sliders for TP, PP, CP, micro-batches and sequence length, and
+//! selectors for ZeRO, recomputation and schedule. DP is derived and shown, never set.
+//!
+//! Every value a slider can reach is a number the core accepts on its own; a combination
+//! the core rejects (say TP 3 on 8 cards) shows the core's reason right under the control that
+//! was moved, while the figures keep the last valid plan.
+
+use leptos::prelude::*;
+use parallel_core::{PlanConfig, PlanError, Recompute, Schedule};
+
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
+use crate::lab::GridLab;
+
+/// A slider's bounds; the sequence-length slider moves over powers of two.
+#[derive(Clone, Copy)]
+struct SliderSpec {
+    field: &'static str,
+    test_id: &'static str,
+    label_zh: &'static str,
+    label_en: &'static str,
+    min: u32,
+    max: u32,
+    /// When set, the slider's position is log2 of the value.
+    log2: bool,
+    get: fn(&PlanConfig) -> u32,
+    set: fn(&mut PlanConfig, u32),
+}
+
+/// Explains a rejected config in the page's language. The core's reason is English; the
+/// Chinese text is rebuilt from the config's own numbers so that no English is left in it.
+pub fn explain(lang: Lang, error: &PlanError, c: &PlanConfig) -> String {
+    if lang == Lang::En {
+        return error.to_string();
+    }
+    match error.field() {
+        "gpus" => format!(
+            "{} 张卡不能被 TP·PP·CP = {}·{}·{} = {} 整除。",
+            c.gpus,
+            c.tp,
+            c.pp,
+            c.cp,
+            u64::from(c.tp) * u64::from(c.pp) * u64::from(c.cp)
+        ),
+        "virtual_stages" if c.schedule != Schedule::Interleaved => {
+            "每段多个模型块(v > 1)只用于 interleaved 调度。".to_string()
+        }
+        "virtual_stages" => format!(
+            "interleaved 要求层数能被 PP·v = {}·{} 整除。",
+            c.pp, c.virtual_stages
+        ),
+        "schedule" => "interleaved 调度需要流水线:PP 要大于 1。".to_string(),
+        "micro_batches" => format!(
+            "interleaved 要求 micro-batch 数 {} 能被 PP {} 整除。",
+            c.micro_batches, c.pp
+        ),
+        "ep" => "专家并行只用于 MoE 模型,或卡数不能被 EP·PP 整除。".to_string(),
+        field => format!("{field} 的取值不成立。"),
+    }
+}
+
+#[component]
+fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let value = move || lab.config.with(|c| (spec.get)(c));
+    let position = move || {
+        let v = value();
+        if spec.log2 {
+            v.max(1).ilog2()
+        } else {
+            v
+        }
+    };
+    let on_input = move |event: leptos::ev::Event| {
+        let raw: u32 = event_target_value(&event).parse().unwrap_or(spec.min);
+        let clamped = raw.clamp(spec.min, spec.max);
+        let value = if spec.log2 { 1u32 << clamped.min(31) } else { clamped };
+        lab.edit(spec.field, |c| (spec.set)(c, value));
+    };
+    let error = move || {
+        if lab.last_edited.get() != spec.field {
+            return None;
+        }
+        lab.error.get().map(|e| lab.config.with(|c| explain(lang.get(), &e, c)))
+    };
+    let id = format!("{}-{}", spec.test_id, lab.config.with_untracked(|c| c.gpus));
+    view! {
+        <div class="control" class:invalid=move || error().is_some()>
+            <label for=id.clone()>
+                <span class="control-name">{move || lang.get().pick(spec.label_zh, spec.label_en)}</span>
+                <output class="control-value">{move || format::thousands(u64::from(value()))}</output>
+            </label>
+            <input
+                id=id
+                type="range"
+                data-testid=spec.test_id
+                min=if spec.log2 { spec.min.ilog2() } else { spec.min }
+                max=if spec.log2 { spec.max.ilog2() } else { spec.max }
+                step="1"
+                prop:value=move || position().to_string()
+                aria-valuetext=move || value().to_string()
+                on:input=on_input
+            />
+            {move || error().map(|message| view! { <p class="control-error" role="alert">{message}</p> })}
+        </div>
+    }
+}
+
+/// A `<select>` over fixed options.
+#[component]
+fn Choice(
+    lab: GridLab,
+    field: &'static str,
+    test_id: &'static str,
+    label_zh: &'static str,
+    label_en: &'static str,
+    /// (value, 中文, English)
+    options: Vec<(&'static str, &'static str, &'static str)>,
+    get: fn(&PlanConfig) -> String,
+    set: fn(&mut PlanConfig, &str),
+) -> impl IntoView {
+    let lang = use_lang();
+    let error = move || {
+        if lab.last_edited.get() != field {
+            return None;
+        }
+        lab.error.get().map(|e| lab.config.with(|c| explain(lang.get(), &e, c)))
+    };
+    let id = format!("{}-{}", test_id, lab.config.with_untracked(|c| c.gpus));
+    let options = options
+        .into_iter()
+        .map(|(value, zh, en)| {
+            view! {
+                <option value=value selected=move || lab.config.with(|c| get(c) == value)>
+                    {move || lang.get().pick(zh, en)}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="control" class:invalid=move || error().is_some()>
+            <label for=id.clone()>
+                <span class="control-name">{move || lang.get().pick(label_zh, label_en)}</span>
+            </label>
+            <select
+                id=id
+                data-testid=test_id
+                prop:value=move || lab.config.with(get)
+                on:change=move |event| {
+                    let value = event_target_value(&event);
+                    lab.edit(field, |c| set(c, &value));
+                }
+            >
+                {options}
+            </select>
+            {move || error().map(|message| view! { <p class="control-error" role="alert">{message}</p> })}
+        </div>
+    }
+}
+
+/// All controls of one grid. `max_tp` caps TP (a node, as the lesson does).
+#[component]
+pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView {
+    let sliders = [
+        SliderSpec {
+            field: "tp",
+            test_id: "slider-tp",
+            label_zh: "TP 张量并行",
+            label_en: "TP tensor parallel",
+            min: 1,
+            max: max_tp,
+            log2: false,
+            get: |c| c.tp,
+            set: |c, v| c.tp = v,
+        },
+        SliderSpec {
+            field: "pp",
+            test_id: "slider-pp",
+            label_zh: "PP 流水线并行",
+            label_en: "PP pipeline parallel",
+            min: 1,
+            max: max_degree,
+            log2: false,
+            get: |c| c.pp,
+            set: |c, v| c.pp = v,
+        },
+        SliderSpec {
+            field: "cp",
+            test_id: "slider-cp",
+            label_zh: "CP 上下文并行",
+            label_en: "CP context parallel",
+            min: 1,
+            max: max_degree,
+            log2: false,
+            get: |c| c.cp,
+            set: |c, v| c.cp = v,
+        },
+        SliderSpec {
+            field: "micro_batches",
+            test_id: "slider-m",
+            label_zh: "每步 micro-batch 数 m",
+            label_en: "Micro-batches per step m",
+            min: 1,
+            max: 64,
+            log2: false,
+            get: |c| c.micro_batches,
+            set: |c, v| c.micro_batches = v,
+        },
+        SliderSpec {
+            field: "seq_len",
+            test_id: "slider-seq",
+            label_zh: "序列长度 s",
+            label_en: "Sequence length s",
+            min: 1024,
+            max: 131_072,
+            log2: true,
+            get: |c| c.seq_len,
+            set: |c, v| c.seq_len = v,
+        },
+    ]
+    .into_iter()
+    .map(|spec| view! { <Slider spec=spec lab=lab /> })
+    .collect_view();
+
+    let dp = move || lab.report.with(|r| r.dp);
+    view! {
+        <div class="controls">
+            {sliders}
+            <Choice
+                lab=lab
+                field="zero"
+                test_id="select-zero"
+                label_zh="ZeRO 阶段"
+                label_en="ZeRO stage"
+                options=vec![
+                    ("0", "0:不切", "0: none"),
+                    ("1", "1:切优化器状态", "1: optimizer states"),
+                    ("2", "2:再切梯度", "2: + gradients"),
+                    ("3", "3:再切参数", "3: + parameters"),
+                ]
+                get=|c| c.zero.to_string()
+                set=|c, v| c.zero = v.parse().unwrap_or(0)
+            />
+            <Choice
+                lab=lab
+                field="recompute"
+                test_id="select-recompute"
+                label_zh="激活重计算"
+                label_en="Activation recompute"
+                options=vec![
+                    ("full", "全量", "full"),
+                    ("selective", "选择性", "selective"),
+                    ("none", "不重计算", "none"),
+                ]
+                get=|c| c.recompute.as_str().to_string()
+                set=|c, v| {
+                    c.recompute = match v {
+                        "none" => Recompute::None,
+                        "selective" => Recompute::Selective,
+                        _ => Recompute::Full,
+                    }
+                }
+            />
+            <Choice
+                lab=lab
+                field="schedule"
+                test_id="select-schedule"
+                label_zh="流水线调度"
+                label_en="Pipeline schedule"
+                options=vec![
+                    ("1f1b", "1F1B", "1F1B"),
+                    ("gpipe", "GPipe", "GPipe"),
+                    ("interleaved", "interleaved(v = 2)", "interleaved (v = 2)"),
+                ]
+                get=|c| c.schedule.as_str().to_string()
+                set=|c, v| {
+                    let (schedule, v) = match v {
+                        "gpipe" => (Schedule::Gpipe, 1),
+                        "interleaved" => (Schedule::Interleaved, 2),
+                        _ => (Schedule::OneFOneB, 1),
+                    };
+                    c.schedule = schedule;
+                    c.virtual_stages = v;
+                }
+            />
+            <div class="control derived">
+                <span class="control-name"><T zh="DP 数据并行(推出来的)" en="DP data parallel (derived)" /></span>
+                <output class="control-value" data-testid="derived-dp">{dp}</output>
+                <p class="control-note"><T zh="d = N ÷ (TP·PP·CP)" en="d = N ÷ (TP·PP·CP)" /></p>
+            </div>
+        </div>
+    }
+}

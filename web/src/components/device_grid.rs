@@ -1,0 +1,425 @@
+//! The device grid: cards drawn inside their node boxes, the selected card's TP / CP / PP / DP
+//! groups lit (colour plus a second cue: outline style and a letter badge), and the ring hops
+//! of each group drawn card to card, marked NVLink (inside a node) or InfiniBand (across).
+//!
+//! One component serves the 8-GPU machine and the 64-GPU cluster. It draws what the core says
+//! (`Grid::groups`, `Link::of_cards`); its own arithmetic is only layout.
+
+use leptos::ev::KeyboardEvent;
+use leptos::prelude::*;
+use parallel_core::{Dim, Groups, Link, Plan};
+use wasm_bindgen::JsCast;
+
+use crate::format;
+use crate::i18n::{tr, use_lang, Lang, T};
+use crate::lab::roles_of;
+
+/// Card size and spacing of the drawing, in SVG units.
+const CARD_W: f64 = 58.0;
+const CARD_H: f64 = 46.0;
+const GAP: f64 = 8.0;
+const NODE_PAD: f64 = 10.0;
+const NODE_TITLE: f64 = 20.0;
+const NODE_GAP: f64 = 18.0;
+/// Cards per row inside a node box.
+const CARDS_PER_ROW: u32 = 4;
+
+/// Where everything sits: a pure function of N and the node size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    gpus: u32,
+    gpus_per_node: u32,
+    node_columns: u32,
+}
+
+impl Layout {
+    /// One box per node, two node boxes a row when there are several.
+    pub fn new(gpus: u32, gpus_per_node: u32) -> Layout {
+        let gpus_per_node = gpus_per_node.max(1);
+        let nodes = gpus.div_ceil(gpus_per_node);
+        Layout {
+            gpus,
+            gpus_per_node,
+            node_columns: if nodes > 1 { 2 } else { 1 },
+        }
+    }
+
+    fn nodes(&self) -> u32 {
+        self.gpus.div_ceil(self.gpus_per_node)
+    }
+
+    fn node_size(&self) -> (f64, f64) {
+        let cols = self.gpus_per_node.min(CARDS_PER_ROW);
+        let rows = self.gpus_per_node.div_ceil(CARDS_PER_ROW);
+        (
+            2.0 * NODE_PAD + f64::from(cols) * CARD_W + f64::from(cols - 1) * GAP,
+            NODE_TITLE + 2.0 * NODE_PAD + f64::from(rows) * CARD_H + f64::from(rows - 1) * GAP,
+        )
+    }
+
+    /// Top-left corner of a node box.
+    pub fn node_origin(&self, node: u32) -> (f64, f64) {
+        let (w, h) = self.node_size();
+        let col = node % self.node_columns;
+        let row = node / self.node_columns;
+        (f64::from(col) * (w + NODE_GAP), f64::from(row) * (h + NODE_GAP))
+    }
+
+    /// Top-left corner of a card.
+    pub fn card_origin(&self, card: u32) -> (f64, f64) {
+        let node = card / self.gpus_per_node;
+        let slot = card % self.gpus_per_node;
+        let (nx, ny) = self.node_origin(node);
+        (
+            nx + NODE_PAD + f64::from(slot % CARDS_PER_ROW) * (CARD_W + GAP),
+            ny + NODE_TITLE + NODE_PAD + f64::from(slot / CARDS_PER_ROW) * (CARD_H + GAP),
+        )
+    }
+
+    /// Centre of a card.
+    pub fn card_centre(&self, card: u32) -> (f64, f64) {
+        let (x, y) = self.card_origin(card);
+        (x + CARD_W / 2.0, y + CARD_H / 2.0)
+    }
+
+    /// The SVG view box "0 0 W H".
+    pub fn view_box(&self) -> String {
+        let (w, h) = self.node_size();
+        let rows = self.nodes().div_ceil(self.node_columns);
+        let cols = self.node_columns.min(self.nodes());
+        let width = f64::from(cols) * w + f64::from(cols - 1) * NODE_GAP;
+        let height = f64::from(rows) * h + f64::from(rows.saturating_sub(1)) * NODE_GAP;
+        format!("-2 -2 {} {}", width + 4.0, height + 4.0)
+    }
+
+    /// The card the arrow key leads to from `card`, staying on the grid.
+    pub fn neighbour(&self, card: u32, key: &str) -> Option<u32> {
+        let step = CARDS_PER_ROW.min(self.gpus_per_node);
+        let next = match key {
+            "ArrowRight" => card.checked_add(1),
+            "ArrowLeft" => card.checked_sub(1),
+            "ArrowDown" => card.checked_add(step),
+            "ArrowUp" => card.checked_sub(step),
+            "Home" => Some(0),
+            "End" => self.gpus.checked_sub(1),
+            _ => None,
+        }?;
+        (next < self.gpus).then_some(next)
+    }
+}
+
+/// A ring hop between two cards of one group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hop {
+    /// The group's dimension.
+    pub dim: Dim,
+    /// From card.
+    pub from: u32,
+    /// To card.
+    pub to: u32,
+    /// The link this hop crosses.
+    pub link: Link,
+}
+
+/// The hops of the selected card's groups: consecutive members in rank order, closed into a
+/// ring for the collectives (TP, CP, DP); PP is a chain of point-to-point sends.
+pub fn hops(groups: &Groups, gpus_per_node: u32) -> Vec<Hop> {
+    let mut out = Vec::new();
+    for (dim, members) in [
+        (Dim::Tp, &groups.tp),
+        (Dim::Cp, &groups.cp),
+        (Dim::Pp, &groups.pp),
+        (Dim::Dp, &groups.dp),
+    ] {
+        if members.len() < 2 {
+            continue;
+        }
+        let mut pairs: Vec<(u32, u32)> = members.windows(2).map(|w| (w[0], w[1])).collect();
+        if dim != Dim::Pp && members.len() > 2 {
+            pairs.push((members[members.len() - 1], members[0]));
+        }
+        out.extend(pairs.into_iter().map(|(from, to)| Hop {
+            dim,
+            from,
+            to,
+            link: Link::of_cards(&[from, to], gpus_per_node),
+        }));
+    }
+    out
+}
+
+/// The group's letter badge: the non-colour cue.
+pub fn badge(dim: Dim) -> &'static str {
+    match dim {
+        Dim::Tp => "T",
+        Dim::Cp => "C",
+        Dim::Pp => "P",
+        Dim::Dp => "D",
+        Dim::Ep => "E",
+        Dim::Edp => "X",
+    }
+}
+
+/// The name of a group in the legend.
+pub fn group_name(lang: Lang, dim: Dim) -> &'static str {
+    match dim {
+        Dim::Tp => lang.pick("同一个 TP 组", "Same TP group"),
+        Dim::Cp => lang.pick("同一个 CP 组", "Same CP group"),
+        Dim::Pp => lang.pick("同一条流水线(PP)", "Same pipeline (PP)"),
+        Dim::Dp => lang.pick("同一个 DP 组", "Same DP group"),
+        Dim::Ep => lang.pick("同一个 EP 组", "Same EP group"),
+        Dim::Edp => lang.pick("同一个专家 DP 组", "Same expert-DP group"),
+    }
+}
+
+fn focus_card(event: &KeyboardEvent, card: u32) {
+    let Some(target) = event.current_target() else { return };
+    let Ok(element) = target.dyn_into::<web_sys::Element>() else { return };
+    let Some(svg) = element.closest("svg").ok().flatten() else { return };
+    if let Ok(Some(next)) = svg.query_selector(&format!("[data-card='{card}']")) {
+        if let Ok(next) = next.dyn_into::<web_sys::SvgElement>() {
+            let _ = next.focus();
+        }
+    }
+}
+
+/// The grid of cards. `plan` gives N, the node size and each card's coordinates; `groups` the
+/// selected card's groups; `on_toggle` / `on_clear` are how a click or a key changes the
+/// selection.
+#[component]
+pub fn DeviceGrid(
+    /// `data-testid` of the grid ("grid-8", "grid-64").
+    test_id: &'static str,
+    /// The (last valid) plan.
+    #[prop(into)]
+    plan: Signal<Plan>,
+    /// The selected card.
+    #[prop(into)]
+    selected: Signal<Option<u32>>,
+    /// The selected card's groups.
+    #[prop(into)]
+    groups: Signal<Option<Groups>>,
+    /// Click or Enter on a card.
+    on_toggle: Callback<u32>,
+    /// Escape.
+    on_clear: Callback<()>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let (gpus, gpus_per_node) = plan.with_untracked(|p| (p.gpus(), p.gpus_per_node()));
+    let layout = Layout::new(gpus, gpus_per_node);
+    let nodes = layout.nodes();
+    let roles = Memo::new(move |_| {
+        groups.with(|groups| match groups {
+            Some(g) => (0..gpus).map(|card| roles_of(g, card)).collect::<Vec<_>>(),
+            None => vec![Vec::new(); gpus as usize],
+        })
+    });
+
+    let node_boxes = (0..nodes)
+        .map(|node| {
+            let (x, y) = layout.node_origin(node);
+            let (w, h) = layout.node_size();
+            view! {
+                <g class="node">
+                    <rect class="node-box" x=x y=y width=w height=h rx="10" />
+                    <text class="node-title" x=x + NODE_PAD y=y + 15.0>
+                        {move || format!("{} {node}", lang.get().pick("机器", "Node"))}
+                    </text>
+                </g>
+            }
+        })
+        .collect_view();
+
+    let cards = (0..gpus)
+        .map(|card| {
+            let (x, y) = layout.card_origin(card);
+            let card_roles = move || roles.with(|r| r.get(card as usize).cloned().unwrap_or_default());
+            let is_selected = move || selected.get() == Some(card);
+            let data_groups = move || {
+                let r = card_roles();
+                (!r.is_empty()).then(|| r.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(" "))
+            };
+            let class = move || {
+                let mut class = String::from("card");
+                for dim in card_roles() {
+                    class.push_str(" role-");
+                    class.push_str(dim.as_str());
+                }
+                if is_selected() {
+                    class.push_str(" selected");
+                }
+                class
+            };
+            let coords = move || {
+                plan.with(|p| {
+                    p.grid()
+                        .coords(card)
+                        .map(|c| format!("t{} c{} p{} d{}", c.tp, c.cp, c.pp, c.dp))
+                        .unwrap_or_default()
+                })
+            };
+            let label = move || {
+                let lang = lang.get();
+                let roles = card_roles();
+                let mut label = format!("{} {card}", lang.pick("卡", "Card"));
+                if is_selected() {
+                    label.push_str(lang.pick("(已选中)", " (selected)"));
+                } else if !roles.is_empty() {
+                    let names: Vec<&str> = roles.iter().map(|d| group_name(lang, *d)).collect();
+                    label.push_str(": ");
+                    label.push_str(&names.join(", "));
+                }
+                label
+            };
+            let badges = move || {
+                if is_selected() {
+                    String::from("★")
+                } else {
+                    card_roles().iter().map(|d| badge(*d)).collect::<String>()
+                }
+            };
+            let on_key = move |event: KeyboardEvent| {
+                let key = event.key();
+                match key.as_str() {
+                    "Enter" | " " => {
+                        event.prevent_default();
+                        on_toggle.run(card);
+                    }
+                    "Escape" => on_clear.run(()),
+                    other => {
+                        if let Some(next) = layout.neighbour(card, other) {
+                            event.prevent_default();
+                            focus_card(&event, next);
+                        }
+                    }
+                }
+            };
+            view! {
+                <g
+                    class=class
+                    data-testid=format!("card-{card}")
+                    data-card=card
+                    data-groups=data_groups
+                    data-selected=move || is_selected().then_some("true")
+                    role="button"
+                    tabindex="0"
+                    aria-pressed=move || if is_selected() { "true" } else { "false" }
+                    aria-label=label
+                    on:click=move |_| on_toggle.run(card)
+                    on:keydown=on_key
+                >
+                    <rect class="card-body" x=x y=y width=CARD_W height=CARD_H rx="6" />
+                    <text class="card-rank" x=x + 8.0 y=y + 20.0>{card}</text>
+                    <text class="card-badge" x=x + CARD_W - 6.0 y=y + 17.0 text-anchor="end">{badges}</text>
+                    <text class="card-coords" x=x + 8.0 y=y + CARD_H - 8.0>{coords}</text>
+                </g>
+            }
+        })
+        .collect_view();
+
+    let hop_lines = move || {
+        let hops = groups.with(|g| g.as_ref().map(|g| hops(g, gpus_per_node)).unwrap_or_default());
+        hops.into_iter()
+            .map(|hop| {
+                let (x1, y1) = layout.card_centre(hop.from);
+                let (x2, y2) = layout.card_centre(hop.to);
+                // Bend each hop a little so that hops of different groups stay apart.
+                let bend = match hop.dim {
+                    Dim::Tp => 10.0,
+                    Dim::Cp => -10.0,
+                    Dim::Pp => 22.0,
+                    _ => -22.0,
+                };
+                let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+                let (dx, dy) = (x2 - x1, y2 - y1);
+                let len = (dx * dx + dy * dy).sqrt().max(1.0);
+                let (cx, cy) = (mx - dy / len * bend, my + dx / len * bend);
+                let class = format!("hop hop-{} hop-{}", hop.dim.as_str(), hop.link.as_str());
+                view! {
+                    <path class=class data-link=hop.link.as_str() d=format!("M{x1:.1},{y1:.1} Q{cx:.1},{cy:.1} {x2:.1},{y2:.1}") />
+                }
+            })
+            .collect_view()
+    };
+
+    view! {
+        <figure class="grid-figure">
+            <svg
+                class="device-grid"
+                data-testid=test_id
+                viewBox=layout.view_box()
+                role="group"
+                aria-label=tr("设备网格:点一张卡看它的分组", "Device grid: pick a card to see its groups")
+            >
+                {node_boxes}
+                <g class="hops" aria-hidden="true">{hop_lines}</g>
+                {cards}
+            </svg>
+            <GroupLegend groups=groups gpus_per_node=gpus_per_node />
+        </figure>
+    }
+}
+
+/// The legend: each lit group with its swatch, members and link.
+#[component]
+fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32) -> impl IntoView {
+    let lang = use_lang();
+    move || match groups.get() {
+        None => view! {
+            <p class="legend-hint">
+                <T zh="点任意一张卡(或用方向键 + Enter),看它的 TP、CP、PP、DP 组;再点一次或按 Esc 取消。"
+                   en="Click any card (or use the arrow keys and Enter) to light up its TP, CP, PP and DP groups; click again or press Esc to clear." />
+            </p>
+        }
+        .into_any(),
+        Some(g) => {
+            let rows = [(Dim::Tp, g.tp), (Dim::Cp, g.cp), (Dim::Pp, g.pp), (Dim::Dp, g.dp)]
+                .into_iter()
+                .map(|(dim, members)| {
+                    let lang = lang.get();
+                    let link = Link::of_cards(&members, gpus_per_node);
+                    let detail = if members.len() > 1 {
+                        format!("{} · {}", format::cards(&members), format::link(lang, link))
+                    } else {
+                        lang.pick("只有自己(这一维是 1)", "only itself (degree 1)").to_string()
+                    };
+                    view! {
+                        <li class=format!("legend-item legend-{}", dim.as_str()) data-testid=format!("legend-{}", dim.as_str())>
+                            <span class=format!("swatch swatch-{}", dim.as_str()) aria-hidden="true">{badge(dim)}</span>
+                            <span class="legend-name">{group_name(lang, dim)}</span>
+                            <span class="legend-members">{detail}</span>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! { <ul class="legend">{rows}</ul> }.into_any()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parallel_core::PlanConfig;
+
+    #[test]
+    fn hops_close_rings_but_not_pipelines() {
+        let plan = Plan::new(&PlanConfig { gpus: 64, tp: 8, pp: 2, ..PlanConfig::default() }).unwrap();
+        let groups = plan.grid().groups(0).unwrap();
+        let hops = hops(&groups, 8);
+        let count = |dim| hops.iter().filter(|h| h.dim == dim).count();
+        assert_eq!((count(Dim::Tp), count(Dim::Pp), count(Dim::Dp)), (8, 1, 4));
+        assert!(hops.iter().filter(|h| h.dim == Dim::Tp).all(|h| h.link == Link::NvLink));
+        assert!(hops.iter().filter(|h| h.dim != Dim::Tp).all(|h| h.link == Link::InfiniBand));
+    }
+
+    #[test]
+    fn layout_puts_nodes_in_two_columns() {
+        let layout = Layout::new(64, 8);
+        assert_eq!(layout.node_origin(0).1, layout.node_origin(1).1);
+        assert!(layout.node_origin(2).1 > layout.node_origin(0).1);
+        assert_eq!(layout.neighbour(0, "ArrowLeft"), None);
+        assert_eq!(layout.neighbour(3, "ArrowDown"), Some(7));
+        assert_eq!(layout.neighbour(63, "ArrowRight"), None);
+    }
+}

@@ -1,0 +1,232 @@
+//! The figures beside a grid: per-card memory against the card, traffic per dimension with
+//! its collective, group, bytes, link and time, the pipeline bubble, and the core's warnings.
+//! Each figure carries its raw value in a `data-*` attribute for the browser tests.
+
+use leptos::prelude::*;
+use parallel_core::{Collective, Dim, Link, Memory, Report, Traffic};
+
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
+
+fn dim_name(lang: Lang, dim: Dim) -> &'static str {
+    match dim {
+        Dim::Tp => "TP",
+        Dim::Cp => "CP",
+        Dim::Ep => "EP",
+        Dim::Pp => "PP",
+        Dim::Dp => lang.pick("DP(含 ZeRO)", "DP (with ZeRO)"),
+        Dim::Edp => lang.pick("专家 DP", "Expert DP"),
+    }
+}
+
+fn collective_name(lang: Lang, collective: Collective) -> &'static str {
+    match collective {
+        Collective::AllReduce => "all-reduce",
+        Collective::AllGather => "all-gather",
+        Collective::AllToAll => "all-to-all",
+        Collective::P2p => lang.pick("点对点 p2p", "point-to-point"),
+        Collective::ReduceScatterAllGather => "reduce-scatter + all-gather",
+        Collective::AllGatherReduceScatter => "all-gather + reduce-scatter",
+    }
+}
+
+/// Model states + activations of the busiest card against its capacity.
+#[component]
+pub fn MemoryFigure(#[prop(into)] memory: Signal<Memory>) -> impl IntoView {
+    let lang = use_lang();
+    let share = move |part: fn(&Memory) -> f64| {
+        memory.with(|m| {
+            let scale = m.total.get().max(m.capacity.get());
+            format!("{:.2}%", 100.0 * part(m) / scale)
+        })
+    };
+    let capacity_at = move || share(|m| m.capacity.get());
+    view! {
+        <div class="figure memory-figure" class:over=move || !memory.with(|m| m.fits)>
+            <h4><T zh="每卡显存(最忙的卡:第一段流水线)" en="Memory per card (the busiest: first pipeline stage)" /></h4>
+            <div class="memory-bar" role="img" aria-label=move || {
+                memory.with(|m| format!(
+                    "{} {} + {} {} = {} / {}",
+                    lang.get().pick("模型状态", "model states"), m.model_states,
+                    lang.get().pick("激活", "activations"), m.activations, m.total, m.capacity
+                ))
+            }>
+                <span class="bar-states" style:width=move || share(|m| m.model_states.get())></span>
+                <span class="bar-activations" style:width=move || share(|m| m.activations.get())></span>
+                <span class="bar-capacity" style:left=capacity_at></span>
+            </div>
+            <dl class="memory-numbers">
+                <div>
+                    <dt><T zh="模型状态" en="Model states" /></dt>
+                    <dd data-testid="mem-states" data-bytes=move || memory.with(|m| m.model_states.get().to_string())>
+                        {move || memory.with(|m| format::bytes(m.model_states))}
+                    </dd>
+                </div>
+                <div>
+                    <dt><T zh="激活" en="Activations" /></dt>
+                    <dd data-testid="mem-activations" data-bytes=move || memory.with(|m| m.activations.get().to_string())>
+                        {move || memory.with(|m| format::bytes(m.activations))}
+                    </dd>
+                </div>
+                <div class="memory-total">
+                    <dt><T zh="合计" en="Total" /></dt>
+                    <dd data-testid="mem-total" data-bytes=move || memory.with(|m| m.total.get().to_string())
+                        data-fits=move || memory.with(|m| m.fits.to_string())>
+                        {move || memory.with(|m| format::bytes(m.total))}
+                        " / "
+                        {move || memory.with(|m| format::bytes(m.capacity))}
+                        " "
+                        <strong class="fit-verdict">
+                            {move || if memory.with(|m| m.fits) {
+                                lang.get().pick("✓ 放得下", "✓ fits")
+                            } else {
+                                lang.get().pick("✗ 放不下", "✗ does not fit")
+                            }}
+                        </strong>
+                    </dd>
+                </div>
+            </dl>
+        </div>
+    }
+}
+
+/// One row of the traffic table.
+fn traffic_row(lang: Lang, t: Traffic) -> impl IntoView {
+    let dim = t.dim.as_str();
+    view! {
+        <tr
+            data-testid=format!("traffic-{dim}")
+            data-bytes=t.bytes.get().to_string()
+            data-link=t.link.as_str()
+            class=format!("traffic-row link-{}", t.link.as_str())
+        >
+            <th scope="row"><span class=format!("swatch swatch-{dim}") aria-hidden="true"></span>{dim_name(lang, t.dim)}</th>
+            <td>{collective_name(lang, t.collective)}</td>
+            <td class="num">{t.group_size}</td>
+            <td class="num">{format::bytes(t.bytes)}</td>
+            <td class=format!("link link-{}", t.link.as_str())>{format::link(lang, t.link)}</td>
+            <td class="num">{format::seconds(t.seconds)}</td>
+        </tr>
+    }
+}
+
+/// Traffic per dimension: of the selected card's own groups, or plan-wide when none is.
+#[component]
+pub fn TrafficTable(
+    #[prop(into)] traffic: Signal<Vec<Traffic>>,
+    #[prop(into)] selected: Signal<Option<u32>>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let heading = move || match selected.get() {
+        Some(card) => format!(
+            "{} {card} {}",
+            lang.get().pick("卡", "Card"),
+            lang.get().pick("每步发出的通信(按它自己的组与链路)", "sends per step (its own groups and links)")
+        ),
+        None => lang
+            .get()
+            .pick("每卡每步通信(任一组跨机即记 InfiniBand)", "Traffic per card per step (InfiniBand when any group crosses nodes)")
+            .to_string(),
+    };
+    let rows = move || {
+        let lang = lang.get();
+        let rows = traffic.get();
+        if rows.is_empty() {
+            view! {
+                <tr><td colspan="6" class="empty">
+                    {lang.pick("这个方案没有卡间通信(每一维都是 1)。", "No traffic between cards: every degree is 1.")}
+                </td></tr>
+            }
+            .into_any()
+        } else {
+            rows.into_iter().map(|t| traffic_row(lang, t)).collect_view().into_any()
+        }
+    };
+    view! {
+        <div class="figure traffic-figure">
+            <h4>{heading}</h4>
+            <div class="table-scroll">
+                <table class="traffic">
+                    <thead>
+                        <tr>
+                            <th scope="col"><T zh="维度" en="Dimension" /></th>
+                            <th scope="col"><T zh="集体通信" en="Collective" /></th>
+                            <th scope="col"><T zh="组大小" en="Group" /></th>
+                            <th scope="col"><T zh="每卡每步" en="Bytes / card / step" /></th>
+                            <th scope="col"><T zh="链路" en="Link" /></th>
+                            <th scope="col"><T zh="按带宽的时间" en="Time at link bandwidth" /></th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </div>
+    }
+}
+
+/// The pipeline bubble: (p−1)/m and its share of the step.
+#[component]
+pub fn BubbleFigure(#[prop(into)] report: Signal<Report>) -> impl IntoView {
+    let ratio = move || report.with(|r| r.bubble.ratio);
+    let share = move || report.with(|r| r.bubble.share);
+    view! {
+        <div class="figure bubble-figure">
+            <h4><T zh="流水线气泡" en="Pipeline bubble" /></h4>
+            <p>
+                <span class="big" data-testid="bubble" data-ratio=move || ratio().to_string()>
+                    {move || if ratio() == 0.0 { "—".to_string() } else { format::percent(ratio()) }}
+                </span>
+                <span class="caption"><T zh=" 空等 ÷ 计算 = (p−1)/m" en=" idle ÷ compute = (p−1)/m" /></span>
+            </p>
+            <p class="secondary" data-testid="bubble-share" data-share=move || share().to_string()>
+                <T zh="占整步时间 " en="Share of the step " />
+                {move || format::percent(share())}
+            </p>
+        </div>
+    }
+}
+
+/// The core's warnings for a still-valid plan.
+#[component]
+pub fn Warnings(#[prop(into)] report: Signal<Report>) -> impl IntoView {
+    let lang = use_lang();
+    move || {
+        let warnings = report.with(|r| r.warnings.clone());
+        (!warnings.is_empty()).then(|| {
+            let items = warnings
+                .into_iter()
+                .map(|w| {
+                    let text = match lang.get() {
+                        Lang::En => w.to_string(),
+                        Lang::Zh => warning_zh(w),
+                    };
+                    view! { <li>{text}</li> }
+                })
+                .collect_view();
+            view! { <ul class="warnings" data-testid="warnings">{items}</ul> }
+        })
+    }
+}
+
+/// The Chinese text of a warning, built from its numbers.
+pub fn warning_zh(warning: parallel_core::Warning) -> String {
+    use parallel_core::Warning;
+    match warning {
+        Warning::TpAcrossNodes { tp, gpus_per_node } => format!(
+            "TP {tp} 超过一台机的 {gpus_per_node} 张卡:TP 组跨机,它的 all-reduce 走 InfiniBand。"
+        ),
+        Warning::LayersNotDivisible { layers, pp } => format!(
+            "{layers} 层不能被 PP {pp} 整除:每段按平均 {:.2} 层计。",
+            f64::from(layers) / f64::from(pp)
+        ),
+        Warning::ZigzagPadding { seq_len, cp } => format!(
+            "序列长度 {seq_len} 不能切成 2·CP = {} 块:zigzag 需要补齐。",
+            2 * u64::from(cp)
+        ),
+    }
+}
+
+/// A link's short name for chart legends.
+pub fn link_label(lang: Lang, link: Link) -> &'static str {
+    format::link(lang, link)
+}

@@ -1,0 +1,57 @@
+//! One grid with everything around it: controls, the device grid and its legend, memory,
+//! traffic, bubble, warnings and charts. Used for the 8-GPU machine and the 64-GPU cluster.
+
+use leptos::prelude::*;
+
+use crate::components::controls::GridControls;
+use crate::components::device_grid::DeviceGrid;
+use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
+use crate::components::schedule_view::ScheduleView;
+use crate::i18n::T;
+use crate::lab::GridLab;
+
+/// The interactive lab of one grid. `grid_id` is "8" or "64" (test ids `grid-8`, …).
+#[component]
+pub fn GridLabView(lab: GridLab, grid_id: &'static str, max_tp: u32, max_degree: u32) -> impl IntoView {
+    let plan = Signal::derive(move || lab.plan.get());
+    let report = Signal::derive(move || lab.report.get());
+    let memory = Signal::derive(move || lab.report.with(|r| r.memory));
+    let traffic = Signal::derive(move || lab.traffic.get());
+    let selected = Signal::derive(move || lab.selected.get());
+    let groups = Signal::derive(move || lab.groups.get());
+    let on_toggle = Callback::new(move |card: u32| lab.toggle(card));
+    let on_clear = Callback::new(move |()| lab.selected.set(None));
+    let stale = move || lab.error.with(Option::is_some);
+    view! {
+        <div class="grid-lab">
+            <div class="grid-lab-controls">
+                <GridControls lab=lab max_tp=max_tp max_degree=max_degree />
+            </div>
+            <div class="grid-lab-grid" class:stale=stale>
+                {move || stale().then(|| view! {
+                    <p class="stale-note" role="status">
+                        <T zh="这个组合不成立;下面仍是上一个成立的方案。"
+                           en="This combination does not work; the figures below still show the last one that did." />
+                    </p>
+                })}
+                <DeviceGrid
+                    test_id=if grid_id == "8" { "grid-8" } else { "grid-64" }
+                    plan=plan
+                    selected=selected
+                    groups=groups
+                    on_toggle=on_toggle
+                    on_clear=on_clear
+                />
+            </div>
+            <div class="grid-lab-figures">
+                <MemoryFigure memory=memory />
+                <BubbleFigure report=report />
+                <Warnings report=report />
+                <TrafficTable traffic=traffic selected=selected />
+            </div>
+            <div class="grid-lab-charts">
+                <ScheduleView plan=plan />
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,11 @@
+//! Reusable pieces of the page. Each receives derived signals (or a `GridLab`, for controls)
+//! and formats what the core computed.
+
+pub mod controls;
+pub mod device_grid;
+pub mod figures;
+pub mod grid_section;
+pub mod lesson_table;
+pub mod prediction;
+pub mod schedule_view;
+pub mod tasks;

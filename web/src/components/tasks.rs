@@ -1,0 +1,97 @@
+//! The lesson's "try three things" as guided steps: each loads its plan into the grid, says
+//! what to look at, reads the live figure back and ticks itself off once the grid is there.
+
+use leptos::prelude::*;
+use parallel_core::{Dim, PlanConfig, Report};
+
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
+use crate::lab::GridLab;
+
+/// One guided step.
+#[derive(Clone)]
+pub struct Task {
+    /// Stable id (test hook `task-<id>`).
+    pub id: &'static str,
+    /// What to do, 中文.
+    pub todo_zh: &'static str,
+    /// What to do, English.
+    pub todo_en: &'static str,
+    /// The plan the step sets up.
+    pub target: PlanConfig,
+    /// A card to select with it.
+    pub select: Option<u32>,
+    /// What the grid shows once there, from the live report.
+    pub observe: fn(Lang, &Report) -> String,
+}
+
+/// The heaviest traffic dimension of a report, as "TP 150.3 GB (NVLink)".
+pub fn heaviest(lang: Lang, report: &Report) -> String {
+    report
+        .comm
+        .iter()
+        .max_by(|a, b| a.bytes.get().total_cmp(&b.bytes.get()))
+        .map(|t| {
+            let dim = match t.dim {
+                Dim::Dp => "DP",
+                other => match other {
+                    Dim::Tp => "TP",
+                    Dim::Cp => "CP",
+                    Dim::Pp => "PP",
+                    Dim::Ep => "EP",
+                    _ => "EDP",
+                },
+            };
+            format!("{dim} {} ({})", format::bytes(t.bytes), format::link(lang, t.link))
+        })
+        .unwrap_or_else(|| lang.pick("没有通信", "no traffic").to_string())
+}
+
+/// The total against the card, "101.2 GB ✗ (> 80.0 GB)".
+pub fn total_line(lang: Lang, report: &Report) -> String {
+    let m = report.memory;
+    if m.fits {
+        format!("{} {} ≤ {}", lang.pick("每卡合计", "total per card"), m.total, m.capacity)
+    } else {
+        format!("{} {} > {} ✗", lang.pick("每卡合计", "total per card"), m.total, m.capacity)
+    }
+}
+
+/// The guided steps of one grid.
+#[component]
+pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let items = tasks
+        .into_iter()
+        .enumerate()
+        .map(|(i, task)| {
+            let target = task.target.clone();
+            let select = task.select;
+            let here = {
+                let target = target.clone();
+                move || lab.config.with(|c| *c == target) && (select.is_none() || lab.selected.get() == select)
+            };
+            let observe = task.observe;
+            let observation = {
+                let here = here.clone();
+                move || here().then(|| lab.report.with(|r| observe(lang.get(), r)))
+            };
+            view! {
+                <li class="task" class:done=here.clone() data-testid=format!("task-{}", task.id)>
+                    <span class="task-number" aria-hidden="true">{["①", "②", "③", "④"].get(i).copied().unwrap_or("•")}</span>
+                    <div class="task-body">
+                        <p>{move || lang.get().pick(task.todo_zh, task.todo_en)}</p>
+                        <button type="button" class="small" on:click=move |_| {
+                            lab.load(target.clone());
+                            lab.selected.set(select);
+                        }>
+                            <T zh="在网格里设好" en="Set it up in the grid" />
+                        </button>
+                        {move || observation().map(|text| view! { <p class="task-observation" role="status">"→ " {text}</p> })}
+                    </div>
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ol class="tasks">{items}</ol> }
+}

@@ -1,0 +1,83 @@
+//! Formatting of the core's figures for the page. Nothing here computes a formula: values
+//! arrive computed and leave as text.
+
+use parallel_core::{Bytes, Link, Seconds};
+
+use crate::i18n::Lang;
+
+/// "55.6 GB" (SPEC §1: GB = 1e9 bytes, one decimal).
+pub fn bytes(value: Bytes) -> String {
+    value.to_string()
+}
+
+/// A ratio as a percent with one decimal: 0.375 → "37.5%".
+pub fn percent(ratio: f64) -> String {
+    format!("{:.1}%", ratio * 100.0)
+}
+
+/// Seconds as "1.94 s" or "67.1 ms".
+pub fn seconds(value: Seconds) -> String {
+    value.to_string()
+}
+
+/// A whole number with thousands separators: 16777216 → "16,777,216".
+pub fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The name of a link.
+pub fn link(lang: Lang, link: Link) -> &'static str {
+    match link {
+        Link::NvLink => "NVLink",
+        Link::InfiniBand => lang.pick("InfiniBand(跨机)", "InfiniBand"),
+    }
+}
+
+/// A set of card ranks, runs of three or more shortened: [0..8] → "0–7", [0, 8] → "0, 8".
+pub fn cards(ranks: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ranks.len() {
+        let start = ranks[i];
+        let mut end = i;
+        while end + 1 < ranks.len() && ranks[end + 1] == ranks[end] + 1 {
+            end += 1;
+        }
+        if end - i >= 2 {
+            parts.push(format!("{start}–{}", ranks[end]));
+            i = end + 1;
+        } else {
+            parts.push(start.to_string());
+            i += 1;
+        }
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn card_lists_are_short() {
+        assert_eq!(cards(&[0, 1, 2, 3, 4, 5, 6, 7]), "0–7");
+        assert_eq!(cards(&[0, 8]), "0, 8");
+        assert_eq!(cards(&[0, 16, 32, 48]), "0, 16, 32, 48");
+        assert_eq!(cards(&[0, 1, 8, 9, 10]), "0, 1, 8–10");
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(16_777_216), "16,777,216");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+    }
+}

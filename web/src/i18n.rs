@@ -1,0 +1,82 @@
+//! The page's two languages: Chinese first, English on the switch.
+//!
+//! Every string of the page is written in place as a pair, `tr("中文", "English")` or
+//! `<T zh="…" en="…"/>`, so the two can never drift apart and a missing translation is a
+//! compile error rather than a mixed-language page.
+
+use leptos::prelude::*;
+
+/// The language of the page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// 中文, the default.
+    #[default]
+    Zh,
+    /// English.
+    En,
+}
+
+impl Lang {
+    /// The string for this language.
+    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
+        match self {
+            Lang::Zh => zh,
+            Lang::En => en,
+        }
+    }
+
+    /// The BCP 47 tag for `<html lang>`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh-CN",
+            Lang::En => "en",
+        }
+    }
+
+    /// The short code used in links ("zh", "en").
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh",
+            Lang::En => "en",
+        }
+    }
+
+    /// The other language.
+    pub fn toggled(self) -> Lang {
+        match self {
+            Lang::Zh => Lang::En,
+            Lang::En => Lang::Zh,
+        }
+    }
+}
+
+/// The page's language, shared through context.
+#[derive(Clone, Copy, Debug)]
+pub struct LangContext(pub RwSignal<Lang>);
+
+/// Provides the language context (once, at the root) and returns its signal.
+pub fn provide_lang(initial: Lang) -> RwSignal<Lang> {
+    let lang = RwSignal::new(initial);
+    provide_context(LangContext(lang));
+    lang
+}
+
+/// The current language as a signal; Chinese when no context was provided.
+pub fn use_lang() -> Signal<Lang> {
+    match use_context::<LangContext>() {
+        Some(LangContext(lang)) => lang.into(),
+        None => Signal::stored(Lang::Zh),
+    }
+}
+
+/// A reactive pick between two strings, for attributes and computed text.
+pub fn tr(zh: &'static str, en: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    let lang = use_lang();
+    move || lang.get().pick(zh, en)
+}
+
+/// Text in both languages; shows the one of the page.
+#[component]
+pub fn T(zh: &'static str, en: &'static str) -> impl IntoView {
+    tr(zh, en)
+}

@@ -1,0 +1,98 @@
+//! The reactive state of one device grid: the config the controls show, the last valid plan,
+//! the selected card, and everything derived from them through memos, so that many views
+//! read one computation.
+
+use leptos::prelude::*;
+use parallel_core::{Dim, Groups, Plan, PlanConfig, PlanError, Report, Traffic};
+
+/// One grid's state: what the student set and what the core makes of it.
+#[derive(Clone, Copy)]
+pub struct GridLab {
+    /// The config as the controls show it (possibly invalid).
+    pub config: RwSignal<PlanConfig>,
+    /// The card whose groups are lit, if any.
+    pub selected: RwSignal<Option<u32>>,
+    /// The control the student touched last (its config field name), where errors are shown.
+    pub last_edited: RwSignal<&'static str>,
+    /// Why the current config is rejected, if it is.
+    pub error: Memo<Option<PlanError>>,
+    /// The last valid plan: the page keeps showing it while the config is invalid.
+    pub plan: Memo<Plan>,
+    /// The report of `plan`.
+    pub report: Memo<Report>,
+    /// Traffic per dimension: from the selected card's own groups, or plan-wide.
+    pub traffic: Memo<Vec<Traffic>>,
+    /// The selected card's groups.
+    pub groups: Memo<Option<Groups>>,
+}
+
+impl GridLab {
+    /// State for a grid that starts at `initial` (which must be valid: the lesson's starts
+    /// are; an invalid one falls back to the core's defaults).
+    pub fn new(initial: PlanConfig) -> GridLab {
+        let fallback = Plan::new(&initial).unwrap_or_default();
+        let config = RwSignal::new(initial);
+        let selected = RwSignal::new(None::<u32>);
+        let checked = Memo::new(move |_| Plan::new(&config.read()));
+        let error = Memo::new(move |_| checked.read().as_ref().err().cloned());
+        let plan = Memo::new(move |previous: Option<&Plan>| match &*checked.read() {
+            Ok(plan) => plan.clone(),
+            Err(_) => previous.cloned().unwrap_or_else(|| fallback.clone()),
+        });
+        let report = Memo::new(move |_| plan.read().report());
+        let traffic = Memo::new(move |_| {
+            let plan = plan.read();
+            match selected.get() {
+                Some(card) => plan.traffic_for_card(card).unwrap_or_else(|_| plan.traffic()),
+                None => plan.traffic(),
+            }
+        });
+        let groups = Memo::new(move |_| {
+            let card = selected.get()?;
+            plan.read().grid().groups(card).ok()
+        });
+        GridLab {
+            config,
+            selected,
+            last_edited: RwSignal::new(""),
+            error,
+            plan,
+            report,
+            traffic,
+            groups,
+        }
+    }
+
+    /// Changes the config through `edit`, remembering which field the student touched.
+    pub fn edit(&self, field: &'static str, edit: impl FnOnce(&mut PlanConfig)) {
+        self.last_edited.set(field);
+        self.config.update(edit);
+    }
+
+    /// Replaces the whole config (a table row or a guided task) and clears the error focus.
+    pub fn load(&self, config: PlanConfig) {
+        self.last_edited.set("");
+        self.config.set(config);
+    }
+
+    /// Toggles the selection of `card`: selecting it again clears it.
+    pub fn toggle(&self, card: u32) {
+        self.selected
+            .update(|selected| *selected = if *selected == Some(card) { None } else { Some(card) });
+    }
+}
+
+/// The groups of the selected card that a given card belongs to, in the order tp, cp, pp, dp
+/// (only groups of more than one card).
+pub fn roles_of(groups: &Groups, card: u32) -> Vec<Dim> {
+    [
+        (Dim::Tp, &groups.tp),
+        (Dim::Cp, &groups.cp),
+        (Dim::Pp, &groups.pp),
+        (Dim::Dp, &groups.dp),
+    ]
+    .into_iter()
+    .filter(|(_, members)| members.len() > 1 && members.contains(&card))
+    .map(|(dim, _)| dim)
+    .collect()
+}

@@ -1,0 +1,4 @@
+//! The parts of the lesson page, in reading order.
+
+pub mod cluster;
+pub mod one_machine;
