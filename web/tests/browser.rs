@@ -1,90 +1,195 @@
-//! Browser tests (wasm-bindgen-test in headless Chromium): the core evaluated in wasm, and
-//! the page's figure read back from the DOM through its `data-testid`.
+//! Browser tests (wasm-bindgen-test in headless Chromium): the core evaluated in wasm, the
+//! device grid's selection, groups and keyboard, a slider changing the figures, an invalid
+//! combination explained at its control, and the language switch.
 //!
 //! Run with `cargo test --target wasm32-unknown-unknown -p parallel-web` (scripts/test.sh).
+
+#![allow(clippy::unwrap_used, clippy::panic)]
 
 use leptos::prelude::*;
 use leptos::task::tick;
 use parallel_core::{evaluate, PlanConfig};
-use parallel_web::{use_report, App, ModelStatesFigure};
+use parallel_web::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-use web_sys::{Element, HtmlElement};
+use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent, KeyboardEventInit};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Parameters of the default model (Qwen3.8-27B).
-const PARAMS: f64 = 27_781_427_952.0;
-/// 16 bytes per parameter: BF16 weights and gradients, FP32 master weights and Adam states.
-const BYTES_PER_PARAM: f64 = 16.0;
-
-/// A fresh `<div>` on the test page to mount into.
-fn host() -> HtmlElement {
+/// A fresh `<div>` on the test page with the whole page mounted in it.
+fn mount_page() -> HtmlElement {
     let document = document();
-    let host: HtmlElement = document
-        .create_element("div")
-        .expect("a div can be created")
-        .unchecked_into();
-    document
-        .body()
-        .expect("the test page has a body")
-        .append_child(&host)
-        .expect("the host div can be attached");
+    let host: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&host).unwrap();
+    leptos::mount::mount_to(host.clone(), App).forget();
     host
 }
 
-fn by_test_id(host: &HtmlElement, id: &str) -> Option<Element> {
-    host.query_selector(&format!("[data-testid='{id}']"))
-        .expect("the selector is valid")
+fn find(scope: &Element, selector: &str) -> Element {
+    scope
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
+}
+
+fn by_test_id(scope: &Element, id: &str) -> Element {
+    find(scope, &format!("[data-testid='{id}']"))
+}
+
+fn section(host: &HtmlElement, grid: &str) -> Element {
+    by_test_id(host, &format!("section-{grid}"))
+}
+
+fn bubbling(kind: &str) -> Event {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    Event::new_with_event_init_dict(kind, &init).unwrap()
+}
+
+fn click(element: &Element) {
+    element.dispatch_event(&bubbling("click")).unwrap();
+}
+
+fn press(element: &Element, key: &str) {
+    let init = KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    element.dispatch_event(&event).unwrap();
+}
+
+fn set_slider(scope: &Element, id: &str, value: u32) {
+    let input: HtmlInputElement = by_test_id(scope, id).unchecked_into();
+    input.set_value(&value.to_string());
+    input.dispatch_event(&bubbling("input")).unwrap();
+}
+
+fn set_select(scope: &Element, id: &str, value: &str) {
+    let select: HtmlSelectElement = by_test_id(scope, id).unchecked_into();
+    select.set_value(value);
+    select.dispatch_event(&bubbling("change")).unwrap();
+}
+
+fn attr(element: &Element, name: &str) -> Option<String> {
+    element.get_attribute(name)
+}
+
+fn card(scope: &Element, rank: u32) -> Element {
+    by_test_id(scope, &format!("card-{rank}"))
 }
 
 #[wasm_bindgen_test]
 fn core_evaluates_the_lesson_start_in_wasm() {
-    let report = evaluate(&PlanConfig::lesson_8_gpus()).expect("the lesson's start is valid");
-    // ZeRO-3 over DP 8 shards all 16 bytes of every parameter across the 8 cards.
-    assert_eq!(
-        report.memory.model_states.get(),
-        PARAMS * BYTES_PER_PARAM / 8.0
-    );
+    let report = evaluate(&PlanConfig::lesson_8_gpus()).unwrap();
     assert_eq!(report.memory.model_states.get(), 55_562_855_904.0);
-    assert_eq!(report.memory.model_states.to_string(), "55.6 GB");
+    assert_eq!(report.memory.total.to_string(), "58.2 GB");
 }
 
 #[wasm_bindgen_test]
-fn page_shows_model_states_per_card() {
-    let host = host();
-    let _mounted = leptos::mount::mount_to(host.clone(), App);
+async fn clicking_a_card_lights_its_groups() {
+    let host = mount_page();
+    let s64 = section(&host, "64");
+    set_slider(&s64, "slider-pp", 2);
+    set_select(&s64, "select-zero", "1");
+    tick().await;
+    let grid = by_test_id(&s64, "grid-64");
+    click(&card(&grid, 0));
+    tick().await;
 
-    let figure = by_test_id(&host, "mem-states").expect("the page shows the model states");
-    assert_eq!(
-        figure.get_attribute("data-bytes").as_deref(),
-        Some("55562855904")
-    );
-    assert_eq!(figure.text_content().as_deref(), Some("55.6 GB"));
+    assert_eq!(attr(&card(&grid, 0), "data-selected").as_deref(), Some("true"));
+    assert_eq!(attr(&card(&grid, 0), "data-groups").as_deref(), Some("tp pp dp"));
+    for rank in 1..8 {
+        assert_eq!(attr(&card(&grid, rank), "data-groups").as_deref(), Some("tp"), "card {rank}");
+    }
+    assert_eq!(attr(&card(&grid, 8), "data-groups").as_deref(), Some("pp"));
+    for rank in [16, 32, 48] {
+        assert_eq!(attr(&card(&grid, rank), "data-groups").as_deref(), Some("dp"), "card {rank}");
+    }
+    assert_eq!(attr(&card(&grid, 9), "data-groups"), None);
+    // Traffic is now the card's own: TP on NVLink, PP and DP across machines.
+    assert_eq!(attr(&by_test_id(&s64, "traffic-tp"), "data-link").as_deref(), Some("nvlink"));
+    assert_eq!(attr(&by_test_id(&s64, "traffic-pp"), "data-link").as_deref(), Some("ib"));
+    assert_eq!(attr(&by_test_id(&s64, "traffic-dp"), "data-link").as_deref(), Some("ib"));
+    assert!(by_test_id(&s64, "legend-tp").text_content().unwrap().contains("0–7"));
+
+    // Clicking again clears.
+    click(&card(&grid, 0));
+    tick().await;
+    assert_eq!(attr(&card(&grid, 0), "data-selected"), None);
+    assert_eq!(attr(&card(&grid, 1), "data-groups"), None);
 }
 
 #[wasm_bindgen_test]
-async fn figure_follows_the_plan() {
-    let host = host();
-    let plan = RwSignal::new(PlanConfig::lesson_8_gpus());
-    let _mounted = leptos::mount::mount_to(host.clone(), move || {
-        view! { <ModelStatesFigure report=use_report(plan.into()) /> }
-    });
-
-    // ZeRO off: every card holds all 16 bytes of every parameter.
-    plan.update(|plan| plan.zero = 0);
+async fn keyboard_moves_selects_and_clears() {
+    let host = mount_page();
+    let grid = by_test_id(&section(&host, "8"), "grid-8");
+    let first = card(&grid, 0);
+    first.unchecked_ref::<web_sys::SvgElement>().focus().unwrap();
+    press(&first, "ArrowRight");
     tick().await;
-    let figure = by_test_id(&host, "mem-states").expect("the figure is still shown");
-    assert_eq!(
-        figure.get_attribute("data-bytes").as_deref(),
-        Some((PARAMS * BYTES_PER_PARAM).to_string().as_str())
-    );
+    let focused = document().active_element().unwrap();
+    assert_eq!(attr(&focused, "data-card").as_deref(), Some("1"));
 
-    // 8 GPUs cannot be split into TP groups of 3: the core's message replaces the figure.
-    plan.update(|plan| plan.tp = 3);
+    press(&focused, "Enter");
     tick().await;
-    assert!(by_test_id(&host, "mem-states").is_none());
-    let error = by_test_id(&host, "plan-error").expect("the rejected plan is explained");
-    let expected = evaluate(&plan.get_untracked()).expect_err("TP 3 does not divide 8 GPUs");
-    assert_eq!(error.text_content(), Some(expected.to_string()));
+    assert_eq!(attr(&card(&grid, 1), "data-selected").as_deref(), Some("true"));
+    // DP 8 on one machine: every other card shares card 1's DP group.
+    assert_eq!(attr(&card(&grid, 5), "data-groups").as_deref(), Some("dp"));
+
+    press(&card(&grid, 1), "Escape");
+    tick().await;
+    assert_eq!(attr(&card(&grid, 1), "data-selected"), None);
+}
+
+#[wasm_bindgen_test]
+async fn sliders_change_the_figures() {
+    let host = mount_page();
+    let s64 = section(&host, "64");
+    // The 64-card start is TP 8 × PP 8, m = 8: bubble 7/8.
+    assert_eq!(attr(&by_test_id(&s64, "bubble"), "data-ratio").as_deref(), Some("0.875"));
+    set_slider(&s64, "slider-m", 32);
+    tick().await;
+    assert_eq!(attr(&by_test_id(&s64, "bubble"), "data-ratio").as_deref(), Some("0.21875"));
+
+    let s8 = section(&host, "8");
+    let states = |s: &Element| attr(&by_test_id(s, "mem-states"), "data-bytes");
+    assert_eq!(states(&s8).as_deref(), Some("55562855904"));
+    set_select(&s8, "select-zero", "0");
+    tick().await;
+    assert_eq!(states(&s8).as_deref(), Some("444502847232"));
+    assert_eq!(attr(&by_test_id(&s8, "mem-total"), "data-fits").as_deref(), Some("false"));
+}
+
+#[wasm_bindgen_test]
+async fn invalid_combination_is_explained_and_the_last_plan_stays() {
+    let host = mount_page();
+    let s8 = section(&host, "8");
+    let before = attr(&by_test_id(&s8, "mem-total"), "data-bytes");
+    set_slider(&s8, "slider-tp", 3);
+    tick().await;
+    let error = find(&s8, ".control-error");
+    assert!(error.text_content().unwrap().contains('3'), "{:?}", error.text_content());
+    assert_eq!(attr(&by_test_id(&s8, "mem-total"), "data-bytes"), before);
+    set_slider(&s8, "slider-tp", 4);
+    tick().await;
+    assert!(s8.query_selector(".control-error").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn english_switch_leaves_no_chinese() {
+    let host = mount_page();
+    // Light a card so that the legend's texts are on the page too.
+    click(&card(&by_test_id(&section(&host, "64"), "grid-64"), 0));
+    click(&by_test_id(&host, "lang-toggle"));
+    tick().await;
+    let text = host.inner_text();
+    let chinese: String = text
+        .chars()
+        .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c) || ('\u{3000}'..='\u{303f}').contains(c) || ('\u{ff00}'..='\u{ffef}').contains(c))
+        .collect();
+    // The switch itself names the other language in its own script.
+    assert_eq!(chinese, "中文", "Chinese left in English mode");
+    click(&by_test_id(&host, "lang-toggle"));
+    tick().await;
+    assert!(host.inner_text().contains("一台机"));
 }
