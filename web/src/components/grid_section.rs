@@ -23,7 +23,7 @@ pub fn GridLabView(lab: GridLab, grid_id: &'static str, max_tp: u32, max_degree:
     let on_clear = Callback::new(move |()| lab.selected.set(None));
     let stale = move || lab.error.with(Option::is_some);
     view! {
-        <div class="grid-lab">
+        <div class=format!("grid-lab grid-lab-{grid_id}")>
             <div class="grid-lab-controls">
                 <GridControls lab=lab max_tp=max_tp max_degree=max_degree />
             </div>
@@ -47,6 +47,8 @@ pub fn GridLabView(lab: GridLab, grid_id: &'static str, max_tp: u32, max_degree:
                 <MemoryFigure memory=memory />
                 <BubbleFigure report=report />
                 <Warnings report=report />
+            </div>
+            <div class="grid-lab-traffic">
                 <TrafficTable traffic=traffic selected=selected />
             </div>
             <div class="grid-lab-charts">
