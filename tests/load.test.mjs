@@ -1,0 +1,37 @@
+// End to end: the built page (../dist, from `trunk build --release`) served as plain files on
+// 127.0.0.1 and opened in headless Chromium. Checks that the page loads cleanly (no console
+// error, page error or failed request), in Chinese, with the lesson's starting figures.
+//
+// Run: `node --test` in tests/ (scripts/test.sh does). CHROMIUM overrides /usr/bin/chromium.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+
+// Model states per card, lesson start plan (8 GPUs, ZeRO-3, default model):
+// 27,781,427,952 parameters × 16 bytes / 8 cards.
+const MODEL_STATES_BYTES = '55562855904';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+test('the built page loads in Chinese and shows the model states per card, with no errors', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const figure = page.getByTestId('section-8').getByTestId('mem-states');
+  assert.equal(await figure.getAttribute('data-bytes'), MODEL_STATES_BYTES);
+  assert.equal(await visibleText(figure), '55.6 GB');
+  assert.match(await page.title(), /并行实验室/);
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+
+  // Both grids are drawn with every card.
+  assert.equal(await page.getByTestId('grid-8').locator('[data-card]').count(), 8);
+  assert.equal(await page.getByTestId('grid-64').locator('[data-card]').count(), 64);
+
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
