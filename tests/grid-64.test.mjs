@@ -1,0 +1,90 @@
+// Part two, the 64-card cluster: TP 8 × PP 2 (DP 4), ZeRO-1, full recompute. Clicking card 0
+// lights its TP group (its own machine, cards 0–7, NVLink), its pipeline partner (card 8, a
+// machine away, InfiniBand) and its DP group (cards 0, 16, 32, 48, InfiniBand); the bubble
+// (p − 1)/m goes from 1/8 to 1/32 when m goes from 8 to 32.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, setRange, settleAndCheck, startLab, visibleText } from './harness.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** The groups of every card of a grid: { card: "dp pp tp" (sorted) }, plus the selected cards. */
+async function cardGroups(grid) {
+  return grid.locator('[data-card]').evaluateAll((cards) => {
+    const groups = {};
+    const selected = [];
+    for (const card of cards) {
+      const value = card.getAttribute('data-groups');
+      if (value) groups[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
+      if (card.getAttribute('data-selected') === 'true') selected.push(Number(card.dataset.card));
+    }
+    return { groups, selected };
+  });
+}
+
+test('64 cards, TP 8 × PP 2 × DP 4: card 0 lights its TP, pipeline and DP groups', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const section = page.getByTestId('section-64');
+  await setRange(section, 'slider-tp', 8);
+  await setRange(section, 'slider-pp', 2);
+  await setRange(section, 'slider-cp', 1);
+  await section.getByTestId('select-zero').selectOption('1');
+  await section.getByTestId('select-recompute').selectOption('full');
+  assert.equal(await visibleText(section.getByTestId('derived-dp')), '4', 'DP = 64 ÷ (8 · 2 · 1)');
+
+  const grid = section.getByTestId('grid-64');
+  assert.deepEqual(await cardGroups(grid), { groups: {}, selected: [] }, 'nothing lit before a click');
+
+  await grid.getByTestId('card-0').click();
+  const expected = { 0: 'dp pp tp' };
+  for (let card = 1; card <= 7; card++) expected[card] = 'tp';
+  expected[8] = 'pp';
+  for (const card of [16, 32, 48]) expected[card] = 'dp';
+  assert.deepEqual(await cardGroups(grid), { groups: expected, selected: [0] });
+  assert.equal(await grid.getByTestId('card-0').getAttribute('aria-pressed'), 'true');
+
+  // Card 0's own traffic: TP inside its machine, pipeline and DP across machines.
+  const links = {};
+  for (const dim of ['tp', 'pp', 'dp']) {
+    links[dim] = await section.getByTestId(`traffic-${dim}`).getAttribute('data-link');
+  }
+  assert.deepEqual(links, { tp: 'nvlink', pp: 'ib', dp: 'ib' });
+  assert.equal(await section.getByTestId('traffic-cp').count(), 0, 'no CP row when CP = 1');
+
+  // Clicking the selected card again clears the selection.
+  await grid.getByTestId('card-0').click();
+  assert.deepEqual(await cardGroups(grid), { groups: {}, selected: [] });
+
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('64 cards, PP 2: moving m from 8 to 32 takes the bubble from 1/8 to 1/32', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const section = page.getByTestId('section-64');
+  await setRange(section, 'slider-tp', 8);
+  await setRange(section, 'slider-pp', 2);
+  await section.getByTestId('select-zero').selectOption('1');
+  await section.getByTestId('select-recompute').selectOption('full');
+  const bubble = section.getByTestId('bubble');
+
+  await setRange(section, 'slider-m', 8);
+  assert.equal(Number(await bubble.getAttribute('data-ratio')), 0.125);
+  assert.equal(await visibleText(bubble), '12.5%');
+
+  await setRange(section, 'slider-m', 32);
+  assert.equal(Number(await bubble.getAttribute('data-ratio')), 0.03125);
+
+  // The other grid did not move.
+  assert.equal(Number(await page.getByTestId('section-8').getByTestId('bubble').getAttribute('data-ratio')), 0);
+
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
