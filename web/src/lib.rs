@@ -61,7 +61,7 @@ pub fn App() -> impl IntoView {
         <header class="page-header">
             <div class="brand">
                 <p class="kicker"><T zh="从 0 训练 LLM · 实验课" en="Training an LLM from scratch · lab" /></p>
-                <h1><T zh="并行实验室:给锚点配一套并行方案" en="Parallel Lab: a parallel plan for the anchor model" /></h1>
+                <h1><T zh="并行实验室：给锚点配一套并行方案" en="Parallel Lab: a parallel plan for the anchor model" /></h1>
             </div>
             <LangToggle />
         </header>

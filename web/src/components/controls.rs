@@ -43,18 +43,18 @@ pub fn explain(lang: Lang, error: &PlanError, c: &PlanConfig) -> String {
             u64::from(c.tp) * u64::from(c.pp) * u64::from(c.cp)
         ),
         "virtual_stages" if c.schedule != Schedule::Interleaved => {
-            "每段多个模型块(v > 1)只用于 interleaved 调度。".to_string()
+            "每段多个模型块（v > 1）只用于 interleaved 调度。".to_string()
         }
         "virtual_stages" => format!(
             "interleaved 要求层数能被 PP·v = {}·{} 整除。",
             c.pp, c.virtual_stages
         ),
-        "schedule" => "interleaved 调度需要流水线:PP 要大于 1。".to_string(),
+        "schedule" => "interleaved 调度需要流水线：PP 要大于 1。".to_string(),
         "micro_batches" => format!(
             "interleaved 要求 micro-batch 数 {} 能被 PP {} 整除。",
             c.micro_batches, c.pp
         ),
-        "ep" => "专家并行只用于 MoE 模型,或卡数不能被 EP·PP 整除。".to_string(),
+        "ep" => "专家并行只用于 MoE 模型，或卡数不能被 EP·PP 整除。".to_string(),
         field => format!("{field} 的取值不成立。"),
     }
 }
@@ -233,10 +233,10 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
                 label_zh="ZeRO 阶段"
                 label_en="ZeRO stage"
                 options=vec![
-                    ("0", "0:不切", "0: none"),
-                    ("1", "1:切优化器状态", "1: optimizer states"),
-                    ("2", "2:再切梯度", "2: + gradients"),
-                    ("3", "3:再切参数", "3: + parameters"),
+                    ("0", "0：不切", "0: none"),
+                    ("1", "1：切优化器状态", "1: optimizer states"),
+                    ("2", "2：再切梯度", "2: + gradients"),
+                    ("3", "3：再切参数", "3: + parameters"),
                 ]
                 get=|c| c.zero.to_string()
                 set=|c, v| c.zero = v.parse().unwrap_or(0)
@@ -284,7 +284,7 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
                 }
             />
             <div class="control derived">
-                <span class="control-name"><T zh="DP 数据并行(推出来的)" en="DP data parallel (derived)" /></span>
+                <span class="control-name"><T zh="DP 数据并行（推出来的）" en="DP data parallel (derived)" /></span>
                 <output class="control-value" data-testid="derived-dp">{dp}</output>
                 <p class="control-note"><T zh="d = N ÷ (TP·PP·CP)" en="d = N ÷ (TP·PP·CP)" /></p>
             </div>

@@ -165,7 +165,7 @@ pub fn group_name(lang: Lang, dim: Dim) -> &'static str {
     match dim {
         Dim::Tp => lang.pick("同一个 TP 组", "Same TP group"),
         Dim::Cp => lang.pick("同一个 CP 组", "Same CP group"),
-        Dim::Pp => lang.pick("同一条流水线(PP)", "Same pipeline (PP)"),
+        Dim::Pp => lang.pick("同一条流水线（PP）", "Same pipeline (PP)"),
         Dim::Dp => lang.pick("同一个 DP 组", "Same DP group"),
         Dim::Ep => lang.pick("同一个 EP 组", "Same EP group"),
         Dim::Edp => lang.pick("同一个专家 DP 组", "Same expert-DP group"),
@@ -263,7 +263,7 @@ pub fn DeviceGrid(
                 let roles = card_roles();
                 let mut label = format!("{} {card}", lang.pick("卡", "Card"));
                 if is_selected() {
-                    label.push_str(lang.pick("(已选中)", " (selected)"));
+                    label.push_str(lang.pick("（已选中）", " (selected)"));
                 } else if !roles.is_empty() {
                     let names: Vec<&str> = roles.iter().map(|d| group_name(lang, *d)).collect();
                     label.push_str(": ");
@@ -349,7 +349,7 @@ pub fn DeviceGrid(
                 data-testid=test_id
                 viewBox=layout.view_box()
                 role="group"
-                aria-label=tr("设备网格:点一张卡看它的分组", "Device grid: pick a card to see its groups")
+                aria-label=tr("设备网格：点一张卡看它的分组", "Device grid: pick a card to see its groups")
             >
                 {node_boxes}
                 <g class="hops" aria-hidden="true">{hop_lines}</g>
@@ -367,7 +367,7 @@ fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32)
     move || match groups.get() {
         None => view! {
             <p class="legend-hint">
-                <T zh="点任意一张卡(或用方向键 + Enter),看它的 TP、CP、PP、DP 组;再点一次或按 Esc 取消。"
+                <T zh="点任意一张卡（或用方向键 + Enter），看它的 TP、CP、PP、DP 组；再点一次或按 Esc 取消。"
                    en="Click any card (or use the arrow keys and Enter) to light up its TP, CP, PP and DP groups; click again or press Esc to clear." />
             </p>
         }
@@ -381,7 +381,7 @@ fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32)
                     let detail = if members.len() > 1 {
                         format!("{} · {}", format::cards(&members), format::link(lang, link))
                     } else {
-                        lang.pick("只有自己(这一维是 1)", "only itself (degree 1)").to_string()
+                        lang.pick("只有自己（这一维是 1）", "only itself (degree 1)").to_string()
                     };
                     view! {
                         <li class=format!("legend-item legend-{}", dim.as_str()) data-testid=format!("legend-{}", dim.as_str())>

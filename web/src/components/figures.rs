@@ -14,7 +14,7 @@ fn dim_name(lang: Lang, dim: Dim) -> &'static str {
         Dim::Cp => "CP",
         Dim::Ep => "EP",
         Dim::Pp => "PP",
-        Dim::Dp => lang.pick("DP(含 ZeRO)", "DP (with ZeRO)"),
+        Dim::Dp => lang.pick("DP（含 ZeRO）", "DP (with ZeRO)"),
         Dim::Edp => lang.pick("专家 DP", "Expert DP"),
     }
 }
@@ -43,7 +43,7 @@ pub fn MemoryFigure(#[prop(into)] memory: Signal<Memory>) -> impl IntoView {
     let capacity_at = move || share(|m| m.capacity.get());
     view! {
         <div class="figure memory-figure" class:over=move || !memory.with(|m| m.fits)>
-            <h4><T zh="每卡显存(最忙的卡:第一段流水线)" en="Memory per card (the busiest: first pipeline stage)" /></h4>
+            <h4><T zh="每卡显存（最忙的卡：第一段流水线）" en="Memory per card (the busiest: first pipeline stage)" /></h4>
             <div class="memory-bar" role="img" aria-label=move || {
                 memory.with(|m| format!(
                     "{} {} + {} {} = {} / {}",
@@ -121,11 +121,11 @@ pub fn TrafficTable(
         Some(card) => format!(
             "{} {card} {}",
             lang.get().pick("卡", "Card"),
-            lang.get().pick("每步发出的通信(按它自己的组与链路)", "sends per step (its own groups and links)")
+            lang.get().pick("每步发出的通信（按它自己的组与链路）", "sends per step (its own groups and links)")
         ),
         None => lang
             .get()
-            .pick("每卡每步通信(任一组跨机即记 InfiniBand)", "Traffic per card per step (InfiniBand when any group crosses nodes)")
+            .pick("每卡每步通信（任一组跨机即记 InfiniBand）", "Traffic per card per step (InfiniBand when any group crosses nodes)")
             .to_string(),
     };
     let rows = move || {
@@ -134,7 +134,7 @@ pub fn TrafficTable(
         if rows.is_empty() {
             view! {
                 <tr><td colspan="6" class="empty">
-                    {lang.pick("这个方案没有卡间通信(每一维都是 1)。", "No traffic between cards: every degree is 1.")}
+                    {lang.pick("这个方案没有卡间通信（每一维都是 1）。", "No traffic between cards: every degree is 1.")}
                 </td></tr>
             }
             .into_any()
@@ -213,14 +213,14 @@ pub fn warning_zh(warning: parallel_core::Warning) -> String {
     use parallel_core::Warning;
     match warning {
         Warning::TpAcrossNodes { tp, gpus_per_node } => format!(
-            "TP {tp} 超过一台机的 {gpus_per_node} 张卡:TP 组跨机,它的 all-reduce 走 InfiniBand。"
+            "TP {tp} 超过一台机的 {gpus_per_node} 张卡：TP 组跨机，它的 all-reduce 走 InfiniBand。"
         ),
         Warning::LayersNotDivisible { layers, pp } => format!(
-            "{layers} 层不能被 PP {pp} 整除:每段按平均 {:.2} 层计。",
+            "{layers} 层不能被 PP {pp} 整除：每段按平均 {:.2} 层计。",
             f64::from(layers) / f64::from(pp)
         ),
         Warning::ZigzagPadding { seq_len, cp } => format!(
-            "序列长度 {seq_len} 不能切成 2·CP = {} 块:zigzag 需要补齐。",
+            "序列长度 {seq_len} 不能切成 2·CP = {} 块：zigzag 需要补齐。",
             2 * u64::from(cp)
         ),
     }

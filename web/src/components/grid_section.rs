@@ -30,7 +30,7 @@ pub fn GridLabView(lab: GridLab, grid_id: &'static str, max_tp: u32, max_degree:
             <div class="grid-lab-grid" class:stale=stale>
                 {move || stale().then(|| view! {
                     <p class="stale-note" role="status">
-                        <T zh="这个组合不成立;下面仍是上一个成立的方案。"
+                        <T zh="这个组合不成立；下面仍是上一个成立的方案。"
                            en="This combination does not work; the figures below still show the last one that did." />
                     </p>
                 })}

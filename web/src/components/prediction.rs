@@ -69,13 +69,13 @@ pub fn Prediction(
         checked.get().map(|outcome| match outcome {
             Err(()) => view! {
                 <p class="prediction-result invalid" role="status">
-                    {lang.pick("先写一个数(单位 GB),比如 60。", "Write a number first (in GB), for example 60.")}
+                    {lang.pick("先写一个数（单位 GB），比如 60。", "Write a number first (in GB), for example 60.")}
                 </p>
             }
             .into_any(),
             Ok(verdict) => {
                 let head = match verdict {
-                    Verdict::Right => lang.pick("✓ 对了(差距在 5% 以内)。", "✓ Right (within 5%)."),
+                    Verdict::Right => lang.pick("✓ 对了（差距在 5% 以内）。", "✓ Right (within 5%)."),
                     Verdict::High => lang.pick("✗ 高了。", "✗ Too high."),
                     Verdict::Low => lang.pick("✗ 低了。", "✗ Too low."),
                 };
@@ -83,7 +83,7 @@ pub fn Prediction(
                     <div class="prediction-result" class:right=verdict == Verdict::Right role="status">
                         <p>
                             <strong>{head}</strong> " "
-                            {lang.pick("核对值:", "Computed: ")}
+                            {lang.pick("核对值：", "Computed: ")}
                             <strong data-testid=format!("{test_id}-answer") data-bytes=answer.get().get().to_string()>
                                 {format::bytes(answer.get())}
                             </strong>
@@ -104,7 +104,7 @@ pub fn Prediction(
             <p class="hint">{move || lang.get().pick(hint_zh, hint_en)}</p>
             <form class="prediction-form" on:submit=move |ev| { ev.prevent_default(); check(); }>
                 <label>
-                    <span class="sr-only"><T zh="你的预测(GB)" en="Your prediction (GB)" /></span>
+                    <span class="sr-only"><T zh="你的预测（GB）" en="Your prediction (GB)" /></span>
                     <input
                         type="text"
                         inputmode="decimal"

@@ -61,7 +61,7 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
         if plan.with(|p| p.degrees().pp) == 1 {
             return view! {
                 <p class="muted">
-                    {lang.pick("PP = 1:只有一段,没有流水线,也就没有气泡。", "PP = 1: a single stage, no pipeline and no bubble.")}
+                    {lang.pick("PP = 1：只有一段，没有流水线，也就没有气泡。", "PP = 1: a single stage, no pipeline and no bubble.")}
                 </p>
             }
             .into_any();
@@ -70,7 +70,7 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
             Err(error) => {
                 let text = match lang {
                     Lang::En => error.to_string(),
-                    Lang::Zh => "这个 p、m 组合画不出这种调度(interleaved 要求 m 能被 p 整除;图最多画 4,096 格)。".to_string(),
+                    Lang::Zh => "这个 p、m 组合画不出这种调度（interleaved 要求 m 能被 p 整除；图最多画 4,096 格）。".to_string(),
                 };
                 view! { <p class="muted">{text}</p> }.into_any()
             }
@@ -134,13 +134,13 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
 
     view! {
         <div class="figure schedule-figure">
-            <h4><T zh="流水线调度(段 × 时间)" en="Pipeline schedule (stages × time)" /></h4>
+            <h4><T zh="流水线调度（段 × 时间）" en="Pipeline schedule (stages × time)" /></h4>
             <div class="chips" role="group">{buttons}</div>
             {drawing}
             <p class="legend-line">
                 <span class="op-key op-f"></span><T zh="前向 " en="forward " />
                 <span class="op-key op-b"></span><T zh="反向 " en="backward " />
-                <span class="op-key op-w"></span><T zh="权重梯度 W(ZB-H1 拆出来填空)" en="weight gradient W (ZB-H1 moves it into the gaps)" />
+                <span class="op-key op-w"></span><T zh="权重梯度 W（ZB-H1 拆出来填空）" en="weight gradient W (ZB-H1 moves it into the gaps)" />
             </p>
         </div>
     }

@@ -16,7 +16,7 @@ fn tasks() -> Vec<Task> {
     vec![
         Task {
             id: "64-card0",
-            todo_zh: "TP 8 × PP 2 × DP 4 · ZeRO-1,点卡 0:它的 TP 组是同一台机的 8 张卡(NVLink),流水线隔一台机(IB),DP 组也跨机(IB)。",
+            todo_zh: "TP 8 × PP 2 × DP 4 · ZeRO-1，点卡 0：它的 TP 组是同一台机的 8 张卡（NVLink），流水线隔一台机（IB），DP 组也跨机（IB）。",
             todo_en: "TP 8 × PP 2 × DP 4 · ZeRO-1, click card 0: its TP group is the 8 cards of its machine (NVLink), its pipeline partner is a machine away (IB), its DP group crosses machines too (IB).",
             target: PlanConfig { pp: 2, zero: 1, ..base() },
             select: Some(0),
@@ -30,7 +30,7 @@ fn tasks() -> Vec<Task> {
         },
         Task {
             id: "64-pp8",
-            todo_zh: "TP 调不过 8:网格只给到一台机。把 PP 调到 8,读气泡;再把 m 调到 32。",
+            todo_zh: "TP 调不过 8：网格只给到一台机。把 PP 调到 8，读气泡；再把 m 调到 32。",
             todo_en: "TP cannot go past 8: the grid stops at one machine. Set PP to 8 and read the bubble, then move m to 32.",
             target: PlanConfig { micro_batches: 32, ..base() },
             select: None,
@@ -38,7 +38,7 @@ fn tasks() -> Vec<Task> {
         },
         Task {
             id: "64-cp8",
-            todo_zh: "把 CP 调到 8、序列调到 131,072(PP 回到 1):看每卡激活和 CP 那一行通信。",
+            todo_zh: "把 CP 调到 8、序列调到 131,072（PP 回到 1）：看每卡激活和 CP 那一行通信。",
             todo_en: "Set CP to 8 and the sequence to 131,072 (PP back to 1): look at the activations per card and the CP row of the traffic.",
             target: PlanConfig { pp: 1, cp: 8, seq_len: 131_072, ..base() },
             select: None,
@@ -60,18 +60,18 @@ fn tasks() -> Vec<Task> {
 pub fn Cluster(lab: GridLab) -> impl IntoView {
     view! {
         <section class="part" id="part-two" data-testid="section-64" aria-labelledby="part-two-title">
-            <h2 id="part-two-title"><span class="part-number">"2"</span><T zh="8 台机:64 张卡,TP 不跨机" en="Eight machines: 64 cards, TP stays inside a machine" /></h2>
+            <h2 id="part-two-title"><span class="part-number">"2"</span><T zh="8 台机：64 张卡，TP 不跨机" en="Eight machines: 64 cards, TP stays inside a machine" /></h2>
             <p class="lead">
-                <T zh="同一个网格组件,画成 8 个机箱、每箱 8 张卡。机内走 NVLink(每卡 160 GB/s),跨机走 InfiniBand(每卡 50 GB/s)。"
+                <T zh="同一个网格组件，画成 8 个机箱、每箱 8 张卡。机内走 NVLink（每卡 160 GB/s），跨机走 InfiniBand（每卡 50 GB/s）。"
                    en="The same grid, drawn as 8 machine boxes of 8 cards. Inside a machine traffic runs over NVLink (160 GB/s per card), across machines over InfiniBand (50 GB/s per card)." />
             </p>
             <GridLabView lab=lab grid_id="64" max_tp=8 max_degree=8 />
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
-            <h3><T zh="64 卡方案(现算)" en="The 64-card plans (computed live)" /></h3>
+            <h3><T zh="64 卡方案（现算）" en="The 64-card plans (computed live)" /></h3>
             <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab />
             <p class="takeaway">
-                <T zh="64 张卡时,每卡的模型状态轻松降到几 GB,问题变成通信走哪条链路:TP 字节最多,但它在机内;跨机的只有流水线的段间激活和 DP 的梯度同步,都比 TP 小一两个数量级。越内层的维度通信越重,越要放在带宽高的链路上。"
+                <T zh="64 张卡时，每卡的模型状态轻松降到几 GB，问题变成通信走哪条链路：TP 字节最多，但它在机内；跨机的只有流水线的段间激活和 DP 的梯度同步，都比 TP 小一两个数量级。越内层的维度通信越重，越要放在带宽高的链路上。"
                    en="On 64 cards the model states per card drop to a few GB, and the question becomes which link carries what: TP sends the most bytes but stays inside a machine; only the pipeline's activations and DP's gradient sync cross machines, one or two orders of magnitude smaller. The heavier a dimension's traffic, the further inside it goes, onto the faster link." />
             </p>
         </section>

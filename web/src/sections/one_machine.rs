@@ -17,7 +17,7 @@ fn tasks() -> Vec<Task> {
     vec![
         Task {
             id: "8-selective",
-            todo_zh: "默认是 DP 8 + ZeRO-3 + 全量重计算:先读每卡合计;再把激活换成「选择性重计算」,看它怎样越过 80 GB。",
+            todo_zh: "默认是 DP 8 + ZeRO-3 + 全量重计算：先读每卡合计；再把激活换成「选择性重计算」，看它怎样越过 80 GB。",
             todo_en: "The start is DP 8 + ZeRO-3 + full recompute: read the total per card, then switch activations to selective recompute and watch it cross 80 GB.",
             target: PlanConfig { recompute: Recompute::Selective, ..base() },
             select: None,
@@ -25,15 +25,15 @@ fn tasks() -> Vec<Task> {
         },
         Task {
             id: "8-tp8",
-            todo_zh: "把 TP 调到 8(DP 自动变成 1),激活仍用选择性重计算:又放得下了。读通信表,最重的一维从 DP 换成了 TP。",
+            todo_zh: "把 TP 调到 8（DP 自动变成 1），激活仍用选择性重计算：又放得下了。读通信表，最重的一维从 DP 换成了 TP。",
             todo_en: "Set TP to 8 (DP drops to 1) and keep selective recompute: it fits again. In the traffic table the heaviest dimension moves from DP to TP.",
             target: PlanConfig { tp: 8, recompute: Recompute::Selective, ..base() },
             select: None,
-            observe: |lang, r| format!("{} · {} {}", total_line(lang, r), lang.pick("最重的一维:", "heaviest:"), heaviest(lang, r)),
+            observe: |lang, r| format!("{} · {} {}", total_line(lang, r), lang.pick("最重的一维：", "heaviest:"), heaviest(lang, r)),
         },
         Task {
             id: "8-pipeline",
-            todo_zh: "试 TP 2 × PP 4:读「流水线气泡」,再把每步 micro-batch 数 m 从 8 调到 32。",
+            todo_zh: "试 TP 2 × PP 4：读「流水线气泡」，再把每步 micro-batch 数 m 从 8 调到 32。",
             todo_en: "Try TP 2 × PP 4: read the pipeline bubble, then move the micro-batches per step m from 8 to 32.",
             target: PlanConfig { tp: 2, pp: 4, micro_batches: 32, ..base() },
             select: None,
