@@ -1,0 +1,72 @@
+// Layout at desktop (1280×800) and phone (390×844) sizes: the page never scrolls sideways, and
+// screenshots of both grids' sections and of the whole page land in tests/artifacts/
+// (gitignored) for a human to look at: {desktop,phone}-{section-8,section-64,page}.png.
+// The grids show the lesson's plans with card 0 selected: part one DP 8 · ZeRO-3, part two
+// TP 8 × PP 2 × DP 4 · ZeRO-1.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ARTIFACTS, DESKTOP, PHONE, openPage, setRange, settleAndCheck, startLab } from './harness.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+  await mkdir(ARTIFACTS, { recursive: true });
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** Elements reaching past the right edge of the viewport (the deepest ones), for a failure. */
+function overflowing(page, width) {
+  return page.evaluate((width) => {
+    const out = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.right <= width + 1) continue;
+      if ([...el.children].some((c) => c.getBoundingClientRect().right > width + 1)) continue;
+      const id = el.getAttribute('data-testid') ?? el.id;
+      const classes = (el.getAttribute('class') ?? '').trim().split(/\s+/).filter(Boolean);
+      const name = [el.tagName.toLowerCase(), id && `#${id}`, ...classes.map((c) => `.${c}`)].join('');
+      out.push(`${name} right=${Math.round(box.right)}`);
+      if (out.length >= 10) break;
+    }
+    return out;
+  }, width);
+}
+
+for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+  const { width, height } = options.viewport;
+  test(`${name} ${width}×${height}: no sideways scroll; screenshots of both grids and the page`, async () => {
+    const { page, context, problems } = await openPage(lab, options);
+    const section8 = page.getByTestId('section-8');
+    const section64 = page.getByTestId('section-64');
+    await setRange(section64, 'slider-tp', 8);
+    await setRange(section64, 'slider-pp', 2);
+    await section64.getByTestId('select-zero').selectOption('1');
+    for (const section of [section8, section64]) {
+      const card = section.getByTestId('card-0');
+      await (options.hasTouch ? card.tap() : card.click());
+      assert.equal(await card.getAttribute('data-selected'), 'true');
+    }
+    await page.evaluate(() => document.fonts.ready);
+
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(
+      scrollWidth <= width + 1,
+      `page is ${scrollWidth}px wide in a ${width}px viewport; overflowing: ${(await overflowing(page, width)).join(', ')}`,
+    );
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-page.png`), fullPage: true });
+    // The sticky header would be stitched into the middle of a section taller than the screen.
+    const style = '.page-header { position: static !important; }';
+    await section8.screenshot({ path: path.join(ARTIFACTS, `${name}-section-8.png`), style });
+    await section64.screenshot({ path: path.join(ARTIFACTS, `${name}-section-64.png`), style });
+
+    await settleAndCheck(page, problems, assert);
+    await context.close();
+  });
+}
