@@ -38,6 +38,7 @@ mod error;
 pub mod evolution;
 mod grid;
 pub mod lesson;
+pub mod link;
 mod memory;
 mod model;
 mod plan;

@@ -1,0 +1,167 @@
+//! Links: state → link → state is the identity for every valid state, and no string at all
+//! can make the decoder panic or produce an invalid plan.
+//!
+//! The long fuzz run is separate: `cargo test -p parallel-core --release --test links --
+//! --ignored` runs 1,000,000 arbitrary strings (`LINK_FUZZ_CASES` overrides the count).
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use parallel_core::link::{
+    decode, decode_plan, encode, GridId, LinkLang, LinkState, SECTIONS, WIDGETS,
+};
+use parallel_core::{
+    ModelChoice, Plan, PlanConfig, Precision, Preset, RankOrder, Recompute, Schedule,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+/// Any valid plan of a grid (N and node size fixed, TP within a node).
+fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
+    let n = grid.gpus();
+    (
+        prop::sample::select(vec![Preset::Qwen38_27b, Preset::Llama3_405b]),
+        (0u32..=3, 0u32..=6, 0u32..=6),
+        1u32..=64,
+        1u32..=4,
+        10u32..=17,
+        0u8..=3,
+        prop::sample::select(vec![Recompute::None, Recompute::Selective, Recompute::Full]),
+        prop::sample::select(vec![
+            Schedule::Gpipe,
+            Schedule::OneFOneB,
+            Schedule::Interleaved,
+        ]),
+        1u32..=4,
+        prop::sample::select(vec![Precision::Bf16Grads, Precision::Fp32Grads]),
+        prop::sample::select(vec![80.0, 94.5, 141.0]),
+        prop::sample::select(vec![RankOrder::TpCpPpDp, RankOrder::TpCpDpPp]),
+    )
+        .prop_map(
+            move |(
+                preset,
+                (t, p, c),
+                m,
+                b,
+                s,
+                zero,
+                recompute,
+                schedule,
+                v,
+                precision,
+                mem,
+                order,
+            )| PlanConfig {
+                model: ModelChoice::Preset(preset),
+                gpus: n,
+                tp: 1 << t,
+                pp: 1 << p,
+                cp: 1 << c,
+                micro_batches: m,
+                micro_batch_size: b,
+                seq_len: 1 << s,
+                zero,
+                recompute,
+                schedule,
+                virtual_stages: if schedule == Schedule::Interleaved {
+                    v
+                } else {
+                    1
+                },
+                precision,
+                gpu_memory_gb: mem,
+                order,
+                ..PlanConfig::default()
+            },
+        )
+        .prop_filter("valid plans only", |c| Plan::new(c).is_ok())
+}
+
+fn link_state() -> impl Strategy<Value = LinkState> {
+    (
+        grid_plan(GridId::Eight),
+        grid_plan(GridId::SixtyFour),
+        prop::option::of(0u32..8),
+        prop::option::of(0u32..64),
+        prop::option::of(prop::sample::select(SECTIONS.to_vec())),
+        prop::sample::select(vec![LinkLang::Zh, LinkLang::En]),
+        prop::option::of(prop::sample::select(WIDGETS.to_vec())),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(g8, g64, card8, card64, section, lang, embed, start)| LinkState {
+                g8: if start { GridId::Eight.start() } else { g8 },
+                g64,
+                card8,
+                card64,
+                section,
+                lang,
+                embed,
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn state_to_link_to_state_is_identity(state in link_state()) {
+        let link = encode(&state);
+        let (back, notices) = decode(&format!("https://lab.example/course/#{link}"));
+        prop_assert!(notices.is_empty(), "{link}: {notices:?}");
+        prop_assert_eq!(back, state);
+    }
+
+    #[test]
+    fn any_string_decodes_to_a_valid_state(input in ".{0,300}") {
+        check_any(&input);
+    }
+
+    #[test]
+    fn link_shaped_strings_decode_to_a_valid_state(
+        input in "(g8|g64|c8|c64|sec|lang|embed|x)=([a-z0-9.%-]{0,40})(&(g8|g64|c8|c64)=[a-z0-9.p-]{0,30}){0,4}"
+    ) {
+        check_any(&input);
+    }
+}
+
+fn check_any(input: &str) {
+    let (state, notices) = decode(input);
+    assert!(Plan::new(&state.g8).is_ok(), "{input:?}");
+    assert!(Plan::new(&state.g64).is_ok(), "{input:?}");
+    assert_eq!(state.g8.gpus, 8);
+    assert_eq!(state.g64.gpus, 64);
+    assert!(state.card8.is_none_or(|c| c < 8));
+    assert!(state.card64.is_none_or(|c| c < 64));
+    for notice in notices {
+        assert!(!notice.to_string().is_empty());
+    }
+    let (plan, _) = decode_plan(input, GridId::SixtyFour);
+    assert!(Plan::new(&plan).is_ok());
+}
+
+/// The long fuzz run (not part of the default test run).
+#[test]
+#[ignore = "long: run with --ignored (1,000,000 cases)"]
+fn fuzz_a_million_strings() {
+    let cases: u32 = std::env::var("LINK_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = prop_oneof![
+        ".{0,200}",
+        "(g8|g64|c8|c64|sec|lang|embed)=[a-z0-9.%p&=-]{0,80}",
+        "#g(8|64)=((tp|pp|cp|m|s|z|v|n|gpn|mem|ib|nvl|ep|b)[0-9p]{0,12}|full|selective|none|gpipe|1f1b|interleaved|fp32|bf16|llama|deepseek|qwen)(\\.((tp|pp|cp|m|s|z|v|mem)[0-9p]{0,12}|interleaved|selective)){0,8}",
+    ];
+    runner
+        .run(&strategy, |input| {
+            check_any(&input);
+            Ok(())
+        })
+        .unwrap();
+    println!("fuzzed {cases} inputs");
+}
