@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const DIST = path.resolve(HERE, '..', 'dist');
+// The built page; DIST overrides (scripts/bench.sh builds into its own folder).
+export const DIST = path.resolve(process.env.DIST ?? path.join(HERE, '..', 'dist'));
 export const ARTIFACTS = path.join(HERE, 'artifacts');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 // Without the networking flags Chromium keeps trying to reach outside hosts.
@@ -45,8 +46,11 @@ const CONTENT_TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves `root` as static files on 127.0.0.1 (a free port); resolves to the server. */
-export function serveStatic(root) {
+/**
+ * Serves `root` as static files on 127.0.0.1 (a free port); resolves to the server.
+ * `headers` are added to every response.
+ */
+export function serveStatic(root, headers = {}) {
   const server = http.createServer(async (req, res) => {
     const { pathname } = new URL(req.url ?? '/', 'http://127.0.0.1');
     let file = path.join(root, path.normalize(decodeURIComponent(pathname)));
@@ -58,7 +62,7 @@ export function serveStatic(root) {
       if ((await stat(file)).isDirectory()) file = path.join(file, 'index.html');
       const body = await readFile(file);
       const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
-      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+      res.writeHead(200, { ...headers, 'content-type': type, 'cache-control': 'no-store' }).end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
@@ -71,13 +75,17 @@ export function serveStatic(root) {
 
 /**
  * Starts the static server over dist/ and a headless Chromium. Call `close()` when done.
- * Resolves to `{ baseUrl, browser, close }`.
+ * Resolves to `{ baseUrl, browser, close }`. `isolated` serves the page cross-origin isolated
+ * (COOP + COEP), which gives `performance.now()` a finer resolution (the benchmark wants it).
  */
-export async function startLab() {
+export async function startLab({ isolated = false } = {}) {
   await stat(path.join(DIST, 'index.html')).catch(() => {
     throw new Error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
   });
-  const server = await serveStatic(DIST);
+  const headers = isolated
+    ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
+    : {};
+  const server = await serveStatic(DIST, headers);
   const baseUrl = `http://127.0.0.1:${server.address().port}/`;
   let browser;
   try {

@@ -1,0 +1,200 @@
+// Benchmark, not a test (`node --test` does not pick it up): how fast the built page (../dist)
+// answers a slider on the 64-card grid, and how much it weighs over the wire.
+//
+//   node tests/bench.mjs [--n 200] [--warmup 20] [--json FILE] [--strict]
+//   scripts/bench.sh   (builds the page in release mode first; DIST=folder overrides ../dist)
+//
+// Latency, measured inside the page in headless Chromium, part two's grid (64 cards,
+// TP 8 × PP 2, ZeRO-1, card 0 selected), for each scenario N times after a warm-up:
+// every iteration starts just after a frame, sets the slider's value and dispatches a bubbling
+// `input` event (as a user's drag does), then records, from performance.now() before dispatch:
+//   handler       the dispatch returning (Leptos' delegated listener has run)
+//   DOM updated   a MutationObserver seeing the watched figure's data attribute change
+//   DOM settled   the last mutation anywhere in the section (all effects and microtasks done)
+//   + layout      DOM settled plus the forced style and layout of the changed page
+//   next frame    the next animation frame has run and painted (rAF, then a task); this one is
+//                 bound by the 60 Hz frame clock, not by the page
+// Target: p95 of "DOM settled" (and "+ layout") ≤ 4 ms.
+//
+// Size: gzip -9 of each file of dist/ that the page loads (wasm, JS glue, CSS); target for
+// wasm + JS + CSS ≤ 250 KB (1 KB = 1000 bytes).
+//
+// Prints a table; exits 0 unless --strict and a target is missed.
+
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync, constants as zlib } from 'node:zlib';
+import { DIST, DESKTOP, openPage, setRange, startLab } from './harness.mjs';
+
+const TARGET_P95_MS = 4;
+const TARGET_GZIP_BYTES = 250_000;
+
+const { values: args } = parseArgs({
+  options: {
+    n: { type: 'string', default: '200' },
+    warmup: { type: 'string', default: '20' },
+    json: { type: 'string' },
+    strict: { type: 'boolean', default: false },
+  },
+});
+const N = Number(args.n);
+const WARMUP = Number(args.warmup);
+
+const SCENARIOS = [
+  // m changes the bubble and the traffic, not the grid's groups.
+  { name: 'slider-m 8 ↔ 32', testId: 'slider-m', values: [32, 8], watch: 'bubble', attr: 'data-ratio' },
+  // PP changes every card's coordinates, the groups, the hops, DP, the schedule view.
+  { name: 'slider-pp 2 ↔ 4', testId: 'slider-pp', values: [4, 2], watch: 'bubble', attr: 'data-ratio' },
+];
+
+/** Runs in the page: N timed slider moves. Returns raw samples in ms. */
+async function measure({ testId, values, watch, attr, n, warmup }) {
+  const section = document.querySelector('[data-testid="section-64"]');
+  const input = section.querySelector(`[data-testid="${testId}"]`);
+  const figure = section.querySelector(`[data-testid="${watch}"]`);
+  const nextTask = () =>
+    new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve(performance.now());
+      channel.port2.postMessage(0);
+    });
+  const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
+
+  let before = null;
+  let changedAt = 0;
+  let lastMutation = 0;
+  const observer = new MutationObserver(() => {
+    const now = performance.now();
+    lastMutation = now;
+    if (!changedAt && figure.getAttribute(attr) !== before) changedAt = now;
+  });
+  observer.observe(section, { subtree: true, attributes: true, childList: true, characterData: true });
+
+  const samples = { handler: [], updated: [], settled: [], layout: [], frame: [] };
+  let synchronous = 0;
+  for (let i = 0; i < warmup + n; i++) {
+    await nextFrame();
+    await nextTask();
+    before = figure.getAttribute(attr);
+    changedAt = 0;
+    lastMutation = 0;
+
+    const t0 = performance.now();
+    input.value = String(values[i % values.length]);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const t1 = performance.now();
+    const changedInHandler = figure.getAttribute(attr) !== before;
+    // Next frame painted: its rAF callback, then the task after it.
+    const painted = nextFrame().then(nextTask);
+    await nextTask(); // every microtask (Leptos' effects, the observer) has run
+    const l0 = performance.now();
+    document.body.getBoundingClientRect(); // forces style and layout of what changed
+    const layoutCost = performance.now() - l0;
+    const frameAt = await painted;
+
+    if (figure.getAttribute(attr) === before) {
+      throw new Error(`${testId} = ${input.value}: ${watch} ${attr} stayed ${before}`);
+    }
+    if (changedInHandler) changedAt = t1;
+    if (i < warmup) continue;
+    if (changedInHandler) synchronous += 1;
+    const settled = Math.max(lastMutation, changedAt, t1) - t0;
+    samples.handler.push(t1 - t0);
+    samples.updated.push(changedAt - t0);
+    samples.settled.push(settled);
+    samples.layout.push(settled + layoutCost);
+    samples.frame.push(frameAt - t0);
+  }
+  observer.disconnect();
+  return { samples, synchronous, isolated: self.crossOriginIsolated };
+}
+
+/** Nearest-rank percentile of unsorted samples. */
+function percentile(samples, p) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function stats(samples) {
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), max: Math.max(...samples) };
+}
+
+async function latency() {
+  const lab = await startLab({ isolated: true });
+  try {
+    const { page, problems } = await openPage(lab, DESKTOP);
+    const section = page.getByTestId('section-64');
+    await setRange(section, 'slider-tp', 8);
+    await setRange(section, 'slider-pp', 2);
+    await section.getByTestId('select-zero').selectOption('1');
+    await section.getByTestId('select-recompute').selectOption('full');
+    await section.getByTestId('card-0').click();
+    await section.getByTestId('grid-64').scrollIntoViewIfNeeded();
+    const browserVersion = lab.browser.version();
+    const results = [];
+    for (const scenario of SCENARIOS) {
+      const { samples, synchronous, isolated } = await page.evaluate(measure, { ...scenario, n: N, warmup: WARMUP });
+      results.push({ scenario: scenario.name, synchronous, isolated, stats: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)])) });
+    }
+    if (problems.length) throw new Error(`the page reported problems:\n${problems.join('\n')}`);
+    return { browserVersion, results };
+  } finally {
+    await lab.close();
+  }
+}
+
+async function sizes() {
+  const files = (await readdir(DIST)).filter((f) => /\.(wasm|js|css)$/.test(f)).sort();
+  const rows = [];
+  for (const file of files) {
+    const body = await readFile(path.join(DIST, file));
+    rows.push({ file, raw: body.length, gzip: gzipSync(body, { level: zlib.Z_BEST_COMPRESSION }).length });
+  }
+  return rows;
+}
+
+const fmtMs = (ms) => ms.toFixed(2).padStart(7);
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+
+const { browserVersion, results } = await latency();
+const files = await sizes();
+
+const LABELS = {
+  handler: 'dispatch → handler returned',
+  updated: 'dispatch → DOM updated',
+  settled: 'dispatch → DOM settled',
+  layout: 'dispatch → settled + layout',
+  frame: 'dispatch → next frame painted',
+};
+console.log(`Parallel Lab benchmark · Chromium ${browserVersion} headless · ${os.cpus().length} CPU(s) · N = ${N} (+${WARMUP} warm-up)`);
+console.log(`timer: ${results[0].isolated ? 'cross-origin isolated (5 µs)' : 'not isolated (100 µs)'}\n`);
+let ok = true;
+for (const { scenario, synchronous, stats: s } of results) {
+  console.log(`64-card grid, ${scenario} (figure updated inside the handler in ${synchronous}/${N})`);
+  console.log(`  ${'ms'.padEnd(32)}${'p50'.padStart(7)}${'p95'.padStart(8)}${'max'.padStart(8)}  target`);
+  for (const [key, label] of Object.entries(LABELS)) {
+    const { p50, p95, max } = s[key];
+    let verdict = '';
+    if (key === 'settled' || key === 'layout') {
+      const pass = p95 <= TARGET_P95_MS;
+      ok &&= pass;
+      verdict = `p95 ≤ ${TARGET_P95_MS} ${pass ? '✓' : '✗'}`;
+    }
+    console.log(`  ${label.padEnd(32)}${fmtMs(p50)} ${fmtMs(p95)} ${fmtMs(max)}  ${verdict}`);
+  }
+  console.log();
+}
+console.log(`  ${'dist/ file'.padEnd(44)}${'raw'.padStart(10)}${'gzip -9'.padStart(10)}`);
+for (const { file, raw, gzip } of files) console.log(`  ${file.padEnd(44)}${kb(raw).padStart(10)}${kb(gzip).padStart(10)}`);
+const total = files.reduce((sum, f) => sum + f.gzip, 0);
+const totalRaw = files.reduce((sum, f) => sum + f.raw, 0);
+const sizeOk = total <= TARGET_GZIP_BYTES;
+ok &&= sizeOk;
+console.log(`  ${'total (wasm + JS + CSS)'.padEnd(44)}${kb(totalRaw).padStart(10)}${kb(total).padStart(10)}  target ≤ ${kb(TARGET_GZIP_BYTES)} ${sizeOk ? '✓' : '✗'}`);
+
+if (args.json) {
+  await writeFile(args.json, JSON.stringify({ n: N, warmup: WARMUP, browserVersion, cpus: os.cpus().length, results, files, totalGzip: total }, null, 2));
+}
+if (args.strict && !ok) process.exit(1);
