@@ -10,12 +10,17 @@ use crate::error::CliError;
 pub enum Command {
     /// Print the usage text.
     Help,
-    /// Evaluate the config on stdin.
-    Eval,
-    /// Print the groups of one card of the config on stdin.
+    /// Evaluate the config on stdin, or of a lab link.
+    Eval {
+        /// A lab link (`--url`) instead of stdin.
+        link: Option<LinkArgs>,
+    },
+    /// Print the groups of one card of the config on stdin, or of a lab link.
     Groups {
-        /// The card.
-        card: u32,
+        /// The card (`--card`; from the link's selected card when absent).
+        card: Option<u32>,
+        /// A lab link (`--url`) instead of stdin.
+        link: Option<LinkArgs>,
     },
     /// Render tables.
     Table(TableArgs),
@@ -24,6 +29,34 @@ pub enum Command {
         /// Few iterations: a smoke run, not a measurement.
         quick: bool,
     },
+}
+
+/// `--url LINK [--grid 8|64]`: a plan taken from a page link instead of stdin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkArgs {
+    /// The link: a whole URL or its fragment.
+    pub url: String,
+    /// Which grid's plan (`--grid`); needed when the link names both or neither.
+    pub grid: Option<parallel_core::link::GridId>,
+}
+
+fn link_args(flags: &mut Flags<'_>) -> Result<Option<LinkArgs>, CliError> {
+    let grid = match flags.value("--grid")?.as_deref() {
+        None => None,
+        Some("8") => Some(parallel_core::link::GridId::Eight),
+        Some("64") => Some(parallel_core::link::GridId::SixtyFour),
+        Some(other) => {
+            return Err(CliError::invalid(
+                "--grid",
+                format!("unknown grid `{other}`; expected 8 or 64"),
+            ))
+        }
+    };
+    match flags.value("--url")? {
+        Some(url) => Ok(Some(LinkArgs { url, grid })),
+        None if grid.is_some() => Err(CliError::invalid("--grid", "goes with --url LINK")),
+        None => Ok(None),
+    }
 }
 
 /// Output format of `table`.
@@ -129,18 +162,27 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     }
     let mut flags = Flags::new(rest);
     let parsed = match command.as_str() {
-        "eval" => Command::Eval,
+        "eval" => Command::Eval {
+            link: link_args(&mut flags)?,
+        },
         "groups" => {
-            let card = flags.value("--card")?.ok_or_else(|| {
-                CliError::invalid("--card", "missing; groups needs --card N (a card number)")
-            })?;
-            let card = card.parse::<u32>().map_err(|_| {
-                CliError::invalid(
+            let card = match flags.value("--card")? {
+                Some(card) => Some(card.parse::<u32>().map_err(|_| {
+                    CliError::invalid(
+                        "--card",
+                        format!("expected a card number 0, 1, 2, …, got `{card}`"),
+                    )
+                })?),
+                None => None,
+            };
+            let link = link_args(&mut flags)?;
+            if card.is_none() && link.is_none() {
+                return Err(CliError::invalid(
                     "--card",
-                    format!("expected a card number 0, 1, 2, …, got `{card}`"),
-                )
-            })?;
-            Command::Groups { card }
+                    "missing; groups needs --card N (a card number)",
+                ));
+            }
+            Command::Groups { card, link }
         }
         "table" => Command::Table(table_args(&mut flags)?),
         "bench" => Command::Bench {
@@ -309,9 +351,30 @@ mod tests {
             ("--help", Ok(Command::Help)),
             ("help table", Ok(Command::Help)),
             ("table -h", Ok(Command::Help)),
-            ("eval", Ok(Command::Eval)),
-            ("groups --card 7", Ok(Command::Groups { card: 7 })),
-            ("groups --card=7", Ok(Command::Groups { card: 7 })),
+            ("eval", Ok(Command::Eval { link: None })),
+            (
+                "eval --url #g8=z3 --grid 8",
+                Ok(Command::Eval {
+                    link: Some(LinkArgs {
+                        url: "#g8=z3".into(),
+                        grid: Some(parallel_core::link::GridId::Eight),
+                    }),
+                }),
+            ),
+            (
+                "groups --card 7",
+                Ok(Command::Groups {
+                    card: Some(7),
+                    link: None,
+                }),
+            ),
+            (
+                "groups --card=7",
+                Ok(Command::Groups {
+                    card: Some(7),
+                    link: None,
+                }),
+            ),
             ("bench", Ok(Command::Bench { quick: false })),
             ("bench --quick", Ok(Command::Bench { quick: true })),
             ("table", table(Format::Markdown, Lang::En, all())),

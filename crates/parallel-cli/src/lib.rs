@@ -5,6 +5,8 @@
 //! - `table`: the lesson's tables, or a plan table of configs on stdin, as Markdown, CSV or
 //!   JSON, for course material generated at build time.
 //! - `bench`: times the core (a benchmark, not a test).
+//! - `eval --url LINK` / `groups --url LINK`: the plan of a page link instead of stdin (the
+//!   same codec as the page, `parallel_core::link`), so a link and a config are interchangeable.
 //!
 //! [`run`] does the work against any reader and writer; `main` only wires it to the process
 //! and turns a [`CliError`] into one line on stderr and an exit status (2 for bad input).
@@ -15,6 +17,7 @@ mod cells;
 mod error;
 mod eval;
 mod input;
+mod link_input;
 mod table;
 mod usage;
 
@@ -29,12 +32,24 @@ pub use usage::USAGE;
 pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), CliError> {
     match args::parse(args)? {
         Command::Help => out.write_all(USAGE.as_bytes())?,
-        Command::Eval => {
-            let config = input::parse_config(&input::read_all(stdin)?)?;
+        Command::Eval { link } => {
+            let config = match link {
+                Some(link) => link_input::plan_of(&link)?.0,
+                None => input::parse_config(&input::read_all(stdin)?)?,
+            };
             eval::eval(&config, out)?;
         }
-        Command::Groups { card } => {
-            let config = input::parse_config(&input::read_all(stdin)?)?;
+        Command::Groups { card, link } => {
+            let (config, link_card) = match link {
+                Some(link) => link_input::plan_of(&link)?,
+                None => (input::parse_config(&input::read_all(stdin)?)?, None),
+            };
+            let card = card.or(link_card).ok_or_else(|| {
+                CliError::invalid(
+                    "--card",
+                    "missing, and the link selects no card of that grid",
+                )
+            })?;
             eval::groups(&config, card, out)?;
         }
         Command::Table(table_args) => table::run(&table_args, stdin, out)?,

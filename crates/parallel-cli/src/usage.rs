@@ -6,6 +6,9 @@ pub const USAGE: &str = r#"parallel-lab: memory, traffic and pipeline bubble of 
 USAGE
   parallel-lab eval                 read a plan (JSON) on stdin, print its report (JSON)
   parallel-lab groups --card N      read a plan on stdin, print card N's TP/CP/PP/DP(/EP) groups
+  parallel-lab eval --url LINK [--grid 8|64]
+  parallel-lab groups --url LINK [--grid 8|64] [--card N]
+                                    the plan (and selected card) of a page link instead of stdin
   parallel-lab table [OPTIONS]      render the lesson's tables (Markdown by default)
   parallel-lab bench [--quick]      time the core: one evaluation, and a sweep of 1,024-GPU plans
   parallel-lab help | --help        print this text
@@ -31,6 +34,8 @@ PLAN (a JSON object; every field is optional, empty input = all defaults)
 EXAMPLES
   echo '{"gpus":64,"tp":8,"pp":2,"zero":1}' | parallel-lab eval
   echo '{"gpus":64,"tp":8,"pp":2}' | parallel-lab groups --card 0
+  parallel-lab eval --url 'https://example.org/lab/#g64=tp8.pp2.z1&c64=0'
+  parallel-lab groups --url '#g64=tp8.pp2.z1&c64=0'
   parallel-lab table --table 8gpu
   parallel-lab table --table llama3 --format csv > llama3.csv
   parallel-lab table --lang zh --format json > tables.json

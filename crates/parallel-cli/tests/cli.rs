@@ -197,6 +197,20 @@ fn invalid_input_exits_2_with_one_line_naming_the_field() {
             "[1].config.recompute:",
         ),
         (&["table", "--stdin"], r#"[{"name":"a"}]"#, "[0].name:"),
+        (
+            &["eval", "--url", "#g8=tp3"],
+            "",
+            "--url: \"g8: tp3\": gpus:",
+        ),
+        (
+            &["eval", "--url", "#g64=tp8&x=1"],
+            "",
+            "--url: \"x=1\": unknown key",
+        ),
+        (&["eval", "--url", "#lang=en"], "", "--grid:"),
+        (&["eval", "--url", "#g8=z1", "--grid", "16"], "", "--grid:"),
+        (&["eval", "--grid", "8"], "", "--grid:"),
+        (&["groups", "--url", "#g64=pp2"], "", "--card:"),
     ];
     for &(args, stdin, expected) in cases {
         let out = run(args, stdin);
@@ -209,6 +223,35 @@ fn invalid_input_exits_2_with_one_line_naming_the_field() {
         assert!(stderr.contains(expected), "{context}");
         assert!(!stderr.contains("panicked"), "{context}");
     }
+}
+
+#[test]
+fn a_link_and_a_config_are_interchangeable() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "eval",
+                "--url",
+                "https://example.org/course/lab/#g64=tp8.pp2.z1&c64=0",
+            ],
+            LESSON_64_ZERO1,
+        ),
+        (
+            &["eval", "--url", "#g8=z3.selective&g64=pp2", "--grid", "8"],
+            r#"{"zero":3,"recompute":"selective"}"#,
+        ),
+        (&["eval", "--url", "g8="], "{}"),
+    ];
+    for &(args, config) in cases {
+        assert_eq!(
+            stdout_of(args, ""),
+            stdout_of(&["eval"], config),
+            "{args:?}"
+        );
+    }
+    let groups = json_of(&["groups", "--url", "#g64=tp8.pp2.z1&c64=0"], "");
+    assert_eq!(groups["pp"], serde_json::json!([0, 8]));
+    assert_eq!(groups["dp"], serde_json::json!([0, 16, 32, 48]));
 }
 
 #[test]
