@@ -17,6 +17,7 @@ use parallel_core::PlanConfig;
 use crate::i18n::{provide_lang, Lang, T};
 use crate::lab::GridLab;
 use crate::sections::cluster::Cluster;
+use crate::sections::intro::Intro;
 use crate::sections::one_machine::OneMachine;
 
 /// The language switch: shows the language it switches to.
@@ -66,6 +67,7 @@ pub fn App() -> impl IntoView {
             <LangToggle />
         </header>
         <main class="page">
+            <Intro />
             <OneMachine lab=lab8 />
             <Cluster lab=lab64 />
         </main>

@@ -1,4 +1,5 @@
 //! The parts of the lesson page, in reading order.
 
 pub mod cluster;
+pub mod intro;
 pub mod one_machine;
