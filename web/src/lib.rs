@@ -17,8 +17,10 @@ use parallel_core::PlanConfig;
 use crate::i18n::{provide_lang, Lang, T};
 use crate::lab::GridLab;
 use crate::sections::cluster::Cluster;
+use crate::sections::decisions::Decisions;
 use crate::sections::intro::Intro;
 use crate::sections::one_machine::OneMachine;
+use crate::sections::real_configs::RealConfigs;
 
 /// The language switch: shows the language it switches to.
 #[component]
@@ -70,6 +72,8 @@ pub fn App() -> impl IntoView {
             <Intro />
             <OneMachine lab=lab8 />
             <Cluster lab=lab64 />
+            <RealConfigs />
+            <Decisions lab8=lab8 lab64=lab64 />
         </main>
     }
 }

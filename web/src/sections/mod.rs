@@ -1,5 +1,7 @@
 //! The parts of the lesson page, in reading order.
 
 pub mod cluster;
+pub mod decisions;
 pub mod intro;
 pub mod one_machine;
+pub mod real_configs;
