@@ -18,6 +18,7 @@ use crate::i18n::{provide_lang, Lang, T};
 use crate::lab::GridLab;
 use crate::sections::cluster::Cluster;
 use crate::sections::decisions::Decisions;
+use crate::sections::evolution::EvolutionMap;
 use crate::sections::intro::Intro;
 use crate::sections::one_machine::OneMachine;
 use crate::sections::real_configs::RealConfigs;
@@ -74,6 +75,7 @@ pub fn App() -> impl IntoView {
             <Cluster lab=lab64 />
             <RealConfigs />
             <Decisions lab8=lab8 lab64=lab64 />
+            <EvolutionMap />
         </main>
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod cluster;
 pub mod decisions;
+pub mod evolution;
 pub mod intro;
 pub mod one_machine;
 pub mod real_configs;
