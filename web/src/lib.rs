@@ -17,6 +17,7 @@ use parallel_core::PlanConfig;
 use crate::i18n::{provide_lang, Lang, T};
 use crate::lab::GridLab;
 use crate::sections::cluster::Cluster;
+use crate::sections::counting_note::CountingNote;
 use crate::sections::decisions::Decisions;
 use crate::sections::evolution::EvolutionMap;
 use crate::sections::intro::Intro;
@@ -76,6 +77,7 @@ pub fn App() -> impl IntoView {
             <RealConfigs />
             <Decisions lab8=lab8 lab64=lab64 />
             <EvolutionMap />
+            <CountingNote />
         </main>
     }
 }

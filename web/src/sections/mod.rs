@@ -1,6 +1,7 @@
 //! The parts of the lesson page, in reading order.
 
 pub mod cluster;
+pub mod counting_note;
 pub mod decisions;
 pub mod evolution;
 pub mod intro;
