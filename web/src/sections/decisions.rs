@@ -617,10 +617,10 @@ fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
             }>
             <fieldset>
                 <legend id="decision-1-title">
-                    <T zh="① 一台 8 × 80 GB 的机器训锚点,序列 4,096" en="① One machine of 8 × 80 GB for the anchor, sequence 4,096" />
+                    <T zh="① 在一台 8 × 80 GB 的机器上训练锚点,序列 4,096" en="① One machine of 8 × 80 GB for the anchor, sequence 4,096" />
                 </legend>
                 <p class="hint">
-                    <T zh="ZeRO 几级?要不要 TP?激活怎么存?选好方案,再写下你算出的每卡模型状态和激活(GB,一位小数)。DP 由 8 ÷ TP 推出。"
+                    <T zh="选定 ZeRO 的级别、TP 的大小和激活的重计算方式,再写下你算出的每卡模型状态与激活(单位 GB,保留一位小数)。DP 自动等于 8 ÷ TP。"
                        en="Which ZeRO stage? TP or not? How are activations kept? Choose a plan, then write your per-card model states and activations (GB, one decimal). DP follows as 8 ÷ TP." />
                 </p>
                 <div class="form-row">

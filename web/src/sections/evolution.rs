@@ -137,29 +137,29 @@ pub fn generations(lang: Lang, inputs: &MapInputs) -> Vec<Generation> {
     match lang {
         Lang::Zh => vec![
             g("single", "起点 · 上一章的结论".into(), "一张卡".into(),
-              "训练一步要用的东西全在同一张卡上,不需要任何通信。".into(),
-              format!("锚点的模型状态 16 字节 × 参数量 = {states},是一张 {card} 卡的 {times} 倍。就算放得下也太慢:DeepSeek-V3 报告的预训练用了 {hours} H800 GPU 小时,换成一张卡约要 {years} 年。")),
+              "一步训练的所有计算和数据都在一张卡里,卡与卡之间无需交换任何东西。".into(),
+              format!("锚点的模型状态 16 字节 × 参数量 = {states},相当于 {times} 张 {card} 的卡。即使装得下,速度也远远不够:DeepSeek-V3 报告里预训练花了 {hours} H800 GPU 小时,只用一张卡得跑大约 {years} 年。")),
             g("ring", "第一代 · ring 源自高性能计算(2009),2017–2018 年进入深度学习".into(), "数据并行 + ring all-reduce".into(),
-              format!("每张卡一份完整模型,只算 1/N 的数据,每步把梯度加起来。ring 让每张卡只收发约 2(N−1)/N 倍梯度:锚点 8 卡每卡 {ring8},64 卡 {ring64};若全部汇总到 0 号卡,那一张卡要收 {naive8},64 卡时 {naive64}。"),
-              format!("它只解决了「慢」:每张卡仍要放下完整的 {states}。")),
+              format!("每张卡各持一份完整模型、各处理 1/N 的数据,每步结束时把梯度求和。用 ring 求和,每张卡收发的量只有梯度的约 2(N−1)/N 倍:锚点 8 卡每卡 {ring8},64 卡 {ring64};若全部汇总到 0 号卡,那一张卡要收 {naive8},64 卡时 {naive64}。"),
+              format!("它治的只是「慢」:每张卡照样得装下全部 {states}。")),
             g("bucket", "第一代 · 工程 · PyTorch DDP(Li et al. 2020)".into(), "分桶:边反向边同步".into(),
               "反向是一层一层产出梯度的;攒满一个桶(PyTorch 默认 25 MiB)就先发出去,让通信藏进后面几层的反向计算里。".into(),
               format!("DP 每步的通信量是固定的:锚点 8 卡每卡 {ring8},按 IB {ib} GB/s 要 {ib_time};而每卡 4,096 个 token 的反向按我们的估算只要约 {backward}(按 4 × 参数量 × token 数 FLOPs、有效算力 {tflops} TFLOPS 推算)。token 太少,通信就藏不住。")),
             g("zero", "第二代 · ZeRO(Rajbhandari et al. 2019)· PyTorch FSDP(2023)".into(), "ZeRO-1 / 2 / 3 · FSDP".into(),
               format!("不再每卡存一整份:8 卡上依次切开优化器状态、梯度、参数,每卡模型状态 {chain}。"),
-              format!("切了参数,每步要多一次 all-gather,通信变成普通 DP 的 {factor} 倍;激活也没被切:s = 4,096 时选择性重计算要 {sel_dp},装不进剩下的 {room}。")),
+              format!("参数也切开之后,每步得额外把它们 all-gather 回来,通信量涨到普通 DP 的 {factor} 倍;激活也没被切:s = 4,096 时选择性重计算要 {sel_dp},装不进剩下的 {room}。")),
             g("tensor", "第三代 · Megatron-LM(Shoeybi et al. 2019)".into(), "张量并行:在层内切矩阵".into(),
-              format!("第一个矩阵按列切、第二个按行切,一个 MLP 只需一次 all-reduce;TP 8 配上序列并行,激活从 {sel_dp} 降到 {sel_tp}。"),
+              format!("前一个矩阵沿列拆开、后一个沿行拆开,每个 MLP 只在末尾做一次 all-reduce;TP 8 配上序列并行,激活从 {sel_dp} 降到 {sel_tp}。"),
               format!("每层前向同步 2 次、反向 2 次:每 4,096 个 token 每卡要发 {tp_bytes},每层都要等它,只能留在机内。ZeRO 论文测过跨两台 DGX-2 的张量并行:每卡约 5 TFLOPS,不到峰值的 5%。")),
             g("pipeline", "第四代 · 2018–2021".into(), "流水线并行:GPipe → 1F1B → interleaved".into(),
-              "按层切段,跨机只传段与段之间的激活;把一批切成 micro-batch 填满流水线;1F1B 把首段在途的激活从 m 份压到 p 份;interleaved 再把气泡除以 v。".into(),
-              format!("首尾必然空等:p = 8、m = 32 时气泡 (p−1)/m = {bubble}(占整步 {share});interleaved v = 4 也还剩 {bubble_v4}。")),
+              "按层分段,跨机传的只有段边界上的激活;一批数据拆成若干 micro-batch 依次流过各段;1F1B 让第一段同时挂着的激活从 m 份降到 p 份;interleaved 再把气泡缩小到 1/v。".into(),
+              format!("流水线两端总有卡在空等:p = 8、m = 32 时气泡 (p−1)/m = {bubble}(占整步 {share});interleaved v = 4 也还剩 {bubble_v4}。")),
             g("zero-bubble", "2023–2024 · Zero Bubble(Qi et al. 2023)· DualPipe(DeepSeek-V3,2024)".into(), "零气泡调度 · DualPipe".into(),
-              format!("把反向拆成对输入求导 B 与对权重求导 W,拿 W 去填空泡:F = B = W 时 ZB-H1 的气泡只有 1F1B 的 {zb}(本页的调度模拟器算出);DualPipe 从两头同时喂 micro-batch,并把 all-to-all 藏到另一批的计算后面。"),
-              "DualPipe 要多存一份参数,调度也更复杂;通信只是被藏住了,字节数一点没少。".into()),
+              format!("把反向拆成对输入求导 B 与对权重求导 W,拿 W 去填空泡:F = B = W 时 ZB-H1 的气泡只有 1F1B 的 {zb}(本页的调度模拟器算出);DualPipe 让 micro-batch 从流水线两端同时进入,一批在通信(all-to-all)时另一批在计算。"),
+              "DualPipe 得多存一份参数,调度也难写得多;通信并没有变少,只是不再挡在计算前面。".into()),
             g("long-sequence", "岔路 · 长序列 · 2021–2023:序列并行、Ring Attention、Ulysses".into(), "序列并行 / 上下文并行".into(),
               format!("128K 的序列沿长度切给多张卡;zigzag 把头尾两块配成一对,16 个 token、4 张卡时因果负载从 {contiguous} 变成 {zigzag}。"),
-              format!("每个全注意力层都要在卡间传 K、V:锚点 s = 131,072、8 卡时每层每卡 {cp_layer};Ulysses 改按头切,可锚点只有 {kv} 个 KV 头。")),
+              format!("每个全注意力层,卡与卡之间都要交换 K、V;以锚点在 8 卡上跑 s = 131,072 为例,每层每卡发 {cp_layer};Ulysses 改按头切,可锚点只有 {kv} 个 KV 头。")),
             g("experts", "岔路 · MoE · GShard(2020)→ DeepSeek-V3(2024)".into(), "专家并行 + all-to-all".into(),
               format!("DeepSeek-V3 的 {routed} 路由专家参数分到 {ds_ep} 张卡,每卡每层 {per_card} 个专家;按其报告,每个 token 最多发往 4 个节点。"),
               format!("跨节点的 IB(每卡 {ib} GB/s)只有 NVLink({nv} GB/s)的 {ib_share};报告称跨节点专家并行的计算与通信约为 1 : 1;热门专家所在的卡会拖慢全体(下一章讲 MoE 本身)。")),
@@ -263,7 +263,7 @@ pub fn EvolutionMap() -> impl IntoView {
         <section class="part" id="evolution" data-testid="section-evolution" aria-labelledby="evolution-title">
             <h2 id="evolution-title"><T zh="演进地图:走完一轮" en="The evolution map, once around" /></h2>
             <p class="lead">
-                <T zh="并行每多切一维,都是被上一代的某个真实数字逼出来的。下面每一代写着它解决了什么、卡在哪里,以及那个数。"
+                <T zh="每一种新的切法,都起因于上一代撞上的某个具体数字。下面逐代列出:它解决了什么,又在哪里停住,各附一个现算或引用的数。"
                    en="Every new dimension of parallelism was forced by a real number the previous generation ran into. Each generation below says what it solved, where it got stuck, and the number that shows it." />
             </p>
             {body}

@@ -310,7 +310,7 @@ fn DeepseekTable() -> impl IntoView {
                     <h4><T zh="它说明了什么" en="What it teaches" /></h4>
                     <ol>
                         <li>{hidden}</li>
-                        <li><T zh="两家都训练到了上千张卡,却选了很不一样的切法:并行配置没有唯一的正确答案。它取决于模型结构(稠密还是 MoE、KV 头有几个)、集群带宽(NVLink 与 IB 差几倍)和序列长度,所以每种组合都值得先算一遍账。"
+                        <li><T zh="两个团队都把训练铺到了上千张卡,切法却差得很远:并行方案不存在唯一解。模型长什么样(稠密还是 MoE、有几个 KV 头)、机内和机间的带宽差多少、序列有多长,都会改变答案,所以每种组合都该先把账算清。"
                                en="Both teams trained on thousands of cards and split their models very differently: there is no single right parallel configuration. It depends on the model's structure (dense or MoE, how many KV heads), the cluster's bandwidths (how far apart NVLink and IB are) and the sequence length, which is why every combination is worth counting first." /></li>
                     </ol>
                 </div>
@@ -322,7 +322,7 @@ fn DeepseekTable() -> impl IntoView {
     view! {
         <h3><T zh="DeepSeek-V3:另一条路" en="DeepSeek-V3: another road" /></h3>
         <p>
-            <T zh="DeepSeek-V3 的报告公开的方案:2,048 张 H800,16 路流水线 × 跨 8 个节点的 64 路专家并行 × ZeRO-1 数据并行,完全不用张量并行。它用 DualPipe 把专家并行的 all-to-all 和流水线通信藏到计算后面,再用重计算、把 EMA 放到 CPU、让 embedding 与输出头共享等办法压低显存。"
+            <T zh="DeepSeek-V3 的报告给出的做法:2,048 张 H800,流水线切 16 段,专家并行 64 路(横跨 8 个节点),外层是 ZeRO-1 的数据并行,一路张量并行都没用。专家之间的 all-to-all 和段间通信由 DualPipe 安排在计算的同时进行;显存则靠重计算、把参数的 EMA 挪到 CPU、embedding 与输出头共用一份来省。"
                en="The plan published in the DeepSeek-V3 report: 2,048 H800 GPUs, a 16-stage pipeline × 64-way expert parallelism spanning 8 nodes × ZeRO-1 data parallelism, and no tensor parallelism at all. DualPipe hides the expert all-to-all and the pipeline traffic behind computation; recomputation, an EMA kept on the CPU and an embedding shared with the output head keep memory down." />
         </p>
         {body}
