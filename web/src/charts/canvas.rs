@@ -1,0 +1,266 @@
+//! The `<canvas>` every chart is drawn on, and the effect that redraws it.
+//!
+//! The canvas is as wide as its CSS box, 16:9, and its backing store is that size ×
+//! `devicePixelRatio`, so lines and text are crisp. Drawing is synchronous inside one effect:
+//! the canvas is cleared and redrawn in the same task, so the browser never paints a blank
+//! frame. A canvas that is missing, or a browser that gives no 2D context, leaves a short
+//! note instead of a panic.
+//!
+//! Text is measured with the canvas's own `measureText` ([`MeasuredCanvas`]): plotters'
+//! browser font code measures each label by adding a `<span>` to the page and reading its
+//! size, which forces a layout of the whole page per label, a few dozen per redraw.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+use super::layout::{fail, DESIGN};
+use crate::i18n::use_lang;
+
+/// Plotters' canvas backend, with text measured by the canvas instead of the page's layout.
+pub struct MeasuredCanvas {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+}
+
+impl MeasuredCanvas {
+    /// The backend for `canvas`, or `None` when the browser gives no 2D context.
+    pub fn new(canvas: &HtmlCanvasElement) -> Option<MeasuredCanvas> {
+        let context = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        let inner = CanvasBackend::with_canvas_object(canvas.clone())?;
+        Some(MeasuredCanvas { inner, context })
+    }
+}
+
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+
+impl DrawingBackend for MeasuredCanvas {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.present()
+    }
+
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.fill_polygon(vert, style)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_text(text, style, pos)
+    }
+
+    /// Width from `measureText` in the same font `draw_text` sets; height one line (1.2 em).
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        let size = style.size();
+        self.context.set_font(&format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            size,
+            style.family().as_str()
+        ));
+        let width = self
+            .context
+            .measure_text(text)
+            .map(|metrics| metrics.width())
+            .unwrap_or(0.6 * size * text.chars().count() as f64);
+        Ok((
+            width.ceil().max(0.0) as u32,
+            (1.2 * size).ceil().max(0.0) as u32,
+        ))
+    }
+}
+
+/// What a chart's canvas shows besides its drawing.
+pub struct CanvasSpec {
+    /// `data-testid` of the canvas.
+    pub test_id: &'static str,
+    /// The chart as text, in the page's language (`aria-label`).
+    pub summary: Signal<String>,
+    /// The drawn values as plain numbers (`data-series`), for browser tests.
+    pub values: Signal<String>,
+    /// When set, the canvas is hidden and this note is shown instead (nothing to draw).
+    pub note: Signal<Option<String>>,
+}
+
+/// The largest backing store side, in device pixels.
+const MAX_BACKING: f64 = 8192.0;
+
+/// The backing store size for a canvas: its CSS width (the design width before layout) ×
+/// `devicePixelRatio`, 16:9.
+fn backing_size(canvas: &HtmlCanvasElement) -> (u32, u32) {
+    let css_width = f64::from(canvas.client_width());
+    let css_width = if css_width >= 1.0 {
+        css_width
+    } else {
+        DESIGN.0
+    };
+    let ratio = web_sys::window()
+        .map(|window| window.device_pixel_ratio())
+        .filter(|ratio| ratio.is_finite() && *ratio > 0.0)
+        .unwrap_or(1.0)
+        .clamp(1.0, 4.0);
+    let width = (css_width * ratio).round().clamp(1.0, MAX_BACKING);
+    let height = (width * DESIGN.1 / DESIGN.0).round().max(1.0);
+    (width as u32, height as u32)
+}
+
+/// Sizes `canvas` and draws on it with `paint`.
+fn paint_canvas<F>(canvas: &HtmlCanvasElement, paint: &F) -> Result<(), String>
+where
+    F: Fn(&DrawingArea<MeasuredCanvas, Shift>) -> Result<(), String>,
+{
+    let (width, height) = backing_size(canvas);
+    if canvas.width() != width {
+        canvas.set_width(width);
+    }
+    if canvas.height() != height {
+        canvas.set_height(height);
+    }
+    let backend = MeasuredCanvas::new(canvas)
+        .ok_or_else(|| "the browser gave no 2D canvas context".to_string())?;
+    let area = backend.into_drawing_area();
+    paint(&area)?;
+    area.present().map_err(fail)
+}
+
+/// A canvas that `paint` draws on, redrawn whenever a signal `paint` reads changes, the
+/// language changes or the window is resized.
+pub fn chart_canvas<F>(spec: CanvasSpec, paint: F) -> impl IntoView
+where
+    F: Fn(&DrawingArea<MeasuredCanvas, Shift>) -> Result<(), String> + 'static,
+{
+    let CanvasSpec {
+        test_id,
+        summary,
+        values,
+        note,
+    } = spec;
+    let lang = use_lang();
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let error = RwSignal::new(None::<String>);
+    let resized = RwSignal::new(0u32);
+    let listener = window_event_listener(leptos::ev::resize, move |_| {
+        resized.update(|n| *n = n.wrapping_add(1));
+    });
+    on_cleanup(move || listener.remove());
+
+    Effect::new(move |_| {
+        resized.track();
+        if note.with(Option::is_some) {
+            return;
+        }
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let outcome = paint_canvas(&canvas, &paint).err();
+        if error.with_untracked(|e| *e != outcome) {
+            error.set(outcome);
+        }
+    });
+
+    let style = move || {
+        if note.with(Option::is_some) {
+            "display: none"
+        } else {
+            "display: block; width: 100%; height: auto; aspect-ratio: 16 / 9"
+        }
+    };
+    view! {
+        <canvas
+            node_ref=canvas_ref
+            class="chart"
+            width=DESIGN.0
+            height=DESIGN.1
+            style=style
+            role="img"
+            data-testid=test_id
+            aria-label=move || summary.get()
+            data-series=move || values.get()
+        ></canvas>
+        {move || note.get().map(|text| view! {
+            <p class="chart-note muted" data-testid=format!("{test_id}-note")>{text}</p>
+        })}
+        {move || error.get().map(|detail| view! {
+            <p class="chart-error" role="status" data-error=detail>
+                {lang.get().pick("这张图没能画出来。", "This chart could not be drawn.")}
+            </p>
+        })}
+    }
+}

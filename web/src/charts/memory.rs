@@ -1,0 +1,536 @@
+//! Memory per card under ZeRO 0, 1, 2 and 3 for the current plan: stacked bars of weights,
+//! gradients, optimizer states and activations, a line at the card's capacity, the current
+//! stage highlighted.
+//!
+//! The four variants are the current plan with only `zero` changed, each checked and evaluated
+//! by the core (`Plan::new`, `Plan::model_states`, `Plan::memory`).
+
+use leptos::prelude::*;
+use parallel_core::{
+    Bytes, InlineModel, Link, Model, ModelChoice, ModelStates, Plan, PlanConfig, Preset,
+};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+
+use super::canvas::{chart_canvas, CanvasSpec};
+use super::layout::{
+    category_axis, fail, label, legend, linear_ticks, message, Mark, Place, Scale, Ticked,
+};
+use super::palette::{ACTIVATIONS, BAD, GRADIENTS, GRID, INK, MUTED, OPTIMIZER, PAPER, WEIGHTS};
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
+
+/// One bar: the busiest card of the plan at one ZeRO stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryBar {
+    /// The ZeRO stage, 0–3.
+    pub zero: u8,
+    /// Weights, gradients and optimizer states (`Plan::model_states`).
+    pub states: ModelStates,
+    /// Saved activations (`Plan::memory().activations`).
+    pub activations: Bytes,
+    /// Model states + activations (`Plan::memory().total`).
+    pub total: Bytes,
+    /// Whether the total fits the card (`Plan::memory().fits`).
+    pub fits: bool,
+}
+
+impl MemoryBar {
+    fn of(plan: &Plan) -> MemoryBar {
+        let memory = plan.memory();
+        MemoryBar {
+            zero: plan.zero(),
+            states: plan.model_states(),
+            activations: memory.activations,
+            total: memory.total,
+            fits: memory.fits,
+        }
+    }
+}
+
+/// The memory chart's data: one bar per ZeRO stage (normally four), the card's capacity and
+/// the plan's own stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemorySeries {
+    /// Bars in ZeRO order. Only the current stage when the plan's config could not be rebuilt.
+    pub bars: Vec<MemoryBar>,
+    /// The card's capacity.
+    pub capacity: Bytes,
+    /// The plan's ZeRO stage.
+    pub current_zero: u8,
+}
+
+/// The bars of `plan` at ZeRO 0–3: the plan itself at its own stage, and `Plan::new` of its
+/// config with `zero` changed for the others.
+///
+/// If the plan's config cannot be rebuilt exactly from its accessors (see [`config_of`]), the
+/// series holds the current stage only rather than a wrong variant.
+pub fn memory_series(plan: &Plan) -> MemorySeries {
+    let current_zero = plan.zero();
+    let bars = match config_of(plan) {
+        Some(config) => (0..=3u8)
+            .filter_map(|zero| {
+                if zero == current_zero {
+                    Some(MemoryBar::of(plan))
+                } else {
+                    Plan::new(&PlanConfig {
+                        zero,
+                        ..config.clone()
+                    })
+                    .ok()
+                    .map(|p| MemoryBar::of(&p))
+                }
+            })
+            .collect(),
+        None => vec![MemoryBar::of(plan)],
+    };
+    MemorySeries {
+        bars,
+        capacity: plan.capacity(),
+        current_zero,
+    }
+}
+
+/// The config a plan was built from, rebuilt from its accessors; `None` unless `Plan::new` of it
+/// gives the very same plan back (a `Plan::config()` in the core would make this unnecessary).
+pub(crate) fn config_of(plan: &Plan) -> Option<PlanConfig> {
+    let model = *plan.model();
+    let choice = Preset::ALL
+        .into_iter()
+        .find(|preset| preset.model() == model)
+        .map_or_else(
+            || ModelChoice::Inline(inline_of(&model)),
+            ModelChoice::Preset,
+        );
+    let d = plan.degrees();
+    let config = PlanConfig {
+        model: choice,
+        gpus: plan.gpus(),
+        gpus_per_node: plan.gpus_per_node(),
+        tp: d.tp,
+        pp: d.pp,
+        cp: d.cp,
+        ep: d.ep,
+        micro_batches: plan.micro_batches(),
+        micro_batch_size: plan.micro_batch_size(),
+        seq_len: plan.seq_len(),
+        zero: plan.zero(),
+        recompute: plan.recompute(),
+        schedule: plan.schedule(),
+        virtual_stages: plan.virtual_stages(),
+        precision: plan.precision(),
+        gpu_memory_gb: plan.capacity().gb(),
+        nvlink_gbps: plan.bandwidth(Link::NvLink).gbps(),
+        ib_gbps: plan.bandwidth(Link::InfiniBand).gbps(),
+        order: plan.order(),
+    };
+    (Plan::new(&config).ok().as_ref() == Some(plan)).then_some(config)
+}
+
+/// A resolved model written back as an inline model, every field given.
+fn inline_of(model: &Model) -> InlineModel {
+    let moe = model.moe;
+    InlineModel {
+        params: Some(model.params as u64),
+        hidden: Some(model.hidden),
+        layers: Some(model.layers),
+        heads: Some(model.heads),
+        kv_heads: Some(model.kv_heads),
+        head_dim: Some(model.head_dim),
+        full_attention_layers: Some(model.full_attention_layers),
+        ffn: Some(model.ffn),
+        vocab: Some(model.vocab),
+        tied_embeddings: model.tied_embeddings,
+        moe_layers: moe.map(|m| m.moe_layers),
+        experts: moe.map(|m| m.experts),
+        top_k: moe.map(|m| m.top_k),
+        expert_ffn: moe.map(|m| m.expert_ffn),
+        shared_experts: moe.map(|m| m.shared_experts),
+    }
+}
+
+/// A number of an axis without noise: 0.30000000000000004 → "0.3", 500 → "500".
+fn short(value: f64) -> String {
+    format!("{}", (value * 100.0).round() / 100.0)
+}
+
+/// Draws the memory chart on `area`.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &MemorySeries,
+    lang: Lang,
+) -> Result<(), String> {
+    let s = Scale::of(area)?;
+    if data.bars.is_empty() {
+        return message(area, lang.pick("没有可画的方案。", "No plan to draw."));
+    }
+    area.fill(&PAPER).map_err(fail)?;
+    let (top, body) = area.split_vertically(s.px(32.0));
+    legend(
+        &top,
+        s,
+        &[
+            (
+                Mark::Swatch(WEIGHTS),
+                lang.pick("权重", "weights").to_string(),
+            ),
+            (
+                Mark::Swatch(GRADIENTS),
+                lang.pick("梯度", "gradients").to_string(),
+            ),
+            (
+                Mark::Swatch(OPTIMIZER),
+                lang.pick("优化器状态", "optimizer states").to_string(),
+            ),
+            (
+                Mark::Swatch(ACTIVATIONS),
+                lang.pick("激活", "activations").to_string(),
+            ),
+            (
+                Mark::Dashed(BAD),
+                format!(
+                    "{} {}",
+                    lang.pick("单卡显存", "card"),
+                    format::bytes(data.capacity)
+                ),
+            ),
+        ],
+        None,
+    )?;
+
+    let highest = data
+        .bars
+        .iter()
+        .map(|bar| bar.total.gb())
+        .filter(|gb| gb.is_finite())
+        .fold(data.capacity.gb(), f64::max);
+    let (ticks, y_end) = linear_ticks(highest * 1.1, 5);
+    let (x_range, centres) = category_axis(data.bars.len(), 4);
+    let x_end = x_range.end;
+    let mut chart = ChartBuilder::on(&body)
+        .margin_left(s.px(8.0))
+        .margin_right(s.px(16.0))
+        .margin_top(s.px(6.0))
+        .x_label_area_size(s.px(44.0))
+        .y_label_area_size(s.px(52.0))
+        .build_cartesian_2d(Ticked::new(x_range, vec![]), Ticked::new(0.0..y_end, ticks))
+        .map_err(fail)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .bold_line_style(GRID.stroke_width(1))
+        .light_line_style(TRANSPARENT)
+        .axis_style(MUTED.stroke_width(s.stroke(1.0)))
+        .set_all_tick_mark_size(s.px(4.0))
+        .label_style(s.text(12.0, &MUTED))
+        .y_label_formatter(&|v| short(*v))
+        .y_desc("GB")
+        .axis_desc_style(s.text(12.0, &MUTED))
+        .draw()
+        .map_err(fail)?;
+
+    const HALF: f64 = 0.3;
+    for (bar, &x) in data.bars.iter().zip(&centres) {
+        let current = bar.zero == data.current_zero;
+        let alpha = if current { 1.0 } else { 0.55 };
+        let parts = [
+            (bar.states.weights, WEIGHTS),
+            (bar.states.gradients, GRADIENTS),
+            (bar.states.optimizer, OPTIMIZER),
+            (bar.activations, ACTIVATIONS),
+        ];
+        let mut base = 0.0;
+        let mut rects = Vec::with_capacity(parts.len());
+        for (bytes, color) in parts {
+            let top = base + bytes.gb();
+            rects.push(Rectangle::new(
+                [(x - HALF, base), (x + HALF, top)],
+                color.mix(alpha).filled(),
+            ));
+            base = top;
+        }
+        chart.draw_series(rects).map_err(fail)?;
+        if current {
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - HALF, 0.0), (x + HALF, bar.total.gb())],
+                    INK.stroke_width(s.stroke(2.0)),
+                )))
+                .map_err(fail)?;
+        }
+    }
+    chart
+        .draw_series(DashedLineSeries::new(
+            vec![(0.0, data.capacity.gb()), (x_end, data.capacity.gb())],
+            s.px(7.0),
+            s.px(4.0),
+            BAD.stroke_width(s.stroke(1.5)),
+        ))
+        .map_err(fail)?;
+
+    for (bar, &x) in data.bars.iter().zip(&centres) {
+        let current = bar.zero == data.current_zero;
+        let color = if bar.fits { INK } else { BAD };
+        let value = if current {
+            s.bold(12.0, &color)
+        } else {
+            s.text(12.0, &color)
+        };
+        let top = chart.backend_coord(&(x, bar.total.gb()));
+        let above = Place {
+            at: top,
+            shift: (0, -s.px(4.0)),
+            h: HPos::Center,
+            v: VPos::Bottom,
+        };
+        label(area, &format::bytes(bar.total), above, value, true)?;
+        let foot = chart.backend_coord(&(x, 0.0));
+        let name = if current {
+            s.bold(13.0, &INK)
+        } else {
+            s.text(13.0, &INK)
+        };
+        let below = |dy: f64| Place {
+            at: foot,
+            shift: (0, s.px(dy)),
+            h: HPos::Center,
+            v: VPos::Top,
+        };
+        label(area, &format!("ZeRO-{}", bar.zero), below(8.0), name, false)?;
+        if current {
+            label(
+                area,
+                lang.pick("当前", "current"),
+                below(24.0),
+                s.text(12.0, &MUTED),
+                false,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The chart as one sentence, for `aria-label`.
+pub fn summary(data: &MemorySeries, lang: Lang) -> String {
+    let bars: Vec<String> = data
+        .bars
+        .iter()
+        .map(|bar| {
+            let verdict = match (bar.fits, lang) {
+                (true, Lang::Zh) => "放得下",
+                (false, Lang::Zh) => "放不下",
+                (true, Lang::En) => "fits",
+                (false, Lang::En) => "does not fit",
+            };
+            let current = if bar.zero == data.current_zero {
+                lang.pick("，当前", ", current")
+            } else {
+                ""
+            };
+            match lang {
+                Lang::Zh => format!(
+                    "ZeRO-{} {}（{verdict}{current}）",
+                    bar.zero,
+                    format::bytes(bar.total)
+                ),
+                Lang::En => format!(
+                    "ZeRO-{} {} ({verdict}{current})",
+                    bar.zero,
+                    format::bytes(bar.total)
+                ),
+            }
+        })
+        .collect();
+    match lang {
+        Lang::Zh => format!(
+            "各 ZeRO 阶段每卡显存（模型状态 + 激活）：{}；单卡显存 {}。",
+            bars.join("，"),
+            format::bytes(data.capacity)
+        ),
+        Lang::En => format!(
+            "Memory per card at each ZeRO stage (model states + activations): {}. Card capacity {}.",
+            bars.join(", "),
+            format::bytes(data.capacity)
+        ),
+    }
+}
+
+/// Memory per card at ZeRO 0–3 for `plan`, drawn on a canvas (`data-testid="chart-memory"`).
+/// `data-series` holds "stage:total bytes" pairs for tests.
+#[component]
+pub fn MemoryChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
+    let lang = use_lang();
+    let series = Memo::new(move |_| plan.with(memory_series));
+    let spec = CanvasSpec {
+        test_id: "chart-memory",
+        summary: Signal::derive(move || series.with(|s| summary(s, lang.get()))),
+        values: Signal::derive(move || {
+            series.with(|s| {
+                s.bars
+                    .iter()
+                    .map(|bar| format!("{}:{}", bar.zero, bar.total.get()))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        }),
+        note: Signal::stored(None),
+    };
+    view! {
+        <div class="figure chart-figure chart-memory-figure">
+            <h4><T zh="各 ZeRO 阶段的每卡显存" en="Memory per card at each ZeRO stage" /></h4>
+            {chart_canvas(spec, move |area| series.with(|s| draw(area, s, lang.get())))}
+        </div>
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::charts::test_support::{has_cjk, svg};
+    use parallel_core::lesson;
+
+    fn plan(config: PlanConfig) -> Plan {
+        Plan::new(&config).unwrap()
+    }
+
+    #[test]
+    fn lesson_start_has_the_four_zero_stages() {
+        let series = memory_series(&plan(PlanConfig::lesson_8_gpus()));
+        let states: Vec<String> = series
+            .bars
+            .iter()
+            .map(|b| b.states.total().to_string())
+            .collect();
+        assert_eq!(states, ["444.5 GB", "152.8 GB", "104.2 GB", "55.6 GB"]);
+        assert_eq!(
+            series.bars.iter().map(|b| b.zero).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        assert_eq!(series.current_zero, 3);
+        assert_eq!(series.capacity.to_string(), "80.0 GB");
+        // Activations do not depend on ZeRO; the current bar is the plan's own memory.
+        assert!(series
+            .bars
+            .iter()
+            .all(|b| b.activations.to_string() == "2.7 GB"));
+        assert_eq!(series.bars[3].total.to_string(), "58.2 GB");
+        assert_eq!(
+            series.bars.iter().map(|b| b.fits).collect::<Vec<_>>(),
+            [false, false, false, true]
+        );
+    }
+
+    #[test]
+    fn variants_are_the_core_s_plans() {
+        let config = PlanConfig {
+            gpus: 64,
+            tp: 8,
+            pp: 2,
+            zero: 1,
+            ..PlanConfig::default()
+        };
+        let series = memory_series(&plan(config.clone()));
+        for bar in &series.bars {
+            let expected = plan(PlanConfig {
+                zero: bar.zero,
+                ..config.clone()
+            });
+            assert_eq!(bar.states, expected.model_states());
+            assert_eq!(bar.total, expected.memory().total);
+        }
+        assert_eq!(series.current_zero, 1);
+    }
+
+    #[test]
+    fn configs_round_trip_for_presets_and_inline_models() {
+        // SPEC §8's inline example, and one counted from its shape (no `params`).
+        let example = InlineModel {
+            params: Some(7_500_000_000),
+            hidden: Some(4096),
+            layers: Some(32),
+            heads: Some(32),
+            kv_heads: Some(32),
+            head_dim: Some(128),
+            ffn: Some(16_384),
+            vocab: Some(32_000),
+            ..InlineModel::default()
+        };
+        let counted = InlineModel {
+            params: None,
+            kv_heads: None,
+            head_dim: None,
+            ..example.clone()
+        };
+        let inline = |model: InlineModel| PlanConfig {
+            model: ModelChoice::Inline(model),
+            zero: 2,
+            ..PlanConfig::default()
+        };
+        let configs = [
+            PlanConfig::lesson_8_gpus(),
+            PlanConfig::lesson_64_gpus(),
+            PlanConfig {
+                gpu_memory_gb: 141.0,
+                nvlink_gbps: 450.0,
+                ib_gbps: 25.0,
+                ..PlanConfig::default()
+            },
+            lesson::deepseek_v3_plan(),
+            inline(example),
+            inline(counted),
+        ];
+        for config in configs {
+            let p = plan(config);
+            let rebuilt = config_of(&p).unwrap();
+            assert_eq!(Plan::new(&rebuilt).unwrap(), p);
+            assert_eq!(memory_series(&p).bars.len(), 4);
+        }
+    }
+
+    #[test]
+    fn draws_in_both_languages() {
+        let series = memory_series(&plan(PlanConfig::lesson_8_gpus()));
+        let (ok, en) = svg((640, 360), |area| draw(area, &series, Lang::En));
+        ok.unwrap();
+        assert!(en.contains("ZeRO-3") && en.contains("58.2 GB") && en.contains("current"));
+        assert!(!has_cjk(&en), "English chart holds Chinese text");
+        assert!(!has_cjk(&summary(&series, Lang::En)));
+        let (ok, zh) = svg((1280, 720), |area| draw(area, &series, Lang::Zh));
+        ok.unwrap();
+        assert!(zh.contains("当前") && zh.contains("优化器状态"));
+        assert!(summary(&series, Lang::Zh).contains("放得下"));
+    }
+
+    #[test]
+    fn degenerate_inputs_do_not_panic() {
+        let empty = MemorySeries {
+            bars: vec![],
+            capacity: Bytes::from_gb(80.0),
+            current_zero: 0,
+        };
+        assert!(svg((640, 360), |area| draw(area, &empty, Lang::En))
+            .0
+            .is_ok());
+        let series = memory_series(&plan(PlanConfig::lesson_8_gpus()));
+        assert!(svg((0, 0), |area| draw(area, &series, Lang::En)).0.is_err());
+        assert!(svg((10, 500), |area| draw(area, &series, Lang::Zh))
+            .0
+            .is_err());
+        let odd = MemorySeries {
+            capacity: Bytes::new(f64::NAN),
+            ..series.clone()
+        };
+        let _ = svg((640, 360), |area| draw(area, &odd, Lang::En));
+        let zero = MemorySeries {
+            capacity: Bytes::new(0.0),
+            bars: vec![MemoryBar {
+                total: Bytes::new(0.0),
+                ..series.bars[0].clone()
+            }],
+            current_zero: 0,
+        };
+        assert!(svg((64, 36), |area| draw(area, &zero, Lang::En)).0.is_ok());
+    }
+}
