@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::charts::{BubbleChart, MemoryChart, TrafficChart};
 use crate::components::controls::GridControls;
 use crate::components::device_grid::DeviceGrid;
 use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
@@ -52,6 +53,9 @@ pub fn GridLabView(lab: GridLab, grid_id: &'static str, max_tp: u32, max_degree:
                 <TrafficTable traffic=traffic selected=selected />
             </div>
             <div class="grid-lab-charts">
+                <MemoryChart plan=plan />
+                <TrafficChart traffic=traffic />
+                <BubbleChart plan=plan />
                 <ScheduleView plan=plan />
             </div>
         </div>
