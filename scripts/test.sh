@@ -2,6 +2,7 @@
 # Runs every test of Parallel Lab, stopping at the first failure:
 #   1. scripts/setup.sh                      (installs what is missing; seconds when warm)
 #   2. cargo test                            native: parallel-core + parallel-cli
+#      cargo test -p parallel-web --lib      native: the page's pure helpers and charts (SVG)
 #   3. cargo test --target wasm32-unknown-unknown -p parallel-web
 #                                            wasm-bindgen-test in headless Chromium
 #   4. trunk build --release                 dist/, the page as static files
@@ -39,6 +40,7 @@ CHROMEDRIVER="$(command -v chromedriver || echo /usr/bin/chromedriver)"
 export CHROMEDRIVER
 
 stage "native tests (cargo test)" native.log cargo test
+stage "native page tests" native-web.log cargo test -p parallel-web --lib
 stage "wasm tests (Chromium)" wasm.log \
     wasm_env cargo test --target wasm32-unknown-unknown -p parallel-web
 stage "release build (trunk)" trunk.log wasm_env trunk build --release
@@ -57,4 +59,4 @@ awk '
     $2 == "pass" && $1 ~ /^(ℹ|#)$/ { p += $3 }
     $2 == "fail" && $1 ~ /^(ℹ|#)$/ { f += $3 }
     END { printf "tests: %d passed, %d failed\n", p, f }
-' "$LOGS/native.log" "$LOGS/wasm.log" "$LOGS/e2e.log"
+' "$LOGS/native.log" "$LOGS/native-web.log" "$LOGS/wasm.log" "$LOGS/e2e.log"

@@ -48,6 +48,7 @@ impl Degrees {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
+    config: PlanConfig,
     model: Model,
     gpus: u32,
     gpus_per_node: u32,
@@ -261,6 +262,7 @@ impl Plan {
     fn assemble(c: &PlanConfig, model: Model, dp: u32, warnings: Vec<Warning>) -> Plan {
         let moe = model.is_moe();
         Plan {
+            config: c.clone(),
             model,
             gpus: c.gpus,
             gpus_per_node: c.gpus_per_node,
@@ -286,6 +288,20 @@ impl Plan {
             order: c.order,
             warnings,
         }
+    }
+
+    /// The config this plan was checked from (to evaluate a variant: change a field and
+    /// call [`Plan::new`] again).
+    ///
+    /// ```
+    /// use parallel_core::{Plan, PlanConfig};
+    /// let plan = Plan::new(&PlanConfig::lesson_8_gpus())?;
+    /// let zero0 = Plan::new(&PlanConfig { zero: 0, ..plan.config().clone() })?;
+    /// assert_eq!(zero0.memory().model_states.to_string(), "444.5 GB");
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn config(&self) -> &PlanConfig {
+        &self.config
     }
 
     /// The resolved model.

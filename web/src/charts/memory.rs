@@ -6,9 +6,7 @@
 //! by the core (`Plan::new`, `Plan::model_states`, `Plan::memory`).
 
 use leptos::prelude::*;
-use parallel_core::{
-    Bytes, InlineModel, Link, Model, ModelChoice, ModelStates, Plan, PlanConfig, Preset,
-};
+use parallel_core::{Bytes, ModelStates, Plan, PlanConfig};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -64,89 +62,28 @@ pub struct MemorySeries {
 /// The bars of `plan` at ZeRO 0–3: the plan itself at its own stage, and `Plan::new` of its
 /// config with `zero` changed for the others.
 ///
-/// If the plan's config cannot be rebuilt exactly from its accessors (see [`config_of`]), the
-/// series holds the current stage only rather than a wrong variant.
+/// A stage whose variant the core rejects (it never does: ZeRO takes no part in validity) is
+/// left out rather than drawn wrong.
 pub fn memory_series(plan: &Plan) -> MemorySeries {
     let current_zero = plan.zero();
-    let bars = match config_of(plan) {
-        Some(config) => (0..=3u8)
-            .filter_map(|zero| {
-                if zero == current_zero {
-                    Some(MemoryBar::of(plan))
-                } else {
-                    Plan::new(&PlanConfig {
-                        zero,
-                        ..config.clone()
-                    })
-                    .ok()
-                    .map(|p| MemoryBar::of(&p))
-                }
-            })
-            .collect(),
-        None => vec![MemoryBar::of(plan)],
-    };
+    let bars = (0..=3u8)
+        .filter_map(|zero| {
+            if zero == current_zero {
+                Some(MemoryBar::of(plan))
+            } else {
+                Plan::new(&PlanConfig {
+                    zero,
+                    ..plan.config().clone()
+                })
+                .ok()
+                .map(|p| MemoryBar::of(&p))
+            }
+        })
+        .collect();
     MemorySeries {
         bars,
         capacity: plan.capacity(),
         current_zero,
-    }
-}
-
-/// The config a plan was built from, rebuilt from its accessors; `None` unless `Plan::new` of it
-/// gives the very same plan back (a `Plan::config()` in the core would make this unnecessary).
-pub(crate) fn config_of(plan: &Plan) -> Option<PlanConfig> {
-    let model = *plan.model();
-    let choice = Preset::ALL
-        .into_iter()
-        .find(|preset| preset.model() == model)
-        .map_or_else(
-            || ModelChoice::Inline(inline_of(&model)),
-            ModelChoice::Preset,
-        );
-    let d = plan.degrees();
-    let config = PlanConfig {
-        model: choice,
-        gpus: plan.gpus(),
-        gpus_per_node: plan.gpus_per_node(),
-        tp: d.tp,
-        pp: d.pp,
-        cp: d.cp,
-        ep: d.ep,
-        micro_batches: plan.micro_batches(),
-        micro_batch_size: plan.micro_batch_size(),
-        seq_len: plan.seq_len(),
-        zero: plan.zero(),
-        recompute: plan.recompute(),
-        schedule: plan.schedule(),
-        virtual_stages: plan.virtual_stages(),
-        precision: plan.precision(),
-        gpu_memory_gb: plan.capacity().gb(),
-        nvlink_gbps: plan.bandwidth(Link::NvLink).gbps(),
-        ib_gbps: plan.bandwidth(Link::InfiniBand).gbps(),
-        order: plan.order(),
-    };
-    (Plan::new(&config).ok().as_ref() == Some(plan)).then_some(config)
-}
-
-/// A resolved model written back as an inline model, every field given.
-fn inline_of(model: &Model) -> InlineModel {
-    let moe = model.moe;
-    InlineModel {
-        params: Some(model.params as u64),
-        hidden: Some(model.hidden),
-        layers: Some(model.layers),
-        heads: Some(model.heads),
-        kv_heads: Some(model.kv_heads),
-        head_dim: Some(model.head_dim),
-        full_attention_layers: Some(model.full_attention_layers),
-        ffn: Some(model.ffn),
-        vocab: Some(model.vocab),
-        tied_embeddings: model.tied_embeddings,
-        moe_layers: moe.map(|m| m.moe_layers),
-        experts: moe.map(|m| m.experts),
-        top_k: moe.map(|m| m.top_k),
-        expert_ffn: moe.map(|m| m.expert_ffn),
-        shared_experts: moe.map(|m| m.shared_experts),
     }
 }
 
@@ -389,7 +326,7 @@ pub fn MemoryChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
 mod tests {
     use super::*;
     use crate::charts::test_support::{has_cjk, svg};
-    use parallel_core::lesson;
+    use parallel_core::{lesson, InlineModel, ModelChoice};
 
     fn plan(config: PlanConfig) -> Plan {
         Plan::new(&config).unwrap()
@@ -483,8 +420,6 @@ mod tests {
         ];
         for config in configs {
             let p = plan(config);
-            let rebuilt = config_of(&p).unwrap();
-            assert_eq!(Plan::new(&rebuilt).unwrap(), p);
             assert_eq!(memory_series(&p).bars.len(), 4);
         }
     }
