@@ -70,7 +70,10 @@ pub fn use_lang() -> Signal<Lang> {
 }
 
 /// A reactive pick between two strings, for attributes and computed text.
-pub fn tr(zh: &'static str, en: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+pub fn tr(
+    zh: &'static str,
+    en: &'static str,
+) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
     let lang = use_lang();
     move || lang.get().pick(zh, en)
 }

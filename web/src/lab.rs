@@ -43,7 +43,9 @@ impl GridLab {
         let traffic = Memo::new(move |_| {
             let plan = plan.read();
             match selected.get() {
-                Some(card) => plan.traffic_for_card(card).unwrap_or_else(|_| plan.traffic()),
+                Some(card) => plan
+                    .traffic_for_card(card)
+                    .unwrap_or_else(|_| plan.traffic()),
                 None => plan.traffic(),
             }
         });
@@ -77,8 +79,13 @@ impl GridLab {
 
     /// Toggles the selection of `card`: selecting it again clears it.
     pub fn toggle(&self, card: u32) {
-        self.selected
-            .update(|selected| *selected = if *selected == Some(card) { None } else { Some(card) });
+        self.selected.update(|selected| {
+            *selected = if *selected == Some(card) {
+                None
+            } else {
+                Some(card)
+            }
+        });
     }
 }
 

@@ -4,6 +4,8 @@
 //! `PlanConfig` each; every figure is derived from the core through memos and only formatted
 //! here. Text comes in pairs (中文, English), see [`i18n`].
 
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::panic))]
+
 pub mod charts;
 pub mod components;
 pub mod format;
@@ -58,7 +60,10 @@ pub fn App() -> impl IntoView {
         if let Some(root) = document.document_element() {
             let _ = root.set_attribute("lang", lang.tag());
         }
-        document.set_title(lang.pick("并行实验室 · 一张卡不够怎么办", "Parallel Lab · when one card is not enough"));
+        document.set_title(lang.pick(
+            "并行实验室 · 一张卡不够怎么办",
+            "Parallel Lab · when one card is not enough",
+        ));
     });
     let lab8 = GridLab::new(PlanConfig::lesson_8_gpus());
     let lab64 = GridLab::new(PlanConfig::lesson_64_gpus());

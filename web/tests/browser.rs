@@ -12,7 +12,10 @@ use parallel_core::{evaluate, PlanConfig};
 use parallel_web::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent, KeyboardEventInit};
+use web_sys::{
+    Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent,
+    KeyboardEventInit,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -96,21 +99,47 @@ async fn clicking_a_card_lights_its_groups() {
     click(&card(&grid, 0));
     tick().await;
 
-    assert_eq!(attr(&card(&grid, 0), "data-selected").as_deref(), Some("true"));
-    assert_eq!(attr(&card(&grid, 0), "data-groups").as_deref(), Some("tp pp dp"));
+    assert_eq!(
+        attr(&card(&grid, 0), "data-selected").as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        attr(&card(&grid, 0), "data-groups").as_deref(),
+        Some("tp pp dp")
+    );
     for rank in 1..8 {
-        assert_eq!(attr(&card(&grid, rank), "data-groups").as_deref(), Some("tp"), "card {rank}");
+        assert_eq!(
+            attr(&card(&grid, rank), "data-groups").as_deref(),
+            Some("tp"),
+            "card {rank}"
+        );
     }
     assert_eq!(attr(&card(&grid, 8), "data-groups").as_deref(), Some("pp"));
     for rank in [16, 32, 48] {
-        assert_eq!(attr(&card(&grid, rank), "data-groups").as_deref(), Some("dp"), "card {rank}");
+        assert_eq!(
+            attr(&card(&grid, rank), "data-groups").as_deref(),
+            Some("dp"),
+            "card {rank}"
+        );
     }
     assert_eq!(attr(&card(&grid, 9), "data-groups"), None);
     // Traffic is now the card's own: TP on NVLink, PP and DP across machines.
-    assert_eq!(attr(&by_test_id(&s64, "traffic-tp"), "data-link").as_deref(), Some("nvlink"));
-    assert_eq!(attr(&by_test_id(&s64, "traffic-pp"), "data-link").as_deref(), Some("ib"));
-    assert_eq!(attr(&by_test_id(&s64, "traffic-dp"), "data-link").as_deref(), Some("ib"));
-    assert!(by_test_id(&s64, "legend-tp").text_content().unwrap().contains("0–7"));
+    assert_eq!(
+        attr(&by_test_id(&s64, "traffic-tp"), "data-link").as_deref(),
+        Some("nvlink")
+    );
+    assert_eq!(
+        attr(&by_test_id(&s64, "traffic-pp"), "data-link").as_deref(),
+        Some("ib")
+    );
+    assert_eq!(
+        attr(&by_test_id(&s64, "traffic-dp"), "data-link").as_deref(),
+        Some("ib")
+    );
+    assert!(by_test_id(&s64, "legend-tp")
+        .text_content()
+        .unwrap()
+        .contains("0–7"));
 
     // Clicking again clears.
     click(&card(&grid, 0));
@@ -124,7 +153,10 @@ async fn keyboard_moves_selects_and_clears() {
     let host = mount_page();
     let grid = by_test_id(&section(&host, "8"), "grid-8");
     let first = card(&grid, 0);
-    first.unchecked_ref::<web_sys::SvgElement>().focus().unwrap();
+    first
+        .unchecked_ref::<web_sys::SvgElement>()
+        .focus()
+        .unwrap();
     press(&first, "ArrowRight");
     tick().await;
     let focused = document().active_element().unwrap();
@@ -132,7 +164,10 @@ async fn keyboard_moves_selects_and_clears() {
 
     press(&focused, "Enter");
     tick().await;
-    assert_eq!(attr(&card(&grid, 1), "data-selected").as_deref(), Some("true"));
+    assert_eq!(
+        attr(&card(&grid, 1), "data-selected").as_deref(),
+        Some("true")
+    );
     // DP 8 on one machine: every other card shares card 1's DP group.
     assert_eq!(attr(&card(&grid, 5), "data-groups").as_deref(), Some("dp"));
 
@@ -146,10 +181,16 @@ async fn sliders_change_the_figures() {
     let host = mount_page();
     let s64 = section(&host, "64");
     // The 64-card start is TP 8 × PP 8, m = 8: bubble 7/8.
-    assert_eq!(attr(&by_test_id(&s64, "bubble"), "data-ratio").as_deref(), Some("0.875"));
+    assert_eq!(
+        attr(&by_test_id(&s64, "bubble"), "data-ratio").as_deref(),
+        Some("0.875")
+    );
     set_slider(&s64, "slider-m", 32);
     tick().await;
-    assert_eq!(attr(&by_test_id(&s64, "bubble"), "data-ratio").as_deref(), Some("0.21875"));
+    assert_eq!(
+        attr(&by_test_id(&s64, "bubble"), "data-ratio").as_deref(),
+        Some("0.21875")
+    );
 
     let s8 = section(&host, "8");
     let states = |s: &Element| attr(&by_test_id(s, "mem-states"), "data-bytes");
@@ -157,7 +198,10 @@ async fn sliders_change_the_figures() {
     set_select(&s8, "select-zero", "0");
     tick().await;
     assert_eq!(states(&s8).as_deref(), Some("444502847232"));
-    assert_eq!(attr(&by_test_id(&s8, "mem-total"), "data-fits").as_deref(), Some("false"));
+    assert_eq!(
+        attr(&by_test_id(&s8, "mem-total"), "data-fits").as_deref(),
+        Some("false")
+    );
 }
 
 #[wasm_bindgen_test]
@@ -168,7 +212,11 @@ async fn invalid_combination_is_explained_and_the_last_plan_stays() {
     set_slider(&s8, "slider-tp", 3);
     tick().await;
     let error = find(&s8, ".control-error");
-    assert!(error.text_content().unwrap().contains('3'), "{:?}", error.text_content());
+    assert!(
+        error.text_content().unwrap().contains('3'),
+        "{:?}",
+        error.text_content()
+    );
     assert_eq!(attr(&by_test_id(&s8, "mem-total"), "data-bytes"), before);
     set_slider(&s8, "slider-tp", 4);
     tick().await;
@@ -185,7 +233,11 @@ async fn english_switch_leaves_no_chinese() {
     let text = host.inner_text();
     let chinese: String = text
         .chars()
-        .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c) || ('\u{3000}'..='\u{303f}').contains(c) || ('\u{ff00}'..='\u{ffef}').contains(c))
+        .filter(|c| {
+            ('\u{4e00}'..='\u{9fff}').contains(c)
+                || ('\u{3000}'..='\u{303f}').contains(c)
+                || ('\u{ff00}'..='\u{ffef}').contains(c)
+        })
         .collect();
     // The switch itself names the other language in its own script.
     assert_eq!(chinese, "中文", "Chinese left in English mode");

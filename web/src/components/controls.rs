@@ -74,14 +74,20 @@ fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
     let on_input = move |event: leptos::ev::Event| {
         let raw: u32 = event_target_value(&event).parse().unwrap_or(spec.min);
         let clamped = raw.clamp(spec.min, spec.max);
-        let value = if spec.log2 { 1u32 << clamped.min(31) } else { clamped };
+        let value = if spec.log2 {
+            1u32 << clamped.min(31)
+        } else {
+            clamped
+        };
         lab.edit(spec.field, |c| (spec.set)(c, value));
     };
     let error = move || {
         if lab.last_edited.get() != spec.field {
             return None;
         }
-        lab.error.get().map(|e| lab.config.with(|c| explain(lang.get(), &e, c)))
+        lab.error
+            .get()
+            .map(|e| lab.config.with(|c| explain(lang.get(), &e, c)))
     };
     let id = format!("{}-{}", spec.test_id, lab.config.with_untracked(|c| c.gpus));
     view! {
@@ -124,7 +130,9 @@ fn Choice(
         if lab.last_edited.get() != field {
             return None;
         }
-        lab.error.get().map(|e| lab.config.with(|c| explain(lang.get(), &e, c)))
+        lab.error
+            .get()
+            .map(|e| lab.config.with(|c| explain(lang.get(), &e, c)))
     };
     let id = format!("{}-{}", test_id, lab.config.with_untracked(|c| c.gpus));
     let options = options

@@ -62,7 +62,10 @@ impl Layout {
         let (w, h) = self.node_size();
         let col = node % self.node_columns;
         let row = node / self.node_columns;
-        (f64::from(col) * (w + NODE_GAP), f64::from(row) * (h + NODE_GAP))
+        (
+            f64::from(col) * (w + NODE_GAP),
+            f64::from(row) * (h + NODE_GAP),
+        )
     }
 
     /// Top-left corner of a card.
@@ -173,9 +176,15 @@ pub fn group_name(lang: Lang, dim: Dim) -> &'static str {
 }
 
 fn focus_card(event: &KeyboardEvent, card: u32) {
-    let Some(target) = event.current_target() else { return };
-    let Ok(element) = target.dyn_into::<web_sys::Element>() else { return };
-    let Some(svg) = element.closest("svg").ok().flatten() else { return };
+    let Some(target) = event.current_target() else {
+        return;
+    };
+    let Ok(element) = target.dyn_into::<web_sys::Element>() else {
+        return;
+    };
+    let Some(svg) = element.closest("svg").ok().flatten() else {
+        return;
+    };
     if let Ok(Some(next)) = svg.query_selector(&format!("[data-card='{card}']")) {
         if let Ok(next) = next.dyn_into::<web_sys::SvgElement>() {
             let _ = next.focus();
@@ -318,7 +327,11 @@ pub fn DeviceGrid(
         .collect_view();
 
     let hop_lines = move || {
-        let hops = groups.with(|g| g.as_ref().map(|g| hops(g, gpus_per_node)).unwrap_or_default());
+        let hops = groups.with(|g| {
+            g.as_ref()
+                .map(|g| hops(g, gpus_per_node))
+                .unwrap_or_default()
+        });
         hops.into_iter()
             .map(|hop| {
                 let (x1, y1) = layout.card_centre(hop.from);
@@ -364,7 +377,8 @@ pub fn DeviceGrid(
 #[component]
 fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32) -> impl IntoView {
     let lang = use_lang();
-    move || match groups.get() {
+    move || {
+        match groups.get() {
         None => view! {
             <p class="legend-hint">
                 <T zh="点任意一张卡（或用方向键 + Enter），看它的 TP、CP、PP、DP 组；再点一次或按 Esc 取消。"
@@ -395,6 +409,7 @@ fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32)
             view! { <ul class="legend">{rows}</ul> }.into_any()
         }
     }
+    }
 }
 
 #[cfg(test)]
@@ -404,13 +419,25 @@ mod tests {
 
     #[test]
     fn hops_close_rings_but_not_pipelines() {
-        let plan = Plan::new(&PlanConfig { gpus: 64, tp: 8, pp: 2, ..PlanConfig::default() }).unwrap();
+        let plan = Plan::new(&PlanConfig {
+            gpus: 64,
+            tp: 8,
+            pp: 2,
+            ..PlanConfig::default()
+        })
+        .unwrap();
         let groups = plan.grid().groups(0).unwrap();
         let hops = hops(&groups, 8);
         let count = |dim| hops.iter().filter(|h| h.dim == dim).count();
         assert_eq!((count(Dim::Tp), count(Dim::Pp), count(Dim::Dp)), (8, 1, 4));
-        assert!(hops.iter().filter(|h| h.dim == Dim::Tp).all(|h| h.link == Link::NvLink));
-        assert!(hops.iter().filter(|h| h.dim != Dim::Tp).all(|h| h.link == Link::InfiniBand));
+        assert!(hops
+            .iter()
+            .filter(|h| h.dim == Dim::Tp)
+            .all(|h| h.link == Link::NvLink));
+        assert!(hops
+            .iter()
+            .filter(|h| h.dim != Dim::Tp)
+            .all(|h| h.link == Link::InfiniBand));
     }
 
     #[test]

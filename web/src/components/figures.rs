@@ -121,11 +121,17 @@ pub fn TrafficTable(
         Some(card) => format!(
             "{} {card} {}",
             lang.get().pick("卡", "Card"),
-            lang.get().pick("每步发出的通信（按它自己的组与链路）", "sends per step (its own groups and links)")
+            lang.get().pick(
+                "每步发出的通信（按它自己的组与链路）",
+                "sends per step (its own groups and links)"
+            )
         ),
         None => lang
             .get()
-            .pick("每卡每步通信（任一组跨机即记 InfiniBand）", "Traffic per card per step (InfiniBand when any group crosses nodes)")
+            .pick(
+                "每卡每步通信（任一组跨机即记 InfiniBand）",
+                "Traffic per card per step (InfiniBand when any group crosses nodes)",
+            )
             .to_string(),
     };
     let rows = move || {
@@ -139,7 +145,10 @@ pub fn TrafficTable(
             }
             .into_any()
         } else {
-            rows.into_iter().map(|t| traffic_row(lang, t)).collect_view().into_any()
+            rows.into_iter()
+                .map(|t| traffic_row(lang, t))
+                .collect_view()
+                .into_any()
         }
     };
     view! {

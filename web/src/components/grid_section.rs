@@ -13,7 +13,12 @@ use crate::lab::GridLab;
 
 /// The interactive lab of one grid. `grid_id` is "8" or "64" (test ids `grid-8`, …).
 #[component]
-pub fn GridLabView(lab: GridLab, grid_id: &'static str, max_tp: u32, max_degree: u32) -> impl IntoView {
+pub fn GridLabView(
+    lab: GridLab,
+    grid_id: &'static str,
+    max_tp: u32,
+    max_degree: u32,
+) -> impl IntoView {
     let plan = Signal::derive(move || lab.plan.get());
     let report = Signal::derive(move || lab.report.get());
     let memory = Signal::derive(move || lab.report.with(|r| r.memory));

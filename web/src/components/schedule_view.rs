@@ -37,7 +37,11 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
     let lang = use_lang();
     // None = follow the plan's own schedule.
     let choice = RwSignal::new(None::<View>);
-    let view_now = move || choice.get().unwrap_or_else(|| plan.with(|p| View::from(p.schedule())));
+    let view_now = move || {
+        choice
+            .get()
+            .unwrap_or_else(|| plan.with(|p| View::from(p.schedule())))
+    };
     let timeline = Memo::new(move |_| plan.with(|p| timeline_for(p, view_now())));
 
     let buttons = [View::Gpipe, View::OneFOneB, View::Interleaved, View::ZbH1]

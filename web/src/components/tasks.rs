@@ -42,7 +42,11 @@ pub fn heaviest(lang: Lang, report: &Report) -> String {
                     _ => "EDP",
                 },
             };
-            format!("{dim} {} ({})", format::bytes(t.bytes), format::link(lang, t.link))
+            format!(
+                "{dim} {} ({})",
+                format::bytes(t.bytes),
+                format::link(lang, t.link)
+            )
         })
         .unwrap_or_else(|| lang.pick("没有通信", "no traffic").to_string())
 }
@@ -51,9 +55,19 @@ pub fn heaviest(lang: Lang, report: &Report) -> String {
 pub fn total_line(lang: Lang, report: &Report) -> String {
     let m = report.memory;
     if m.fits {
-        format!("{} {} ≤ {}", lang.pick("每卡合计", "total per card"), m.total, m.capacity)
+        format!(
+            "{} {} ≤ {}",
+            lang.pick("每卡合计", "total per card"),
+            m.total,
+            m.capacity
+        )
     } else {
-        format!("{} {} > {} ✗", lang.pick("每卡合计", "total per card"), m.total, m.capacity)
+        format!(
+            "{} {} > {} ✗",
+            lang.pick("每卡合计", "total per card"),
+            m.total,
+            m.capacity
+        )
     }
 }
 

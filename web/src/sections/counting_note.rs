@@ -13,7 +13,7 @@ fn links_line(lang: Lang, config: &PlanConfig) -> String {
     let (nv, ib) = (config.nvlink_gbps, config.ib_gbps);
     match lang {
         Lang::Zh => format!(
-            "时间 = 字节 ÷ 链路带宽。机内 NVLink 每卡 {nv:.0} GB/s,跨机 InfiniBand 每卡 {ib:.0} GB/s。一个组的卡都在同一台机里就走 NVLink,否则走 IB;不选卡时,某一维只要有一个组跨机,就整行记 IB。"
+            "时间 = 字节 ÷ 链路带宽。机内 NVLink 每卡 {nv:.0} GB/s，跨机 InfiniBand 每卡 {ib:.0} GB/s。一个组的卡都在同一台机里就走 NVLink，否则走 IB；不选卡时，某一维只要有一个组跨机，就整行记 IB。"
         ),
         Lang::En => format!(
             "Time = bytes ÷ link bandwidth. NVLink inside a machine gives {nv:.0} GB/s per GPU, InfiniBand across machines {ib:.0} GB/s per GPU. A group whose cards share a machine talks over NVLink, otherwise over IB; with no card selected, a dimension is marked IB as soon as any of its groups crosses machines."
@@ -27,7 +27,7 @@ fn units_line(lang: Lang, config: &PlanConfig) -> String {
     let gb = format::thousands(GB as u64);
     match lang {
         Lang::Zh => format!(
-            "GB = {gb} 字节(十进制),显示一位小数;写 GiB、MiB 的地方按 2³⁰、2²⁰ 字节。一张卡按 {card} 计。激活和通信的张量都按 BF16(2 字节)。"
+            "GB = {gb} 字节（十进制），显示一位小数；写 GiB、MiB 的地方按 2³⁰、2²⁰ 字节。一张卡按 {card} 计。激活和通信的张量都按 BF16（2 字节）。"
         ),
         Lang::En => format!(
             "GB = {gb} bytes (decimal), shown with one decimal; where GiB or MiB is written it means 2³⁰ or 2²⁰ bytes. A card holds {card}. Activations and communicated tensors are BF16 (2 bytes)."
@@ -49,18 +49,18 @@ pub fn CountingNote() -> impl IntoView {
         <section class="part counting-note" id="counting-note" data-testid="counting-note" aria-labelledby="counting-note-title">
             <h2 id="counting-note-title"><T zh="这些数怎么算" en="How these numbers are counted" /></h2>
             <p class="lead">
-                <T zh="页面上每个显存、通信、气泡的数都出自同一组公式;下面是它们的口径,以及刻意没算的东西。真实系统的吞吐只能实测。"
+                <T zh="页面上每个显存、通信、气泡的数都出自同一组公式；下面是它们的口径，以及刻意没算的东西。真实系统的吞吐只能实测。"
                    en="Every memory, traffic and bubble figure on this page comes from one set of formulas; here is how they count, and what they deliberately leave out. The throughput of a real system can only be measured." />
             </p>
 
-            <h3><T zh="显存:最忙的那张卡" en="Memory: the busiest card" /></h3>
+            <h3><T zh="显存：最忙的那张卡" en="Memory: the busiest card" /></h3>
             <p>
-                <T zh="按 ZeRO 论文(Rajbhandari et al. 2019)的账:每个参数 BF16 权重 2 字节、BF16 梯度 2 字节、FP32 主权重与 Adam 两份动量共 12 字节,合计 16 字节(梯度若按 FP32 存就是 18 字节)。模型并行后每卡分到 Ψ = P ÷ (TP·PP);持有同一份权重的 D = DP·CP 张卡组成 ZeRO 组。"
+                <T zh="按 ZeRO 论文（Rajbhandari et al. 2019）的账：每个参数 BF16 权重 2 字节、BF16 梯度 2 字节、FP32 主权重与 Adam 两份动量共 12 字节，合计 16 字节（梯度若按 FP32 存就是 18 字节）。模型并行后每卡分到 Ψ = P ÷ (TP·PP)；持有同一份权重的 D = DP·CP 张卡组成 ZeRO 组。"
                    en="Following the ZeRO paper (Rajbhandari et al. 2019): per parameter, BF16 weights take 2 bytes, BF16 gradients 2, and the FP32 master weights with Adam's two moments 12, 16 bytes in all (18 when gradients are kept in FP32). After model parallelism each card holds a shard Ψ = P ÷ (TP·PP); the D = DP·CP cards that hold the same weights form the ZeRO group." />
             </p>
             <div class="table-scroll">
                 <table class="counting-table">
-                    <caption><T zh="每卡模型状态(16 字节账本)" en="Model states per card (16-byte ledger)" /></caption>
+                    <caption><T zh="每卡模型状态（16 字节账本）" en="Model states per card (16-byte ledger)" /></caption>
                     <thead>
                         <tr>
                             <th scope="col"><T zh="ZeRO 阶段" en="ZeRO stage" /></th>
@@ -77,52 +77,52 @@ pub fn CountingNote() -> impl IntoView {
                 </table>
             </div>
             <p>
-                <T zh="激活按 Korthikanti et al. 2022 的记法(TP > 1 时带序列并行),每层每个 micro-batch,本地序列 s′ = s ÷ CP:"
+                <T zh="激活按 Korthikanti et al. 2022 的记法（TP > 1 时带序列并行），每层每个 micro-batch，本地序列 s′ = s ÷ CP:"
                    en="Activations follow Korthikanti et al. 2022 (with sequence parallelism whenever TP > 1), per layer and per micro-batch, with the local sequence s′ = s ÷ CP:" />
             </p>
             <ul class="formula-list">
-                <li><T zh="全量重计算:只留每层的输入," en="full recompute: only each layer's input is kept, " /><code>"2·s′·b·h / t"</code></li>
-                <li><T zh="选择性重计算:" en="selective recompute: " /><code>"34·s′·b·h / t"</code></li>
+                <li><T zh="全量重计算：只留每层的输入，" en="full recompute: only each layer's input is kept, " /><code>"2·s′·b·h / t"</code></li>
+                <li><T zh="选择性重计算：" en="selective recompute: " /><code>"34·s′·b·h / t"</code></li>
                 <li>
-                    <T zh="不重计算:" en="no recompute: " /><code>"34·s′·b·h / t"</code>
-                    <T zh=",每个全注意力层再加注意力分数 " en=", plus the attention scores " /><code>"5·a·s′·s·b / t"</code>
-                    <T zh="(线性注意力层不存 s × s 的分数)。" en=" for each full-attention layer (linear-attention layers keep no s × s scores)." />
+                    <T zh="不重计算：" en="no recompute: " /><code>"34·s′·b·h / t"</code>
+                    <T zh="，每个全注意力层再加注意力分数 " en=", plus the attention scores " /><code>"5·a·s′·s·b / t"</code>
+                    <T zh="（线性注意力层不存 s × s 的分数）。" en=" for each full-attention layer (linear-attention layers keep no s × s scores)." />
                 </li>
             </ul>
             <p>
-                <T zh="只看第一段流水线(它最忙):L ÷ PP 层,乘以在途的 micro-batch 数——GPipe 是 m,1F1B 是 min(m, p),interleaved 是 min(m, p)·(1 + (p−1)/(p·v))。合计 = 模型状态 + 激活,不超过卡的容量才算放得下。"
+                <T zh="只看第一段流水线（它最忙）：L ÷ PP 层，乘以在途的 micro-batch 数——GPipe 是 m,1F1B 是 min(m, p),interleaved 是 min(m, p)·(1 + (p−1)/(p·v))。合计 = 模型状态 + 激活，不超过卡的容量才算放得下。"
                    en="Only the first pipeline stage is counted (it is the busiest): L ÷ PP layers, times the micro-batches in flight, m for GPipe, min(m, p) for 1F1B and min(m, p)·(1 + (p−1)/(p·v)) interleaved. Total = model states + activations; a plan fits when the total is within the card." />
             </p>
             <p class="ignored">
-                <strong><T zh="没算:" en="Not counted: " /></strong>
-                <T zh="embedding 与 logits 的激活(以及它们让首尾两段更重的不均衡)、临时缓冲、显存碎片。"
+                <strong><T zh="没算：" en="Not counted: " /></strong>
+                <T zh="embedding 与 logits 的激活（以及它们让首尾两段更重的不均衡）、临时缓冲、显存碎片。"
                    en="activations of the embedding and the logits (and the imbalance they give the first and last stages), temporary buffers, memory fragmentation." />
             </p>
 
-            <h3><T zh="通信:每张卡每步发出的字节" en="Traffic: bytes each card sends per step" /></h3>
+            <h3><T zh="通信：每张卡每步发出的字节" en="Traffic: bytes each card sends per step" /></h3>
             <p>
-                <T zh="按 ring 集体通信算一张卡发出的字节,逐维分开记。x = 2·s′·b·h 是一个 micro-batch 的一份 BF16 激活:"
+                <T zh="按 ring 集体通信算一张卡发出的字节，逐维分开记。x = 2·s′·b·h 是一个 micro-batch 的一份 BF16 激活："
                    en="Bytes one card sends under ring collectives, dimension by dimension. x = 2·s′·b·h is one BF16 activation tensor of one micro-batch:" />
             </p>
             <ul class="formula-list">
-                <li>"TP · all-reduce: " <code>"m·(L/p)·4·(2(t−1)/t)·x"</code> <T zh=",每层前向 2 次、反向 2 次" en=", two per layer forward and two backward" /></li>
-                <li>"CP · all-gather: " <code>"m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2"</code> <T zh=",只算 F 个全注意力层的 K、V,只算前向;kv = max(KV 头数 ÷ t, 1)" en=", K and V of the F full-attention layers, forward only; kv = max(KV heads ÷ t, 1)" /></li>
-                <li>"PP · p2p: " <code>"m·2·x"</code> <T zh=",前向传激活、反向传梯度(interleaved 再乘 v)" en=", activations forward and gradients backward (times v when interleaved)" /></li>
+                <li>"TP · all-reduce: " <code>"m·(L/p)·4·(2(t−1)/t)·x"</code> <T zh="，每层前向 2 次、反向 2 次" en=", two per layer forward and two backward" /></li>
+                <li>"CP · all-gather: " <code>"m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2"</code> <T zh="，只算 F 个全注意力层的 K、V，只算前向；kv = max（KV 头数 ÷ t, 1）" en=", K and V of the F full-attention layers, forward only; kv = max(KV heads ÷ t, 1)" /></li>
+                <li>"PP · p2p: " <code>"m·2·x"</code> <T zh="，前向传激活、反向传梯度（interleaved 再乘 v）" en=", activations forward and gradients backward (times v when interleaved)" /></li>
                 <li>
                     "DP: " <code>"2·((D−1)/D)·g·Ψ"</code> <T zh="(ZeRO-0)、" en=" (ZeRO-0), " />
                     <code>"((D−1)/D)·(g+2)·Ψ"</code> <T zh="(ZeRO-1/2)、" en=" (ZeRO-1/2), " />
-                    <code>"((D−1)/D)·(4+g)·Ψ"</code> <T zh="(ZeRO-3,参数 all-gather 两次);g = 2(BF16 梯度)" en=" (ZeRO-3, parameters gathered twice); g = 2 for BF16 gradients" />
+                    <code>"((D−1)/D)·(4+g)·Ψ"</code> <T zh="（ZeRO-3，参数 all-gather 两次）；g = 2（BF16 梯度）" en=" (ZeRO-3, parameters gathered twice); g = 2 for BF16 gradients" />
                 </li>
-                <li>"EP · all-to-all: " <code>"m·(M/p)·4·((e−1)/e)·(s·b/(c·t))·k·h·2"</code> <T zh=",只用于 MoE 模型:M 是 MoE 层数,k 是每个 token 选的专家数(top-k)" en=", MoE models only: M is the number of MoE layers, k the experts each token picks (top-k)" /></li>
+                <li>"EP · all-to-all: " <code>"m·(M/p)·4·((e−1)/e)·(s·b/(c·t))·k·h·2"</code> <T zh="，只用于 MoE 模型：M 是 MoE 层数，k 是每个 token 选的专家数（top-k）" en=", MoE models only: M is the number of MoE layers, k the experts each token picks (top-k)" /></li>
             </ul>
             <p>{links}</p>
             <p>
-                <T zh="流水线气泡 = (p−1)/m(interleaved 为 (p−1)/(v·m)),是空等时间相对计算时间的比例;它占整步的份额是 比例 ÷ (1 + 比例)。"
+                <T zh="流水线气泡 = (p−1)/m（interleaved 为 (p−1)/(v·m)），是空等时间相对计算时间的比例；它占整步的份额是 比例 ÷ （1 + 比例）。"
                    en="Pipeline bubble = (p−1)/m ((p−1)/(v·m) interleaved), idle time relative to compute time; its share of the whole step is ratio ÷ (1 + ratio)." />
             </p>
             <p class="ignored">
-                <strong><T zh="没算:" en="Not counted: " /></strong>
-                <T zh="延迟、通信与计算的重叠、重计算多出的那次前向、CP 的反向通信。所以表里的时间是没有重叠时的推算,不是实测。"
+                <strong><T zh="没算：" en="Not counted: " /></strong>
+                <T zh="延迟、通信与计算的重叠、重计算多出的那次前向、CP 的反向通信。所以表里的时间是没有重叠时的推算，不是实测。"
                    en="latency, overlap of communication with compute, the extra forward pass of recomputation, CP's backward traffic. The times in the tables are therefore estimates without overlap, not measurements." />
             </p>
 
@@ -142,7 +142,10 @@ mod tests {
         let en = links_line(Lang::En, &config);
         assert!(en.contains("160 GB/s") && en.contains("50 GB/s"), "{en}");
         let units = units_line(Lang::En, &config);
-        assert!(units.contains("1,000,000,000 bytes") && units.contains("80.0 GB"), "{units}");
+        assert!(
+            units.contains("1,000,000,000 bytes") && units.contains("80.0 GB"),
+            "{units}"
+        );
         assert!(units_line(Lang::Zh, &config).contains("字节"));
     }
 }

@@ -7,8 +7,8 @@
 
 use leptos::prelude::*;
 use parallel_core::{
-    tp_bench, BenchShape, Bytes, Dim, Link, Memory, ModelStates, Plan, PlanConfig, PlanError, Recompute, Report,
-    TpBench, Traffic,
+    tp_bench, BenchShape, Bytes, Dim, Link, Memory, ModelStates, Plan, PlanConfig, PlanError,
+    Recompute, Report, TpBench, Traffic,
 };
 
 use crate::components::controls::explain;
@@ -58,9 +58,13 @@ impl InputError {
     /// The message in the page's language; `example` is a valid input to suggest.
     pub fn message(&self, lang: Lang, example: &str) -> String {
         match (self, lang) {
-            (InputError::Empty, Lang::Zh) => format!("还没填:请写一个数,例如 {example}。"),
-            (InputError::Empty, Lang::En) => format!("Empty: write a number, for example {example}."),
-            (InputError::NotANumber, Lang::Zh) => format!("这不是一个数:只写数字(可带小数点),例如 {example}。"),
+            (InputError::Empty, Lang::Zh) => format!("还没填：请写一个数，例如 {example}。"),
+            (InputError::Empty, Lang::En) => {
+                format!("Empty: write a number, for example {example}.")
+            }
+            (InputError::NotANumber, Lang::Zh) => {
+                format!("这不是一个数：只写数字（可带小数点），例如 {example}。")
+            }
             (InputError::NotANumber, Lang::En) => {
                 format!("That is not a number: write digits (a decimal point is fine), for example {example}.")
             }
@@ -68,12 +72,18 @@ impl InputError {
             (InputError::Negative, Lang::En) => "It cannot be negative.".to_string(),
             (InputError::NotPositive, Lang::Zh) => "要大于 0。".to_string(),
             (InputError::NotPositive, Lang::En) => "It must be above 0.".to_string(),
-            (InputError::NotWhole, Lang::Zh) => format!("要一个整数,例如 {example}。"),
-            (InputError::NotWhole, Lang::En) => format!("It must be a whole number, for example {example}."),
-            (InputError::TooSmall(min), Lang::Zh) => format!("太小了:至少是 {min}。"),
-            (InputError::TooSmall(min), Lang::En) => format!("Too small: the least accepted is {min}."),
-            (InputError::TooLarge(max), Lang::Zh) => format!("太大了:最多 {max}。"),
-            (InputError::TooLarge(max), Lang::En) => format!("Too large: the most accepted is {max}."),
+            (InputError::NotWhole, Lang::Zh) => format!("要一个整数，例如 {example}。"),
+            (InputError::NotWhole, Lang::En) => {
+                format!("It must be a whole number, for example {example}.")
+            }
+            (InputError::TooSmall(min), Lang::Zh) => format!("太小了：至少是 {min}。"),
+            (InputError::TooSmall(min), Lang::En) => {
+                format!("Too small: the least accepted is {min}.")
+            }
+            (InputError::TooLarge(max), Lang::Zh) => format!("太大了：最多 {max}。"),
+            (InputError::TooLarge(max), Lang::En) => {
+                format!("Too large: the most accepted is {max}.")
+            }
         }
     }
 }
@@ -85,7 +95,9 @@ fn parse_number(text: &str, units: &[&str]) -> Result<f64, InputError> {
         .trim()
         .chars()
         .map(|c| match c {
-            '０'..='９' => char::from_u32(u32::from(c) - u32::from('０') + u32::from('0')).unwrap_or(c),
+            '０'..='９' => {
+                char::from_u32(u32::from(c) - u32::from('０') + u32::from('0')).unwrap_or(c)
+            }
             '．' | '。' => '.',
             '，' => ',',
             '－' | '−' => '-',
@@ -131,7 +143,10 @@ pub fn parse_gb(text: &str) -> Result<f64, InputError> {
     if value < 0.0 {
         Err(InputError::Negative)
     } else if value > MAX_GB {
-        Err(InputError::TooLarge(format!("{} GB", format::thousands(MAX_GB as u64))))
+        Err(InputError::TooLarge(format!(
+            "{} GB",
+            format::thousands(MAX_GB as u64)
+        )))
     } else {
         Ok(value)
     }
@@ -144,7 +159,11 @@ pub fn parse_whole(text: &str, min: u32, max: u32) -> Result<u32, InputError> {
         return Err(InputError::NotWhole);
     }
     if value < f64::from(min) {
-        return Err(if value < 0.0 { InputError::Negative } else { InputError::TooSmall(min.to_string()) });
+        return Err(if value < 0.0 {
+            InputError::Negative
+        } else {
+            InputError::TooSmall(min.to_string())
+        });
     }
     if value > f64::from(max) {
         return Err(InputError::TooLarge(format::thousands(u64::from(max))));
@@ -177,10 +196,11 @@ pub fn matches_one_decimal(typed_gb: f64, computed: Bytes) -> bool {
 
 /// The dimension that sends the most bytes per card per step (the first one on a tie).
 pub fn heaviest_traffic(comm: &[Traffic]) -> Option<&Traffic> {
-    comm.iter().fold(None, |best: Option<&Traffic>, t| match best {
-        Some(b) if b.bytes.get() >= t.bytes.get() => Some(b),
-        _ => Some(t),
-    })
+    comm.iter()
+        .fold(None, |best: Option<&Traffic>, t| match best {
+            Some(b) if b.bytes.get() >= t.bytes.get() => Some(b),
+            _ => Some(t),
+        })
 }
 
 /// Whether `dim` is a heaviest dimension of `comm` (ties count for every tied dimension).
@@ -198,12 +218,23 @@ pub fn is_rounding_level(diff: f64, output_max_abs: f64) -> bool {
 
 /// Decision 1's plan: one machine of 8 × 80 GB, s = 4,096, the student's ZeRO, TP and recompute.
 pub fn decision_one_config(zero: u8, tp: u32, recompute: Recompute) -> PlanConfig {
-    PlanConfig { zero, tp, recompute, ..PlanConfig::lesson_8_gpus() }
+    PlanConfig {
+        zero,
+        tp,
+        recompute,
+        ..PlanConfig::lesson_8_gpus()
+    }
 }
 
 /// Decision 2's plan: 64 cards in 8 machines, the student's TP, PP, ZeRO and m (DP derived).
 pub fn decision_two_config(tp: u32, pp: u32, zero: u8, micro_batches: u32) -> PlanConfig {
-    PlanConfig { tp, pp, zero, micro_batches, ..PlanConfig::lesson_64_gpus() }
+    PlanConfig {
+        tp,
+        pp,
+        zero,
+        micro_batches,
+        ..PlanConfig::lesson_64_gpus()
+    }
 }
 
 fn recompute_of(value: &str) -> Recompute {
@@ -259,8 +290,16 @@ impl DecisionOne {
     /// (model states match, activations match, fits): `None` where input or plan is invalid.
     pub fn marks(&self) -> Option<(bool, bool, bool)> {
         let (_, memory) = self.memory.as_ref().ok()?;
-        let states = self.states.as_ref().ok().map(|&gb| matches_one_decimal(gb, memory.model_states));
-        let activations = self.activations.as_ref().ok().map(|&gb| matches_one_decimal(gb, memory.activations));
+        let states = self
+            .states
+            .as_ref()
+            .ok()
+            .map(|&gb| matches_one_decimal(gb, memory.model_states));
+        let activations = self
+            .activations
+            .as_ref()
+            .ok()
+            .map(|&gb| matches_one_decimal(gb, memory.activations));
         Some((states?, activations?, memory.fits))
     }
 
@@ -362,7 +401,8 @@ impl DecisionTwo {
 
     /// Every check passes.
     pub fn passed(&self) -> bool {
-        self.marks().is_some_and(|m| m.dimension && m.bytes && m.link && m.bubble && m.fits)
+        self.marks()
+            .is_some_and(|m| m.dimension && m.bytes && m.link && m.bubble && m.fits)
     }
 }
 
@@ -448,7 +488,9 @@ fn NumberField(
         if text.trim().is_empty() && optional {
             return None;
         }
-        validate(&text).err().filter(|e| !(text.is_empty() && *e == InputError::Empty))
+        validate(&text)
+            .err()
+            .filter(|e| !(text.is_empty() && *e == InputError::Empty))
     };
     let error_id = format!("{id}-error");
     view! {
@@ -476,8 +518,16 @@ fn NumberField(
     }
 }
 
-fn input_line(lang: Lang, what: &str, parsed: &Result<f64, InputError>, example: &str) -> Option<String> {
-    parsed.as_ref().err().map(|e| format!("{what}{}", e.message(lang, example)))
+fn input_line(
+    lang: Lang,
+    what: &str,
+    parsed: &Result<f64, InputError>,
+    example: &str,
+) -> Option<String> {
+    parsed
+        .as_ref()
+        .err()
+        .map(|e| format!("{what}{}", e.message(lang, example)))
 }
 
 fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
@@ -486,14 +536,14 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         Ok(found) => *found,
         Err(error) => {
             return view! {
-                <p role="alert">{lang.pick("核心拒绝了这个方案:", "The core rejects this plan: ")}{explain(lang, error, &config)}</p>
+                <p role="alert">{lang.pick("核心拒绝了这个方案：", "The core rejects this plan: ")}{explain(lang, error, &config)}</p>
             }
             .into_any()
         }
     };
     let plan_name = format!(
         "{} {} · ZeRO-{} · TP {} · DP {} · {}",
-        lang.pick("你的方案:", "Your plan:"),
+        lang.pick("你的方案：", "Your plan:"),
         lang.pick("8 卡", "8 cards"),
         config.zero,
         config.tp,
@@ -501,9 +551,22 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         recompute_name(lang, config.recompute)
     );
     let mut problems = Vec::new();
-    problems.extend(input_line(lang, lang.pick("每卡模型状态:", "Model states per card: "), &check.states, "12.3"));
-    problems.extend(input_line(lang, lang.pick("每卡激活:", "Activations per card: "), &check.activations, "4.5"));
-    let line = |label: &str, typed: &Result<f64, InputError>, computed: Bytes, test: &'static str| {
+    problems.extend(input_line(
+        lang,
+        lang.pick("每卡模型状态：", "Model states per card: "),
+        &check.states,
+        "12.3",
+    ));
+    problems.extend(input_line(
+        lang,
+        lang.pick("每卡激活：", "Activations per card: "),
+        &check.activations,
+        "4.5",
+    ));
+    let line = |label: &str,
+                typed: &Result<f64, InputError>,
+                computed: Bytes,
+                test: &'static str| {
         typed.as_ref().ok().map(|&gb| {
             let ok = matches_one_decimal(gb, computed);
             let text = format!(
@@ -512,13 +575,23 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
                 lang.pick("你写", "you wrote"),
                 lang.pick("核心算出", "the core computes"),
                 format::bytes(computed),
-                if ok { lang.pick("(一致)", "(match)") } else { lang.pick("(对不上)", "(no match)") }
+                if ok { lang.pick("（一致）", "(match)") } else { lang.pick("（对不上）", "(no match)") }
             );
             view! { <li data-testid=test data-ok=ok.to_string() data-bytes=computed.get().to_string()>{text}</li> }
         })
     };
-    let states_line = line(lang.pick("每卡模型状态", "model states per card"), &check.states, memory.model_states, "decision-1-states-result");
-    let activations_line = line(lang.pick("每卡激活", "activations per card"), &check.activations, memory.activations, "decision-1-activations-result");
+    let states_line = line(
+        lang.pick("每卡模型状态", "model states per card"),
+        &check.states,
+        memory.model_states,
+        "decision-1-states-result",
+    );
+    let activations_line = line(
+        lang.pick("每卡激活", "activations per card"),
+        &check.activations,
+        memory.activations,
+        "decision-1-activations-result",
+    );
     let total_line = format!(
         "{} {} {} {} {} {}",
         mark(memory.fits),
@@ -526,19 +599,23 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         format::bytes(memory.total),
         if memory.fits { "≤" } else { ">" },
         format::bytes(memory.capacity),
-        if memory.fits { lang.pick("放得下", "fits") } else { lang.pick("放不下", "does not fit") }
+        if memory.fits {
+            lang.pick("放得下", "fits")
+        } else {
+            lang.pick("放不下", "does not fit")
+        }
     );
     let conclusion = match check.marks() {
         Some((true, true, true)) => lang.pick(
-            "✓ 通过:两项都和核心一致,合计不超过 80 GB。",
+            "✓ 通过：两项都和核心一致，合计不超过 80 GB。",
             "✓ Accepted: both figures match the core and the total stays within 80 GB.",
         ),
         Some((_, _, false)) => lang.pick(
-            "✗ 这个方案放不下:换一种 ZeRO、TP 或激活存法再试。",
+            "✗ 这个方案放不下：换一种 ZeRO、TP 或激活存法再试。",
             "✗ This plan does not fit: try another ZeRO stage, TP degree or way of storing activations.",
         ),
         Some(_) => lang.pick(
-            "✗ 还有数对不上:回到第一部分的网格里读这两项,或按页底的口径再算一遍。",
+            "✗ 还有数对不上：回到第一部分的网格里读这两项，或按页底的口径再算一遍。",
             "✗ A figure does not match yet: read both in the grid of part 1, or count again with the rules at the bottom of the page.",
         ),
         None => lang.pick("先把两个数填好。", "Fill in both figures first."),
@@ -549,9 +626,15 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
     };
     let grid_line = move || {
         if in_grid.get() {
-            lang.pick("8 卡网格现在显示的正是这个方案。", "The 8-card grid shows exactly this plan right now.")
+            lang.pick(
+                "8 卡网格现在显示的正是这个方案。",
+                "The 8-card grid shows exactly this plan right now.",
+            )
         } else {
-            lang.pick("8 卡网格现在显示的是另一个方案。", "The 8-card grid currently shows a different plan.")
+            lang.pick(
+                "8 卡网格现在显示的是另一个方案。",
+                "The 8-card grid currently shows a different plan.",
+            )
         }
     };
     view! {
@@ -617,20 +700,20 @@ fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
             }>
             <fieldset>
                 <legend id="decision-1-title">
-                    <T zh="① 在一台 8 × 80 GB 的机器上训练锚点,序列 4,096" en="① One machine of 8 × 80 GB for the anchor, sequence 4,096" />
+                    <T zh="① 在一台 8 × 80 GB 的机器上训练锚点，序列 4,096" en="① One machine of 8 × 80 GB for the anchor, sequence 4,096" />
                 </legend>
                 <p class="hint">
-                    <T zh="选定 ZeRO 的级别、TP 的大小和激活的重计算方式,再写下你算出的每卡模型状态与激活(单位 GB,保留一位小数)。DP 自动等于 8 ÷ TP。"
+                    <T zh="选定 ZeRO 的级别、TP 的大小和激活的重计算方式，再写下你算出的每卡模型状态与激活（单位 GB，保留一位小数）。DP 自动等于 8 ÷ TP。"
                        en="Which ZeRO stage? TP or not? How are activations kept? Choose a plan, then write your per-card model states and activations (GB, one decimal). DP follows as 8 ÷ TP." />
                 </p>
                 <div class="form-row">
                     <SelectField id="decision-1-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
-                        options=vec![("0", "0:不切", "0: none"), ("1", "1:切优化器状态", "1: optimizer states"), ("2", "2:再切梯度", "2: + gradients"), ("3", "3:再切参数", "3: + parameters")] />
+                        options=vec![("0", "0：不切", "0: none"), ("1", "1：切优化器状态", "1: optimizer states"), ("2", "2：再切梯度", "2: + gradients"), ("3", "3：再切参数", "3: + parameters")] />
                     <SelectField id="decision-1-tp" label_zh="TP" label_en="TP" value=tp
                         options=vec![("1", "1", "1"), ("2", "2", "2"), ("4", "4", "4"), ("8", "8", "8")] />
                     <SelectField id="decision-1-recompute" label_zh="激活重计算" label_en="Activation recompute" value=recompute
                         options=vec![("full", "全量", "full"), ("selective", "选择性", "selective"), ("none", "不重计算", "none")] />
-                    <p class="derived-value"><T zh="DP(推出)" en="DP (derived)" />" = " <output data-testid="decision-1-dp">{dp}</output></p>
+                    <p class="derived-value"><T zh="DP（推出）" en="DP (derived)" />" = " <output data-testid="decision-1-dp">{dp}</output></p>
                 </div>
                 <div class="form-row">
                     <NumberField id="decision-1-states" label_zh="每卡模型状态" label_en="Model states per card" unit="GB" example="12.3" value=states validate=validate_gb />
@@ -651,19 +734,41 @@ fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
 fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
     let mut problems: Vec<String> = Vec::new();
     if let Err(e) = &check.micro_batches {
-        problems.push(format!("{}{}", lang.pick("每步 micro-batch 数 m:", "Micro-batches per step m: "), e.message(lang, "32")));
+        problems.push(format!(
+            "{}{}",
+            lang.pick("每步 micro-batch 数 m:", "Micro-batches per step m: "),
+            e.message(lang, "32")
+        ));
     }
-    problems.extend(input_line(lang, lang.pick("字节数:", "Bytes: "), &check.bytes, "12.3"));
+    problems.extend(input_line(
+        lang,
+        lang.pick("字节数：", "Bytes: "),
+        &check.bytes,
+        "12.3",
+    ));
     if let Err(e) = &check.threshold {
-        problems.push(format!("{}{}", lang.pick("气泡阈值:", "Bubble threshold: "), e.message(lang, "10")));
+        problems.push(format!(
+            "{}{}",
+            lang.pick("气泡阈值：", "Bubble threshold: "),
+            e.message(lang, "10")
+        ));
     }
     if check.heaviest.is_none() {
-        problems.push(lang.pick("还没选通信最重的一维。", "Pick the heaviest dimension.").to_string());
+        problems.push(
+            lang.pick("还没选通信最重的一维。", "Pick the heaviest dimension.")
+                .to_string(),
+        );
     }
     if check.link.is_none() {
-        problems.push(lang.pick("还没选它走的链路。", "Pick its link.").to_string());
+        problems.push(
+            lang.pick("还没选它走的链路。", "Pick its link.")
+                .to_string(),
+        );
     }
-    let problem_items = problems.into_iter().map(|p| view! { <li class="input-problem">{p}</li> }).collect_view();
+    let problem_items = problems
+        .into_iter()
+        .map(|p| view! { <li class="input-problem">{p}</li> })
+        .collect_view();
     let Some((config, report)) = check.report.clone() else {
         return view! { <ul class="verdict-lines">{problem_items}</ul> }.into_any();
     };
@@ -672,14 +777,14 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
         Err(error) => {
             return view! {
                 <ul class="verdict-lines">{problem_items}</ul>
-                <p role="alert">{lang.pick("核心拒绝了这个方案:", "The core rejects this plan: ")}{explain(lang, &error, &config)}</p>
+                <p role="alert">{lang.pick("核心拒绝了这个方案：", "The core rejects this plan: ")}{explain(lang, &error, &config)}</p>
             }
             .into_any()
         }
     };
     let plan_name = format!(
         "{} TP {} × PP {} × DP {} · ZeRO-{} · m = {}",
-        lang.pick("你的方案(64 卡):", "Your plan (64 cards):"),
+        lang.pick("你的方案（64 卡）：", "Your plan (64 cards):"),
         config.tp,
         config.pp,
         report.dp,
@@ -691,7 +796,10 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
     let heaviest_line = top.as_ref().map(|t| {
         format!(
             "{} {} {} {} · {} · {}",
-            lang.pick("核心的账:最重的一维是", "The core's count: the heaviest dimension is"),
+            lang.pick(
+                "核心的账：最重的一维是",
+                "The core's count: the heaviest dimension is"
+            ),
             dim_label(t.dim),
             lang.pick("每卡每步", "with"),
             format::bytes(t.bytes),
@@ -701,11 +809,14 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
     });
     let answer_line = marks.map(|m| {
         let named = check.heaviest.map_or("—", dim_label);
-        let bytes = check.bytes.as_ref().map_or_else(|_| "—".to_string(), |gb| format!("{gb} GB"));
+        let bytes = check
+            .bytes
+            .as_ref()
+            .map_or_else(|_| "—".to_string(), |gb| format!("{gb} GB"));
         let link = check.link.map_or("—", link_short);
         format!(
             "{} {named} {} · {bytes} {} · {link} {}",
-            lang.pick("你写:", "You wrote:"),
+            lang.pick("你写：", "You wrote:"),
             mark(m.dimension),
             mark(m.bytes),
             mark(m.link)
@@ -714,12 +825,28 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
     let bubble = report.bubble;
     let threshold = check.threshold.as_ref().ok().copied();
     let bubble_line = if config.pp <= 1 {
-        lang.pick("PP = 1:没有流水线,也就没有气泡。", "PP = 1: no pipeline, so no bubble.").to_string()
+        lang.pick(
+            "PP = 1：没有流水线，也就没有气泡。",
+            "PP = 1: no pipeline, so no bubble.",
+        )
+        .to_string()
     } else {
         let under = threshold.map(|t| bubble.ratio <= t + 1e-12);
         let verdict = match (under, threshold) {
-            (Some(true), Some(t)) => format!("{} {}", mark(true), lang.pick("不超过你定的阈值", "within your threshold of")) + &format!(" {}", format::percent(t)),
-            (Some(false), Some(t)) => format!("{} {}", mark(false), lang.pick("超过你定的阈值", "above your threshold of")) + &format!(" {}", format::percent(t)),
+            (Some(true), Some(t)) => {
+                format!(
+                    "{} {}",
+                    mark(true),
+                    lang.pick("不超过你定的阈值", "within your threshold of")
+                ) + &format!(" {}", format::percent(t))
+            }
+            (Some(false), Some(t)) => {
+                format!(
+                    "{} {}",
+                    mark(false),
+                    lang.pick("超过你定的阈值", "above your threshold of")
+                ) + &format!(" {}", format::percent(t))
+            }
             _ => String::new(),
         };
         format!(
@@ -744,16 +871,16 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
     );
     let conclusion = match marks {
         Some(mk) if mk.dimension && mk.bytes && mk.link && mk.bubble && mk.fits => lang.pick(
-            "✓ 通过:最重的一维、它的字节数和链路都说对了,气泡在你的阈值之内,每卡放得下。",
+            "✓ 通过：最重的一维、它的字节数和链路都说对了，气泡在你的阈值之内，每卡放得下。",
             "✓ Accepted: the heaviest dimension, its bytes and its link are right, the bubble is within your threshold and every card fits.",
         ),
         Some(mk) if !mk.bubble => lang.pick(
-            "✗ 气泡超过了你的阈值:把 m 调大,或减少流水线段数。",
+            "✗ 气泡超过了你的阈值：把 m 调大，或减少流水线段数。",
             "✗ The bubble is above your threshold: raise m or use fewer pipeline stages.",
         ),
         Some(mk) if !mk.fits => lang.pick("✗ 每卡放不下。", "✗ A card overflows."),
         Some(_) => lang.pick(
-            "✗ 通信这一项还没对上:在第二部分的网格里设好同一方案,读通信表。",
+            "✗ 通信这一项还没对上：在第二部分的网格里设好同一方案，读通信表。",
             "✗ The traffic answer does not match yet: set the same plan in the grid of part 2 and read its traffic table.",
         ),
         None => lang.pick("把每一项填好再核对。", "Fill in every field, then check again."),
@@ -838,10 +965,19 @@ fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
             Some(_) => "verdict fail",
         })
     };
-    let validate_m: fn(&str) -> Result<(), InputError> = |text| parse_whole(text, 1, MAX_MICRO_BATCHES).map(|_| ());
+    let validate_m: fn(&str) -> Result<(), InputError> =
+        |text| parse_whole(text, 1, MAX_MICRO_BATCHES).map(|_| ());
     let validate_gb: fn(&str) -> Result<(), InputError> = |text| parse_gb(text).map(|_| ());
-    let validate_percent: fn(&str) -> Result<(), InputError> = |text| parse_percent(text).map(|_| ());
-    let degrees = || vec![("1", "1", "1"), ("2", "2", "2"), ("4", "4", "4"), ("8", "8", "8")];
+    let validate_percent: fn(&str) -> Result<(), InputError> =
+        |text| parse_percent(text).map(|_| ());
+    let degrees = || {
+        vec![
+            ("1", "1", "1"),
+            ("2", "2", "2"),
+            ("4", "4", "4"),
+            ("8", "8", "8"),
+        ]
+    };
     view! {
         <form class="decision" data-testid="decision-2" aria-labelledby="decision-2-title" novalidate
             on:submit=move |ev| {
@@ -850,10 +986,10 @@ fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
             }>
             <fieldset>
                 <legend id="decision-2-title">
-                    <T zh="② 64 张卡(8 台机):TP、PP、DP 各取多少?" en="② 64 cards (8 machines): how much TP, PP and DP?" />
+                    <T zh="② 64 张卡（8 台机）：TP、PP、DP 各取多少?" en="② 64 cards (8 machines): how much TP, PP and DP?" />
                 </legend>
                 <p class="hint">
-                    <T zh="TP 最多 8(一台机)。DP 由 64 ÷ (TP × PP) 推出。说出通信最重的一维、它每卡每步发多少 GB、走 NVLink 还是 IB;再选一个 m,让气泡 (p−1)/m 低于你能接受的阈值(不填就按 10%)。"
+                    <T zh="TP 最多 8（一台机）。DP 由 64 ÷ (TP × PP) 推出。说出通信最重的一维、它每卡每步发多少 GB、走 NVLink 还是 IB；再选一个 m，让气泡 (p−1)/m 低于你能接受的阈值（不填就按 10%）。"
                        en="TP goes up to 8 (one machine). DP follows as 64 ÷ (TP × PP). Name the heaviest dimension, how many GB it sends per card per step and whether it runs over NVLink or IB; then pick an m that keeps the bubble (p−1)/m under a threshold you accept (10% if left empty)." />
                 </p>
                 <div class="form-row">
@@ -861,7 +997,7 @@ fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
                     <SelectField id="decision-2-pp" label_zh="PP" label_en="PP" value=pp options=degrees() />
                     <SelectField id="decision-2-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
                         options=vec![("0", "0", "0"), ("1", "1", "1"), ("2", "2", "2"), ("3", "3", "3")] />
-                    <p class="derived-value"><T zh="DP(推出)" en="DP (derived)" />" = " <output data-testid="decision-2-dp">{dp}</output></p>
+                    <p class="derived-value"><T zh="DP（推出）" en="DP (derived)" />" = " <output data-testid="decision-2-dp">{dp}</output></p>
                     <NumberField id="decision-2-m" label_zh="每步 micro-batch 数 m" label_en="Micro-batches per step m" unit="" example="32" value=micro_batches validate=validate_m />
                 </div>
                 <div class="form-row">
@@ -869,7 +1005,7 @@ fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
                         options=vec![("", "请选择", "choose"), ("tp", "TP", "TP"), ("pp", "PP", "PP"), ("dp", "DP", "DP")] />
                     <NumberField id="decision-2-bytes" label_zh="它每卡每步发送" label_en="Its bytes per card per step" unit="GB" example="12.3" value=bytes validate=validate_gb />
                     <SelectField id="decision-2-link" label_zh="它走的链路" label_en="Its link" value=link
-                        options=vec![("", "请选择", "choose"), ("nvlink", "NVLink(机内)", "NVLink (inside a machine)"), ("ib", "InfiniBand(跨机)", "InfiniBand (across machines)")] />
+                        options=vec![("", "请选择", "choose"), ("nvlink", "NVLink（机内）", "NVLink (inside a machine)"), ("ib", "InfiniBand（跨机）", "InfiniBand (across machines)")] />
                     <NumberField id="decision-2-threshold" label_zh="可接受的气泡" label_en="Acceptable bubble" unit="%" example="10" value=threshold validate=validate_percent optional=true />
                 </div>
                 <div class="form-actions">
@@ -900,11 +1036,11 @@ fn DecisionThreeForm() -> impl IntoView {
                 let head = if needs {
                     lang.pick("✗ 不需要。", "✗ It does not.")
                 } else {
-                    lang.pick("✓ 对,不需要并行。", "✓ Right: no parallelism needed.")
+                    lang.pick("✓ 对，不需要并行。", "✓ Right: no parallelism needed.")
                 };
                 match lang {
                     Lang::Zh => format!(
-                        "{head}它的模型状态只有 {}({} 字节),一张 {} 的卡能装下约 {times} 份。多卡对它只是复制几份数据并行来提速,不是因为放不下。",
+                        "{head}它的模型状态只有 {}（{} 字节），一张 {} 的卡能装下约 {times} 份。多卡对它只是复制几份数据并行来提速，不是因为放不下。",
                         mib(states), format::thousands(states.get() as u64), format::bytes(capacity)
                     ),
                     Lang::En => format!(
@@ -930,7 +1066,7 @@ fn DecisionThreeForm() -> impl IntoView {
                 <p>
                     {move || lang.get().pick("参数量 ", "Parameters: ")}
                     <strong>{params_text}</strong>
-                    {move || lang.get().pick(";模型状态 16 字节 × 参数量 = ", "; model states, 16 bytes × parameters = ")}
+                    {move || lang.get().pick("；模型状态 16 字节 × 参数量 = ", "; model states, 16 bytes × parameters = ")}
                     <strong data-testid="decision-3-states" data-bytes=states.get().to_string()>{mib(states)}</strong>
                     {move || lang.get().pick("。", ".")}
                 </p>
@@ -940,13 +1076,13 @@ fn DecisionThreeForm() -> impl IntoView {
                         <input type="radio" name="decision-3-answer" value="yes" data-testid="decision-3-yes"
                             prop:checked=move || answer.get() == Some(true)
                             on:change=move |_| answer.set(Some(true)) />
-                        <T zh="需要:一张卡放不下" en="Yes: one card cannot hold it" />
+                        <T zh="需要：一张卡放不下" en="Yes: one card cannot hold it" />
                     </label>
                     <label>
                         <input type="radio" name="decision-3-answer" value="no" data-testid="decision-3-no"
                             prop:checked=move || answer.get() == Some(false)
                             on:change=move |_| answer.set(Some(false)) />
-                        <T zh="不需要:一张卡绰绰有余" en="No: one card holds it with room to spare" />
+                        <T zh="不需要：一张卡绰绰有余" en="No: one card holds it with room to spare" />
                     </label>
                 </fieldset>
                 <div class="form-actions">
@@ -981,16 +1117,30 @@ fn bench_lines(lang: Lang, bench: &TpBench) -> (String, String, bool) {
     let column = format!(
         "{} {}: max |Y − Y_split| = {:.1e} {}",
         mark(column_ok),
-        lang.pick("W 按列切、V 按行切,部分和相加", "W split by columns and V by rows, partial outputs summed"),
+        lang.pick(
+            "W 按列切、V 按行切，部分和相加",
+            "W split by columns and V by rows, partial outputs summed"
+        ),
         bench.column_split_max_diff,
-        if column_ok { lang.pick("(舍入级)", "(rounding level)") } else { lang.pick("(超出舍入级)", "(above rounding level)") }
+        if column_ok {
+            lang.pick("（舍入级）", "(rounding level)")
+        } else {
+            lang.pick("（超出舍入级）", "(above rounding level)")
+        }
     );
     let row = format!(
         "{} {}: max |Y − Y_split| = {:.3} {}",
         mark(row_ok),
-        lang.pick("W 按行切(GeLU 作用在部分和上)", "W split by rows (GeLU applied to partial sums)"),
+        lang.pick(
+            "W 按行切（GeLU 作用在部分和上）",
+            "W split by rows (GeLU applied to partial sums)"
+        ),
         bench.row_split_max_diff,
-        if row_ok { lang.pick("(明显不为 0)", "(clearly non-zero)") } else { lang.pick("(意外地接近 0)", "(unexpectedly near zero)") }
+        if row_ok {
+            lang.pick("（明显不为 0）", "(clearly non-zero)")
+        } else {
+            lang.pick("（意外地接近 0）", "(unexpectedly near zero)")
+        }
     );
     (column, row, column_ok && row_ok)
 }
@@ -1006,7 +1156,11 @@ fn TpBenchView() -> impl IntoView {
         match result.get() {
             Ok(bench) => {
                 let (column, row, both) = bench_lines(lang, &bench);
-                let scale = format!("{} {:.2}", lang.pick("输出 Y 的最大绝对值", "largest |Y| of the output"), bench.output_max_abs);
+                let scale = format!(
+                    "{} {:.2}",
+                    lang.pick("输出 Y 的最大绝对值", "largest |Y| of the output"),
+                    bench.output_max_abs
+                );
                 view! {
                     <ul class="verdict-lines">
                         <li data-testid="tp-bench-column" data-diff=bench.column_split_max_diff.to_string()>{column}</li>
@@ -1017,7 +1171,7 @@ fn TpBenchView() -> impl IntoView {
                         <strong>{if both {
                             lang.pick("✓ 两个结论都复现了。", "✓ Both conclusions reproduced.")
                         } else {
-                            lang.pick("✗ 这一次没有复现,再跑一次看看。", "✗ Not reproduced this time; run it again.")
+                            lang.pick("✗ 这一次没有复现，再跑一次看看。", "✗ Not reproduced this time; run it again.")
                         }}</strong>
                     </p>
                 }
@@ -1028,11 +1182,11 @@ fn TpBenchView() -> impl IntoView {
     };
     view! {
         <div class="tp-bench figure" data-testid="tp-bench">
-            <h4><T zh="第 3 课的验算台:Y = GeLU(X·W)·V" en="Lesson 3's bench: Y = GeLU(X·W)·V" /></h4>
+            <h4><T zh="第 3 课的验算台：Y = GeLU(X·W)·V" en="Lesson 3's bench: Y = GeLU(X·W)·V" /></h4>
             <p class="hint">
                 {move || match lang.get() {
                     Lang::Zh => format!(
-                        "在你的浏览器里真算:X 是 {}×{},W 是 {}×{},V 是 {}×{},切给 {} 张“卡”,f32。矩阵由种子 {} 生成。",
+                        "在你的浏览器里真算：X 是 {}×{},W 是 {}×{},V 是 {}×{}，切给 {} 张“卡”,f32。矩阵由种子 {} 生成。",
                         shape.tokens, shape.hidden, shape.hidden, shape.ffn, shape.ffn, shape.hidden, shape.tp, seed.get()
                     ),
                     Lang::En => format!(
@@ -1043,7 +1197,7 @@ fn TpBenchView() -> impl IntoView {
             </p>
             <div role="status" aria-live="polite">{body}</div>
             <button type="button" data-testid="tp-bench-rerun" on:click=move |_| seed.set(fresh_seed())>
-                <T zh="换一组随机矩阵,再跑一次" en="Run again with new random matrices" />
+                <T zh="换一组随机矩阵，再跑一次" en="Run again with new random matrices" />
             </button>
         </div>
     }
@@ -1056,7 +1210,7 @@ pub fn Decisions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         <section class="part" id="part-four" data-testid="section-decisions" aria-labelledby="part-four-title">
             <h2 id="part-four-title"><span class="part-number">"4"</span><T zh="为项目拍板" en="Decide for the project" /></h2>
             <p class="lead">
-                <T zh="三件事要拍板,每件都写成能核对的数:选好方案、写下你的数,页面用和网格相同的公式算一遍,逐项对照。"
+                <T zh="三件事要拍板，每件都写成能核对的数：选好方案、写下你的数，页面用和网格相同的公式算一遍，逐项对照。"
                    en="Three decisions, each written as figures that can be checked: choose a plan, write down your numbers, and the page counts the same plan with the grid's formulas and compares line by line." />
             </p>
             <DecisionOneForm lab8=lab8 />
@@ -1065,11 +1219,11 @@ pub fn Decisions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
             <div class="acceptance" data-testid="acceptance">
                 <h3><T zh="验收" en="Acceptance" /></h3>
                 <ol>
-                    <li><T zh="每卡显存分项(模型状态、激活)与网格现算值一致,合计 ≤ 80 GB(第 ① 项)。"
+                    <li><T zh="每卡显存分项（模型状态、激活）与网格现算值一致，合计 ≤ 80 GB（第 ① 项）。"
                            en="Per-card memory, item by item (model states, activations), matches the grid's computed figures, and the total is at most 80 GB (decision ①)." /></li>
-                    <li><T zh="写清通信最重的一维、它的字节数和链路(第 ② 项)。"
+                    <li><T zh="写清通信最重的一维、它的字节数和链路（第 ② 项）。"
                            en="The heaviest dimension is named with its bytes and its link (decision ②)." /></li>
-                    <li><T zh="第 3 课验算台的两个结论能复现:先列切再行切,差在舍入级;按行切,差不为 0。"
+                    <li><T zh="第 3 课验算台的两个结论能复现：先列切再行切，差在舍入级；按行切，差不为 0。"
                            en="Both conclusions of lesson 3's bench reproduce: columns then rows differ only by rounding; a row split does not give the same result." /></li>
                 </ol>
                 <TpBenchView />
@@ -1111,21 +1265,42 @@ mod tests {
     #[test]
     fn whole_numbers_and_percent() {
         assert_eq!(parse_whole("32", 1, MAX_MICRO_BATCHES), Ok(32));
-        assert_eq!(parse_whole("8.5", 1, MAX_MICRO_BATCHES), Err(InputError::NotWhole));
-        assert_eq!(parse_whole("0", 1, MAX_MICRO_BATCHES), Err(InputError::TooSmall("1".to_string())));
-        assert_eq!(parse_whole("-4", 1, MAX_MICRO_BATCHES), Err(InputError::Negative));
-        assert_eq!(parse_whole("99999999999999999999", 1, MAX_MICRO_BATCHES), Err(InputError::TooLarge("1,024".to_string())));
+        assert_eq!(
+            parse_whole("8.5", 1, MAX_MICRO_BATCHES),
+            Err(InputError::NotWhole)
+        );
+        assert_eq!(
+            parse_whole("0", 1, MAX_MICRO_BATCHES),
+            Err(InputError::TooSmall("1".to_string()))
+        );
+        assert_eq!(
+            parse_whole("-4", 1, MAX_MICRO_BATCHES),
+            Err(InputError::Negative)
+        );
+        assert_eq!(
+            parse_whole("99999999999999999999", 1, MAX_MICRO_BATCHES),
+            Err(InputError::TooLarge("1,024".to_string()))
+        );
         assert_eq!(parse_whole("", 1, 4), Err(InputError::Empty));
         assert_eq!(parse_percent(""), Ok(DEFAULT_BUBBLE_THRESHOLD));
         assert_eq!(parse_percent("25%"), Ok(0.25));
         assert_eq!(parse_percent("0"), Err(InputError::NotPositive));
-        assert_eq!(parse_percent("150"), Err(InputError::TooLarge("100%".to_string())));
+        assert_eq!(
+            parse_percent("150"),
+            Err(InputError::TooLarge("100%".to_string()))
+        );
         assert_eq!(parse_percent("ten"), Err(InputError::NotANumber));
     }
 
     #[test]
     fn messages_come_in_both_languages() {
-        let han = |s: &str| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3000}'..='\u{303f}').contains(&c) || ('\u{ff00}'..='\u{ffef}').contains(&c));
+        let han = |s: &str| {
+            s.chars().any(|c| {
+                ('\u{4e00}'..='\u{9fff}').contains(&c)
+                    || ('\u{3000}'..='\u{303f}').contains(&c)
+                    || ('\u{ff00}'..='\u{ffef}').contains(&c)
+            })
+        };
         for e in [
             InputError::Empty,
             InputError::NotANumber,
@@ -1152,13 +1327,26 @@ mod tests {
 
     #[test]
     fn decision_one_checks_against_the_core() {
-        let right = DecisionOne::check(decision_one_config(3, 1, Recompute::Full), "55.6", "2.7 GB");
+        let right =
+            DecisionOne::check(decision_one_config(3, 1, Recompute::Full), "55.6", "2.7 GB");
         assert_eq!(right.marks(), Some((true, true, true)));
         assert!(right.passed());
-        let overflow = DecisionOne::check(decision_one_config(3, 1, Recompute::Selective), "55.6", "45.6");
+        let overflow = DecisionOne::check(
+            decision_one_config(3, 1, Recompute::Selective),
+            "55.6",
+            "45.6",
+        );
         assert_eq!(overflow.marks(), Some((true, true, false)));
-        let typo = DecisionOne::check(decision_one_config(0, 8, Recompute::Selective), "55.6", "5.7");
-        assert_eq!(typo.marks(), Some((true, true, true)), "TP 8 keeps 55.6 GB whatever the ZeRO stage");
+        let typo = DecisionOne::check(
+            decision_one_config(0, 8, Recompute::Selective),
+            "55.6",
+            "5.7",
+        );
+        assert_eq!(
+            typo.marks(),
+            Some((true, true, true)),
+            "TP 8 keeps 55.6 GB whatever the ZeRO stage"
+        );
         let bad = DecisionOne::check(decision_one_config(3, 1, Recompute::Full), "", "x");
         assert_eq!(bad.marks(), None);
         assert!(!bad.passed());
@@ -1171,7 +1359,10 @@ mod tests {
         let plan = Plan::new(&decision_two_config(8, 2, 1, 8)).expect("lesson plan");
         let comm = plan.traffic();
         let top = heaviest_traffic(&comm).expect("some traffic");
-        assert_eq!((top.dim, format::bytes(top.bytes), top.link), (Dim::Tp, "75.2 GB".to_string(), Link::NvLink));
+        assert_eq!(
+            (top.dim, format::bytes(top.bytes), top.link),
+            (Dim::Tp, "75.2 GB".to_string(), Link::NvLink)
+        );
         assert!(is_heaviest(&comm, Dim::Tp));
         assert!(!is_heaviest(&comm, Dim::Dp));
         assert!(!is_heaviest(&comm, Dim::Cp));

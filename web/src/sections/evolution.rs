@@ -87,7 +87,11 @@ fn fraction(x: f64) -> String {
 }
 
 fn pairs(values: &[u64]) -> String {
-    values.iter().map(u64::to_string).collect::<Vec<_>>().join(" : ")
+    values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" : ")
 }
 
 /// The ten generations of the map in `lang`, every number from `inputs`.
@@ -100,17 +104,30 @@ pub fn generations(lang: Lang, inputs: &MapInputs) -> Vec<Generation> {
     let years = format!("{:.0}", f.one_card_years);
     let (ring8, ring64) = (gb(f.ring_dp_8), gb(f.ring_dp_64));
     let naive8 = gb(f.naive_gather_8);
-    let naive64 = format!("{} GB", format::thousands(f.naive_gather_64.gb().round() as u64));
+    let naive64 = format!(
+        "{} GB",
+        format::thousands(f.naive_gather_64.gb().round() as u64)
+    );
     let ib_time = format::seconds(f.ring_dp_8_over_ib);
     let backward = format::seconds(f.backward_4096_tokens);
     let tflops = format!("{:.0}", EFFECTIVE_FLOPS / 1e12);
-    let (nv, ib) = (format!("{:.0}", inputs.nvlink_gbps), format!("{:.0}", inputs.ib_gbps));
+    let (nv, ib) = (
+        format!("{:.0}", inputs.nvlink_gbps),
+        format!("{:.0}", inputs.ib_gbps),
+    );
     let chain = f.zero_chain_8.map(gb).join(" → ");
     let factor = format!("{:.1}", f.zero3_traffic_factor);
-    let (sel_dp, room, sel_tp) = (gb(f.selective_activations_dp8), gb(f.room_beside_zero3), gb(f.selective_activations_tp8));
+    let (sel_dp, room, sel_tp) = (
+        gb(f.selective_activations_dp8),
+        gb(f.room_beside_zero3),
+        gb(f.selective_activations_tp8),
+    );
     let tp_bytes = gb(f.tp8_traffic_4096_tokens);
-    let (bubble, share, bubble_v4) =
-        (format::percent(f.bubble_p8_m32), format::percent(f.bubble_share_p8_m32), format::percent(f.bubble_p8_m32_v4));
+    let (bubble, share, bubble_v4) = (
+        format::percent(f.bubble_p8_m32),
+        format::percent(f.bubble_share_p8_m32),
+        format::percent(f.bubble_p8_m32_v4),
+    );
     let zb = fraction(f.zb_h1_fraction);
     let (contiguous, zigzag) = (pairs(&f.cp4_contiguous_pairs), pairs(&inputs.zigzag_pairs));
     let cp_layer = gb(f.cp8_per_layer_131k);
@@ -122,7 +139,7 @@ pub fn generations(lang: Lang, inputs: &MapInputs) -> Vec<Generation> {
     let llama_zh = inputs.llama.as_ref().map_or_else(String::new, |r| {
         let d = r.degrees;
         format!(
-            "Llama 3 405B:[TP, CP, PP, DP] = {} × {} × {} × {},{} 张 H100,BF16 MFU {}%(其报告表 4);",
+            "Llama 3 405B:[TP, CP, PP, DP] = {} × {} × {} × {},{} 张 H100,BF16 MFU {}%（其报告表 4）；",
             d.tp, d.cp, d.pp, d.dp, format::thousands(u64::from(r.run.config.gpus)), r.run.mfu_percent
         )
     });
@@ -133,39 +150,45 @@ pub fn generations(lang: Lang, inputs: &MapInputs) -> Vec<Generation> {
             d.tp, d.cp, d.pp, d.dp, format::thousands(u64::from(r.run.config.gpus)), r.run.mfu_percent
         )
     });
-    let g = |key, era: String, title: String, solved: String, stuck: String| Generation { key, era, title, solved, stuck };
+    let g = |key, era: String, title: String, solved: String, stuck: String| Generation {
+        key,
+        era,
+        title,
+        solved,
+        stuck,
+    };
     match lang {
         Lang::Zh => vec![
             g("single", "起点 · 上一章的结论".into(), "一张卡".into(),
-              "一步训练的所有计算和数据都在一张卡里,卡与卡之间无需交换任何东西。".into(),
-              format!("锚点的模型状态 16 字节 × 参数量 = {states},相当于 {times} 张 {card} 的卡。即使装得下,速度也远远不够:DeepSeek-V3 报告里预训练花了 {hours} H800 GPU 小时,只用一张卡得跑大约 {years} 年。")),
-            g("ring", "第一代 · ring 源自高性能计算(2009),2017–2018 年进入深度学习".into(), "数据并行 + ring all-reduce".into(),
-              format!("每张卡各持一份完整模型、各处理 1/N 的数据,每步结束时把梯度求和。用 ring 求和,每张卡收发的量只有梯度的约 2(N−1)/N 倍:锚点 8 卡每卡 {ring8},64 卡 {ring64};若全部汇总到 0 号卡,那一张卡要收 {naive8},64 卡时 {naive64}。"),
-              format!("它治的只是「慢」:每张卡照样得装下全部 {states}。")),
-            g("bucket", "第一代 · 工程 · PyTorch DDP(Li et al. 2020)".into(), "分桶:边反向边同步".into(),
-              "反向是一层一层产出梯度的;攒满一个桶(PyTorch 默认 25 MiB)就先发出去,让通信藏进后面几层的反向计算里。".into(),
-              format!("DP 每步的通信量是固定的:锚点 8 卡每卡 {ring8},按 IB {ib} GB/s 要 {ib_time};而每卡 4,096 个 token 的反向按我们的估算只要约 {backward}(按 4 × 参数量 × token 数 FLOPs、有效算力 {tflops} TFLOPS 推算)。token 太少,通信就藏不住。")),
+              "一步训练的所有计算和数据都在一张卡里，卡与卡之间无需交换任何东西。".into(),
+              format!("锚点的模型状态 16 字节 × 参数量 = {states}，相当于 {times} 张 {card} 的卡。即使装得下，速度也远远不够：DeepSeek-V3 报告里预训练花了 {hours} H800 GPU 小时，只用一张卡得跑大约 {years} 年。")),
+            g("ring", "第一代 · ring 源自高性能计算（2009），2017–2018 年进入深度学习".into(), "数据并行 + ring all-reduce".into(),
+              format!("每张卡各持一份完整模型、各处理 1/N 的数据，每步结束时把梯度求和。用 ring 求和，每张卡收发的量只有梯度的约 2(N−1)/N 倍：锚点 8 卡每卡 {ring8},64 卡 {ring64}；若全部汇总到 0 号卡，那一张卡要收 {naive8},64 卡时 {naive64}。"),
+              format!("它治的只是「慢」：每张卡照样得装下全部 {states}。")),
+            g("bucket", "第一代 · 工程 · PyTorch DDP(Li et al. 2020)".into(), "分桶：边反向边同步".into(),
+              "反向是一层一层产出梯度的；攒满一个桶（PyTorch 默认 25 MiB）就先发出去，让通信藏进后面几层的反向计算里。".into(),
+              format!("DP 每步的通信量是固定的：锚点 8 卡每卡 {ring8}，按 IB {ib} GB/s 要 {ib_time}；而每卡 4,096 个 token 的反向按我们的估算只要约 {backward}（按 4 × 参数量 × token 数 FLOPs、有效算力 {tflops} TFLOPS 推算）。token 太少，通信就藏不住。")),
             g("zero", "第二代 · ZeRO(Rajbhandari et al. 2019)· PyTorch FSDP(2023)".into(), "ZeRO-1 / 2 / 3 · FSDP".into(),
-              format!("不再每卡存一整份:8 卡上依次切开优化器状态、梯度、参数,每卡模型状态 {chain}。"),
-              format!("参数也切开之后,每步得额外把它们 all-gather 回来,通信量涨到普通 DP 的 {factor} 倍;激活也没被切:s = 4,096 时选择性重计算要 {sel_dp},装不进剩下的 {room}。")),
-            g("tensor", "第三代 · Megatron-LM(Shoeybi et al. 2019)".into(), "张量并行:在层内切矩阵".into(),
-              format!("前一个矩阵沿列拆开、后一个沿行拆开,每个 MLP 只在末尾做一次 all-reduce;TP 8 配上序列并行,激活从 {sel_dp} 降到 {sel_tp}。"),
-              format!("每层前向同步 2 次、反向 2 次:每 4,096 个 token 每卡要发 {tp_bytes},每层都要等它,只能留在机内。ZeRO 论文测过跨两台 DGX-2 的张量并行:每卡约 5 TFLOPS,不到峰值的 5%。")),
-            g("pipeline", "第四代 · 2018–2021".into(), "流水线并行:GPipe → 1F1B → interleaved".into(),
-              "按层分段,跨机传的只有段边界上的激活;一批数据拆成若干 micro-batch 依次流过各段;1F1B 让第一段同时挂着的激活从 m 份降到 p 份;interleaved 再把气泡缩小到 1/v。".into(),
-              format!("流水线两端总有卡在空等:p = 8、m = 32 时气泡 (p−1)/m = {bubble}(占整步 {share});interleaved v = 4 也还剩 {bubble_v4}。")),
+              format!("不再每卡存一整份：8 卡上依次切开优化器状态、梯度、参数，每卡模型状态 {chain}。"),
+              format!("参数也切开之后，每步得额外把它们 all-gather 回来，通信量涨到普通 DP 的 {factor} 倍；激活也没被切：s = 4,096 时选择性重计算要 {sel_dp}，装不进剩下的 {room}。")),
+            g("tensor", "第三代 · Megatron-LM(Shoeybi et al. 2019)".into(), "张量并行：在层内切矩阵".into(),
+              format!("前一个矩阵沿列拆开、后一个沿行拆开，每个 MLP 只在末尾做一次 all-reduce;TP 8 配上序列并行，激活从 {sel_dp} 降到 {sel_tp}。"),
+              format!("每层前向同步 2 次、反向 2 次：每 4,096 个 token 每卡要发 {tp_bytes}，每层都要等它，只能留在机内。ZeRO 论文测过跨两台 DGX-2 的张量并行：每卡约 5 TFLOPS，不到峰值的 5%。")),
+            g("pipeline", "第四代 · 2018–2021".into(), "流水线并行：GPipe → 1F1B → interleaved".into(),
+              "按层分段，跨机传的只有段边界上的激活；一批数据拆成若干 micro-batch 依次流过各段；1F1B 让第一段同时挂着的激活从 m 份降到 p 份；interleaved 再把气泡缩小到 1/v。".into(),
+              format!("流水线两端总有卡在空等：p = 8、m = 32 时气泡 (p−1)/m = {bubble}（占整步 {share}）；interleaved v = 4 也还剩 {bubble_v4}。")),
             g("zero-bubble", "2023–2024 · Zero Bubble(Qi et al. 2023)· DualPipe(DeepSeek-V3,2024)".into(), "零气泡调度 · DualPipe".into(),
-              format!("把反向拆成对输入求导 B 与对权重求导 W,拿 W 去填空泡:F = B = W 时 ZB-H1 的气泡只有 1F1B 的 {zb}(本页的调度模拟器算出);DualPipe 让 micro-batch 从流水线两端同时进入,一批在通信(all-to-all)时另一批在计算。"),
-              "DualPipe 得多存一份参数,调度也难写得多;通信并没有变少,只是不再挡在计算前面。".into()),
-            g("long-sequence", "岔路 · 长序列 · 2021–2023:序列并行、Ring Attention、Ulysses".into(), "序列并行 / 上下文并行".into(),
-              format!("128K 的序列沿长度切给多张卡;zigzag 把头尾两块配成一对,16 个 token、4 张卡时因果负载从 {contiguous} 变成 {zigzag}。"),
-              format!("每个全注意力层,卡与卡之间都要交换 K、V;以锚点在 8 卡上跑 s = 131,072 为例,每层每卡发 {cp_layer};Ulysses 改按头切,可锚点只有 {kv} 个 KV 头。")),
+              format!("把反向拆成对输入求导 B 与对权重求导 W，拿 W 去填空泡：F = B = W 时 ZB-H1 的气泡只有 1F1B 的 {zb}（本页的调度模拟器算出）；DualPipe 让 micro-batch 从流水线两端同时进入，一批在通信（all-to-all）时另一批在计算。"),
+              "DualPipe 得多存一份参数，调度也难写得多；通信并没有变少，只是不再挡在计算前面。".into()),
+            g("long-sequence", "岔路 · 长序列 · 2021–2023：序列并行、Ring Attention、Ulysses".into(), "序列并行 / 上下文并行".into(),
+              format!("128K 的序列沿长度切给多张卡；zigzag 把头尾两块配成一对，16 个 token、4 张卡时因果负载从 {contiguous} 变成 {zigzag}。"),
+              format!("每个全注意力层，卡与卡之间都要交换 K、V；以锚点在 8 卡上跑 s = 131,072 为例，每层每卡发 {cp_layer};Ulysses 改按头切，可锚点只有 {kv} 个 KV 头。")),
             g("experts", "岔路 · MoE · GShard(2020)→ DeepSeek-V3(2024)".into(), "专家并行 + all-to-all".into(),
-              format!("DeepSeek-V3 的 {routed} 路由专家参数分到 {ds_ep} 张卡,每卡每层 {per_card} 个专家;按其报告,每个 token 最多发往 4 个节点。"),
-              format!("跨节点的 IB(每卡 {ib} GB/s)只有 NVLink({nv} GB/s)的 {ib_share};报告称跨节点专家并行的计算与通信约为 1 : 1;热门专家所在的卡会拖慢全体(下一章讲 MoE 本身)。")),
-            g("combined", "2021 起 · Narayanan et al. 2021;Llama 3;DeepSeek-V3 · 你在这里".into(), "组合:3D / 4D / 5D 并行".into(),
-              format!("{llama_zh}DeepSeek-V3:PP {ds_pp} × EP {ds_ep} × ZeRO-1 DP,不用 TP。"),
-              "没有万能的配置:每种组合都得先算清每卡显存、每一维通信走哪条链路、气泡多大——正是这一页做的事。".into()),
+              format!("DeepSeek-V3 的 {routed} 路由专家参数分到 {ds_ep} 张卡，每卡每层 {per_card} 个专家；按其报告，每个 token 最多发往 4 个节点。"),
+              format!("跨节点的 IB（每卡 {ib} GB/s）只有 NVLink({nv} GB/s)的 {ib_share}；报告称跨节点专家并行的计算与通信约为 1 : 1；热门专家所在的卡会拖慢全体（下一章讲 MoE 本身）。")),
+            g("combined", "2021 起 · Narayanan et al. 2021;Llama 3;DeepSeek-V3 · 你在这里".into(), "组合：3D / 4D / 5D 并行".into(),
+              format!("{llama_zh}DeepSeek-V3:PP {ds_pp} × EP {ds_ep} × ZeRO-1 DP，不用 TP。"),
+              "没有万能的配置：每种组合都得先算清每卡显存、每一维通信走哪条链路、气泡多大——正是这一页做的事。".into()),
         ],
         Lang::En => vec![
             g("single", "Starting point · where the previous chapter ended".into(), "One card".into(),
@@ -253,7 +276,9 @@ pub fn EvolutionMap() -> impl IntoView {
                 .collect_view();
             view! { <ol class="evolution" data-testid="evolution-map">{items}</ol> }.into_any()
         }
-        Err(error) => view! { <p role="alert" data-testid="evolution-map">{error.to_string()}</p> }.into_any(),
+        Err(error) => {
+            view! { <p role="alert" data-testid="evolution-map">{error.to_string()}</p> }.into_any()
+        }
     };
     let sources = move || match &*for_sources {
         Ok(inputs) => sources_note(lang.get(), inputs),
@@ -278,7 +303,9 @@ mod tests {
 
     fn han(s: &str) -> bool {
         s.chars().any(|c| {
-            ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3000}'..='\u{303f}').contains(&c) || ('\u{ff00}'..='\u{ffef}').contains(&c)
+            ('\u{4e00}'..='\u{9fff}').contains(&c)
+                || ('\u{3000}'..='\u{303f}').contains(&c)
+                || ('\u{ff00}'..='\u{ffef}').contains(&c)
         })
     }
 
@@ -305,9 +332,32 @@ mod tests {
             .map(|g| format!("{} {}", g.solved, g.stuck))
             .collect();
         for needle in [
-            "444.5 GB", "5.6 times", "2,664,000", "304 years", "97.2 GB", "109.4 GB", "388.9 GB", "3,500 GB", "1.94 s",
-            "1.14 s", "152.8 GB", "1.5 times", "24.4 GB", "5.7 GB", "18.8 GB", "21.9%", "17.9%", "5.5%", "1/3",
-            "10 : 26 : 42 : 58", "34 : 34 : 34 : 34", "0.5 GB", "653.9B", "31.2%", "8 × 1 × 16 × 128", "41%",
+            "444.5 GB",
+            "5.6 times",
+            "2,664,000",
+            "304 years",
+            "97.2 GB",
+            "109.4 GB",
+            "388.9 GB",
+            "3,500 GB",
+            "1.94 s",
+            "1.14 s",
+            "152.8 GB",
+            "1.5 times",
+            "24.4 GB",
+            "5.7 GB",
+            "18.8 GB",
+            "21.9%",
+            "17.9%",
+            "5.5%",
+            "1/3",
+            "10 : 26 : 42 : 58",
+            "34 : 34 : 34 : 34",
+            "0.5 GB",
+            "653.9B",
+            "31.2%",
+            "8 × 1 × 16 × 128",
+            "41%",
         ] {
             assert!(all.contains(needle), "missing {needle}");
         }

@@ -10,12 +10,24 @@ use crate::i18n::{use_lang, Lang, T};
 
 /// One entry of the page's table of contents: anchor, 中文, English.
 const CONTENTS: [(&str, &str, &str); 6] = [
-    ("#part-one", "一、一台机:8 张卡", "1. One machine: 8 cards"),
-    ("#part-two", "二、8 台机:64 张卡", "2. Eight machines: 64 cards"),
-    ("#part-three", "三、和真实配置对照", "3. Against real configurations"),
+    ("#part-one", "一、一台机：8 张卡", "1. One machine: 8 cards"),
+    (
+        "#part-two",
+        "二、8 台机：64 张卡",
+        "2. Eight machines: 64 cards",
+    ),
+    (
+        "#part-three",
+        "三、和真实配置对照",
+        "3. Against real configurations",
+    ),
     ("#part-four", "四、为项目拍板", "4. Decide for the project"),
     ("#evolution", "演进地图", "The evolution map"),
-    ("#counting-note", "这些数怎么算", "How these numbers are counted"),
+    (
+        "#counting-note",
+        "这些数怎么算",
+        "How these numbers are counted",
+    ),
 ];
 
 /// The anchor's shape in one line, from its preset.
@@ -24,7 +36,7 @@ fn anchor_shape(lang: Lang) -> String {
     let linear = m.layers.saturating_sub(m.full_attention_layers);
     match lang {
         Lang::Zh => format!(
-            "隐藏维度 {},{} 层(其中 {} 层全注意力、{} 层线性注意力),{} 个注意力头、{} 个 KV 头,每头 {} 维,FFN {},词表 {}。",
+            "隐藏维度 {},{} 层（其中 {} 层全注意力、{} 层线性注意力），{} 个注意力头、{} 个 KV 头，每头 {} 维，FFN {}，词表 {}。",
             m.hidden,
             m.layers,
             m.full_attention_layers,
@@ -64,25 +76,27 @@ pub fn Intro() -> impl IntoView {
     let shape = move || anchor_shape(lang.get());
     let contents = CONTENTS
         .iter()
-        .map(|&(href, zh, en)| view! { <li><a href=href>{move || lang.get().pick(zh, en)}</a></li> })
+        .map(
+            |&(href, zh, en)| view! { <li><a href=href>{move || lang.get().pick(zh, en)}</a></li> },
+        )
         .collect_view();
     view! {
         <section class="part intro" id="intro" data-testid="section-intro" aria-labelledby="intro-title">
             <h2 id="intro-title"><T zh="这是一堂计算实验" en="A lab of computation, not of training" /></h2>
             <p class="lead">
-                <T zh="前面几课各自切开了一维:数据、张量、流水线、序列、专家。这一页把它们放到同一批卡上组合:每一步先写下你的预测,再在设备网格里核对每卡显存、每一维通信走哪条链路、流水线气泡多大,最后拿 Llama 3 与 DeepSeek-V3 公开的配置来对照。"
+                <T zh="前面几课各自切开了一维：数据、张量、流水线、序列、专家。这一页把它们放到同一批卡上组合：每一步先写下你的预测，再在设备网格里核对每卡显存、每一维通信走哪条链路、流水线气泡多大，最后拿 Llama 3 与 DeepSeek-V3 公开的配置来对照。"
                    en="Earlier lessons each cut one dimension: data, tensors, pipeline stages, sequences, experts. This page combines them on one set of cards. At every step you write down a prediction first, then check it in the device grid: memory per card, which link each dimension's traffic takes, how large the pipeline bubble is. At the end the plans are set against the published configurations of Llama 3 and DeepSeek-V3." />
             </p>
             <p>
-                <T zh="这里没有一次真实的多卡训练:我们的项目只有一块 GPU。页面上的每个数都是按公式现算的(锚点模型的参数量与维度取自它的官方 config),时间一律是「字节 ÷ 带宽」的推算;凡是 TFLOPs、MFU、GPU 小时这类实测数字,都是引用公开报告,并注明出处。"
+                <T zh="这里没有一次真实的多卡训练：我们的项目只有一块 GPU。页面上的每个数都是按公式现算的（锚点模型的参数量与维度取自它的官方 config），时间一律是「字节 ÷ 带宽」的推算；凡是 TFLOPs、MFU、GPU 小时这类实测数字，都是引用公开报告，并注明出处。"
                    en="No multi-GPU training run stands behind this page: the project owns a single GPU. Every figure here is computed from formulas as you change the plan (the anchor's parameter count and shapes come from its official config), and every time is an estimate of bytes ÷ bandwidth. Measured figures such as TFLOPs, MFU or GPU hours are quoted from public reports, with the source named." />
             </p>
 
             <div class="anchor-card" data-testid="anchor">
-                <h3><T zh="锚点模型:Qwen3.8-27B" en="The anchor model: Qwen3.8-27B" /></h3>
+                <h3><T zh="锚点模型：Qwen3.8-27B" en="The anchor model: Qwen3.8-27B" /></h3>
                 <dl class="anchor-figures">
                     <div>
-                        <dt><T zh="参数量(官方计数)" en="Parameters (official count)" /></dt>
+                        <dt><T zh="参数量（官方计数）" en="Parameters (official count)" /></dt>
                         <dd data-testid="anchor-params" data-params=params_attr>{params}</dd>
                     </div>
                     <div>
@@ -94,20 +108,20 @@ pub fn Intro() -> impl IntoView {
                 </dl>
                 <p class="caption">{shape}</p>
                 <p class="note">
-                    <T zh="每个参数 16 字节:BF16 权重 2、BF16 梯度 2、FP32 主权重与 Adam 的两份动量共 12。单这一项就比一张 80 GB 的卡大好几倍,所以必须切。"
+                    <T zh="每个参数 16 字节：BF16 权重 2、BF16 梯度 2、FP32 主权重与 Adam 的两份动量共 12。单这一项就比一张 80 GB 的卡大好几倍，所以必须切。"
                        en="Sixteen bytes per parameter: BF16 weights 2, BF16 gradients 2, and 12 for the FP32 master copy and Adam's two moments. That alone is several times an 80 GB card, so the model has to be split." />
                 </p>
             </div>
 
             <h3><T zh="这一页先不碰的东西" en="What this page leaves out" /></h3>
             <ul class="left-out" data-testid="intro-left-out">
-                <li><T zh="网格里没有 MoE 的专家并行:锚点是稠密模型。专家并行只在第三部分 DeepSeek-V3 的配置里出现,由核心现算。"
+                <li><T zh="网格里没有 MoE 的专家并行：锚点是稠密模型。专家并行只在第三部分 DeepSeek-V3 的配置里出现，由核心现算。"
                        en="Expert parallelism for MoE is not in the grids: the anchor is dense. It appears only in part 3, in DeepSeek-V3's plan, computed by the same core." /></li>
-                <li><T zh="通信与计算的重叠:每一维的时间都按没有重叠来算,是上限而不是实际耗时;延迟也不计。"
+                <li><T zh="通信与计算的重叠：每一维的时间都按没有重叠来算，是上限而不是实际耗时；延迟也不计。"
                        en="Overlap of communication with compute: each dimension's time assumes none, so it is an upper bound rather than a measured duration; latency is not counted either." /></li>
-                <li><T zh="流水线段间的不均衡:embedding 和输出头让首尾两段更重,这里按层数平均分段,不计它们的激活。"
+                <li><T zh="流水线段间的不均衡：embedding 和输出头让首尾两段更重，这里按层数平均分段，不计它们的激活。"
                        en="Imbalance between pipeline stages: the embedding and the output head make the first and last stages heavier; here stages split the layers evenly and their activations are not counted." /></li>
-                <li><T zh="临时缓冲、显存碎片、重计算多出的那次前向、CP 的反向通信:都不计。"
+                <li><T zh="临时缓冲、显存碎片、重计算多出的那次前向、CP 的反向通信：都不计。"
                        en="Temporary buffers, memory fragmentation, the extra forward pass of recomputation and CP's backward traffic: none of these are counted." /></li>
             </ul>
             <p class="note">
@@ -132,13 +146,19 @@ mod tests {
         assert!(zh.contains("48 层线性注意力"), "{zh}");
         let en = anchor_shape(Lang::En);
         assert!(en.contains("vocabulary 248,320"), "{en}");
-        assert!(en.chars().all(|c| !('\u{4e00}'..='\u{9fff}').contains(&c)), "{en}");
+        assert!(
+            en.chars().all(|c| !('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "{en}"
+        );
     }
 
     #[test]
     fn one_card_needs_sixteen_bytes_per_parameter() {
         let p = Preset::Qwen38_27b.model().params;
         assert_eq!(format::thousands(p as u64), "27,781,427,952");
-        assert_eq!(format::bytes(ModelStates::ledger(p, 1.0, 0, 2.0).total()), "444.5 GB");
+        assert_eq!(
+            format::bytes(ModelStates::ledger(p, 1.0, 0, 2.0).total()),
+            "444.5 GB"
+        );
     }
 }

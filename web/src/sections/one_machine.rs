@@ -63,7 +63,13 @@ fn floor_explanation(lang: Lang, floor: parallel_core::Bytes) -> String {
 pub fn OneMachine(lab: GridLab) -> impl IntoView {
     let lang = use_lang();
     let anchor = Preset::Qwen38_27b.model();
-    let floor = ModelStates::ledger(anchor.params, 8.0, 3, PlanConfig::default().precision.grad_bytes()).total();
+    let floor = ModelStates::ledger(
+        anchor.params,
+        8.0,
+        3,
+        PlanConfig::default().precision.grad_bytes(),
+    )
+    .total();
     let explanation = Signal::derive(move || floor_explanation(lang.get(), floor));
     view! {
         <section class="part" id="part-one" data-testid="section-8" aria-labelledby="part-one-title">

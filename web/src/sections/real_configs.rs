@@ -39,14 +39,25 @@ pub fn traffic_line(lang: Lang, comm: &[Traffic]) -> String {
         return lang.pick("无", "none").to_string();
     }
     comm.iter()
-        .map(|t| format!("{} {} ({})", dim_label(t.dim), format::bytes(t.bytes), link_short(t.link)))
+        .map(|t| {
+            format!(
+                "{} {} ({})",
+                dim_label(t.dim),
+                format::bytes(t.bytes),
+                link_short(t.link)
+            )
+        })
         .collect::<Vec<_>>()
         .join(" · ")
 }
 
 /// A rejected plan in the page's language.
 fn rejected(lang: Lang, error: &PlanError, config: &parallel_core::PlanConfig) -> String {
-    format!("{}{}", lang.pick("核心拒绝了这个方案:", "The core rejects this plan: "), explain(lang, error, config))
+    format!(
+        "{}{}",
+        lang.pick("核心拒绝了这个方案：", "The core rejects this plan: "),
+        explain(lang, error, config)
+    )
 }
 
 /// One Llama 3 405B run with what the core makes of it.
@@ -87,20 +98,26 @@ pub fn llama_lessons(lang: Lang, rows: &[LlamaRow]) -> Vec<String> {
         if rows.iter().all(|r| r.degrees.tp == tp) {
             let node = first.run.config.gpus_per_node;
             out.push(match lang {
-                Lang::Zh => format!("TP 在三行里都是 {tp}:正好一台机的 {node} 张卡,TP 每层都要同步激活,只能走机内 NVLink。"),
+                Lang::Zh => format!("TP 在三行里都是 {tp}：正好一台机的 {node} 张卡，TP 每层都要同步激活，只能走机内 NVLink。"),
                 Lang::En => format!("TP is {tp} in all three rows: exactly the {node} cards of one machine. TP synchronises activations in every layer, so it stays on NVLink inside the node."),
             });
         }
     }
     let long = rows.iter().find(|r| r.degrees.cp > 1);
-    let short = long.and_then(|long| rows.iter().find(|r| r.degrees.cp == 1 && r.run.config.gpus == long.run.config.gpus));
+    let short = long.and_then(|long| {
+        rows.iter()
+            .find(|r| r.degrees.cp == 1 && r.run.config.gpus == long.run.config.gpus)
+    });
     if let (Some(long), Some(short)) = (long, short) {
         let same = long.tokens_per_step == short.tokens_per_step;
         let tokens = format::thousands(long.tokens_per_step as u64);
-        let (cp, seq) = (long.degrees.cp, format::thousands(u64::from(long.run.config.seq_len)));
+        let (cp, seq) = (
+            long.degrees.cp,
+            format::thousands(u64::from(long.run.config.seq_len)),
+        );
         let (dp_short, dp_long) = (short.degrees.dp, long.degrees.dp);
         out.push(match (lang, same) {
-            (Lang::Zh, true) => format!("序列拉到 {seq} 时加了 {cp} 路 CP,同样的卡数下 DP 从 {dp_short} 降到 {dp_long};每步 token 仍是 {tokens}——CP 切的是一条序列,不增加 token。"),
+            (Lang::Zh, true) => format!("序列拉到 {seq} 时加了 {cp} 路 CP，同样的卡数下 DP 从 {dp_short} 降到 {dp_long}；每步 token 仍是 {tokens}——CP 切的是一条序列，不增加 token。"),
             (Lang::En, true) => format!("At sequence length {seq} the run adds CP {cp}; on the same number of cards DP falls from {dp_short} to {dp_long}, and the tokens per step stay at {tokens}: CP splits one sequence, it adds no tokens."),
             (Lang::Zh, false) => format!("序列拉到 {seq} 时加了 {cp} 路 CP,DP 从 {dp_short} 降到 {dp_long}。"),
             (Lang::En, false) => format!("At sequence length {seq} the run adds CP {cp} and DP falls from {dp_short} to {dp_long}."),
@@ -109,15 +126,18 @@ pub fn llama_lessons(lang: Lang, rows: &[LlamaRow]) -> Vec<String> {
     if let Some(lowest) = rows.iter().min_by_key(|r| r.run.mfu_percent) {
         let mfu = lowest.run.mfu_percent;
         let seq = format::thousands(u64::from(lowest.run.config.seq_len));
-        let cp = lowest.cp_traffic.as_ref().map(|t| (format::bytes(t.bytes), link_short(t.link)));
+        let cp = lowest
+            .cp_traffic
+            .as_ref()
+            .map(|t| (format::bytes(t.bytes), link_short(t.link)));
         out.push(match (lang, cp) {
             (Lang::Zh, Some((bytes, link))) => format!(
-                "序列 {seq} 这一行的 MFU 最低({mfu}%)。报告没有逐项拆开原因;按本页的账,CP 这一维每卡每步多发 {bytes} 的 K、V({link})。"
+                "序列 {seq} 这一行的 MFU 最低（{mfu}%）。报告没有逐项拆开原因；按本页的账，CP 这一维每卡每步多发 {bytes} 的 K、V({link})。"
             ),
             (Lang::En, Some((bytes, link))) => format!(
                 "The {seq}-token row has the lowest MFU ({mfu}%). The report does not break the cause down; by this page's counting, CP adds {bytes} of K and V per card per step ({link})."
             ),
-            (Lang::Zh, None) => format!("序列 {seq} 这一行的 MFU 最低({mfu}%)。"),
+            (Lang::Zh, None) => format!("序列 {seq} 这一行的 MFU 最低（{mfu}%）。"),
             (Lang::En, None) => format!("The {seq}-token row has the lowest MFU ({mfu}%)."),
         });
     }
@@ -128,7 +148,10 @@ pub fn llama_lessons(lang: Lang, rows: &[LlamaRow]) -> Vec<String> {
 fn LlamaTable() -> impl IntoView {
     let lang = use_lang();
     let rows = llama_rows();
-    let computed: Vec<LlamaRow> = rows.iter().filter_map(|r| r.as_ref().ok().cloned()).collect();
+    let computed: Vec<LlamaRow> = rows
+        .iter()
+        .filter_map(|r| r.as_ref().ok().cloned())
+        .collect();
     let body = rows
         .into_iter()
         .enumerate()
@@ -179,9 +202,9 @@ fn LlamaTable() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <h3><T zh="Llama 3 405B:公开的三种配置" en="Llama 3 405B: three published configurations" /></h3>
+        <h3><T zh="Llama 3 405B：公开的三种配置" en="Llama 3 405B: three published configurations" /></h3>
         <p>
-            <T zh="Llama 3 的报告(表 4)公开了三种 4D 并行配置,按 [TP, CP, PP, DP] 从内到外排,DP 用的是 FSDP。卡数、各维度、序列长度、每个 DP 副本的 batch 和实测数字来自报告;DP 与每步 token 由核心现算。"
+            <T zh="Llama 3 的报告（表 4）公开了三种 4D 并行配置，按 [TP, CP, PP, DP] 从内到外排，DP 用的是 FSDP。卡数、各维度、序列长度、每个 DP 副本的 batch 和实测数字来自报告；DP 与每步 token 由核心现算。"
                en="The Llama 3 report (its table 4) publishes three 4D-parallel configurations, ranks ordered [TP, CP, PP, DP] from the innermost out, with FSDP as the DP. GPU counts, degrees, sequence length, batch per DP replica and the measured figures come from the report; DP and tokens per step are computed by the core." />
         </p>
         <div class="table-scroll">
@@ -193,20 +216,20 @@ fn LlamaTable() -> impl IntoView {
                         <th scope="col" class="num">"TP"</th>
                         <th scope="col" class="num">"CP"</th>
                         <th scope="col" class="num">"PP"</th>
-                        <th scope="col" class="num"><T zh="DP(现算)" en="DP (computed)" /></th>
+                        <th scope="col" class="num"><T zh="DP（现算）" en="DP (computed)" /></th>
                         <th scope="col" class="num"><T zh="序列长度" en="Sequence length" /></th>
                         <th scope="col" class="num"><T zh="每 DP 的 batch" en="Batch per DP" /></th>
-                        <th scope="col" class="num"><T zh="每步 token(现算)" en="Tokens per step (computed)" /></th>
-                        <th scope="col" class="num"><T zh="TFLOPs/卡(报告)" en="TFLOPs/GPU (report)" /></th>
-                        <th scope="col" class="num"><T zh="BF16 MFU(报告)" en="BF16 MFU (report)" /></th>
-                        <th scope="col" class="num"><T zh="CP 每卡每步通信(本页的账)" en="CP traffic per card per step (our count)" /></th>
+                        <th scope="col" class="num"><T zh="每步 token（现算）" en="Tokens per step (computed)" /></th>
+                        <th scope="col" class="num"><T zh="TFLOPs/卡（报告）" en="TFLOPs/GPU (report)" /></th>
+                        <th scope="col" class="num"><T zh="BF16 MFU（报告）" en="BF16 MFU (report)" /></th>
+                        <th scope="col" class="num"><T zh="CP 每卡每步通信（本页的账）" en="CP traffic per card per step (our count)" /></th>
                     </tr>
                 </thead>
                 <tbody>{body}</tbody>
             </table>
         </div>
         <p class="caption">
-            <T zh="每步 token = DP × 每 DP 的 batch × 序列长度(核心的 Plan::tokens_per_step)。CP 一列按本页的口径:K、V 的 all-gather,只算前向。"
+            <T zh="每步 token = DP × 每 DP 的 batch × 序列长度（核心的 Plan::tokens_per_step）。CP 一列按本页的口径：K、V 的 all-gather，只算前向。"
                en="Tokens per step = DP × batch per DP × sequence length (the core's Plan::tokens_per_step). The CP column uses this page's counting: the all-gather of K and V, forward only." />
         </p>
         <div class="takeaways">
@@ -236,7 +259,7 @@ fn DeepseekTable() -> impl IntoView {
             let (micro_batches, pp, seq) = (plan.micro_batches(), d.pp, format::thousands(u64::from(plan.seq_len())));
             let assumption = move || match lang.get() {
                 Lang::Zh => format!(
-                    "表里的显存与通信是本页按公式算的,不是 DeepSeek 的实测。报告没有给出每步的 micro-batch 数,这里假设 m = {micro_batches} = 2 × PP {pp},让流水线排满;序列长度 {seq}、全量重计算也是本页的默认值。"
+                    "表里的显存与通信是本页按公式算的，不是 DeepSeek 的实测。报告没有给出每步的 micro-batch 数，这里假设 m = {micro_batches} = 2 × PP {pp}，让流水线排满；序列长度 {seq}、全量重计算也是本页的默认值。"
                 ),
                 Lang::En => format!(
                     "The memory and traffic in this table are this page's formulas, not DeepSeek's measurements. The report gives no micro-batch count per step; the lab assumes m = {micro_batches} = 2 × PP {pp} so that the pipeline is full. Sequence length {seq} and full recompute are the page's defaults too."
@@ -257,7 +280,7 @@ fn DeepseekTable() -> impl IntoView {
             let hidden = move || {
                 heaviest.as_ref().map(|t| match lang.get() {
                     Lang::Zh => format!(
-                        "按本页的账,这个方案最重的一维是 {}:每卡每步 {},走 {},按带宽要 {}。DualPipe 让它和另一批 micro-batch 的计算同时进行,藏在计算后面;字节数本身一点没少。",
+                        "按本页的账，这个方案最重的一维是 {}：每卡每步 {}，走 {}，按带宽要 {}。DualPipe 让它和另一批 micro-batch 的计算同时进行，藏在计算后面；字节数本身一点没少。",
                         dim_label(t.dim), format::bytes(t.bytes), format::link(Lang::Zh, t.link), format::seconds(t.seconds)
                     ),
                     Lang::En => format!(
@@ -269,15 +292,15 @@ fn DeepseekTable() -> impl IntoView {
             view! {
                 <div class="table-scroll">
                     <table class="lesson-table real-table" data-testid="table-deepseek">
-                        <caption class="sr-only"><T zh="DeepSeek-V3 的并行方案,每卡数字由核心现算" en="DeepSeek-V3's parallel plan, per-card figures computed by the core" /></caption>
+                        <caption class="sr-only"><T zh="DeepSeek-V3 的并行方案，每卡数字由核心现算" en="DeepSeek-V3's parallel plan, per-card figures computed by the core" /></caption>
                         <thead>
                             <tr>
                                 <th scope="col" class="num"><T zh="卡数" en="GPUs" /></th>
                                 <th scope="col" class="num">"TP"</th>
                                 <th scope="col" class="num">"PP"</th>
                                 <th scope="col" class="num">"EP"</th>
-                                <th scope="col" class="num"><T zh="DP(现算)" en="DP (computed)" /></th>
-                                <th scope="col" class="num"><T zh="专家 DP(现算)" en="Expert DP (computed)" /></th>
+                                <th scope="col" class="num"><T zh="DP（现算）" en="DP (computed)" /></th>
+                                <th scope="col" class="num"><T zh="专家 DP（现算）" en="Expert DP (computed)" /></th>
                                 <th scope="col" class="num"><T zh="每卡模型状态" en="Model states" /></th>
                                 <th scope="col" class="num"><T zh="激活" en="Activations" /></th>
                                 <th scope="col" class="num"><T zh="合计" en="Total" /></th>
@@ -310,7 +333,7 @@ fn DeepseekTable() -> impl IntoView {
                     <h4><T zh="它说明了什么" en="What it teaches" /></h4>
                     <ol>
                         <li>{hidden}</li>
-                        <li><T zh="两个团队都把训练铺到了上千张卡,切法却差得很远:并行方案不存在唯一解。模型长什么样(稠密还是 MoE、有几个 KV 头)、机内和机间的带宽差多少、序列有多长,都会改变答案,所以每种组合都该先把账算清。"
+                        <li><T zh="两个团队都把训练铺到了上千张卡，切法却差得很远：并行方案不存在唯一解。模型长什么样（稠密还是 MoE、有几个 KV 头）、机内和机间的带宽差多少、序列有多长，都会改变答案，所以每种组合都该先把账算清。"
                                en="Both teams trained on thousands of cards and split their models very differently: there is no single right parallel configuration. It depends on the model's structure (dense or MoE, how many KV heads), the cluster's bandwidths (how far apart NVLink and IB are) and the sequence length, which is why every combination is worth counting first." /></li>
                     </ol>
                 </div>
@@ -320,9 +343,9 @@ fn DeepseekTable() -> impl IntoView {
         Err(error) => view! { <p class="figure-error" role="alert">{move || rejected(lang.get(), &error, &config)}</p> }.into_any(),
     };
     view! {
-        <h3><T zh="DeepSeek-V3:另一条路" en="DeepSeek-V3: another road" /></h3>
+        <h3><T zh="DeepSeek-V3：另一条路" en="DeepSeek-V3: another road" /></h3>
         <p>
-            <T zh="DeepSeek-V3 的报告给出的做法:2,048 张 H800,流水线切 16 段,专家并行 64 路(横跨 8 个节点),外层是 ZeRO-1 的数据并行,一路张量并行都没用。专家之间的 all-to-all 和段间通信由 DualPipe 安排在计算的同时进行;显存则靠重计算、把参数的 EMA 挪到 CPU、embedding 与输出头共用一份来省。"
+            <T zh="DeepSeek-V3 的报告给出的做法：2,048 张 H800，流水线切 16 段，专家并行 64 路（横跨 8 个节点），外层是 ZeRO-1 的数据并行，一路张量并行都没用。专家之间的 all-to-all 和段间通信由 DualPipe 安排在计算的同时进行；显存则靠重计算、把参数的 EMA 挪到 CPU、embedding 与输出头共用一份来省。"
                en="The plan published in the DeepSeek-V3 report: 2,048 H800 GPUs, a 16-stage pipeline × 64-way expert parallelism spanning 8 nodes × ZeRO-1 data parallelism, and no tensor parallelism at all. DualPipe hides the expert all-to-all and the pipeline traffic behind computation; recomputation, an EMA kept on the CPU and an embedding shared with the output head keep memory down." />
         </p>
         {body}
@@ -366,7 +389,7 @@ fn RecipeTable() -> impl IntoView {
                 Some(Err(error)) => view! {
                     <td colspan="3" role="alert">
                         {move || match lang.get() {
-                            Lang::Zh => format!("核心拒绝了这个配方(字段 {})。", error.field()),
+                            Lang::Zh => format!("核心拒绝了这个配方（字段 {}）。", error.field()),
                             Lang::En => error.to_string(),
                         }}
                     </td>
@@ -395,7 +418,7 @@ fn RecipeTable() -> impl IntoView {
         let seq = format::thousands(u64::from(seq));
         match lang.get() {
             Lang::Zh => format!(
-                "DP = N ÷ (TP·PP·CP),专家 DP = N ÷ (EP·PP)(EP = 1 的稠密模型记 —)。这些是仓库配方的起步值,不是实测的最小卡数。只有锚点 Qwen3.8-27B 的 config 在本页里,所以只有它算显存,口径是本页的假设:序列 {seq}、ZeRO-{zero}、全量重计算、m = {m};真实配方还把 Adam 放到 CPU 上,本页不计这一项。"
+                "DP = N ÷ (TP·PP·CP)，专家 DP = N ÷ (EP·PP)（EP = 1 的稠密模型记 —）。这些是仓库配方的起步值，不是实测的最小卡数。只有锚点 Qwen3.8-27B 的 config 在本页里，所以只有它算显存，口径是本页的假设：序列 {seq}、ZeRO-{zero}、全量重计算、m = {m}；真实配方还把 Adam 放到 CPU 上，本页不计这一项。"
             ),
             Lang::En => format!(
                 "DP = N ÷ (TP·PP·CP), expert DP = N ÷ (EP·PP) (— for a dense model with EP = 1). These are a repository's starting recipes, not measured minimum card counts. Only the anchor Qwen3.8-27B has its config in this lab, so only its row gets memory figures, under this page's assumptions: sequence {seq}, ZeRO-{zero}, full recompute, m = {m}. The real recipe also moves Adam to the CPU, which the page does not model."
@@ -403,7 +426,7 @@ fn RecipeTable() -> impl IntoView {
         }
     };
     view! {
-        <h3><T zh="起步配方:每节点 8 卡" en="Starting recipes for 8-GPU nodes" /></h3>
+        <h3><T zh="起步配方：每节点 8 卡" en="Starting recipes for 8-GPU nodes" /></h3>
         <div class="table-scroll">
             <table class="lesson-table real-table" data-testid="table-recipes">
                 <caption class="sr-only"><T zh="四个模型的起步并行配方" en="Starting parallel recipes for four models" /></caption>
@@ -415,8 +438,8 @@ fn RecipeTable() -> impl IntoView {
                         <th scope="col" class="num">"PP"</th>
                         <th scope="col" class="num">"CP"</th>
                         <th scope="col" class="num">"EP"</th>
-                        <th scope="col" class="num"><T zh="DP(推出)" en="DP (derived)" /></th>
-                        <th scope="col" class="num"><T zh="专家 DP(推出)" en="Expert DP (derived)" /></th>
+                        <th scope="col" class="num"><T zh="DP（推出）" en="DP (derived)" /></th>
+                        <th scope="col" class="num"><T zh="专家 DP（推出）" en="Expert DP (derived)" /></th>
                         <th scope="col"><T zh="能否整除" en="Divides?" /></th>
                         <th scope="col" class="num"><T zh="每卡模型状态" en="Model states" /></th>
                         <th scope="col" class="num"><T zh="激活" en="Activations" /></th>
@@ -437,7 +460,7 @@ pub fn RealConfigs() -> impl IntoView {
         <section class="part" id="part-three" data-testid="section-real" aria-labelledby="part-three-title">
             <h2 id="part-three-title"><span class="part-number">"3"</span><T zh="和真实配置对照" en="Against real configurations" /></h2>
             <p class="lead">
-                <T zh="同一套公式,换成公开报告里的模型和卡数。能现算的都现算;实测的吞吐只能引用,并注明出处。"
+                <T zh="同一套公式，换成公开报告里的模型和卡数。能现算的都现算；实测的吞吐只能引用，并注明出处。"
                    en="The same formulas, now on the models and card counts of public reports. Whatever can be computed is computed; measured throughput can only be quoted, with its source." />
             </p>
             <LlamaTable />
@@ -452,7 +475,10 @@ mod tests {
     use super::*;
 
     fn computed() -> Vec<LlamaRow> {
-        llama_rows().into_iter().map(|r| r.map_err(|rejected| rejected.1).expect("published run")).collect()
+        llama_rows()
+            .into_iter()
+            .map(|r| r.map_err(|rejected| rejected.1).expect("published run"))
+            .collect()
     }
 
     #[test]
@@ -460,9 +486,14 @@ mod tests {
         let rows = computed();
         let dp: Vec<u32> = rows.iter().map(|r| r.degrees.dp).collect();
         assert_eq!(dp, [64, 128, 8]);
-        assert!(rows.iter().all(|r| format::thousands(r.tokens_per_step as u64) == "16,777,216"));
+        assert!(rows
+            .iter()
+            .all(|r| format::thousands(r.tokens_per_step as u64) == "16,777,216"));
         assert!(rows[0].cp_traffic.is_none());
-        assert_eq!(rows[2].cp_traffic.as_ref().map(|t| t.link), Some(Link::InfiniBand));
+        assert_eq!(
+            rows[2].cp_traffic.as_ref().map(|t| t.link),
+            Some(Link::InfiniBand)
+        );
     }
 
     #[test]
@@ -471,7 +502,11 @@ mod tests {
         let en = llama_lessons(Lang::En, &rows);
         assert_eq!(en.len(), 3, "{en:?}");
         assert!(en[0].contains("TP is 8"), "{}", en[0]);
-        assert!(en[1].contains("from 128 to 8") && en[1].contains("16,777,216"), "{}", en[1]);
+        assert!(
+            en[1].contains("from 128 to 8") && en[1].contains("16,777,216"),
+            "{}",
+            en[1]
+        );
         assert!(en[2].contains("(38%)") && en[2].contains("GB"), "{}", en[2]);
         let zh = llama_lessons(Lang::Zh, &rows);
         assert!(zh[1].contains("从 128 降到 8"), "{}", zh[1]);
@@ -480,7 +515,10 @@ mod tests {
     #[test]
     fn recipes_divide_and_traffic_reads_in_one_line() {
         assert!(recipes().iter().all(recipe_divides));
-        let odd = Recipe { gpus: 12, ..recipes()[0] };
+        let odd = Recipe {
+            gpus: 12,
+            ..recipes()[0]
+        };
         assert!(!recipe_divides(&odd));
         let plan = deepseek_plan().expect("published plan");
         let line = traffic_line(Lang::En, &plan.traffic());
