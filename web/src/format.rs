@@ -37,7 +37,7 @@ pub fn thousands(value: u64) -> String {
 pub fn link(lang: Lang, link: Link) -> &'static str {
     match link {
         Link::NvLink => "NVLink",
-        Link::InfiniBand => lang.pick("InfiniBand(跨机)", "InfiniBand"),
+        Link::InfiniBand => lang.pick("InfiniBand（跨机）", "InfiniBand"),
     }
 }
 

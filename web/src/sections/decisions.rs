@@ -986,7 +986,7 @@ fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
             }>
             <fieldset>
                 <legend id="decision-2-title">
-                    <T zh="② 64 张卡（8 台机）：TP、PP、DP 各取多少?" en="② 64 cards (8 machines): how much TP, PP and DP?" />
+                    <T zh="② 64 张卡（8 台机）：TP、PP、DP 各取多少？" en="② 64 cards (8 machines): how much TP, PP and DP?" />
                 </legend>
                 <p class="hint">
                     <T zh="TP 最多 8（一台机）。DP 由 64 ÷ (TP × PP) 推出。说出通信最重的一维、它每卡每步发多少 GB、走 NVLink 还是 IB；再选一个 m，让气泡 (p−1)/m 低于你能接受的阈值（不填就按 10%）。"
@@ -1071,7 +1071,7 @@ fn DecisionThreeForm() -> impl IntoView {
                     {move || lang.get().pick("。", ".")}
                 </p>
                 <fieldset class="choice-group">
-                    <legend><T zh="它需要并行吗?" en="Does it need parallelism?" /></legend>
+                    <legend><T zh="它需要并行吗？" en="Does it need parallelism?" /></legend>
                     <label>
                         <input type="radio" name="decision-3-answer" value="yes" data-testid="decision-3-yes"
                             prop:checked=move || answer.get() == Some(true)

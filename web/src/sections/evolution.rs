@@ -233,7 +233,7 @@ pub fn sources_note(lang: Lang, inputs: &MapInputs) -> String {
     let ib = format!("{:.0}", inputs.ib_gbps);
     match lang {
         Lang::Zh => format!(
-            "数字口径:锚点与 DeepSeek-V3 的数由核心按它们的 config 现算(GB = 10⁹ 字节,卡按 {card} 计)。「分桶」一代的时间是推算:反向按 4 × 参数量 × token 数 FLOPs、有效算力 {tflops} TFLOPS 估计(所以是 {backward}),IB 按 {ib} GB/s。\
+            "数字口径：锚点与 DeepSeek-V3 的数由核心按它们的 config 现算（GB = 10⁹ 字节，卡按 {card} 计）。「分桶」一代的时间是推算：反向按 4 × 参数量 × token 数 FLOPs、有效算力 {tflops} TFLOPS 估计（所以是 {backward}），IB 按 {ib} GB/s。\
              5 TFLOPS 引自 ZeRO 论文 §1;GPU 小时、并行配置、每个 token 最多 4 个节点与 1 : 1 的计算通信比引自 DeepSeek-V3 报告 §1、§3.1–3.2;Llama 3 的配置与 MFU 引自其报告表 4;25 MiB 是 PyTorch DDP 的默认桶大小。我们没有自己的多卡实测。"
         ),
         Lang::En => format!(
@@ -286,9 +286,9 @@ pub fn EvolutionMap() -> impl IntoView {
     };
     view! {
         <section class="part" id="evolution" data-testid="section-evolution" aria-labelledby="evolution-title">
-            <h2 id="evolution-title"><T zh="演进地图:走完一轮" en="The evolution map, once around" /></h2>
+            <h2 id="evolution-title"><T zh="演进地图：走完一轮" en="The evolution map, once around" /></h2>
             <p class="lead">
-                <T zh="每一种新的切法,都起因于上一代撞上的某个具体数字。下面逐代列出:它解决了什么,又在哪里停住,各附一个现算或引用的数。"
+                <T zh="每一种新的切法，都起因于上一代撞上的某个具体数字。下面逐代列出：它解决了什么，又在哪里停住，各附一个现算或引用的数。"
                    en="Every new dimension of parallelism was forced by a real number the previous generation ran into. Each generation below says what it solved, where it got stuck, and the number that shows it." />
             </p>
             {body}

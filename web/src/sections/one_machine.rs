@@ -47,8 +47,8 @@ fn floor_explanation(lang: Lang, floor: parallel_core::Bytes) -> String {
     let p = format::thousands(Preset::Qwen38_27b.model().params as u64);
     match lang {
         Lang::Zh => format!(
-            "地板是 16 字节 × {p} ÷ 8 = {floor}:BF16 权重 2 + BF16 梯度 2 + FP32 主权重与两份 Adam 动量 12,每个参数 16 字节;\
-             8 张卡最多把它切成 8 份。DP + ZeRO-3、TP 8、TP 2 × PP 4 都落在这个地板上,差别在激活和通信。"
+            "地板是 16 字节 × {p} ÷ 8 = {floor}：BF16 权重 2 + BF16 梯度 2 + FP32 主权重与两份 Adam 动量 12，每个参数 16 字节；\
+             8 张卡最多把它切成 8 份。DP + ZeRO-3、TP 8、TP 2 × PP 4 都落在这个地板上，差别在激活和通信。"
         ),
         Lang::En => format!(
             "The floor is 16 bytes × {p} ÷ 8 = {floor}: BF16 weights 2 + BF16 gradients 2 + FP32 master weights and two Adam \
@@ -73,12 +73,12 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
     let explanation = Signal::derive(move || floor_explanation(lang.get(), floor));
     view! {
         <section class="part" id="part-one" data-testid="section-8" aria-labelledby="part-one-title">
-            <h2 id="part-one-title"><span class="part-number">"1"</span><T zh="一台机:8 张 80 GB 的卡,序列 4,096" en="One machine: 8 cards of 80 GB, sequence 4,096" /></h2>
+            <h2 id="part-one-title"><span class="part-number">"1"</span><T zh="一台机：8 张 80 GB 的卡，序列 4,096" en="One machine: 8 cards of 80 GB, sequence 4,096" /></h2>
             <Prediction
                 test_id="predict-8"
-                question_zh="8 张卡上,锚点每卡的模型状态最少能压到多少?"
+                question_zh="8 张卡上，锚点每卡的模型状态最少能压到多少？"
                 question_en="On 8 cards, how low can the anchor's model states per card go?"
-                hint_zh="提示:16 字节 × 参数量 ÷ 8。"
+                hint_zh="提示：16 字节 × 参数量 ÷ 8。"
                 hint_en="Hint: 16 bytes × parameters ÷ 8."
                 answer=Signal::stored(floor)
                 explanation=explanation
@@ -86,17 +86,17 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
             <GridLabView lab=lab grid_id="8" max_tp=8 max_degree=8 />
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
-            <p class="note"><T zh="点任意一张卡,看它的 TP 组、流水线、DP 组各是哪几张。" en="Click any card to see which cards share its TP group, its pipeline and its DP group." /></p>
-            <h3><T zh="对答案:8 卡方案(与网格同一套公式现算)" en="Check: the 8-card plans (computed live with the grid's formulas)" /></h3>
+            <p class="note"><T zh="点任意一张卡，看它的 TP 组、流水线、DP 组各是哪几张。" en="Click any card to see which cards share its TP group, its pipeline and its DP group." /></p>
+            <h3><T zh="对答案：8 卡方案（与网格同一套公式现算）" en="Check: the 8-card plans (computed live with the grid's formulas)" /></h3>
             <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=lab />
             <div class="takeaways">
                 <h4><T zh="读这张表要看出三件事" en="Three things to read from this table" /></h4>
                 <ol>
-                    <li><T zh="模型状态有地板:无论怎么切,8 张卡都落在同一个数上,切法不同,省下的是同一份冗余。"
+                    <li><T zh="模型状态有地板：无论怎么切，8 张卡都落在同一个数上，切法不同，省下的是同一份冗余。"
                            en="Model states have a floor: however you split, 8 cards land on the same figure; the splits remove the same redundancy." /></li>
-                    <li><T zh="差别在激活和通信:ZeRO 不切激活,所以选择性重计算放不下;TP 切激活,放得下,但同步的是激活、每层都要等。"
+                    <li><T zh="差别在激活和通信：ZeRO 不切激活，所以选择性重计算放不下；TP 切激活，放得下，但同步的是激活、每层都要等。"
                            en="The difference is activations and traffic: ZeRO does not split activations, so selective recompute overflows; TP does, and fits, but it synchronises activations and every layer waits." /></li>
-                    <li><T zh="流水线在一台机里不划算:它省下的段间通信在机内并不稀缺,却带来气泡。"
+                    <li><T zh="流水线在一台机里不划算：它省下的段间通信在机内并不稀缺，却带来气泡。"
                            en="A pipeline does not pay inside one machine: the traffic it saves between stages is not scarce on NVLink, and it brings a bubble." /></li>
                 </ol>
             </div>
