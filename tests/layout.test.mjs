@@ -19,21 +19,39 @@ after(async () => {
   await lab?.close();
 });
 
-/** Elements reaching past the right edge of the viewport (the deepest ones), for a failure. */
+/**
+ * What reaches past the right edge of the viewport outside any scrolling or clipping box
+ * (a table in its own scroller is fine): elements and lines of text, for a failure message.
+ */
 function overflowing(page, width) {
   return page.evaluate((width) => {
+    const scrolls = (el) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    const describe = (el) => {
+      const id = el.getAttribute('data-testid') ?? el.id;
+      const classes = (el.getAttribute('class') ?? '').trim().split(/\s+/).filter(Boolean);
+      return [el.tagName.toLowerCase(), id && `#${id}`, ...classes.map((c) => `.${c}`)].join('');
+    };
     const out = [];
     for (const el of document.body.querySelectorAll('*')) {
       const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.right <= width + 1) continue;
-      if ([...el.children].some((c) => c.getBoundingClientRect().right > width + 1)) continue;
-      const id = el.getAttribute('data-testid') ?? el.id;
-      const classes = (el.getAttribute('class') ?? '').trim().split(/\s+/).filter(Boolean);
-      const name = [el.tagName.toLowerCase(), id && `#${id}`, ...classes.map((c) => `.${c}`)].join('');
-      out.push(`${name} right=${Math.round(box.right)}`);
-      if (out.length >= 10) break;
+      if (box.width > 0 && box.right > width + 1 && !scrolls(el)) out.push(`${describe(el)} right=${Math.round(box.right)}`);
     }
-    return out;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.parentElement || scrolls(node)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const right = Math.max(0, ...[...range.getClientRects()].map((r) => r.right));
+      if (right > width + 1) {
+        out.push(`text in ${describe(node.parentElement)} right=${Math.round(right)}: ${JSON.stringify(node.textContent.slice(0, 60))}`);
+      }
+    }
+    return out.slice(0, 8);
   }, width);
 }
 
@@ -56,7 +74,7 @@ for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(
       scrollWidth <= width + 1,
-      `page is ${scrollWidth}px wide in a ${width}px viewport; overflowing: ${(await overflowing(page, width)).join(', ')}`,
+      `page is ${scrollWidth}px wide in a ${width}px viewport; past the edge: ${(await overflowing(page, width)).join('; ')}`,
     );
 
     await page.evaluate(() => window.scrollTo(0, 0));
