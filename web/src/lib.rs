@@ -8,16 +8,22 @@
 
 pub mod charts;
 pub mod components;
+pub mod embed;
 pub mod format;
 pub mod i18n;
 pub mod lab;
+pub mod offline;
+pub mod permalink;
 pub mod sections;
 
 use leptos::prelude::*;
-use parallel_core::PlanConfig;
+use parallel_core::link::LinkLang;
 
+use crate::components::share::{CopyLink, LinkNotice};
+use crate::embed::EmbedView;
 use crate::i18n::{provide_lang, Lang, T};
 use crate::lab::GridLab;
+use crate::permalink::PageState;
 use crate::sections::cluster::Cluster;
 use crate::sections::counting_note::CountingNote;
 use crate::sections::decisions::Decisions;
@@ -51,9 +57,16 @@ pub fn LangToggle() -> impl IntoView {
 }
 
 /// The whole page. `main.rs` mounts it on `<body>`.
+///
+/// The state starts from the URL (`permalink`): a link restores both grids, the selected
+/// cards, the section and the language; `embed=WIDGET` shows that widget alone.
 #[component]
 pub fn App() -> impl IntoView {
-    let lang = provide_lang(Lang::Zh);
+    let (state, notices) = permalink::read_on_load();
+    let lang = provide_lang(match state.lang {
+        LinkLang::Zh => Lang::Zh,
+        LinkLang::En => Lang::En,
+    });
     Effect::new(move |_| {
         let lang = lang.get();
         let document = document();
@@ -65,16 +78,46 @@ pub fn App() -> impl IntoView {
             "Parallel Lab · when one card is not enough",
         ));
     });
-    let lab8 = GridLab::new(PlanConfig::lesson_8_gpus());
-    let lab64 = GridLab::new(PlanConfig::lesson_64_gpus());
+    let lab8 = GridLab::new(state.g8.clone());
+    let lab64 = GridLab::new(state.g64.clone());
+    lab8.selected.set(state.card8);
+    lab64.selected.set(state.card64);
+    let page = PageState {
+        lab8,
+        lab64,
+        lang,
+        section: RwSignal::new(state.section),
+        embed: state.embed,
+        notices: RwSignal::new(notices),
+    };
+    provide_context(page);
+    permalink::sync(page);
+    if let Some(widget) = state.embed {
+        if let Some(root) = document().document_element() {
+            let _ = root.class_list().add_1("embedded-page");
+        }
+        return view! {
+            <LinkNotice page=page />
+            <EmbedView page=page widget=widget />
+        }
+        .into_any();
+    }
+    permalink::track_section(page.section);
+    if let Some(section) = state.section {
+        permalink::scroll_to(section);
+    }
     view! {
         <header class="page-header">
             <div class="brand">
                 <p class="kicker"><T zh="从 0 训练 LLM · 实验课" en="Training an LLM from scratch · lab" /></p>
                 <h1><T zh="并行实验室：给锚点配一套并行方案" en="Parallel Lab: a parallel plan for the anchor model" /></h1>
             </div>
-            <LangToggle />
+            <div class="header-actions">
+                <CopyLink page=page />
+                <LangToggle />
+            </div>
         </header>
+        <LinkNotice page=page />
         <main class="page">
             <Intro />
             <OneMachine lab=lab8 />
@@ -85,4 +128,5 @@ pub fn App() -> impl IntoView {
             <CountingNote />
         </main>
     }
+    .into_any()
 }

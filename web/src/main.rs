@@ -1,4 +1,5 @@
 fn main() {
     console_error_panic_hook::set_once();
+    parallel_web::offline::register_service_worker();
     leptos::mount::mount_to_body(parallel_web::App);
 }

@@ -19,8 +19,19 @@ use web_sys::{
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// A fresh `<div>` on the test page with the whole page mounted in it.
+/// A fresh `<div>` on the test page with the whole page mounted in it. The page reads its
+/// state from the URL and writes it back, so each test starts from an empty fragment.
 fn mount_page() -> HtmlElement {
+    mount_page_at("#")
+}
+
+/// The page mounted as if opened with `fragment`.
+fn mount_page_at(fragment: &str) -> HtmlElement {
+    window()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment))
+        .unwrap();
     let document = document();
     let host: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&host).unwrap();
@@ -244,4 +255,55 @@ async fn english_switch_leaves_no_chinese() {
     click(&by_test_id(&host, "lang-toggle"));
     tick().await;
     assert!(host.inner_text().contains("一台机"));
+}
+
+#[wasm_bindgen_test]
+async fn a_permalink_restores_the_plan_the_card_and_the_language() {
+    let host = mount_page_at("#g64=tp8.pp2.z1&c64=0&lang=en");
+    tick().await;
+    let s64 = section(&host, "64");
+    let grid = by_test_id(&s64, "grid-64");
+    assert_eq!(attr(&card(&grid, 0), "data-selected").as_deref(), Some("true"));
+    assert_eq!(attr(&card(&grid, 8), "data-groups").as_deref(), Some("pp"));
+    assert_eq!(attr(&card(&grid, 48), "data-groups").as_deref(), Some("dp"));
+    assert_eq!(attr(&by_test_id(&s64, "bubble"), "data-ratio").as_deref(), Some("0.125"));
+    assert!(host.inner_text().contains("One machine"));
+    assert!(host.query_selector("[data-testid='link-notice']").unwrap().is_none());
+
+    // Changing the plan writes it back into the address.
+    set_slider(&s64, "slider-m", 32);
+    tick().await;
+    let hash = window().location().hash().unwrap();
+    assert_eq!(hash, "#g64=tp8.pp2.m32.z1&c64=0&lang=en");
+}
+
+#[wasm_bindgen_test]
+async fn a_hostile_link_is_named_and_the_rest_applies() {
+    let host = mount_page_at("#g8=tp3.pp2.%3Cscript%3E&c8=99&x=%FF&lang=en");
+    tick().await;
+    let notice = by_test_id(&host, "link-notice");
+    let text = notice.text_content().unwrap();
+    for part in ["tp3", "<script>", "c8=99", "x="] {
+        assert!(text.contains(part), "{part} not named in {text}");
+    }
+    // Only text: nothing of the link became an element.
+    assert!(notice.query_selector("script").unwrap().is_none());
+    let s8 = section(&host, "8");
+    assert_eq!(attr(&by_test_id(&s8, "derived-dp"), "data-testid").as_deref(), Some("derived-dp"));
+    assert_eq!(by_test_id(&s8, "derived-dp").text_content().as_deref(), Some("4"));
+    click(&by_test_id(&host, "link-notice-dismiss"));
+    tick().await;
+    assert!(host.query_selector("[data-testid='link-notice']").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn embed_mode_shows_one_widget() {
+    let host = mount_page_at("#g64=tp8.pp2&embed=grid-64");
+    tick().await;
+    assert!(host.query_selector("[data-testid='section-8']").unwrap().is_none());
+    assert!(host.query_selector("[data-testid='lang-toggle']").unwrap().is_none());
+    let root = by_test_id(&host, "embed-root");
+    assert_eq!(attr(&root, "data-widget").as_deref(), Some("grid-64"));
+    assert_eq!(by_test_id(&root, "derived-dp").text_content().as_deref(), Some("4"));
+    document().document_element().unwrap().class_list().remove_1("embedded-page").unwrap();
 }

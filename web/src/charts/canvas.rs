@@ -163,9 +163,9 @@ pub struct CanvasSpec {
 const MAX_BACKING: f64 = 8192.0;
 
 /// The backing store size for a canvas: its CSS width (the design width before layout) ×
-/// `devicePixelRatio`, 16:9.
-fn backing_size(canvas: &HtmlCanvasElement) -> (u32, u32) {
-    let css_width = f64::from(canvas.client_width());
+/// `devicePixelRatio`, 16:9. The width comes from a `ResizeObserver`, never from reading the
+/// layout during an update (which would force the browser to lay the page out mid-update).
+fn backing_size(css_width: f64) -> (u32, u32) {
     let css_width = if css_width >= 1.0 {
         css_width
     } else {
@@ -182,11 +182,11 @@ fn backing_size(canvas: &HtmlCanvasElement) -> (u32, u32) {
 }
 
 /// Sizes `canvas` and draws on it with `paint`.
-fn paint_canvas<F>(canvas: &HtmlCanvasElement, paint: &F) -> Result<(), String>
+fn paint_canvas<F>(canvas: &HtmlCanvasElement, css_width: f64, paint: &F) -> Result<(), String>
 where
     F: Fn(&DrawingArea<MeasuredCanvas, Shift>) -> Result<(), String>,
 {
-    let (width, height) = backing_size(canvas);
+    let (width, height) = backing_size(css_width);
     if canvas.width() != width {
         canvas.set_width(width);
     }
@@ -201,7 +201,7 @@ where
 }
 
 /// A canvas that `paint` draws on, redrawn whenever a signal `paint` reads changes, the
-/// language changes or the window is resized.
+/// language changes or the canvas is resized.
 pub fn chart_canvas<F>(spec: CanvasSpec, paint: F) -> impl IntoView
 where
     F: Fn(&DrawingArea<MeasuredCanvas, Shift>) -> Result<(), String> + 'static,
@@ -215,40 +215,52 @@ where
     let lang = use_lang();
     let canvas_ref = NodeRef::<Canvas>::new();
     let error = RwSignal::new(None::<String>);
-    let resized = RwSignal::new(0u32);
-    let listener = window_event_listener(leptos::ev::resize, move |_| {
-        resized.update(|n| *n = n.wrapping_add(1));
+    // CSS width of the canvas, as a ResizeObserver last reported it (0: not laid out yet).
+    let css_width = RwSignal::new(0.0_f64);
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let on_resize = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                let width = entries
+                    .get(0)
+                    .dyn_into::<web_sys::ResizeObserverEntry>()
+                    .map(|entry| entry.content_rect().width())
+                    .unwrap_or(0.0);
+                if width >= 1.0 && (width - css_width.get_untracked()).abs() >= 0.5 {
+                    css_width.set(width);
+                }
+            },
+        );
+        if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            observer.observe(&canvas);
+        }
+        on_resize.forget();
     });
-    on_cleanup(move || listener.remove());
 
     Effect::new(move |_| {
-        resized.track();
+        let width = css_width.get();
         if note.with(Option::is_some) {
             return;
         }
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        let outcome = paint_canvas(&canvas, &paint).err();
+        let outcome = paint_canvas(&canvas, width, &paint).err();
         if error.with_untracked(|e| *e != outcome) {
             error.set(outcome);
         }
     });
 
-    let style = move || {
-        if note.with(Option::is_some) {
-            "display: none"
-        } else {
-            "display: block; width: 100%; height: auto; aspect-ratio: 16 / 9"
-        }
-    };
+
     view! {
         <canvas
             node_ref=canvas_ref
             class="chart"
+            class:hidden=move || note.with(Option::is_some)
             width=DESIGN.0
             height=DESIGN.1
-            style=style
             role="img"
             data-testid=test_id
             aria-label=move || summary.get()

@@ -8,4 +8,5 @@ pub mod grid_section;
 pub mod lesson_table;
 pub mod prediction;
 pub mod schedule_view;
+pub mod share;
 pub mod tasks;

@@ -6,6 +6,7 @@ use parallel_core::{Dim, PlanConfig};
 
 use crate::components::grid_section::GridLabView;
 use crate::components::lesson_table::LessonTable;
+use crate::components::share::EmbedHere;
 use crate::components::tasks::{GuidedTasks, Task};
 use crate::format;
 use crate::i18n::T;
@@ -66,10 +67,17 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
                    en="The same grid, drawn as 8 machine boxes of 8 cards. Inside a machine traffic runs over NVLink (160 GB/s per card), across machines over InfiniBand (50 GB/s per card)." />
             </p>
             <GridLabView lab=lab grid_id="64" max_tp=8 max_degree=8 />
+            <div class="embed-row">
+                <EmbedHere widget="grid-64" />
+                <EmbedHere widget="chart-memory-64" />
+                <EmbedHere widget="chart-traffic-64" />
+                <EmbedHere widget="chart-bubble-64" />
+            </div>
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
             <h3><T zh="64 卡方案（现算）" en="The 64-card plans (computed live)" /></h3>
             <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab />
+            <EmbedHere widget="table-64" />
             <p class="takeaway">
                 <T zh="64 张卡时，每卡的模型状态轻松降到几 GB，问题变成通信走哪条链路：TP 字节最多，但它在机内；跨机的只有流水线的段间激活和 DP 的梯度同步，都比 TP 小一两个数量级。越内层的维度通信越重，越要放在带宽高的链路上。"
                    en="On 64 cards the model states per card drop to a few GB, and the question becomes which link carries what: TP sends the most bytes but stays inside a machine; only the pipeline's activations and DP's gradient sync cross machines, one or two orders of magnitude smaller. The heavier a dimension's traffic, the further inside it goes, onto the faster link." />

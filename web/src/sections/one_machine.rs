@@ -7,6 +7,7 @@ use parallel_core::{ModelStates, PlanConfig, Preset, Recompute};
 use crate::components::grid_section::GridLabView;
 use crate::components::lesson_table::LessonTable;
 use crate::components::prediction::Prediction;
+use crate::components::share::EmbedHere;
 use crate::components::tasks::{heaviest, total_line, GuidedTasks, Task};
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
@@ -84,11 +85,13 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
                 explanation=explanation
             />
             <GridLabView lab=lab grid_id="8" max_tp=8 max_degree=8 />
+            <EmbedHere widget="grid-8" />
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
             <p class="note"><T zh="点任意一张卡，看它的 TP 组、流水线、DP 组各是哪几张。" en="Click any card to see which cards share its TP group, its pipeline and its DP group." /></p>
             <h3><T zh="对答案：8 卡方案（与网格同一套公式现算）" en="Check: the 8-card plans (computed live with the grid's formulas)" /></h3>
             <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=lab />
+            <EmbedHere widget="table-8" />
             <div class="takeaways">
                 <h4><T zh="读这张表要看出三件事" en="Three things to read from this table" /></h4>
                 <ol>

@@ -145,7 +145,7 @@ pub fn llama_lessons(lang: Lang, rows: &[LlamaRow]) -> Vec<String> {
 }
 
 #[component]
-fn LlamaTable() -> impl IntoView {
+pub fn LlamaTable() -> impl IntoView {
     let lang = use_lang();
     let rows = llama_rows();
     let computed: Vec<LlamaRow> = rows
@@ -464,6 +464,7 @@ pub fn RealConfigs() -> impl IntoView {
                    en="The same formulas, now on the models and card counts of public reports. Whatever can be computed is computed; measured throughput can only be quoted, with its source." />
             </p>
             <LlamaTable />
+            <crate::components::share::EmbedHere widget="llama3" />
             <DeepseekTable />
             <RecipeTable />
         </section>

@@ -1,0 +1,170 @@
+//! Sharing: the "copy link" button, the "embed" button with its `<iframe>` snippet, and the
+//! notice that names what a link asked for but could not get.
+
+use leptos::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::i18n::{use_lang, Lang, T};
+use crate::permalink::{base_url, describe, PageState};
+
+/// Copies `text` to the clipboard; false when the browser refuses (then the caller shows the
+/// text selected for a manual copy).
+async fn copy_text(text: String) -> bool {
+    let clipboard = window().navigator().clipboard();
+    JsFuture::from(clipboard.write_text(&text)).await.is_ok()
+}
+
+/// The height an embedded widget starts at, before it reports its own.
+fn initial_height(widget: &str) -> u32 {
+    if widget.starts_with("grid-64") {
+        1400
+    } else if widget.starts_with("grid") {
+        1100
+    } else if widget.starts_with("chart") {
+        420
+    } else {
+        360
+    }
+}
+
+/// The title of a widget, for the iframe's `title` (read by screen readers).
+pub fn widget_title(lang: Lang, widget: &str) -> &'static str {
+    match widget {
+        "grid-8" => lang.pick("并行实验室：8 卡设备网格", "Parallel Lab: the 8-GPU device grid"),
+        "grid-64" => lang.pick("并行实验室：64 卡设备网格", "Parallel Lab: the 64-GPU device grid"),
+        "table-8" => lang.pick("并行实验室：8 卡方案对照表", "Parallel Lab: the 8-GPU plans"),
+        "table-64" => lang.pick("并行实验室：64 卡方案对照表", "Parallel Lab: the 64-GPU plans"),
+        "llama3" => lang.pick("并行实验室：Llama 3 的并行配置", "Parallel Lab: Llama 3's parallel configurations"),
+        "chart-memory-64" => lang.pick("并行实验室：每卡显存图", "Parallel Lab: memory per card chart"),
+        "chart-bubble-64" => lang.pick("并行实验室：流水线气泡图", "Parallel Lab: pipeline bubble chart"),
+        "chart-traffic-64" => lang.pick("并行实验室：每卡通信图", "Parallel Lab: traffic per card chart"),
+        _ => lang.pick("并行实验室", "Parallel Lab"),
+    }
+}
+
+/// The label of a widget's embed button.
+fn embed_label(lang: Lang, widget: &str) -> &'static str {
+    match widget {
+        "grid-8" | "grid-64" => lang.pick("嵌入这个网格", "Embed this grid"),
+        "table-8" | "table-64" => lang.pick("嵌入这张表", "Embed this table"),
+        "llama3" => lang.pick("嵌入 Llama 3 表", "Embed the Llama 3 table"),
+        "chart-memory-64" => lang.pick("嵌入显存图", "Embed the memory chart"),
+        "chart-traffic-64" => lang.pick("嵌入通信图", "Embed the traffic chart"),
+        "chart-bubble-64" => lang.pick("嵌入气泡图", "Embed the bubble chart"),
+        _ => lang.pick("嵌入", "Embed"),
+    }
+}
+
+/// The snippet a teacher pastes: the iframe, and a few lines that let the widget size it.
+pub fn embed_snippet(url: &str, title: &str, height: u32) -> String {
+    // Only our own URL and title go in: both are escaped for an attribute anyway.
+    let attr = |s: &str| s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" data-parallel-lab style=\"width:100%;border:0\" height=\"{height}\" loading=\"lazy\"></iframe>\n\
+         <script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.type!==\"parallel-lab:height\")return;\
+         document.querySelectorAll(\"iframe[data-parallel-lab]\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}})</script>",
+        attr(url),
+        attr(title)
+    )
+}
+
+/// "Copy link": the page's whole state as a URL.
+#[component]
+pub fn CopyLink(page: PageState) -> impl IntoView {
+    let copied = RwSignal::new(None::<bool>);
+    let shown = RwSignal::new(String::new());
+    let on_click = move |_| {
+        let url = format!("{}#{}", base_url(), page.fragment());
+        shown.set(url.clone());
+        leptos::task::spawn_local(async move {
+            copied.set(Some(copy_text(url).await));
+        });
+    };
+    view! {
+        <div class="share">
+            <button type="button" class="share-button" data-testid="copy-link" on:click=on_click>
+                <T zh="复制链接" en="Copy link" />
+            </button>
+            {move || copied.get().map(|ok| if ok {
+                view! { <span class="share-status" role="status"><T zh="已复制" en="Copied" /></span> }.into_any()
+            } else {
+                view! {
+                    <input class="share-fallback" readonly data-testid="copy-link-text" prop:value=move || shown.get()
+                        on:focus=move |ev| { let _ = event_target::<web_sys::HtmlInputElement>(&ev).select(); } />
+                }.into_any()
+            })}
+        </div>
+    }
+}
+
+/// "Embed": shows the `<iframe>` snippet of one widget in its current state, with a copy button.
+#[component]
+pub fn EmbedButton(page: PageState, widget: &'static str) -> impl IntoView {
+    let lang = use_lang();
+    let open = RwSignal::new(false);
+    let copied = RwSignal::new(false);
+    let snippet = move || {
+        let url = format!("{}#{}", base_url(), page.embed_fragment(widget));
+        embed_snippet(&url, widget_title(lang.get(), widget), initial_height(widget))
+    };
+    view! {
+        <div class="embed-share">
+            <button type="button" class="small" data-testid=format!("embed-{widget}")
+                aria-expanded=move || open.get().to_string()
+                on:click=move |_| { open.update(|o| *o = !*o); copied.set(false); }>
+                {move || embed_label(lang.get(), widget)}
+            </button>
+            {move || open.get().then(|| view! {
+                <div class="embed-box">
+                    <label>
+                        <span class="caption"><T zh="把这段代码贴进任何静态 HTML 页面：" en="Paste this into any static HTML page:" /></span>
+                        <textarea readonly rows="4" data-testid=format!("embed-code-{widget}") prop:value=snippet
+                            on:focus=move |ev| { let _ = event_target::<web_sys::HtmlTextAreaElement>(&ev).select(); }></textarea>
+                    </label>
+                    <button type="button" class="small" data-testid=format!("embed-copy-{widget}") on:click=move |_| {
+                        let text = snippet();
+                        leptos::task::spawn_local(async move { copied.set(copy_text(text).await); });
+                    }>
+                        {move || if copied.get() { lang.get().pick("已复制", "Copied") } else { lang.get().pick("复制代码", "Copy the code") }}
+                    </button>
+                </div>
+            })}
+        </div>
+    }
+}
+
+/// What the link asked for but did not get, dismissable.
+#[component]
+pub fn LinkNotice(page: PageState) -> impl IntoView {
+    let lang = use_lang();
+    move || {
+        let notices = page.notices.get();
+        (!notices.is_empty()).then(|| {
+            let items = notices
+                .iter()
+                .map(|n| view! { <li>{describe(lang.get(), n)}</li> })
+                .collect_view();
+            view! {
+                <aside class="link-notice" role="status" data-testid="link-notice">
+                    <p>
+                        <strong><T zh="链接里有几处没有用上，" en="Parts of this link were not used; " /></strong>
+                        <T zh="其余照常载入，这几处保持默认：" en="the rest is loaded and these stay at their defaults:" />
+                    </p>
+                    <ul>{items}</ul>
+                    <button type="button" class="small" data-testid="link-notice-dismiss" on:click=move |_| page.notices.set(Vec::new())>
+                        <T zh="知道了" en="Dismiss" />
+                    </button>
+                </aside>
+            }
+        })
+    }
+}
+
+/// An embed button for `widget`, when the page's state is in context and the page is not
+/// itself embedded.
+#[component]
+pub fn EmbedHere(widget: &'static str) -> impl IntoView {
+    use_context::<PageState>()
+        .filter(|page| page.embed.is_none())
+        .map(|page| view! { <EmbedButton page=page widget=widget /> })
+}

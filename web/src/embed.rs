@@ -1,0 +1,69 @@
+//! Embed mode (`#…&embed=WIDGET`): one widget alone, compact, without the page's chrome, and
+//! its height reported to the course page that frames it.
+
+use leptos::html::Div;
+use leptos::prelude::*;
+use parallel_core::lesson::{eight_gpu_plans, sixty_four_gpu_plans};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::charts::{BubbleChart, MemoryChart, TrafficChart};
+use crate::components::grid_section::GridLabView;
+use crate::components::lesson_table::LessonTable;
+use crate::components::share::widget_title;
+use crate::i18n::use_lang;
+use crate::permalink::PageState;
+use crate::sections::real_configs::LlamaTable;
+
+/// The message posted to the parent: `{type: "parallel-lab:height", widget, height}`.
+/// Data only: a widget id and a number of pixels.
+fn post_height(widget: &str, height: f64) {
+    let window = window();
+    let Ok(Some(parent)) = window.parent() else { return };
+    if parent == window {
+        return;
+    }
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &"parallel-lab:height".into());
+    let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.into());
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from_f64(height.ceil()));
+    let _ = parent.post_message(&message, "*");
+}
+
+/// One widget, alone.
+#[component]
+pub fn EmbedView(page: PageState, widget: &'static str) -> impl IntoView {
+    let lang = use_lang();
+    let root = NodeRef::<Div>::new();
+    Effect::new(move |_| {
+        let Some(element) = root.get() else { return };
+        let observed: web_sys::Element = element.clone().into();
+        let report = Closure::<dyn Fn()>::new(move || {
+            post_height(widget, observed.get_bounding_client_rect().height());
+        });
+        if let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) {
+            observer.observe(&element);
+        }
+        report.forget();
+    });
+    let lab64 = page.lab64;
+    let plan64 = Signal::derive(move || lab64.plan.get());
+    let traffic64 = Signal::derive(move || lab64.traffic.get());
+    let body = match widget {
+        "grid-8" => view! { <GridLabView lab=page.lab8 grid_id="8" max_tp=8 max_degree=8 /> }.into_any(),
+        "grid-64" => view! { <GridLabView lab=lab64 grid_id="64" max_tp=8 max_degree=8 /> }.into_any(),
+        "table-8" => view! { <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=page.lab8 /> }.into_any(),
+        "table-64" => view! { <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab64 /> }.into_any(),
+        "llama3" => view! { <LlamaTable /> }.into_any(),
+        "chart-memory-64" => view! { <MemoryChart plan=plan64 /> }.into_any(),
+        "chart-bubble-64" => view! { <BubbleChart plan=plan64 /> }.into_any(),
+        _ => view! { <TrafficChart traffic=traffic64 /> }.into_any(),
+    };
+    let section = if widget.ends_with("-8") { "section-8" } else { "section-64" };
+    view! {
+        <div class="embedded" node_ref=root data-testid="embed-root" data-widget=widget>
+            <h1 class="sr-only">{move || widget_title(lang.get(), widget)}</h1>
+            <section data-testid=section>{body}</section>
+        </div>
+    }
+}

@@ -1,0 +1,210 @@
+//! The page's state in its URL: read on load and on back/forward, written as the student
+//! changes things. The codec is the core's (`parallel_core::link`), shared with the CLI's
+//! `eval --url`; this module only moves strings between it, the signals and `window.location`.
+
+use leptos::prelude::*;
+use parallel_core::link::{self, GridId, Ignored, IgnoredReason, LinkLang, LinkState};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::i18n::Lang;
+use crate::lab::GridLab;
+
+/// A change less than this long after the previous one replaces the history entry instead of
+/// adding one, so that dragging a slider makes one entry, not fifty.
+const HISTORY_PAUSE_MS: f64 = 1000.0;
+
+/// Everything the link holds, as the page's signals.
+#[derive(Clone, Copy)]
+pub struct PageState {
+    /// The 8-card grid.
+    pub lab8: GridLab,
+    /// The 64-card grid.
+    pub lab64: GridLab,
+    /// The page's language.
+    pub lang: RwSignal<Lang>,
+    /// The section in view.
+    pub section: RwSignal<Option<&'static str>>,
+    /// The widget shown alone, when embedded (fixed for the page's life).
+    pub embed: Option<&'static str>,
+    /// What the link on load (or back/forward) asked for that could not be applied.
+    pub notices: RwSignal<Vec<Ignored>>,
+}
+
+impl PageState {
+    /// The state as a link state. A grid whose controls show an invalid combination is
+    /// written as its last valid plan (the one on screen).
+    pub fn to_link(&self) -> LinkState {
+        LinkState {
+            g8: self.lab8.plan.with(|p| p.config().clone()),
+            g64: self.lab64.plan.with(|p| p.config().clone()),
+            card8: self.lab8.selected.get(),
+            card64: self.lab64.selected.get(),
+            section: self.section.get(),
+            lang: match self.lang.get() {
+                Lang::Zh => LinkLang::Zh,
+                Lang::En => LinkLang::En,
+            },
+            embed: self.embed,
+        }
+    }
+
+    /// Puts a decoded link on the page.
+    pub fn apply(&self, state: &LinkState, notices: Vec<Ignored>) {
+        self.lab8.load(state.g8.clone());
+        self.lab64.load(state.g64.clone());
+        self.lab8.selected.set(state.card8);
+        self.lab64.selected.set(state.card64);
+        self.lang.set(match state.lang {
+            LinkLang::Zh => Lang::Zh,
+            LinkLang::En => Lang::En,
+        });
+        self.section.set(state.section);
+        self.notices.set(notices);
+    }
+
+    /// The fragment of the current state (without `#`).
+    pub fn fragment(&self) -> String {
+        link::encode(&self.to_link())
+    }
+
+    /// The fragment of one widget in its current state, for an embed snippet.
+    pub fn embed_fragment(&self, widget: &'static str) -> String {
+        let mut state = self.to_link();
+        state.embed = Some(widget);
+        state.section = None;
+        link::encode(&state)
+    }
+}
+
+/// The page's address without its fragment, e.g. `https://host/course/parallel-lab/`.
+pub fn base_url() -> String {
+    let location = window().location();
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    let search = location.search().unwrap_or_default();
+    format!("{origin}{path}{search}")
+}
+
+/// The current fragment, without `#`.
+pub fn current_fragment() -> String {
+    let hash = window().location().hash().unwrap_or_default();
+    hash.strip_prefix('#').unwrap_or(&hash).to_string()
+}
+
+/// Reads the link the page was opened with.
+pub fn read_on_load() -> (LinkState, Vec<Ignored>) {
+    link::decode(&current_fragment())
+}
+
+/// Keeps the URL and the page in step: writes the fragment when the state changes, and
+/// applies the URL on back/forward. Call once, after the state has been applied.
+pub fn sync(page: PageState) {
+    let last_write = StoredValue::new(0.0_f64);
+    let last_without_section = StoredValue::new(String::new());
+    Effect::new(move |_| {
+        let fragment = page.fragment();
+        let without_section = {
+            let mut state = page.to_link();
+            state.section = None;
+            link::encode(&state)
+        };
+        if fragment == current_fragment() {
+            last_without_section.set_value(without_section);
+            return;
+        }
+        let now = js_sys::Date::now();
+        let quick = now - last_write.get_value() < HISTORY_PAUSE_MS;
+        let only_scrolled = last_without_section.get_value() == without_section;
+        last_write.set_value(now);
+        last_without_section.set_value(without_section);
+        let url = format!("{}#{fragment}", base_url());
+        let history = window().history();
+        if let Ok(history) = history {
+            let result = if quick || only_scrolled {
+                history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+            } else {
+                history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+            };
+            if result.is_err() {
+                leptos::logging::warn!("could not update the address bar");
+            }
+        }
+    });
+
+    let on_pop = Closure::<dyn Fn()>::new(move || {
+        let (state, notices) = read_on_load();
+        page.apply(&state, notices);
+    });
+    let _ = window().add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
+    let _ = window().add_event_listener_with_callback("hashchange", on_pop.as_ref().unchecked_ref());
+    on_pop.forget();
+}
+
+/// Follows which section is in view (for the link), without ever scrolling by itself.
+pub fn track_section(section: RwSignal<Option<&'static str>>) {
+    let on_scroll = Closure::<dyn Fn()>::new(move || {
+        let document = document();
+        let mut current = None;
+        for id in link::SECTIONS {
+            if let Some(element) = document.get_element_by_id(id) {
+                if element.get_bounding_client_rect().top() <= 120.0 {
+                    current = Some(id);
+                }
+            }
+        }
+        if section.get_untracked() != current {
+            section.set(current);
+        }
+    });
+    let options = web_sys::AddEventListenerOptions::new();
+    options.set_passive(true);
+    let _ = window().add_event_listener_with_callback_and_add_event_listener_options(
+        "scroll",
+        on_scroll.as_ref().unchecked_ref(),
+        &options,
+    );
+    on_scroll.forget();
+}
+
+/// Scrolls the section a link names into view, once the page is drawn.
+pub fn scroll_to(section: &'static str) {
+    request_animation_frame(move || {
+        if let Some(element) = document().get_element_by_id(section) {
+            element.scroll_into_view();
+        }
+    });
+}
+
+/// The notice line for one ignored part, in the page's language.
+pub fn describe(lang: Lang, ignored: &Ignored) -> String {
+    let why = match (&ignored.reason, lang) {
+        (IgnoredReason::UnknownKey, Lang::Zh) => "不认识这个键".to_string(),
+        (IgnoredReason::UnknownKey, Lang::En) => "unknown key".to_string(),
+        (IgnoredReason::Repeated, Lang::Zh) => "重复了，只用第一个".to_string(),
+        (IgnoredReason::Repeated, Lang::En) => "repeated; the first one counts".to_string(),
+        (IgnoredReason::Malformed, Lang::Zh) => "不是实验室会写出的值".to_string(),
+        (IgnoredReason::Malformed, Lang::En) => "not a value the lab writes".to_string(),
+        (IgnoredReason::OutOfRange, Lang::Zh) => "超出范围".to_string(),
+        (IgnoredReason::OutOfRange, Lang::En) => "out of range".to_string(),
+        (IgnoredReason::Fixed, Lang::Zh) => "这个网格的卡数与机器固定，TP 不跨机".to_string(),
+        (IgnoredReason::Fixed, Lang::En) => "fixed in this grid (its size, and TP within a node)".to_string(),
+        (IgnoredReason::Invalid(_), Lang::Zh) => "和其余设置组合不成立".to_string(),
+        (IgnoredReason::Invalid(reason), Lang::En) => reason.clone(),
+        (IgnoredReason::TooLong, Lang::Zh) => "太长，后面的部分没有读".to_string(),
+        (IgnoredReason::TooLong, Lang::En) => "too long; the rest was not read".to_string(),
+    };
+    match lang {
+        Lang::Zh => format!("“{}”：{why}", ignored.part),
+        Lang::En => format!("“{}”: {why}", ignored.part),
+    }
+}
+
+/// Which grid a widget id belongs to.
+pub fn widget_grid(widget: &str) -> GridId {
+    if widget.ends_with("-8") {
+        GridId::Eight
+    } else {
+        GridId::SixtyFour
+    }
+}
