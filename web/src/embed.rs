@@ -19,14 +19,20 @@ use crate::sections::real_configs::LlamaTable;
 /// Data only: a widget id and a number of pixels.
 fn post_height(widget: &str, height: f64) {
     let window = window();
-    let Ok(Some(parent)) = window.parent() else { return };
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
     if parent == window {
         return;
     }
     let message = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&message, &"type".into(), &"parallel-lab:height".into());
     let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.into());
-    let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from_f64(height.ceil()));
+    let _ = js_sys::Reflect::set(
+        &message,
+        &"height".into(),
+        &JsValue::from_f64(height.ceil()),
+    );
     let _ = parent.post_message(&message, "*");
 }
 
@@ -50,16 +56,30 @@ pub fn EmbedView(page: PageState, widget: &'static str) -> impl IntoView {
     let plan64 = Signal::derive(move || lab64.plan.get());
     let traffic64 = Signal::derive(move || lab64.traffic.get());
     let body = match widget {
-        "grid-8" => view! { <GridLabView lab=page.lab8 grid_id="8" max_tp=8 max_degree=8 /> }.into_any(),
-        "grid-64" => view! { <GridLabView lab=lab64 grid_id="64" max_tp=8 max_degree=8 /> }.into_any(),
-        "table-8" => view! { <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=page.lab8 /> }.into_any(),
-        "table-64" => view! { <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab64 /> }.into_any(),
+        "grid-8" => {
+            view! { <GridLabView lab=page.lab8 grid_id="8" max_tp=8 max_degree=8 /> }.into_any()
+        }
+        "grid-64" => {
+            view! { <GridLabView lab=lab64 grid_id="64" max_tp=8 max_degree=8 /> }.into_any()
+        }
+        "table-8" => {
+            view! { <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=page.lab8 /> }
+                .into_any()
+        }
+        "table-64" => {
+            view! { <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab64 /> }
+                .into_any()
+        }
         "llama3" => view! { <LlamaTable /> }.into_any(),
         "chart-memory-64" => view! { <MemoryChart plan=plan64 /> }.into_any(),
         "chart-bubble-64" => view! { <BubbleChart plan=plan64 /> }.into_any(),
         _ => view! { <TrafficChart traffic=traffic64 /> }.into_any(),
     };
-    let section = if widget.ends_with("-8") { "section-8" } else { "section-64" };
+    let section = if widget.ends_with("-8") {
+        "section-8"
+    } else {
+        "section-64"
+    };
     view! {
         <div class="embedded" node_ref=root data-testid="embed-root" data-widget=widget>
             <h1 class="sr-only">{move || widget_title(lang.get(), widget)}</h1>

@@ -4,7 +4,9 @@
 /// Registers the service worker; where the browser has none (or the page is opened from a
 /// file) the page simply works online only.
 pub fn register_service_worker() {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let protocol = window.location().protocol().unwrap_or_default();
     if protocol != "https:" && protocol != "http:" {
         return;
@@ -12,8 +14,13 @@ pub fn register_service_worker() {
     let container = window.navigator().service_worker();
     let registration = container.register("./sw.js");
     wasm_bindgen_futures::spawn_local(async move {
-        if wasm_bindgen_futures::JsFuture::from(registration).await.is_err() {
-            leptos::logging::warn!("offline use is not available: the service worker did not register");
+        if wasm_bindgen_futures::JsFuture::from(registration)
+            .await
+            .is_err()
+        {
+            leptos::logging::warn!(
+                "offline use is not available: the service worker did not register"
+            );
         }
     });
 }

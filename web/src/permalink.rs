@@ -137,7 +137,8 @@ pub fn sync(page: PageState) {
         page.apply(&state, notices);
     });
     let _ = window().add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
-    let _ = window().add_event_listener_with_callback("hashchange", on_pop.as_ref().unchecked_ref());
+    let _ =
+        window().add_event_listener_with_callback("hashchange", on_pop.as_ref().unchecked_ref());
     on_pop.forget();
 }
 
@@ -188,7 +189,9 @@ pub fn describe(lang: Lang, ignored: &Ignored) -> String {
         (IgnoredReason::OutOfRange, Lang::Zh) => "超出范围".to_string(),
         (IgnoredReason::OutOfRange, Lang::En) => "out of range".to_string(),
         (IgnoredReason::Fixed, Lang::Zh) => "这个网格的卡数与机器固定，TP 不跨机".to_string(),
-        (IgnoredReason::Fixed, Lang::En) => "fixed in this grid (its size, and TP within a node)".to_string(),
+        (IgnoredReason::Fixed, Lang::En) => {
+            "fixed in this grid (its size, and TP within a node)".to_string()
+        }
         (IgnoredReason::Invalid(_), Lang::Zh) => "和其余设置组合不成立".to_string(),
         (IgnoredReason::Invalid(reason), Lang::En) => reason.clone(),
         (IgnoredReason::TooLong, Lang::Zh) => "太长，后面的部分没有读".to_string(),

@@ -263,12 +263,21 @@ async fn a_permalink_restores_the_plan_the_card_and_the_language() {
     tick().await;
     let s64 = section(&host, "64");
     let grid = by_test_id(&s64, "grid-64");
-    assert_eq!(attr(&card(&grid, 0), "data-selected").as_deref(), Some("true"));
+    assert_eq!(
+        attr(&card(&grid, 0), "data-selected").as_deref(),
+        Some("true")
+    );
     assert_eq!(attr(&card(&grid, 8), "data-groups").as_deref(), Some("pp"));
     assert_eq!(attr(&card(&grid, 48), "data-groups").as_deref(), Some("dp"));
-    assert_eq!(attr(&by_test_id(&s64, "bubble"), "data-ratio").as_deref(), Some("0.125"));
+    assert_eq!(
+        attr(&by_test_id(&s64, "bubble"), "data-ratio").as_deref(),
+        Some("0.125")
+    );
     assert!(host.inner_text().contains("One machine"));
-    assert!(host.query_selector("[data-testid='link-notice']").unwrap().is_none());
+    assert!(host
+        .query_selector("[data-testid='link-notice']")
+        .unwrap()
+        .is_none());
 
     // Changing the plan writes it back into the address.
     set_slider(&s64, "slider-m", 32);
@@ -289,21 +298,44 @@ async fn a_hostile_link_is_named_and_the_rest_applies() {
     // Only text: nothing of the link became an element.
     assert!(notice.query_selector("script").unwrap().is_none());
     let s8 = section(&host, "8");
-    assert_eq!(attr(&by_test_id(&s8, "derived-dp"), "data-testid").as_deref(), Some("derived-dp"));
-    assert_eq!(by_test_id(&s8, "derived-dp").text_content().as_deref(), Some("4"));
+    assert_eq!(
+        attr(&by_test_id(&s8, "derived-dp"), "data-testid").as_deref(),
+        Some("derived-dp")
+    );
+    assert_eq!(
+        by_test_id(&s8, "derived-dp").text_content().as_deref(),
+        Some("4")
+    );
     click(&by_test_id(&host, "link-notice-dismiss"));
     tick().await;
-    assert!(host.query_selector("[data-testid='link-notice']").unwrap().is_none());
+    assert!(host
+        .query_selector("[data-testid='link-notice']")
+        .unwrap()
+        .is_none());
 }
 
 #[wasm_bindgen_test]
 async fn embed_mode_shows_one_widget() {
     let host = mount_page_at("#g64=tp8.pp2&embed=grid-64");
     tick().await;
-    assert!(host.query_selector("[data-testid='section-8']").unwrap().is_none());
-    assert!(host.query_selector("[data-testid='lang-toggle']").unwrap().is_none());
+    assert!(host
+        .query_selector("[data-testid='section-8']")
+        .unwrap()
+        .is_none());
+    assert!(host
+        .query_selector("[data-testid='lang-toggle']")
+        .unwrap()
+        .is_none());
     let root = by_test_id(&host, "embed-root");
     assert_eq!(attr(&root, "data-widget").as_deref(), Some("grid-64"));
-    assert_eq!(by_test_id(&root, "derived-dp").text_content().as_deref(), Some("4"));
-    document().document_element().unwrap().class_list().remove_1("embedded-page").unwrap();
+    assert_eq!(
+        by_test_id(&root, "derived-dp").text_content().as_deref(),
+        Some("4")
+    );
+    document()
+        .document_element()
+        .unwrap()
+        .class_list()
+        .remove_1("embedded-page")
+        .unwrap();
 }

@@ -328,7 +328,14 @@ pub fn BubbleChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
     view! {
         <div class="figure chart-figure chart-bubble-figure">
             <h4><T zh="流水线气泡随 m 的变化" en="Pipeline bubble against m" /></h4>
-            {chart_canvas(spec, move |area| series.with(|s| draw(area, s, lang.get())))}
+            {chart_canvas(
+                spec,
+                move || {
+                    series.track();
+                    lang.track();
+                },
+                move |area| series.with(|s| draw(area, s, lang.get())),
+            )}
         </div>
     }
 }

@@ -200,10 +200,12 @@ where
     area.present().map_err(fail)
 }
 
-/// A canvas that `paint` draws on, redrawn whenever a signal `paint` reads changes, the
-/// language changes or the canvas is resized.
-pub fn chart_canvas<F>(spec: CanvasSpec, paint: F) -> impl IntoView
+/// A canvas that `paint` draws on. It is redrawn whenever a signal that `track` reads changes
+/// or the canvas is resized, at the next animation frame: several changes within one frame
+/// make one drawing, and a slider's update of the page's figures never waits for plotters.
+pub fn chart_canvas<T, F>(spec: CanvasSpec, track: T, paint: F) -> impl IntoView
 where
+    T: Fn() + 'static,
     F: Fn(&DrawingArea<MeasuredCanvas, Shift>) -> Result<(), String> + 'static,
 {
     let CanvasSpec {
@@ -239,20 +241,31 @@ where
         on_resize.forget();
     });
 
+    let paint = std::rc::Rc::new(paint);
+    let frame_requested = StoredValue::new_local(false);
     Effect::new(move |_| {
-        let width = css_width.get();
+        track();
+        css_width.track();
         if note.with(Option::is_some) {
             return;
         }
-        let Some(canvas) = canvas_ref.get() else {
+        if canvas_ref.get().is_none() || frame_requested.get_value() {
             return;
-        };
-        let outcome = paint_canvas(&canvas, width, &paint).err();
-        if error.with_untracked(|e| *e != outcome) {
-            error.set(outcome);
         }
+        frame_requested.set_value(true);
+        let paint = std::rc::Rc::clone(&paint);
+        request_animation_frame(move || {
+            frame_requested.set_value(false);
+            let Some(canvas) = canvas_ref.get_untracked() else {
+                return;
+            };
+            let outcome =
+                untrack(|| paint_canvas(&canvas, css_width.get_untracked(), &*paint).err());
+            if error.with_untracked(|e| *e != outcome) {
+                error.set(outcome);
+            }
+        });
     });
-
 
     view! {
         <canvas

@@ -316,7 +316,14 @@ pub fn MemoryChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
     view! {
         <div class="figure chart-figure chart-memory-figure">
             <h4><T zh="各 ZeRO 阶段的每卡显存" en="Memory per card at each ZeRO stage" /></h4>
-            {chart_canvas(spec, move |area| series.with(|s| draw(area, s, lang.get())))}
+            {chart_canvas(
+                spec,
+                move || {
+                    series.track();
+                    lang.track();
+                },
+                move |area| series.with(|s| draw(area, s, lang.get())),
+            )}
         </div>
     }
 }

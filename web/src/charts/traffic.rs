@@ -335,7 +335,14 @@ pub fn TrafficChart(#[prop(into)] traffic: Signal<Vec<Traffic>>) -> impl IntoVie
     view! {
         <div class="figure chart-figure chart-traffic-figure">
             <h4><T zh="每卡每步通信量（按维度）" en="Traffic per card per step, by dimension" /></h4>
-            {chart_canvas(spec, move |area| series.with(|s| draw(area, s, lang.get())))}
+            {chart_canvas(
+                spec,
+                move || {
+                    series.track();
+                    lang.track();
+                },
+                move |area| series.with(|s| draw(area, s, lang.get())),
+            )}
         </div>
     }
 }

@@ -224,6 +224,21 @@ pub fn DeviceGrid(
         })
     });
 
+    // Each card's coordinates, as one memo: a change of m or s leaves them equal, so the 64
+    // card labels are not touched at all.
+    let coord_labels = Memo::new(move |_| {
+        plan.with(|p| {
+            let grid = p.grid();
+            (0..gpus)
+                .map(|card| {
+                    grid.coords(card)
+                        .map(|c| format!("t{} c{} p{} d{}", c.tp, c.cp, c.pp, c.dp))
+                        .unwrap_or_default()
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+
     let node_boxes = (0..nodes)
         .map(|node| {
             let (x, y) = layout.node_origin(node);
@@ -242,7 +257,9 @@ pub fn DeviceGrid(
     let cards = (0..gpus)
         .map(|card| {
             let (x, y) = layout.card_origin(card);
-            let card_roles = move || roles.with(|r| r.get(card as usize).cloned().unwrap_or_default());
+            // One memo per card: a change elsewhere in the grid leaves this card untouched.
+            let card_roles = Memo::new(move |_| roles.with(|r| r.get(card as usize).cloned().unwrap_or_default()));
+            let card_roles = move || card_roles.get();
             let is_selected = move || selected.get() == Some(card);
             let data_groups = move || {
                 let r = card_roles();
@@ -259,14 +276,7 @@ pub fn DeviceGrid(
                 }
                 class
             };
-            let coords = move || {
-                plan.with(|p| {
-                    p.grid()
-                        .coords(card)
-                        .map(|c| format!("t{} c{} p{} d{}", c.tp, c.cp, c.pp, c.dp))
-                        .unwrap_or_default()
-                })
-            };
+            let coords = move || coord_labels.with(|c| c.get(card as usize).cloned().unwrap_or_default());
             let label = move || {
                 let lang = lang.get();
                 let roles = card_roles();

@@ -1,16 +1,13 @@
-//! The pipeline schedule drawn as stages × time: the plan's own schedule, or any of GPipe,
-//! 1F1B, interleaved and ZB-H1 for the same p and m. The timeline is the core's
-//! `simulate_schedule`; this file only draws rectangles.
+//! The pipeline schedule as stages × time: the plan's own schedule, or any of GPipe, 1F1B,
+//! interleaved and ZB-H1 for the same p and m. The timeline is the core's `simulate_schedule`,
+//! drawn on a canvas by `charts::ScheduleChart`.
 
 use leptos::prelude::*;
-use parallel_core::{simulate_schedule, OpKind, Plan, ScheduleView as View, Timeline};
+use parallel_core::{simulate_schedule, Plan, ScheduleView as View, Timeline};
 
+use crate::charts::ScheduleChart;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
-
-const ROW_H: f64 = 22.0;
-const LABEL_W: f64 = 56.0;
-const WIDTH: f64 = 640.0;
 
 fn view_name(lang: Lang, view: View) -> &'static str {
     match view {
@@ -60,87 +57,42 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
         })
         .collect_view();
 
-    let drawing = move || {
+    let drawable = Memo::new(move |_| {
         let lang = lang.get();
         if plan.with(|p| p.degrees().pp) == 1 {
-            return view! {
-                <p class="muted">
-                    {lang.pick("PP = 1：只有一段，没有流水线，也就没有气泡。", "PP = 1: a single stage, no pipeline and no bubble.")}
-                </p>
-            }
-            .into_any();
+            return Err(lang
+                .pick(
+                    "PP = 1：只有一段，没有流水线，也就没有气泡。",
+                    "PP = 1: a single stage, no pipeline and no bubble.",
+                )
+                .to_string());
         }
-        match timeline.get() {
-            Err(error) => {
-                let text = match lang {
-                    Lang::En => error.to_string(),
-                    Lang::Zh => "这个 p、m 组合画不出这种调度（interleaved 要求 m 能被 p 整除；图最多画 4,096 格）。".to_string(),
-                };
-                view! { <p class="muted">{text}</p> }.into_any()
-            }
-            Ok(t) => {
-                let tick_w = (WIDTH - LABEL_W) / f64::from(t.total_ticks.max(1));
-                let height = f64::from(t.stages) * ROW_H + 18.0;
-                let rows = (0..t.stages)
-                    .map(|s| {
-                        let y = f64::from(s) * ROW_H;
-                        view! {
-                            <text class="stage-label" x="0" y=y + 15.0>
-                                {format!("{} {s}", lang.pick("段", "stage"))}
-                            </text>
-                        }
-                    })
-                    .collect_view();
-                let ops = t
-                    .ops
-                    .iter()
-                    .map(|op| {
-                        let kind = match op.kind {
-                            OpKind::Forward => "f",
-                            OpKind::Backward => "b",
-                            OpKind::Weight => "w",
-                        };
-                        let x = LABEL_W + f64::from(op.start) * tick_w;
-                        let y = f64::from(op.stage) * ROW_H + 2.0;
-                        let w = f64::from(op.ticks) * tick_w;
-                        let title = format!(
-                            "{} {} · micro-batch {}{}",
-                            lang.pick("段", "stage"),
-                            op.stage,
-                            op.micro_batch,
-                            if t.ops.iter().any(|o| o.chunk > 0) { format!(" · chunk {}", op.chunk) } else { String::new() }
-                        );
-                        view! {
-                            <rect class=format!("op op-{kind} chunk-{}", op.chunk % 4) x=x y=y width=(w - 0.5).max(0.5) height=ROW_H - 4.0>
-                                <title>{title}</title>
-                            </rect>
-                        }
-                    })
-                    .collect_view();
-                let summary = format!(
-                    "{} {} · {} {}",
-                    lang.pick("空等占比", "idle share"),
-                    format::percent(t.idle_share),
-                    t.total_ticks,
-                    lang.pick("个时间片", "time slots")
-                );
-                view! {
-                    <svg class="schedule" viewBox=format!("0 0 {WIDTH} {height}") role="img" aria-label=summary.clone()>
-                        {rows}
-                        {ops}
-                    </svg>
-                    <p class="caption" data-testid="schedule-idle" data-share=t.idle_share.to_string()>{summary}</p>
-                }
-                .into_any()
-            }
-        }
-    };
+        timeline.get().map_err(|error| match lang {
+            Lang::En => error.to_string(),
+            Lang::Zh => "这个 p、m 组合画不出这种调度（interleaved 要求 m 能被 p 整除；图最多画 4,096 格）。".to_string(),
+        })
+    });
+    let summary = Signal::derive(move || {
+        let lang = lang.get();
+        drawable.with(|t| match t {
+            Ok(t) => format!(
+                "{} {} · {} {}",
+                lang.pick("空等占比", "idle share"),
+                format::percent(t.idle_share),
+                t.total_ticks,
+                lang.pick("个时间片", "time slots")
+            ),
+            Err(note) => note.clone(),
+        })
+    });
+    let idle = move || drawable.with(|t| t.as_ref().ok().map(|t| t.idle_share.to_string()));
 
     view! {
         <div class="figure schedule-figure">
             <h4><T zh="流水线调度（段 × 时间）" en="Pipeline schedule (stages × time)" /></h4>
             <div class="chips" role="group">{buttons}</div>
-            {drawing}
+            <ScheduleChart timeline=drawable summary=summary />
+            <p class="caption" data-testid="schedule-idle" data-share=idle>{summary}</p>
             <p class="legend-line">
                 <span class="op-key op-f"></span><T zh="前向 " en="forward " />
                 <span class="op-key op-b"></span><T zh="反向 " en="backward " />

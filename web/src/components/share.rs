@@ -30,14 +30,38 @@ fn initial_height(widget: &str) -> u32 {
 /// The title of a widget, for the iframe's `title` (read by screen readers).
 pub fn widget_title(lang: Lang, widget: &str) -> &'static str {
     match widget {
-        "grid-8" => lang.pick("并行实验室：8 卡设备网格", "Parallel Lab: the 8-GPU device grid"),
-        "grid-64" => lang.pick("并行实验室：64 卡设备网格", "Parallel Lab: the 64-GPU device grid"),
-        "table-8" => lang.pick("并行实验室：8 卡方案对照表", "Parallel Lab: the 8-GPU plans"),
-        "table-64" => lang.pick("并行实验室：64 卡方案对照表", "Parallel Lab: the 64-GPU plans"),
-        "llama3" => lang.pick("并行实验室：Llama 3 的并行配置", "Parallel Lab: Llama 3's parallel configurations"),
-        "chart-memory-64" => lang.pick("并行实验室：每卡显存图", "Parallel Lab: memory per card chart"),
-        "chart-bubble-64" => lang.pick("并行实验室：流水线气泡图", "Parallel Lab: pipeline bubble chart"),
-        "chart-traffic-64" => lang.pick("并行实验室：每卡通信图", "Parallel Lab: traffic per card chart"),
+        "grid-8" => lang.pick(
+            "并行实验室：8 卡设备网格",
+            "Parallel Lab: the 8-GPU device grid",
+        ),
+        "grid-64" => lang.pick(
+            "并行实验室：64 卡设备网格",
+            "Parallel Lab: the 64-GPU device grid",
+        ),
+        "table-8" => lang.pick(
+            "并行实验室：8 卡方案对照表",
+            "Parallel Lab: the 8-GPU plans",
+        ),
+        "table-64" => lang.pick(
+            "并行实验室：64 卡方案对照表",
+            "Parallel Lab: the 64-GPU plans",
+        ),
+        "llama3" => lang.pick(
+            "并行实验室：Llama 3 的并行配置",
+            "Parallel Lab: Llama 3's parallel configurations",
+        ),
+        "chart-memory-64" => lang.pick(
+            "并行实验室：每卡显存图",
+            "Parallel Lab: memory per card chart",
+        ),
+        "chart-bubble-64" => lang.pick(
+            "并行实验室：流水线气泡图",
+            "Parallel Lab: pipeline bubble chart",
+        ),
+        "chart-traffic-64" => lang.pick(
+            "并行实验室：每卡通信图",
+            "Parallel Lab: traffic per card chart",
+        ),
         _ => lang.pick("并行实验室", "Parallel Lab"),
     }
 }
@@ -58,7 +82,11 @@ fn embed_label(lang: Lang, widget: &str) -> &'static str {
 /// The snippet a teacher pastes: the iframe, and a few lines that let the widget size it.
 pub fn embed_snippet(url: &str, title: &str, height: u32) -> String {
     // Only our own URL and title go in: both are escaped for an attribute anyway.
-    let attr = |s: &str| s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+    let attr = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+    };
     format!(
         "<iframe src=\"{}\" title=\"{}\" data-parallel-lab style=\"width:100%;border:0\" height=\"{height}\" loading=\"lazy\"></iframe>\n\
          <script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.type!==\"parallel-lab:height\")return;\
@@ -90,7 +118,7 @@ pub fn CopyLink(page: PageState) -> impl IntoView {
             } else {
                 view! {
                     <input class="share-fallback" readonly data-testid="copy-link-text" prop:value=move || shown.get()
-                        on:focus=move |ev| { let _ = event_target::<web_sys::HtmlInputElement>(&ev).select(); } />
+                        on:focus=move |ev| { event_target::<web_sys::HtmlInputElement>(&ev).select(); } />
                 }.into_any()
             })}
         </div>
@@ -105,7 +133,11 @@ pub fn EmbedButton(page: PageState, widget: &'static str) -> impl IntoView {
     let copied = RwSignal::new(false);
     let snippet = move || {
         let url = format!("{}#{}", base_url(), page.embed_fragment(widget));
-        embed_snippet(&url, widget_title(lang.get(), widget), initial_height(widget))
+        embed_snippet(
+            &url,
+            widget_title(lang.get(), widget),
+            initial_height(widget),
+        )
     };
     view! {
         <div class="embed-share">
@@ -119,7 +151,7 @@ pub fn EmbedButton(page: PageState, widget: &'static str) -> impl IntoView {
                     <label>
                         <span class="caption"><T zh="把这段代码贴进任何静态 HTML 页面：" en="Paste this into any static HTML page:" /></span>
                         <textarea readonly rows="4" data-testid=format!("embed-code-{widget}") prop:value=snippet
-                            on:focus=move |ev| { let _ = event_target::<web_sys::HtmlTextAreaElement>(&ev).select(); }></textarea>
+                            on:focus=move |ev| { event_target::<web_sys::HtmlTextAreaElement>(&ev).select(); }></textarea>
                     </label>
                     <button type="button" class="small" data-testid=format!("embed-copy-{widget}") on:click=move |_| {
                         let text = snippet();
