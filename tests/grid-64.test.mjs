@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, setRange, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { cardGroups, openPage, setRange, settleAndCheck, startLab, visibleText } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -14,20 +14,6 @@ before(async () => {
 after(async () => {
   await lab?.close();
 });
-
-/** The groups of every card of a grid: { card: "dp pp tp" (sorted) }, plus the selected cards. */
-async function cardGroups(grid) {
-  return grid.locator('[data-card]').evaluateAll((cards) => {
-    const groups = {};
-    const selected = [];
-    for (const card of cards) {
-      const value = card.getAttribute('data-groups');
-      if (value) groups[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
-      if (card.getAttribute('data-selected') === 'true') selected.push(Number(card.dataset.card));
-    }
-    return { groups, selected };
-  });
-}
 
 test('64 cards, TP 8 × PP 2 × DP 4: card 0 lights its TP, pipeline and DP groups', async () => {
   const { page, context, problems } = await openPage(lab);

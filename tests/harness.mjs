@@ -48,12 +48,26 @@ const CONTENT_TYPES = {
 
 /**
  * Serves `root` as static files on 127.0.0.1 (a free port); resolves to the server.
- * `headers` are added to every response.
+ * `headers` are added to every response. `prefix` (e.g. "/course/parallel-lab/") puts the
+ * folder under that path and answers 404 everywhere else. `files` maps extra absolute paths
+ * to `{ type, body }` (e.g. a course page that embeds the lab); `root` may be null to serve
+ * only those. Every request's path is appended to `server.requests`.
  */
-export function serveStatic(root, headers = {}) {
+export function serveStatic(root, headers = {}, { prefix = '/', files = {} } = {}) {
+  const requests = [];
   const server = http.createServer(async (req, res) => {
     const { pathname } = new URL(req.url ?? '/', 'http://127.0.0.1');
-    let file = path.join(root, path.normalize(decodeURIComponent(pathname)));
+    requests.push(pathname);
+    const extra = files[pathname];
+    if (extra) {
+      res.writeHead(200, { ...headers, 'content-type': extra.type, 'cache-control': 'no-store' }).end(extra.body);
+      return;
+    }
+    if (!root || !pathname.startsWith(prefix)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    let file = path.join(root, path.normalize(decodeURIComponent(pathname.slice(prefix.length - 1))));
     if (file !== root && !file.startsWith(root + path.sep)) {
       res.writeHead(403).end();
       return;
@@ -67,49 +81,59 @@ export function serveStatic(root, headers = {}) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
   });
+  server.requests = requests;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
 }
 
+/** The server's own address: `http://127.0.0.1:PORT`. */
+export function origin(server) {
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+/** Stops a server, dropping kept-alive connections. */
+export function stopServer(server) {
+  server.closeAllConnections?.();
+  return new Promise((resolve) => server.close(resolve));
+}
+
 /**
  * Starts the static server over dist/ and a headless Chromium. Call `close()` when done.
- * Resolves to `{ baseUrl, browser, close }`. `isolated` serves the page cross-origin isolated
- * (COOP + COEP), which gives `performance.now()` a finer resolution (the benchmark wants it).
+ * Resolves to `{ baseUrl, server, browser, close }`. `isolated` serves the page cross-origin
+ * isolated (COOP + COEP), which gives `performance.now()` a finer resolution (the benchmark
+ * wants it). `prefix` serves dist/ under that path only (sub-path hosting); `baseUrl` then
+ * ends with it.
  */
-export async function startLab({ isolated = false } = {}) {
+export async function startLab({ isolated = false, prefix = '/' } = {}) {
   await stat(path.join(DIST, 'index.html')).catch(() => {
     throw new Error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
   });
   const headers = isolated
     ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
     : {};
-  const server = await serveStatic(DIST, headers);
-  const baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  const server = await serveStatic(DIST, headers, { prefix });
+  const baseUrl = `${origin(server)}${prefix}`;
   let browser;
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   } catch (error) {
-    server.close();
+    await stopServer(server);
     throw error;
   }
   const close = async () => {
     await browser.close();
-    await new Promise((resolve) => server.close(resolve));
+    await stopServer(server);
   };
-  return { baseUrl, browser, close };
+  return { baseUrl, server, browser, close };
 }
 
 /**
- * Opens the page in a fresh context (`options`: DESKTOP or PHONE) and waits until the wasm app
- * has rendered both grids. Resolves to `{ page, context, problems }`: `problems` collects every
- * console error, page error, failed request and HTTP error from the first request on.
+ * Records on `problems` every console error, page error, failed request and HTTP error of
+ * `page` (its frames included). Returns `problems`.
  */
-export async function openPage(lab, options = DESKTOP) {
-  const context = await lab.browser.newContext(options);
-  const page = await context.newPage();
-  const problems = [];
+export function watchProblems(page, problems = []) {
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
   });
@@ -120,13 +144,34 @@ export async function openPage(lab, options = DESKTOP) {
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
-  await page.goto(lab.baseUrl, { waitUntil: 'load' });
+  return problems;
+}
+
+/** Waits until the wasm app has rendered both grids' figures. */
+export async function waitForGrids(page) {
   for (const id of ['section-8', 'section-64']) {
     await page
       .getByTestId(id)
       .getByTestId('mem-states')
       .waitFor({ state: 'visible', timeout: 30_000 });
   }
+}
+
+/**
+ * Opens the page in a fresh context (`options`: DESKTOP or PHONE) and waits until the wasm app
+ * has rendered both grids. Resolves to `{ page, context, problems }`: `problems` collects every
+ * console error, page error, failed request and HTTP error from the first request on.
+ * `fragment` (e.g. "g64=tp8.pp2") is appended to the page's address after a `#`; `setup`
+ * (`async (page, context) => …`) runs before the page is opened (listeners, init scripts).
+ */
+export async function openPage(lab, options = DESKTOP, { fragment, setup } = {}) {
+  const context = await lab.browser.newContext(options);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await setup?.(page, context);
+  const url = fragment === undefined ? lab.baseUrl : `${lab.baseUrl}#${fragment}`;
+  await page.goto(url, { waitUntil: 'load' });
+  await waitForGrids(page);
   return { page, context, problems };
 }
 
@@ -140,6 +185,22 @@ export async function settleAndCheck(page, problems, assert) {
 /** Moves a range input (as a user would: `input` and `change` events, bubbling). */
 export async function setRange(scope, testId, value) {
   await scope.getByTestId(testId).fill(String(value));
+}
+
+/**
+ * The groups of every card of a grid: `{ groups: { card: "dp pp tp" (sorted) }, selected: [card…] }`.
+ */
+export async function cardGroups(grid) {
+  return grid.locator('[data-card]').evaluateAll((cards) => {
+    const groups = {};
+    const selected = [];
+    for (const card of cards) {
+      const value = card.getAttribute('data-groups');
+      if (value) groups[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
+      if (card.getAttribute('data-selected') === 'true') selected.push(Number(card.dataset.card));
+    }
+    return { groups, selected };
+  });
 }
 
 /** Visible text of a locator, whitespace collapsed. */
