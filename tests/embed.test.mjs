@@ -1,0 +1,132 @@
+// Embedding: the 64-card grid's "embed" button gives an <iframe> snippet of the widget in its
+// current state. Pasted as is into a plain course page on another origin (another port), the
+// frame shows only that widget (no header, language switch or other sections), in the state
+// it was embedded in, with a title for screen readers; the widget posts its height to the
+// course page, whose snippet script sets the iframe's height from it, and again when the
+// widget's size changes.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  DESKTOP,
+  openPage,
+  origin,
+  serveStatic,
+  setRange,
+  settleAndCheck,
+  startLab,
+  stopServer,
+  visibleText,
+  watchProblems,
+} from './harness.mjs';
+
+let lab;
+let course;
+const coursePage = { type: 'text/html; charset=utf-8', body: '' };
+before(async () => {
+  lab = await startLab();
+  // The course site: another port, so another origin than the lab's.
+  course = await serveStatic(null, {}, { files: { '/lesson.html': coursePage } });
+});
+after(async () => {
+  await lab?.close();
+  if (course) await stopServer(course);
+});
+
+/** A plain course page holding `snippet` exactly as the lab gave it. */
+function lessonHtml(snippet) {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Lesson 7: parallelism</title><link rel="icon" href="data:,"></head>
+<body>
+<h1>Lesson 7: parallelism</h1>
+<p>Try the grid below.</p>
+${snippet}
+<p>End of the lesson.</p>
+</body>
+</html>
+`;
+}
+
+/** The iframe's style height in pixels, or null while it has none. */
+const styleHeight = (iframe) =>
+  iframe.evaluate((f) => (/^\d+(\.\d+)?px$/.test(f.style.height) ? parseFloat(f.style.height) : null));
+
+/** Height of the framed document's content (the embed root's bottom edge) and whether it scrolls. */
+const contentHeight = (frame) =>
+  frame.evaluate(() => {
+    const root = document.querySelector('[data-testid="embed-root"]');
+    return {
+      content: Math.ceil(root.getBoundingClientRect().bottom + scrollY),
+      scrolls: document.documentElement.scrollHeight > innerHeight + 1,
+    };
+  });
+
+test('the embed snippet, pasted into a course page on another origin, shows the grid alone in its state and sizes its iframe', async () => {
+  // The teacher sets up PP 2 on the 64-card grid (TP 8, DP 4) and takes the snippet.
+  const full = await openPage(lab);
+  const section = full.page.getByTestId('section-64');
+  await setRange(section, 'slider-pp', 2);
+  assert.equal(await visibleText(section.getByTestId('derived-dp')), '4');
+  await section.getByTestId('embed-grid-64').click();
+  const snippet = await section.getByTestId('embed-code-grid-64').inputValue();
+  assert.match(snippet, /^<iframe src="[^"]*#[^"]*embed=grid-64[^"]*"[^>]*\bdata-parallel-lab\b[^>]*><\/iframe>\s*<script>[^]*<\/script>$/);
+  assert.ok(snippet.includes(`src="${lab.baseUrl}#`), `the iframe points at the lab: ${snippet}`);
+  await settleAndCheck(full.page, full.problems, assert);
+  await full.context.close();
+
+  // A visitor opens the course page (a fresh browser profile: nothing cached).
+  coursePage.body = lessonHtml(snippet);
+  const context = await lab.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
+  assert.notEqual(origin(course), new URL(lab.baseUrl).origin);
+
+  const iframe = page.locator('iframe[data-parallel-lab]');
+  assert.equal(await iframe.count(), 1);
+  const title = await iframe.getAttribute('title');
+  assert.ok(title && title.trim().length > 0, 'the iframe has a title');
+  const initial = Number(await iframe.getAttribute('height'));
+
+  // Inside the frame: the widget alone, in the embedded state.
+  const inner = page.frameLocator('iframe[data-parallel-lab]');
+  const root = inner.getByTestId('embed-root');
+  await root.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  assert.equal(await root.getAttribute('data-widget'), 'grid-64');
+  for (const absent of ['lang-toggle', 'copy-link', 'section-8', 'grid-8', 'embed-grid-64']) {
+    assert.equal(await inner.getByTestId(absent).count(), 0, `no ${absent} in the frame`);
+  }
+  assert.equal(await inner.locator('header, main').count(), 0, 'no page header or main column');
+  assert.equal(await inner.getByTestId('grid-64').locator('[data-card]').count(), 64);
+  assert.equal(await inner.getByTestId('slider-pp').inputValue(), '2');
+  assert.equal(await visibleText(inner.getByTestId('derived-dp')), '4');
+
+  // The height message arrived and the snippet's script sized the iframe to the content.
+  const frame = await (await iframe.elementHandle()).contentFrame();
+  await page.waitForFunction(
+    () => /^\d+(\.\d+)?px$/.test(document.querySelector('iframe[data-parallel-lab]').style.height),
+    null,
+    { timeout: 10_000 },
+  );
+  let height = await styleHeight(iframe);
+  let inside = await contentHeight(frame);
+  assert.notEqual(height, initial, 'the height is the reported one, not the initial attribute');
+  assert.ok(Math.abs(height - inside.content) <= 2, `iframe ${height}px for content ${inside.content}px`);
+  assert.equal(inside.scrolls, false, 'the frame does not scroll inside');
+
+  // When the widget's size changes (a narrower course page), the iframe follows.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.waitForFunction(
+    (before) => parseFloat(document.querySelector('iframe[data-parallel-lab]').style.height) > before + 50,
+    height,
+    { timeout: 10_000 },
+  );
+  await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+  height = await styleHeight(iframe);
+  inside = await contentHeight(frame);
+  assert.ok(Math.abs(height - inside.content) <= 2, `narrow: iframe ${height}px for content ${inside.content}px`);
+
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
