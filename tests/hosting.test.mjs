@@ -1,0 +1,135 @@
+// Hosting: dist/ works from a sub-path of a static host (relative asset URLs), under a strict
+// Content-Security-Policy (a meta tag: scripts only from the page's origin, the inline loader
+// by its hash, WebAssembly by 'wasm-unsafe-eval'; no 'unsafe-eval' or 'unsafe-inline'), and
+// its service worker lets a reload work offline after the first visit.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DIST, openPage, origin, settleAndCheck, startLab, visibleText } from './harness.mjs';
+
+const PREFIX = '/course/parallel-lab/';
+
+let lab;
+before(async () => {
+  lab = await startLab({ prefix: PREFIX });
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** The Content-Security-Policy meta tag's directives: { name: [source…] }. */
+function cspDirectives(html) {
+  const metas = [...html.matchAll(/<meta\s[^>]*http-equiv="Content-Security-Policy"[^>]*>/gi)];
+  assert.equal(metas.length, 1, 'one CSP meta tag');
+  const content = /\bcontent="([^"]*)"/.exec(metas[0][0])?.[1];
+  assert.ok(content, 'the CSP meta tag has a content attribute');
+  const directives = {};
+  for (const part of content.split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) directives[name] = sources;
+  }
+  return { content, directives };
+}
+
+test('dist/index.html has a strict CSP meta tag and only relative asset URLs', async () => {
+  const html = await readFile(path.join(DIST, 'index.html'), 'utf8');
+  const { content, directives } = cspDirectives(html);
+  assert.ok(content.includes("'wasm-unsafe-eval'"), content);
+  assert.ok(!content.includes("'unsafe-eval'"), `no 'unsafe-eval': ${content}`);
+  assert.ok(!content.includes("'unsafe-inline'"), `no 'unsafe-inline': ${content}`);
+  assert.ok(!/(^|\s)\*(\s|;|$)/.test(content), `no wildcard source: ${content}`);
+  assert.deepEqual(directives['default-src'], ["'self'"]);
+  assert.deepEqual(directives['style-src'], ["'self'"]);
+
+  // script-src: 'self', 'wasm-unsafe-eval' and the hash of every inline script, nothing else.
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
+  );
+  assert.ok(inline.length >= 1, "Trunk's inline loader is there");
+  assert.deepEqual(
+    [...directives['script-src']].sort(),
+    ["'self'", "'wasm-unsafe-eval'", ...inline].sort(),
+    'script-src allows the page itself, wasm and the inline scripts by hash',
+  );
+
+  // Every asset URL is relative to the page, so dist/ works from any folder.
+  const urls = [...html.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]);
+  assert.ok(urls.length >= 3, `asset URLs found: ${urls}`);
+  for (const url of urls) assert.match(url, /^\.\/[^/]/, `relative asset URL: ${url}`);
+  assert.ok(!/from\s+'\//.test(html) && !/module_or_path:\s*'\//.test(html), 'the loader imports relatively');
+});
+
+test('served under /course/parallel-lab/ only: the page works, every request stays there, no CSP violation', async () => {
+  const base = origin(lab.server);
+  // Nothing at the host's root: any absolute asset URL would fail.
+  for (const url of [`${base}/`, `${base}/index.html`, `${base}/sw.js`]) {
+    assert.equal((await fetch(url)).status, 404, url);
+  }
+
+  const requests = [];
+  const served = lab.server.requests.length;
+  const { page, context, problems } = await openPage(lab, undefined, {
+    setup: async (page, context) => {
+      context.on('request', (request) => requests.push(request.url()));
+      await page.addInitScript(() => {
+        window.__cspViolations = [];
+        document.addEventListener('securitypolicyviolation', (e) =>
+          window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`),
+        );
+      });
+    },
+  });
+  assert.equal(page.url(), `${base}${PREFIX}`);
+  assert.equal(await page.getByTestId('grid-8').locator('[data-card]').count(), 8);
+  assert.equal(await page.getByTestId('grid-64').locator('[data-card]').count(), 64);
+  assert.equal(await visibleText(page.getByTestId('section-8').getByTestId('mem-states')), '55.6 GB');
+  assert.equal(Number(await page.getByTestId('section-64').getByTestId('bubble').getAttribute('data-ratio')), 0.875);
+
+  // The service worker registers from the sub-path, for the sub-path.
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  assert.equal(scope, `${base}${PREFIX}`);
+
+  await settleAndCheck(page, problems, assert);
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'CSP violations');
+  const elsewhere = requests.filter((url) => !url.startsWith(`${base}${PREFIX}`));
+  assert.deepEqual(elsewhere, [], 'requests that left the page’s folder or origin');
+  const outside = lab.server.requests.slice(served).filter((p) => !p.startsWith(PREFIX));
+  assert.deepEqual(outside, [], 'paths the server was asked for outside the sub-path');
+  await context.close();
+});
+
+test('after the first visit a reload works offline, from the service worker', async () => {
+  const { page, context, problems } = await openPage(lab, undefined, { fragment: 'g64=tp8.pp2.z1&c64=0' });
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
+    await page.reload({ waitUntil: 'load' });
+  }
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
+  await page.getByTestId('section-64').getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+
+  await context.setOffline(true);
+  const served = lab.server.requests.length;
+  await page.reload({ waitUntil: 'load' });
+  for (const id of ['section-8', 'section-64']) {
+    await page.getByTestId(id).getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  }
+  assert.equal(await page.evaluate(() => navigator.onLine), false, 'the browser is offline');
+  assert.deepEqual(lab.server.requests.slice(served), [], 'nothing reached the server: the reload came from the cache');
+
+  // Both grids drawn and computing, the link's state restored.
+  assert.equal(await page.getByTestId('grid-8').locator('[data-card]').count(), 8);
+  assert.equal(await page.getByTestId('grid-64').locator('[data-card]').count(), 64);
+  assert.equal(await visibleText(page.getByTestId('section-8').getByTestId('mem-states')), '55.6 GB');
+  const section = page.getByTestId('section-64');
+  assert.equal(await visibleText(section.getByTestId('derived-dp')), '4');
+  assert.equal(Number(await section.getByTestId('bubble').getAttribute('data-ratio')), 0.125);
+  await section.getByTestId('slider-m').fill('32');
+  assert.equal(Number(await section.getByTestId('bubble').getAttribute('data-ratio')), 0.03125);
+
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
