@@ -127,6 +127,16 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   inside = await contentHeight(frame);
   assert.ok(Math.abs(height - inside.content) <= 2, `narrow: iframe ${height}px for content ${inside.content}px`);
 
+  // Moving the widget's sliders never adds entries to the course page's history: the frame
+  // rewrites its own address in place.
+  const entries = await page.evaluate(() => history.length);
+  for (const m of ['16', '32']) {
+    await inner.getByTestId('slider-m').fill(m);
+    await page.waitForTimeout(1_100);
+  }
+  assert.equal(await inner.getByTestId('slider-m').inputValue(), '32');
+  assert.equal(await page.evaluate(() => history.length), entries, 'the course page keeps its history');
+
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

@@ -3,9 +3,6 @@
 // pushing a history entry for changes at least 1 s apart, so Back and Forward step through
 // them; the header's "copy link" copies the whole address; a hostile link loads what is
 // valid and names the rest in a dismissable notice, as text only.
-//
-// Tests marked `todo` check behaviour the page does not have yet (page bugs, see their
-// messages): they run and report, but do not fail the suite.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,7 +60,7 @@ test('a permalink opens with its plan and card 0 selected; slider changes 1 s ap
 
   // Scroll to the slider first, as a student does: the section in view is written in place
   // (no new entry). Let that write age past the pause before moving the slider (moving it at
-  // once: see the todo test below).
+  // once: see the test below).
   const entries = await historyLength(page);
   const slider = section.getByTestId('slider-m');
   const bubble = section.getByTestId('bubble');
@@ -123,7 +120,6 @@ test('&lang=en opens in English; editing the fragment in place (hashchange) appl
 
 test(
   'a change made right after scrolling into another section still gets its own history entry',
-  { todo: 'page bug: a scroll-only write (sec=…) restarts the 1 s timer, so the next change replaces the previous state\'s entry' },
   async () => {
     const { page, context, problems } = await openPage(lab, undefined, { fragment: PERMALINK });
     const section = page.getByTestId('section-64');
@@ -153,7 +149,6 @@ test(
 
 test(
   'opening a link not written the lab\'s way adds no history entry',
-  { todo: 'page bug: the page rewrites such a link with pushState on load, so the first Back lands on the same state' },
   async () => {
     const context = await lab.browser.newContext();
     const page = await context.newPage();
@@ -166,14 +161,13 @@ test(
 );
 
 test(
-  'every section a link can name (sec=…) is on the page: sec=counting opens at the counting note',
-  { todo: 'page bug: the codec\'s section "counting" has no element with that id (the note is id="counting-note"), so sec=counting neither scrolls nor is ever written' },
+  'every section a link can name (sec=…) is on the page: sec=counting-note opens at the counting note',
   async () => {
-    const { page, context, problems } = await openPage(lab, undefined, { fragment: 'sec=counting' });
-    const sections = ['intro', 'part-one', 'part-two', 'part-three', 'part-four', 'evolution', 'counting'];
+    const { page, context, problems } = await openPage(lab, undefined, { fragment: 'sec=counting-note' });
+    const sections = ['intro', 'part-one', 'part-two', 'part-three', 'part-four', 'evolution', 'counting-note'];
     const missing = await page.evaluate((ids) => ids.filter((id) => !document.getElementById(id)), sections);
     assert.deepEqual(missing, [], 'sections without an element of that id');
-    await page.waitForFunction(() => Math.abs(document.getElementById('counting')?.getBoundingClientRect().top ?? 1e9) < 2, null, {
+    await page.waitForFunction(() => Math.abs(document.getElementById('counting-note')?.getBoundingClientRect().top ?? 1e9) < 2, null, {
       timeout: 2_000,
     });
     await settleAndCheck(page, problems, assert);

@@ -102,6 +102,7 @@ pub fn read_on_load() -> (LinkState, Vec<Ignored>) {
 pub fn sync(page: PageState) {
     let last_write = StoredValue::new(0.0_f64);
     let last_without_section = StoredValue::new(String::new());
+    let first = StoredValue::new(true);
     Effect::new(move |_| {
         let fragment = page.fragment();
         let without_section = {
@@ -109,22 +110,31 @@ pub fn sync(page: PageState) {
             state.section = None;
             link::encode(&state)
         };
+        let first_run = first.get_value();
+        first.set_value(false);
+        let only_scrolled = last_without_section.get_value() == without_section;
+        last_without_section.set_value(without_section);
         if fragment == current_fragment() {
-            last_without_section.set_value(without_section);
             return;
         }
+        // A new history entry only for a change the student made after a pause: not for the
+        // link the page was opened with (rewritten in its canonical form), not for scrolling,
+        // not inside a course page's frame (whose history is the course page's), and not for
+        // the rapid steps of a slider drag.
         let now = js_sys::Date::now();
-        let quick = now - last_write.get_value() < HISTORY_PAUSE_MS;
-        let only_scrolled = last_without_section.get_value() == without_section;
-        last_write.set_value(now);
-        last_without_section.set_value(without_section);
+        let push = !first_run
+            && !only_scrolled
+            && page.embed.is_none()
+            && now - last_write.get_value() >= HISTORY_PAUSE_MS;
+        if !first_run && !only_scrolled {
+            last_write.set_value(now);
+        }
         let url = format!("{}#{fragment}", base_url());
-        let history = window().history();
-        if let Ok(history) = history {
-            let result = if quick || only_scrolled {
-                history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
-            } else {
+        if let Ok(history) = window().history() {
+            let result = if push {
                 history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+            } else {
+                history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
             };
             if result.is_err() {
                 leptos::logging::warn!("could not update the address bar");
@@ -166,6 +176,15 @@ pub fn track_section(section: RwSignal<Option<&'static str>>) {
         &options,
     );
     on_scroll.forget();
+}
+
+/// Scrolls to a section now and records it as the one in view (the contents links: a plain
+/// `href="#part-one"` would replace the page's state in the address).
+pub fn go_to(section: RwSignal<Option<&'static str>>, id: &'static str) {
+    if let Some(element) = document().get_element_by_id(id) {
+        element.scroll_into_view();
+    }
+    section.set(link::SECTIONS.iter().copied().find(|s| *s == id));
 }
 
 /// Scrolls the section a link names into view, once the page is drawn.

@@ -85,7 +85,7 @@ impl GridId {
     }
 }
 
-/// The sections a link can open.
+/// The sections a link can open (the `id`s of the page's sections).
 pub const SECTIONS: [&str; 7] = [
     "intro",
     "part-one",
@@ -93,7 +93,7 @@ pub const SECTIONS: [&str; 7] = [
     "part-three",
     "part-four",
     "evolution",
-    "counting",
+    "counting-note",
 ];
 
 /// The widgets embed mode can show alone.

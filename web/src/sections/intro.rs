@@ -74,11 +74,19 @@ pub fn Intro() -> impl IntoView {
     let params_text = params.clone();
     let params_attr = params.clone();
     let shape = move || anchor_shape(lang.get());
+    let page = use_context::<crate::permalink::PageState>();
     let contents = CONTENTS
         .iter()
-        .map(
-            |&(href, zh, en)| view! { <li><a href=href>{move || lang.get().pick(zh, en)}</a></li> },
-        )
+        .map(|&(href, zh, en)| {
+            let id = href.trim_start_matches('#');
+            let go = move |event: leptos::ev::MouseEvent| {
+                if let Some(page) = page {
+                    event.prevent_default();
+                    crate::permalink::go_to(page.section, id);
+                }
+            };
+            view! { <li><a href=href on:click=go>{move || lang.get().pick(zh, en)}</a></li> }
+        })
         .collect_view();
     view! {
         <section class="part intro" id="intro" data-testid="section-intro" aria-labelledby="intro-title">
