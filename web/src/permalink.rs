@@ -14,6 +14,9 @@ use crate::lab::GridLab;
 /// adding one, so that dragging a slider makes one entry, not fifty.
 const HISTORY_PAUSE_MS: f64 = 1000.0;
 
+/// How long the page must be quiet before the address is rewritten.
+pub const WRITE_DELAY_MS: u64 = 120;
+
 /// Everything the link holds, as the page's signals.
 #[derive(Clone, Copy)]
 pub struct PageState {
@@ -103,6 +106,9 @@ pub fn sync(page: PageState) {
     let last_write = StoredValue::new(0.0_f64);
     let last_without_section = StoredValue::new(String::new());
     let first = StoredValue::new(true);
+    // Writing the address waits for the page to be quiet for a moment: a slider drag writes
+    // once, and the write never delays the figures' update.
+    let generation = StoredValue::new(0_u64);
     Effect::new(move |_| {
         let fragment = page.fragment();
         let without_section = {
@@ -114,14 +120,11 @@ pub fn sync(page: PageState) {
         first.set_value(false);
         let only_scrolled = last_without_section.get_value() == without_section;
         last_without_section.set_value(without_section);
-        if fragment == current_fragment() {
-            return;
-        }
+        let now = js_sys::Date::now();
         // A new history entry only for a change the student made after a pause: not for the
         // link the page was opened with (rewritten in its canonical form), not for scrolling,
         // not inside a course page's frame (whose history is the course page's), and not for
         // the rapid steps of a slider drag.
-        let now = js_sys::Date::now();
         let push = !first_run
             && !only_scrolled
             && page.embed.is_none()
@@ -129,16 +132,28 @@ pub fn sync(page: PageState) {
         if !first_run && !only_scrolled {
             last_write.set_value(now);
         }
-        let url = format!("{}#{fragment}", base_url());
-        if let Ok(history) = window().history() {
-            let result = if push {
-                history.push_state_with_url(&JsValue::NULL, "", Some(&url))
-            } else {
-                history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
-            };
-            if result.is_err() {
-                leptos::logging::warn!("could not update the address bar");
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        let write = move || {
+            if generation.get_value() != mine || fragment == current_fragment() {
+                return;
             }
+            let url = format!("{}#{fragment}", base_url());
+            if let Ok(history) = window().history() {
+                let result = if push {
+                    history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+                } else {
+                    history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+                };
+                if result.is_err() {
+                    leptos::logging::warn!("could not update the address bar");
+                }
+            }
+        };
+        if first_run {
+            write();
+        } else {
+            set_timeout(write, std::time::Duration::from_millis(WRITE_DELAY_MS));
         }
     });
 
