@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use super::canvas::{chart_canvas, CanvasSpec};
+use super::canvas::{series_canvas, CanvasSpec};
 use super::layout::{
     fail, label, legend, log_ticks, message, tick_text, Mark, Place, Scale, Ticked,
 };
@@ -328,14 +328,7 @@ pub fn BubbleChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
     view! {
         <div class="figure chart-figure chart-bubble-figure">
             <h4><T zh="流水线气泡随 m 的变化" en="Pipeline bubble against m" /></h4>
-            {chart_canvas(
-                spec,
-                move || {
-                    series.track();
-                    lang.track();
-                },
-                move |area| series.with(|s| draw(area, s, lang.get())),
-            )}
+            {series_canvas(spec, series, draw)}
         </div>
     }
 }

@@ -289,3 +289,24 @@ where
         })}
     }
 }
+
+/// The canvas of a chart that is a pure function of a series and the page's language: redrawn
+/// when either changes.
+pub fn series_canvas<S>(
+    spec: CanvasSpec,
+    series: Memo<S>,
+    draw: fn(&DrawingArea<MeasuredCanvas, Shift>, &S, crate::i18n::Lang) -> Result<(), String>,
+) -> impl IntoView
+where
+    S: PartialEq + Send + Sync + 'static,
+{
+    let lang = use_lang();
+    chart_canvas(
+        spec,
+        move || {
+            series.track();
+            lang.track();
+        },
+        move |area| series.with(|s| draw(area, s, lang.get())),
+    )
+}

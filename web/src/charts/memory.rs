@@ -11,7 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use super::canvas::{chart_canvas, CanvasSpec};
+use super::canvas::{series_canvas, CanvasSpec};
 use super::layout::{
     category_axis, fail, label, legend, linear_ticks, message, Mark, Place, Scale, Ticked,
 };
@@ -316,14 +316,7 @@ pub fn MemoryChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
     view! {
         <div class="figure chart-figure chart-memory-figure">
             <h4><T zh="各 ZeRO 阶段的每卡显存" en="Memory per card at each ZeRO stage" /></h4>
-            {chart_canvas(
-                spec,
-                move || {
-                    series.track();
-                    lang.track();
-                },
-                move |area| series.with(|s| draw(area, s, lang.get())),
-            )}
+            {series_canvas(spec, series, draw)}
         </div>
     }
 }

@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use super::canvas::{chart_canvas, CanvasSpec};
+use super::canvas::{series_canvas, CanvasSpec};
 use super::layout::{
     category_axis, fail, label, legend, linear_ticks, log_ticks, message, tick_text, Mark, Place,
     Scale, Ticked,
@@ -335,14 +335,7 @@ pub fn TrafficChart(#[prop(into)] traffic: Signal<Vec<Traffic>>) -> impl IntoVie
     view! {
         <div class="figure chart-figure chart-traffic-figure">
             <h4><T zh="每卡每步通信量（按维度）" en="Traffic per card per step, by dimension" /></h4>
-            {chart_canvas(
-                spec,
-                move || {
-                    series.track();
-                    lang.track();
-                },
-                move |area| series.with(|s| draw(area, s, lang.get())),
-            )}
+            {series_canvas(spec, series, draw)}
         </div>
     }
 }
