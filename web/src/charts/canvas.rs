@@ -290,13 +290,13 @@ where
     }
 }
 
+/// A chart's drawing: a series in a language, on the page's canvas.
+pub type DrawSeries<S> =
+    fn(&DrawingArea<MeasuredCanvas, Shift>, &S, crate::i18n::Lang) -> Result<(), String>;
+
 /// The canvas of a chart that is a pure function of a series and the page's language: redrawn
 /// when either changes.
-pub fn series_canvas<S>(
-    spec: CanvasSpec,
-    series: Memo<S>,
-    draw: fn(&DrawingArea<MeasuredCanvas, Shift>, &S, crate::i18n::Lang) -> Result<(), String>,
-) -> impl IntoView
+pub fn series_canvas<S>(spec: CanvasSpec, series: Memo<S>, draw: DrawSeries<S>) -> impl IntoView
 where
     S: PartialEq + Send + Sync + 'static,
 {
