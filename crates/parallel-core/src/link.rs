@@ -639,8 +639,6 @@ pub fn decode(link: &str) -> (LinkState, Vec<Ignored>) {
         fragment
     };
     let mut seen: Vec<String> = Vec::new();
-    let mut cards: [(GridId, Option<(String, u32)>); 2] =
-        [(GridId::Eight, None), (GridId::SixtyFour, None)];
     for part in fragment.split(['&', ';']) {
         if part.is_empty() {
             continue;
@@ -679,11 +677,10 @@ pub fn decode(link: &str) -> (LinkState, Vec<Ignored>) {
                     GridId::SixtyFour
                 };
                 match value.parse::<u32>() {
-                    Ok(card) if card < grid.gpus() => {
-                        if let Some(slot) = cards.iter_mut().find(|(g, _)| *g == grid) {
-                            slot.1 = Some((decoded.clone(), card));
-                        }
-                    }
+                    Ok(card) if card < grid.gpus() => match grid {
+                        GridId::Eight => state.card8 = Some(card),
+                        GridId::SixtyFour => state.card64 = Some(card),
+                    },
                     Ok(_) => notices.push(ignored(&decoded, IgnoredReason::OutOfRange)),
                     Err(_) => notices.push(ignored(&decoded, IgnoredReason::Malformed)),
                 }
@@ -702,14 +699,6 @@ pub fn decode(link: &str) -> (LinkState, Vec<Ignored>) {
                 None => notices.push(ignored(&decoded, IgnoredReason::Malformed)),
             },
             _ => notices.push(ignored(&decoded, IgnoredReason::UnknownKey)),
-        }
-    }
-    for (grid, card) in cards {
-        if let Some((_, card)) = card {
-            match grid {
-                GridId::Eight => state.card8 = Some(card),
-                GridId::SixtyFour => state.card64 = Some(card),
-            }
         }
     }
     (state, notices)
