@@ -241,7 +241,7 @@ test('decision 2: TP is the heaviest (75.2 GB over NVLink); the bubble at m = 8 
   const form = page.getByTestId('decision-2');
   await form.scrollIntoViewIfNeeded();
   const verdictBox = form.getByTestId('decision-2-verdict');
-  const heaviest = verdictBox.getByTestId('decision-2-heaviest');
+  const heaviest = verdictBox.getByTestId('decision-2-heaviest-result');
   const answer = verdictBox.getByTestId('decision-2-answer');
   const bubble = verdictBox.getByTestId('decision-2-bubble');
 

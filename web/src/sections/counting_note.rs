@@ -77,7 +77,7 @@ pub fn CountingNote() -> impl IntoView {
                 </table>
             </div>
             <p>
-                <T zh="激活按 Korthikanti et al. 2022 的记法（TP > 1 时带序列并行），每层每个 micro-batch，本地序列 s′ = s ÷ CP:"
+                <T zh="激活按 Korthikanti et al. 2022 的记法（TP > 1 时带序列并行），每层每个 micro-batch，本地序列 s′ = s ÷ CP："
                    en="Activations follow Korthikanti et al. 2022 (with sequence parallelism whenever TP > 1), per layer and per micro-batch, with the local sequence s′ = s ÷ CP:" />
             </p>
             <ul class="formula-list">
@@ -90,7 +90,7 @@ pub fn CountingNote() -> impl IntoView {
                 </li>
             </ul>
             <p>
-                <T zh="只看第一段流水线（它最忙）：L ÷ PP 层，乘以在途的 micro-batch 数——GPipe 是 m,1F1B 是 min(m, p),interleaved 是 min(m, p)·(1 + (p−1)/(p·v))。合计 = 模型状态 + 激活，不超过卡的容量才算放得下。"
+                <T zh="只看第一段流水线（它最忙）：L ÷ PP 层，乘以在途的 micro-batch 数——GPipe 是 m，1F1B 是 min(m, p)，interleaved 是 min(m, p)·(1 + (p−1)/(p·v))。合计 = 模型状态 + 激活，不超过卡的容量才算放得下。"
                    en="Only the first pipeline stage is counted (it is the busiest): L ÷ PP layers, times the micro-batches in flight, m for GPipe, min(m, p) for 1F1B and min(m, p)·(1 + (p−1)/(p·v)) interleaved. Total = model states + activations; a plan fits when the total is within the card." />
             </p>
             <p class="ignored">

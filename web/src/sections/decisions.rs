@@ -569,8 +569,9 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
                 test: &'static str| {
         typed.as_ref().ok().map(|&gb| {
             let ok = matches_one_decimal(gb, computed);
+            let (colon, comma) = (lang.pick("：", ": "), lang.pick("，", ", "));
             let text = format!(
-                "{} {label}: {} {gb} GB, {} {} {}",
+                "{} {label}{colon}{} {gb} GB{comma}{} {} {}",
                 mark(ok),
                 lang.pick("你写", "you wrote"),
                 lang.pick("核心算出", "the core computes"),
@@ -736,7 +737,7 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
     if let Err(e) = &check.micro_batches {
         problems.push(format!(
             "{}{}",
-            lang.pick("每步 micro-batch 数 m:", "Micro-batches per step m: "),
+            lang.pick("每步 micro-batch 数 m：", "Micro-batches per step m: "),
             e.message(lang, "32")
         ));
     }
@@ -895,7 +896,7 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
         <p class="verdict-plan">{plan_name}</p>
         <ul class="verdict-lines">
             {problem_items}
-            <li data-testid="decision-2-heaviest" data-dim=heaviest_dim data-bytes=heaviest_bytes.to_string()>{heaviest_line}</li>
+            <li data-testid="decision-2-heaviest-result" data-dim=heaviest_dim data-bytes=heaviest_bytes.to_string()>{heaviest_line}</li>
             {answer_line.map(|text| view! { <li data-testid="decision-2-answer">{text}</li> })}
             <li data-testid="decision-2-bubble" data-ratio=bubble.ratio.to_string()>{bubble_line}</li>
             <li data-testid="decision-2-memory" data-fits=m.fits.to_string()>{memory_line}</li>
@@ -1186,7 +1187,7 @@ fn TpBenchView() -> impl IntoView {
             <p class="hint">
                 {move || match lang.get() {
                     Lang::Zh => format!(
-                        "在你的浏览器里真算：X 是 {}×{},W 是 {}×{},V 是 {}×{}，切给 {} 张“卡”,f32。矩阵由种子 {} 生成。",
+                        "在你的浏览器里真算：X 是 {}×{}，W 是 {}×{}，V 是 {}×{}，切给 {} 张“卡”，f32。矩阵由种子 {} 生成。",
                         shape.tokens, shape.hidden, shape.hidden, shape.ffn, shape.ffn, shape.hidden, shape.tp, seed.get()
                     ),
                     Lang::En => format!(

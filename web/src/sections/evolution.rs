@@ -139,7 +139,7 @@ pub fn generations(lang: Lang, inputs: &MapInputs) -> Vec<Generation> {
     let llama_zh = inputs.llama.as_ref().map_or_else(String::new, |r| {
         let d = r.degrees;
         format!(
-            "Llama 3 405B:[TP, CP, PP, DP] = {} × {} × {} × {},{} 张 H100,BF16 MFU {}%（其报告表 4）；",
+            "Llama 3 405B：[TP, CP, PP, DP] = {} × {} × {} × {}，{} 张 H100，BF16 MFU {}%（其报告表 4）；",
             d.tp, d.cp, d.pp, d.dp, format::thousands(u64::from(r.run.config.gpus)), r.run.mfu_percent
         )
     });
@@ -172,7 +172,7 @@ pub fn generations(lang: Lang, inputs: &MapInputs) -> Vec<Generation> {
               format!("不再每卡存一整份：8 卡上依次切开优化器状态、梯度、参数，每卡模型状态 {chain}。"),
               format!("参数也切开之后，每步得额外把它们 all-gather 回来，通信量涨到普通 DP 的 {factor} 倍；激活也没被切：s = 4,096 时选择性重计算要 {sel_dp}，装不进剩下的 {room}。")),
             g("tensor", "第三代 · Megatron-LM(Shoeybi et al. 2019)".into(), "张量并行：在层内切矩阵".into(),
-              format!("前一个矩阵沿列拆开、后一个沿行拆开，每个 MLP 只在末尾做一次 all-reduce;TP 8 配上序列并行，激活从 {sel_dp} 降到 {sel_tp}。"),
+              format!("前一个矩阵沿列拆开、后一个沿行拆开，每个 MLP 只在末尾做一次 all-reduce；TP 8 配上序列并行，激活从 {sel_dp} 降到 {sel_tp}。"),
               format!("每层前向同步 2 次、反向 2 次：每 4,096 个 token 每卡要发 {tp_bytes}，每层都要等它，只能留在机内。ZeRO 论文测过跨两台 DGX-2 的张量并行：每卡约 5 TFLOPS，不到峰值的 5%。")),
             g("pipeline", "第四代 · 2018–2021".into(), "流水线并行：GPipe → 1F1B → interleaved".into(),
               "按层分段，跨机传的只有段边界上的激活；一批数据拆成若干 micro-batch 依次流过各段；1F1B 让第一段同时挂着的激活从 m 份降到 p 份；interleaved 再把气泡缩小到 1/v。".into(),
@@ -182,12 +182,12 @@ pub fn generations(lang: Lang, inputs: &MapInputs) -> Vec<Generation> {
               "DualPipe 得多存一份参数，调度也难写得多；通信并没有变少，只是不再挡在计算前面。".into()),
             g("long-sequence", "岔路 · 长序列 · 2021–2023：序列并行、Ring Attention、Ulysses".into(), "序列并行 / 上下文并行".into(),
               format!("128K 的序列沿长度切给多张卡；zigzag 把头尾两块配成一对，16 个 token、4 张卡时因果负载从 {contiguous} 变成 {zigzag}。"),
-              format!("每个全注意力层，卡与卡之间都要交换 K、V；以锚点在 8 卡上跑 s = 131,072 为例，每层每卡发 {cp_layer};Ulysses 改按头切，可锚点只有 {kv} 个 KV 头。")),
+              format!("每个全注意力层，卡与卡之间都要交换 K、V；以锚点在 8 卡上跑 s = 131,072 为例，每层每卡发 {cp_layer}；Ulysses 改按头切，可锚点只有 {kv} 个 KV 头。")),
             g("experts", "岔路 · MoE · GShard(2020)→ DeepSeek-V3(2024)".into(), "专家并行 + all-to-all".into(),
               format!("DeepSeek-V3 的 {routed} 路由专家参数分到 {ds_ep} 张卡，每卡每层 {per_card} 个专家；按其报告，每个 token 最多发往 4 个节点。"),
-              format!("跨节点的 IB（每卡 {ib} GB/s）只有 NVLink({nv} GB/s)的 {ib_share}；报告称跨节点专家并行的计算与通信约为 1 : 1；热门专家所在的卡会拖慢全体（下一章讲 MoE 本身）。")),
-            g("combined", "2021 起 · Narayanan et al. 2021;Llama 3;DeepSeek-V3 · 你在这里".into(), "组合：3D / 4D / 5D 并行".into(),
-              format!("{llama_zh}DeepSeek-V3:PP {ds_pp} × EP {ds_ep} × ZeRO-1 DP，不用 TP。"),
+              format!("跨节点的 IB（每卡 {ib} GB/s）只有 NVLink（{nv} GB/s）的 {ib_share}；报告称跨节点专家并行的计算与通信约为 1 : 1；热门专家所在的卡会拖慢全体（下一章讲 MoE 本身）。")),
+            g("combined", "2021 起 · Narayanan et al. 2021；Llama 3；DeepSeek-V3 · 你在这里".into(), "组合：3D / 4D / 5D 并行".into(),
+              format!("{llama_zh}DeepSeek-V3：PP {ds_pp} × EP {ds_ep} × ZeRO-1 DP，不用 TP。"),
               "没有万能的配置：每种组合都得先算清每卡显存、每一维通信走哪条链路、气泡多大——正是这一页做的事。".into()),
         ],
         Lang::En => vec![

@@ -36,7 +36,7 @@ fn anchor_shape(lang: Lang) -> String {
     let linear = m.layers.saturating_sub(m.full_attention_layers);
     match lang {
         Lang::Zh => format!(
-            "隐藏维度 {},{} 层（其中 {} 层全注意力、{} 层线性注意力），{} 个注意力头、{} 个 KV 头，每头 {} 维，FFN {}，词表 {}。",
+            "隐藏维度 {}，{} 层（其中 {} 层全注意力、{} 层线性注意力），{} 个注意力头、{} 个 KV 头，每头 {} 维，FFN {}，词表 {}。",
             m.hidden,
             m.layers,
             m.full_attention_layers,

@@ -119,7 +119,7 @@ pub fn llama_lessons(lang: Lang, rows: &[LlamaRow]) -> Vec<String> {
         out.push(match (lang, same) {
             (Lang::Zh, true) => format!("序列拉到 {seq} 时加了 {cp} 路 CP，同样的卡数下 DP 从 {dp_short} 降到 {dp_long}；每步 token 仍是 {tokens}——CP 切的是一条序列，不增加 token。"),
             (Lang::En, true) => format!("At sequence length {seq} the run adds CP {cp}; on the same number of cards DP falls from {dp_short} to {dp_long}, and the tokens per step stay at {tokens}: CP splits one sequence, it adds no tokens."),
-            (Lang::Zh, false) => format!("序列拉到 {seq} 时加了 {cp} 路 CP,DP 从 {dp_short} 降到 {dp_long}。"),
+            (Lang::Zh, false) => format!("序列拉到 {seq} 时加了 {cp} 路 CP，DP 从 {dp_short} 降到 {dp_long}。"),
             (Lang::En, false) => format!("At sequence length {seq} the run adds CP {cp} and DP falls from {dp_short} to {dp_long}."),
         });
     }
