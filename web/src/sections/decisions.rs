@@ -621,23 +621,6 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         ),
         None => lang.pick("先把两个数填好。", "Fill in both figures first."),
     };
-    let in_grid = {
-        let config = config.clone();
-        Memo::new(move |_| lab8.config.with(|c| *c == config))
-    };
-    let grid_line = move || {
-        if in_grid.get() {
-            lang.pick(
-                "8 卡网格现在显示的正是这个方案。",
-                "The 8-card grid shows exactly this plan right now.",
-            )
-        } else {
-            lang.pick(
-                "8 卡网格现在显示的是另一个方案。",
-                "The 8-card grid currently shows a different plan.",
-            )
-        }
-    };
     view! {
         <p class="verdict-plan">{plan_name}</p>
         <ul class="verdict-lines">
@@ -647,15 +630,40 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
             <li data-testid="decision-1-total" data-fits=memory.fits.to_string()>{total_line}</li>
         </ul>
         <p class="verdict-conclusion"><strong>{conclusion}</strong></p>
-        <p class="verdict-grid" data-testid="decision-1-grid" data-same=move || in_grid.get().to_string()>
-            {grid_line} " "
-            <button type="button" class="small" data-testid="decision-1-load" disabled=move || in_grid.get()
-                on:click=move |_| lab8.load(config.clone())>
-                {lang.pick("把我的方案放进 8 卡网格", "Load my plan into the 8-card grid")}
+        <GridLoadLine decision=1 lab=lab8 config=config />
+    }
+    .into_any()
+}
+
+/// Whether the grid of a decision shows the student's plan right now, and a button that puts
+/// it there (`decision-N-grid`, `decision-N-load`).
+#[component]
+fn GridLoadLine(decision: u8, lab: GridLab, config: PlanConfig) -> impl IntoView {
+    let lang = use_lang();
+    let in_grid = {
+        let config = config.clone();
+        Memo::new(move |_| lab.config.with(|c| *c == config))
+    };
+    let cards = lab.config.with_untracked(|c| c.gpus);
+    let line = move || match (lang.get(), in_grid.get()) {
+        (Lang::Zh, true) => format!("{cards} 卡网格现在显示的正是这个方案。"),
+        (Lang::Zh, false) => format!("{cards} 卡网格现在显示的是另一个方案。"),
+        (Lang::En, true) => format!("The {cards}-card grid shows exactly this plan right now."),
+        (Lang::En, false) => format!("The {cards}-card grid currently shows a different plan."),
+    };
+    let button = move || match lang.get() {
+        Lang::Zh => format!("把我的方案放进 {cards} 卡网格"),
+        Lang::En => format!("Load my plan into the {cards}-card grid"),
+    };
+    view! {
+        <p class="verdict-grid" data-testid=format!("decision-{decision}-grid") data-same=move || in_grid.get().to_string()>
+            {line} " "
+            <button type="button" class="small" data-testid=format!("decision-{decision}-load") disabled=move || in_grid.get()
+                on:click=move |_| lab.load(config.clone())>
+                {button}
             </button>
         </p>
     }
-    .into_any()
 }
 
 #[component]
@@ -886,10 +894,6 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
         ),
         None => lang.pick("把每一项填好再核对。", "Fill in every field, then check again."),
     };
-    let in_grid = {
-        let config = config.clone();
-        Memo::new(move |_| lab64.config.with(|c| *c == config))
-    };
     let heaviest_bytes = top.as_ref().map_or(0.0, |t| t.bytes.get());
     let heaviest_dim = top.as_ref().map_or("", |t| t.dim.as_str());
     view! {
@@ -902,18 +906,7 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
             <li data-testid="decision-2-memory" data-fits=m.fits.to_string()>{memory_line}</li>
         </ul>
         <p class="verdict-conclusion"><strong>{conclusion}</strong></p>
-        <p class="verdict-grid" data-testid="decision-2-grid" data-same=move || in_grid.get().to_string()>
-            {move || if in_grid.get() {
-                lang.pick("64 卡网格现在显示的正是这个方案。", "The 64-card grid shows exactly this plan right now.")
-            } else {
-                lang.pick("64 卡网格现在显示的是另一个方案。", "The 64-card grid currently shows a different plan.")
-            }}
-            " "
-            <button type="button" class="small" data-testid="decision-2-load" disabled=move || in_grid.get()
-                on:click=move |_| lab64.load(config.clone())>
-                {lang.pick("把我的方案放进 64 卡网格", "Load my plan into the 64-card grid")}
-            </button>
-        </p>
+        <GridLoadLine decision=2 lab=lab64 config=config />
     }
     .into_any()
 }
