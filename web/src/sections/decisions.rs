@@ -635,6 +635,20 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
     .into_any()
 }
 
+/// DP of a form's plan as the core derives it, or "—" while the plan does not divide.
+fn derived_dp(config: &PlanConfig) -> String {
+    Plan::new(config).map_or_else(|_| "—".to_string(), |plan| plan.degrees().dp.to_string())
+}
+
+/// The verdict box's class: unchecked, passed or failed.
+fn verdict_class(passed: Option<bool>) -> &'static str {
+    match passed {
+        None => "verdict",
+        Some(true) => "verdict pass",
+        Some(false) => "verdict fail",
+    }
+}
+
 /// Whether the grid of a decision shows the student's plan right now, and a button that puts
 /// it there (`decision-N-grid`, `decision-N-load`).
 #[component]
@@ -682,10 +696,7 @@ fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
             recompute.with(|r| recompute_of(r)),
         )
     };
-    let dp = move || match Plan::new(&current()) {
-        Ok(plan) => plan.degrees().dp.to_string(),
-        Err(_) => "—".to_string(),
-    };
+    let dp = move || derived_dp(&current());
     let verdict = move || {
         let lang = lang.get();
         checked.with(|c| match c {
@@ -693,13 +704,7 @@ fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
             Some(check) => render_one(lang, check, lab8),
         })
     };
-    let verdict_class = move || {
-        checked.with(|c| match c {
-            None => "verdict",
-            Some(c) if c.passed() => "verdict pass",
-            Some(_) => "verdict fail",
-        })
-    };
+    let verdict_class = move || checked.with(|c| verdict_class(c.as_ref().map(|c| c.passed())));
     let validate_gb: fn(&str) -> Result<(), InputError> = |text| parse_gb(text).map(|_| ());
     view! {
         <form class="decision" data-testid="decision-1" aria-labelledby="decision-1-title" novalidate
@@ -940,10 +945,7 @@ fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
             zero.with(|z| z.parse().unwrap_or(1)),
             PlanConfig::lesson_64_gpus().micro_batches,
         );
-        match Plan::new(&config) {
-            Ok(plan) => plan.degrees().dp.to_string(),
-            Err(_) => "—".to_string(),
-        }
+        derived_dp(&config)
     };
     let verdict = move || {
         let lang = lang.get();
@@ -952,13 +954,7 @@ fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
             Some(check) => render_two(lang, check, lab64),
         })
     };
-    let verdict_class = move || {
-        checked.with(|c| match c {
-            None => "verdict",
-            Some(c) if c.passed() => "verdict pass",
-            Some(_) => "verdict fail",
-        })
-    };
+    let verdict_class = move || checked.with(|c| verdict_class(c.as_ref().map(|c| c.passed())));
     let validate_m: fn(&str) -> Result<(), InputError> =
         |text| parse_whole(text, 1, MAX_MICRO_BATCHES).map(|_| ());
     let validate_gb: fn(&str) -> Result<(), InputError> = |text| parse_gb(text).map(|_| ());
@@ -1045,11 +1041,8 @@ fn DecisionThreeForm() -> impl IntoView {
             }
         })
     };
-    let verdict_class = move || match checked.get() {
-        Some(Some(false)) => "verdict pass",
-        Some(_) => "verdict fail",
-        None => "verdict",
-    };
+    // Passes when the answer is "no, it needs no parallelism".
+    let verdict_class = move || verdict_class(checked.get().map(|answer| answer == Some(false)));
     view! {
         <form class="decision" data-testid="decision-3" aria-labelledby="decision-3-title" novalidate
             on:submit=move |ev| { ev.prevent_default(); checked.set(Some(answer.get_untracked())); }>
