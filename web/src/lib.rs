@@ -9,6 +9,7 @@
 pub mod charts;
 pub mod components;
 pub mod embed;
+pub mod error_text;
 pub mod format;
 pub mod i18n;
 pub mod lab;

@@ -36,16 +36,13 @@ pub fn cp_positions(
     layout: CpLayout,
 ) -> Result<Vec<Vec<Range<u32>>>, PlanError> {
     if cp == 0 {
-        return Err(PlanError::new("cp", "must be at least 1 (got 0)"));
+        return Err(PlanError::BelowOne { field: "cp" });
     }
     if seq_len == 0 {
-        return Err(PlanError::new("seq_len", "must be at least 1 (got 0)"));
+        return Err(PlanError::BelowOne { field: "seq_len" });
     }
     if cp > seq_len {
-        return Err(PlanError::new(
-            "cp",
-            format!("{cp} ranks cannot share {seq_len} tokens"),
-        ));
+        return Err(PlanError::CpAboveSeqLen { cp, seq_len });
     }
     let s = u64::from(seq_len);
     let clip = |start: u64, end: u64| -> Range<u32> {

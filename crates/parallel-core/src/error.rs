@@ -4,47 +4,262 @@ use core::fmt;
 
 use serde::{Serialize, Serializer};
 
-/// Why a configuration was rejected: the field at fault and the reason, in plain words.
+/// Why a configuration was rejected: one variant per reason, carrying the numbers that
+/// explain it, so that each face of the lab can word it in its own language.
 ///
-/// `Display` gives one line, `"<field>: <reason>"`, which the CLI prints as is and the page
-/// shows beside the control of that field.
+/// [`PlanError::field`] names the `PlanConfig` field at fault (`model.<name>` inside an inline
+/// model); `Display` gives one English line, `"<field>: <reason>"`, which the CLI prints as is.
+/// The page writes its Chinese text from the variant itself, never from the English line.
 ///
 /// # Example
 /// ```
-/// use parallel_core::{evaluate, PlanConfig};
+/// use parallel_core::{evaluate, PlanConfig, PlanError};
 /// let err = evaluate(&PlanConfig { gpus: 8, tp: 3, ..PlanConfig::default() }).unwrap_err();
+/// assert_eq!(err, PlanError::NotDivisible { gpus: 8, tp: 3, pp: 1, cp: 1 });
 /// assert_eq!(err.field(), "gpus");
-/// assert!(err.to_string().starts_with("gpus: 8 GPUs do not divide by tp·pp·cp = 3"));
+/// assert_eq!(err.to_string(), "gpus: 8 GPUs do not divide by tp·pp·cp = 3·1·1 = 3");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlanError {
-    field: &'static str,
-    reason: String,
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlanError {
+    /// An integer field is 0 where at least 1 is needed (SPEC §2).
+    BelowOne {
+        /// The field.
+        field: &'static str,
+    },
+    /// An inline model lacks a field it needs (SPEC §8).
+    Missing {
+        /// The field, `model.<name>`.
+        field: &'static str,
+    },
+    /// An integer field above the largest value accepted ([`crate::MAX_GPUS`],
+    /// [`crate::MAX_SEQ_LEN`]).
+    AtMost {
+        /// The field.
+        field: &'static str,
+        /// The largest value accepted.
+        max: u64,
+        /// The value given.
+        got: u64,
+    },
+    /// A real-valued field (capacity, bandwidth) that is not a positive finite number.
+    NotPositive {
+        /// The field.
+        field: &'static str,
+        /// The value given.
+        got: f64,
+    },
+    /// A ZeRO stage outside 0–3.
+    ZeroStage {
+        /// The stage given.
+        got: u8,
+    },
+    /// N is not divisible by t·p·c (SPEC §2: d = N / (t·p·c) must be whole).
+    NotDivisible {
+        /// N.
+        gpus: u32,
+        /// t.
+        tp: u32,
+        /// p.
+        pp: u32,
+        /// c.
+        cp: u32,
+    },
+    /// v > 1 with a schedule other than interleaved.
+    ChunksNeedInterleaved {
+        /// v.
+        virtual_stages: u32,
+        /// The schedule chosen, as spelled in configs ("1f1b", "gpipe", "zb-h1").
+        schedule: &'static str,
+    },
+    /// The interleaved schedule with p = 1.
+    InterleavedNeedsPipeline,
+    /// The interleaved schedule with m not divisible by p.
+    InterleavedMicroBatches {
+        /// m.
+        micro_batches: u32,
+        /// p.
+        pp: u32,
+    },
+    /// The interleaved schedule with L not divisible by p·v.
+    InterleavedLayers {
+        /// L.
+        layers: u32,
+        /// p.
+        pp: u32,
+        /// v.
+        virtual_stages: u32,
+    },
+    /// e > 1 for a dense model.
+    EpNeedsMoe {
+        /// The model's label.
+        model: String,
+    },
+    /// For an MoE model, N is not divisible by e·p.
+    EpNotDivisible {
+        /// N.
+        gpus: u32,
+        /// e.
+        ep: u32,
+        /// p.
+        pp: u32,
+    },
+    /// An inline model's `full_attention_layers` or `moe_layers` above its `layers`.
+    MoreThanLayers {
+        /// The field, `model.full_attention_layers` or `model.moe_layers`.
+        field: &'static str,
+        /// The value given.
+        value: u32,
+        /// The model's layers.
+        layers: u32,
+    },
+    /// An inline model's `top_k` above its `experts`.
+    TopKAboveExperts {
+        /// top_k.
+        top_k: u32,
+        /// experts.
+        experts: u32,
+    },
+    /// An inline model's `params` below its routed expert parameters.
+    ParamsBelowRouted,
+    /// A card number outside the grid.
+    NoSuchCard {
+        /// The card asked for.
+        card: u32,
+        /// N (cards are 0 … N−1).
+        gpus: u32,
+    },
+    /// A context-parallel layout with more ranks than tokens.
+    CpAboveSeqLen {
+        /// c.
+        cp: u32,
+        /// s.
+        seq_len: u32,
+    },
+    /// A schedule view with more stage slots than it draws.
+    TimelineTooLarge {
+        /// p·m·v.
+        slots: u64,
+        /// The most it draws.
+        max: u64,
+    },
+    /// The TP bench cannot split hidden and ffn into t equal parts.
+    BenchSplit {
+        /// Hidden size.
+        hidden: usize,
+        /// FFN size.
+        ffn: usize,
+        /// t.
+        tp: usize,
+    },
+    /// The TP bench's matrices would exceed its size limit.
+    BenchTooLarge {
+        /// The most numbers a matrix may hold.
+        max: usize,
+    },
 }
 
 impl PlanError {
-    /// An error about `field` (its `PlanConfig` name, `model.<name>` inside an inline model).
-    pub fn new(field: &'static str, reason: impl Into<String>) -> PlanError {
-        PlanError {
-            field,
-            reason: reason.into(),
+    /// The `PlanConfig` field at fault, e.g. `"tp"` or `"model.hidden"` (`"card"` for a card
+    /// number, `"tokens"`/`"hidden"`/`"ffn"`/`"tp"` for the TP bench's shape).
+    pub fn field(&self) -> &'static str {
+        match self {
+            PlanError::BelowOne { field }
+            | PlanError::Missing { field }
+            | PlanError::AtMost { field, .. }
+            | PlanError::NotPositive { field, .. }
+            | PlanError::MoreThanLayers { field, .. } => field,
+            PlanError::ZeroStage { .. } => "zero",
+            PlanError::NotDivisible { .. } => "gpus",
+            PlanError::ChunksNeedInterleaved { .. } | PlanError::InterleavedLayers { .. } => {
+                "virtual_stages"
+            }
+            PlanError::InterleavedNeedsPipeline => "schedule",
+            PlanError::InterleavedMicroBatches { .. } | PlanError::TimelineTooLarge { .. } => {
+                "micro_batches"
+            }
+            PlanError::EpNeedsMoe { .. } | PlanError::EpNotDivisible { .. } => "ep",
+            PlanError::TopKAboveExperts { .. } => "model.top_k",
+            PlanError::ParamsBelowRouted => "model.params",
+            PlanError::NoSuchCard { .. } => "card",
+            PlanError::CpAboveSeqLen { .. } => "cp",
+            PlanError::BenchSplit { .. } => "tp",
+            PlanError::BenchTooLarge { .. } => "hidden",
         }
     }
 
-    /// The `PlanConfig` field at fault, e.g. `"tp"` or `"model.hidden"`.
-    pub fn field(&self) -> &'static str {
-        self.field
-    }
-
-    /// The reason, without the field name.
-    pub fn reason(&self) -> &str {
-        &self.reason
+    /// The English reason, without the field name.
+    pub fn reason(&self) -> String {
+        match self {
+            PlanError::BelowOne { .. } => "must be at least 1 (got 0)".to_string(),
+            PlanError::Missing { .. } => "missing: an inline model needs it".to_string(),
+            PlanError::AtMost { max, got, .. } => format!("must be at most {max} (got {got})"),
+            PlanError::NotPositive { got, .. } => format!("must be a positive number (got {got})"),
+            PlanError::ZeroStage { got } => {
+                format!("ZeRO stage must be 0, 1, 2 or 3 (got {got})")
+            }
+            PlanError::NotDivisible { gpus, tp, pp, cp } => format!(
+                "{gpus} GPUs do not divide by tp·pp·cp = {tp}·{pp}·{cp} = {}",
+                u128::from(*tp) * u128::from(*pp) * u128::from(*cp)
+            ),
+            PlanError::ChunksNeedInterleaved {
+                virtual_stages,
+                schedule,
+            } => format!(
+                "{virtual_stages} model chunks per stage need the interleaved schedule (schedule is {schedule})"
+            ),
+            PlanError::InterleavedNeedsPipeline => {
+                "interleaved needs a pipeline: pp must be above 1".to_string()
+            }
+            PlanError::InterleavedMicroBatches { micro_batches, pp } => format!(
+                "interleaved needs micro_batches divisible by pp: {micro_batches} is not a multiple of {pp}"
+            ),
+            PlanError::InterleavedLayers {
+                layers,
+                pp,
+                virtual_stages,
+            } => format!(
+                "interleaved needs the {layers} layers divisible by pp·virtual_stages = {pp}·{virtual_stages} = {}",
+                u64::from(*pp) * u64::from(*virtual_stages)
+            ),
+            PlanError::EpNeedsMoe { model } => {
+                format!("expert parallelism needs an MoE model; {model} is dense")
+            }
+            PlanError::EpNotDivisible { gpus, ep, pp } => format!(
+                "{gpus} GPUs do not divide by ep·pp = {ep}·{pp} = {}",
+                u64::from(*ep) * u64::from(*pp)
+            ),
+            PlanError::MoreThanLayers { value, layers, .. } => {
+                format!("{value} is more than the model's {layers} layers")
+            }
+            PlanError::TopKAboveExperts { top_k, experts } => {
+                format!("{top_k} is more than the {experts} experts")
+            }
+            PlanError::ParamsBelowRouted => {
+                "is smaller than the routed expert parameters it must contain".to_string()
+            }
+            PlanError::NoSuchCard { card, gpus } => format!(
+                "card {card} does not exist: the grid has cards 0–{}",
+                gpus.saturating_sub(1)
+            ),
+            PlanError::CpAboveSeqLen { cp, seq_len } => {
+                format!("{cp} ranks cannot share {seq_len} tokens")
+            }
+            PlanError::TimelineTooLarge { slots, max } => format!(
+                "the schedule view draws at most {max} stage slots (pp·m·v = {slots})"
+            ),
+            PlanError::BenchSplit { hidden, ffn, tp } => {
+                format!("the bench splits hidden {hidden} and ffn {ffn} into {tp} equal parts")
+            }
+            PlanError::BenchTooLarge { max } => {
+                format!("the bench keeps each matrix under {max} numbers")
+            }
+        }
     }
 }
 
 impl fmt::Display for PlanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.reason)
+        write!(f, "{}: {}", self.field(), self.reason())
     }
 }
 

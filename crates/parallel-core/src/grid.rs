@@ -206,13 +206,10 @@ impl Grid {
         if card < self.gpus {
             Ok(())
         } else {
-            Err(PlanError::new(
-                "card",
-                format!(
-                    "card {card} does not exist: the grid has cards 0–{}",
-                    self.gpus - 1
-                ),
-            ))
+            Err(PlanError::NoSuchCard {
+                card,
+                gpus: self.gpus,
+            })
         }
     }
 

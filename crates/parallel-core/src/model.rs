@@ -282,15 +282,15 @@ pub struct InlineModel {
 
 fn required(value: Option<u32>, field: &'static str) -> Result<u32, PlanError> {
     match value {
-        None => Err(PlanError::new(field, "missing: an inline model needs it")),
-        Some(0) => Err(PlanError::new(field, "must be at least 1")),
+        None => Err(PlanError::Missing { field }),
+        Some(0) => Err(PlanError::BelowOne { field }),
         Some(v) => Ok(v),
     }
 }
 
 fn at_least_one(value: Option<u32>, field: &'static str, default: u32) -> Result<u32, PlanError> {
     match value {
-        Some(0) => Err(PlanError::new(field, "must be at least 1")),
+        Some(0) => Err(PlanError::BelowOne { field }),
         Some(v) => Ok(v),
         None => Ok(default),
     }
@@ -306,26 +306,25 @@ impl InlineModel {
         let head_dim = at_least_one(self.head_dim, "model.head_dim", (hidden / heads).max(1))?;
         let full_attention_layers = self.full_attention_layers.unwrap_or(layers);
         if full_attention_layers > layers {
-            return Err(PlanError::new(
-                "model.full_attention_layers",
-                format!("{full_attention_layers} is more than the model's {layers} layers"),
-            ));
+            return Err(PlanError::MoreThanLayers {
+                field: "model.full_attention_layers",
+                value: full_attention_layers,
+                layers,
+            });
         }
         let moe_layers = self.moe_layers.unwrap_or(0);
         let experts = self.experts.unwrap_or(0);
         let moe = if moe_layers > 0 && experts > 0 {
             if moe_layers > layers {
-                return Err(PlanError::new(
-                    "model.moe_layers",
-                    format!("{moe_layers} is more than the model's {layers} layers"),
-                ));
+                return Err(PlanError::MoreThanLayers {
+                    field: "model.moe_layers",
+                    value: moe_layers,
+                    layers,
+                });
             }
             let top_k = required(self.top_k, "model.top_k")?;
             if top_k > experts {
-                return Err(PlanError::new(
-                    "model.top_k",
-                    format!("{top_k} is more than the {experts} experts"),
-                ));
+                return Err(PlanError::TopKAboveExperts { top_k, experts });
             }
             Some(Moe {
                 moe_layers,
@@ -361,15 +360,16 @@ impl InlineModel {
             moe,
         };
         model.params = match self.params {
-            Some(0) => return Err(PlanError::new("model.params", "must be at least 1")),
+            Some(0) => {
+                return Err(PlanError::BelowOne {
+                    field: "model.params",
+                })
+            }
             Some(p) => p as f64,
             None => count_params(&model),
         };
         if model.routed_params() > model.params {
-            return Err(PlanError::new(
-                "model.params",
-                "is smaller than the routed expert parameters it must contain",
-            ));
+            return Err(PlanError::ParamsBelowRouted);
         }
         Ok(model)
     }

@@ -70,7 +70,7 @@ pub struct Plan {
 
 fn at_least_one(value: u32, field: &'static str) -> Result<(), PlanError> {
     if value == 0 {
-        Err(PlanError::new(field, "must be at least 1 (got 0)"))
+        Err(PlanError::BelowOne { field })
     } else {
         Ok(())
     }
@@ -80,19 +80,17 @@ fn positive_finite(value: f64, field: &'static str) -> Result<(), PlanError> {
     if value.is_finite() && value > 0.0 {
         Ok(())
     } else {
-        Err(PlanError::new(
-            field,
-            format!("must be a positive number (got {value})"),
-        ))
+        Err(PlanError::NotPositive { field, got: value })
     }
 }
 
 fn at_most(value: u32, max: u32, field: &'static str) -> Result<(), PlanError> {
     if value > max {
-        Err(PlanError::new(
+        Err(PlanError::AtMost {
             field,
-            format!("must be at most {max} (got {value})"),
-        ))
+            max: u64::from(max),
+            got: u64::from(value),
+        })
     } else {
         Ok(())
     }
@@ -144,10 +142,7 @@ impl Plan {
         at_least_one(c.seq_len, "seq_len")?;
         at_most(c.seq_len, MAX_SEQ_LEN, "seq_len")?;
         if c.zero > 3 {
-            return Err(PlanError::new(
-                "zero",
-                format!("ZeRO stage must be 0, 1, 2 or 3 (got {})", c.zero),
-            ));
+            return Err(PlanError::ZeroStage { got: c.zero });
         }
         at_least_one(c.virtual_stages, "virtual_stages")?;
         positive_finite(c.gpu_memory_gb, "gpu_memory_gb")?;
@@ -159,73 +154,52 @@ impl Plan {
         // In u128: three factors of up to 2^32 each cannot overflow it.
         let tpc = u128::from(c.tp) * u128::from(c.pp) * u128::from(c.cp);
         if tpc > u128::from(n) || u128::from(n) % tpc != 0 {
-            return Err(PlanError::new(
-                "gpus",
-                format!(
-                    "{} GPUs do not divide by tp·pp·cp = {}·{}·{} = {tpc}",
-                    c.gpus, c.tp, c.pp, c.cp
-                ),
-            ));
+            return Err(PlanError::NotDivisible {
+                gpus: c.gpus,
+                tp: c.tp,
+                pp: c.pp,
+                cp: c.cp,
+            });
         }
         let model_parallel = tpc as u64; // ≤ n ≤ MAX_GPUS
         let interleaved = c.schedule == Schedule::Interleaved;
         if c.virtual_stages > 1 && !interleaved {
-            return Err(PlanError::new(
-                "virtual_stages",
-                format!(
-                    "{} model chunks per stage need the interleaved schedule (schedule is {})",
-                    c.virtual_stages, c.schedule
-                ),
-            ));
+            return Err(PlanError::ChunksNeedInterleaved {
+                virtual_stages: c.virtual_stages,
+                schedule: c.schedule.as_str(),
+            });
         }
         if interleaved {
             if c.pp == 1 {
-                return Err(PlanError::new(
-                    "schedule",
-                    "interleaved needs a pipeline: pp must be above 1",
-                ));
+                return Err(PlanError::InterleavedNeedsPipeline);
             }
             if c.micro_batches % c.pp != 0 {
-                return Err(PlanError::new(
-                    "micro_batches",
-                    format!(
-                        "interleaved needs micro_batches divisible by pp: {} is not a multiple of {}",
-                        c.micro_batches, c.pp
-                    ),
-                ));
+                return Err(PlanError::InterleavedMicroBatches {
+                    micro_batches: c.micro_batches,
+                    pp: c.pp,
+                });
             }
             let chunks = p * u64::from(c.virtual_stages);
             if u64::from(model.layers) % chunks != 0 {
-                return Err(PlanError::new(
-                    "virtual_stages",
-                    format!(
-                        "interleaved needs the {} layers divisible by pp·virtual_stages = {chunks}",
-                        model.layers
-                    ),
-                ));
+                return Err(PlanError::InterleavedLayers {
+                    layers: model.layers,
+                    pp: c.pp,
+                    virtual_stages: c.virtual_stages,
+                });
             }
         }
         match model.moe {
             None if c.ep > 1 => {
-                return Err(PlanError::new(
-                    "ep",
-                    format!(
-                        "expert parallelism needs an MoE model; {} is dense",
-                        c.model.label()
-                    ),
-                ))
+                return Err(PlanError::EpNeedsMoe {
+                    model: c.model.label().to_string(),
+                })
             }
             Some(_) if n % (e * p) != 0 || e * p > n => {
-                return Err(PlanError::new(
-                    "ep",
-                    format!(
-                        "{} GPUs do not divide by ep·pp = {}·{} = {}",
-                        c.gpus,
-                        c.ep,
-                        c.pp,
-                        e * p
-                    ),
-                ))
+                return Err(PlanError::EpNotDivisible {
+                    gpus: c.gpus,
+                    ep: c.ep,
+                    pp: c.pp,
+                })
             }
             _ => {}
         }

@@ -134,32 +134,42 @@ pub fn simulate_schedule(
     chunks: u32,
 ) -> Result<Timeline, PlanError> {
     if stages == 0 {
-        return Err(PlanError::new("pp", "must be at least 1 (got 0)"));
+        return Err(PlanError::BelowOne { field: "pp" });
     }
     if micro_batches == 0 {
-        return Err(PlanError::new(
-            "micro_batches",
-            "must be at least 1 (got 0)",
-        ));
+        return Err(PlanError::BelowOne {
+            field: "micro_batches",
+        });
     }
     if chunks == 0 || (chunks > 1 && view != ScheduleView::Interleaved) {
-        return Err(PlanError::new(
-            "virtual_stages",
-            "model chunks other than 1 need the interleaved schedule",
-        ));
+        return Err(if chunks == 0 {
+            PlanError::BelowOne {
+                field: "virtual_stages",
+            }
+        } else {
+            PlanError::ChunksNeedInterleaved {
+                virtual_stages: chunks,
+                schedule: match view {
+                    ScheduleView::Gpipe => "gpipe",
+                    ScheduleView::OneFOneB => "1f1b",
+                    ScheduleView::Interleaved => "interleaved",
+                    ScheduleView::ZbH1 => "zb-h1",
+                },
+            }
+        });
     }
     let slots = u64::from(stages) * u64::from(micro_batches) * u64::from(chunks);
     if slots > MAX_TIMELINE_SLOTS {
-        return Err(PlanError::new(
-            "micro_batches",
-            format!("the schedule view draws at most {MAX_TIMELINE_SLOTS} stage slots (pp·m·v = {slots})"),
-        ));
+        return Err(PlanError::TimelineTooLarge {
+            slots,
+            max: MAX_TIMELINE_SLOTS,
+        });
     }
     if view == ScheduleView::Interleaved && micro_batches % stages != 0 {
-        return Err(PlanError::new(
-            "micro_batches",
-            format!("interleaved needs micro_batches divisible by pp: {micro_batches} is not a multiple of {stages}"),
-        ));
+        return Err(PlanError::InterleavedMicroBatches {
+            micro_batches,
+            pp: stages,
+        });
     }
     Ok(Simulator::new(view, stages, micro_batches, chunks).run())
 }

@@ -174,21 +174,17 @@ pub fn tp_bench(seed: u64, shape: BenchShape) -> Result<TpBench, PlanError> {
         (tp, "tp"),
     ] {
         if value == 0 {
-            return Err(PlanError::new(field, "must be at least 1 (got 0)"));
+            return Err(PlanError::BelowOne { field });
         }
     }
     if ffn % tp != 0 || hidden % tp != 0 {
-        return Err(PlanError::new(
-            "tp",
-            format!("the bench splits hidden {hidden} and ffn {ffn} into {tp} equal parts"),
-        ));
+        return Err(PlanError::BenchSplit { hidden, ffn, tp });
     }
     let cells = [tokens * hidden, hidden * ffn, ffn * hidden];
     if cells.iter().any(|&n| n > MAX_BENCH_CELLS) || tokens.saturating_mul(ffn) > MAX_BENCH_CELLS {
-        return Err(PlanError::new(
-            "hidden",
-            format!("the bench keeps each matrix under {MAX_BENCH_CELLS} numbers"),
-        ));
+        return Err(PlanError::BenchTooLarge {
+            max: MAX_BENCH_CELLS,
+        });
     }
     let mut rng = SplitMix(seed);
     let x = rng.matrix(tokens, hidden);

@@ -11,7 +11,7 @@ use parallel_core::{
     Recompute, Report, TpBench, Traffic,
 };
 
-use crate::components::controls::explain;
+use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
@@ -536,7 +536,7 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         Ok(found) => *found,
         Err(error) => {
             return view! {
-                <p role="alert">{lang.pick("核心拒绝了这个方案：", "The core rejects this plan: ")}{explain(lang, error, &config)}</p>
+                <p role="alert">{lang.pick("核心拒绝了这个方案：", "The core rejects this plan: ")}{explain(lang, error)}</p>
             }
             .into_any()
         }
@@ -791,7 +791,7 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
         Err(error) => {
             return view! {
                 <ul class="verdict-lines">{problem_items}</ul>
-                <p role="alert">{lang.pick("核心拒绝了这个方案：", "The core rejects this plan: ")}{explain(lang, &error, &config)}</p>
+                <p role="alert">{lang.pick("核心拒绝了这个方案：", "The core rejects this plan: ")}{explain(lang, &error)}</p>
             }
             .into_any()
         }

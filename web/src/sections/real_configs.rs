@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use parallel_core::lesson::{deepseek_v3_plan, llama3_runs, recipes, PublishedRun, Recipe};
 use parallel_core::{Bytes, Dim, Link, Plan, PlanError, Report, Traffic};
 
-use crate::components::controls::explain;
+use crate::error_text::explain;
 use crate::components::figures::warning_zh;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
@@ -52,11 +52,11 @@ pub fn traffic_line(lang: Lang, comm: &[Traffic]) -> String {
 }
 
 /// A rejected plan in the page's language.
-fn rejected(lang: Lang, error: &PlanError, config: &parallel_core::PlanConfig) -> String {
+fn rejected(lang: Lang, error: &PlanError) -> String {
     format!(
         "{}{}",
         lang.pick("核心拒绝了这个方案：", "The core rejects this plan: "),
-        explain(lang, error, config)
+        explain(lang, error)
     )
 }
 
@@ -188,7 +188,7 @@ pub fn LlamaTable() -> impl IntoView {
                 view! {
                 <tr data-testid=format!("llama3-row-{i}")>
                     <th scope="row" class="num">{format::thousands(u64::from(run.config.gpus))}</th>
-                    <td colspan="10" role="alert">{move || rejected(lang.get(), &error, &run.config)}</td>
+                    <td colspan="10" role="alert">{move || rejected(lang.get(), &error)}</td>
                 </tr>
                 }
                 .into_any()
@@ -247,7 +247,6 @@ pub fn deepseek_plan() -> Result<Plan, PlanError> {
 #[component]
 fn DeepseekTable() -> impl IntoView {
     let lang = use_lang();
-    let config = deepseek_v3_plan();
     let body = match deepseek_plan() {
         Ok(plan) => {
             let report: Report = plan.report();
@@ -340,7 +339,7 @@ fn DeepseekTable() -> impl IntoView {
             }
             .into_any()
         }
-        Err(error) => view! { <p class="figure-error" role="alert">{move || rejected(lang.get(), &error, &config)}</p> }.into_any(),
+        Err(error) => view! { <p class="figure-error" role="alert">{move || rejected(lang.get(), &error)}</p> }.into_any(),
     };
     view! {
         <h3><T zh="DeepSeek-V3：另一条路" en="DeepSeek-V3: another road" /></h3>

@@ -1,0 +1,262 @@
+//! A rejected plan in the page's language. The core's [`PlanError`] carries the numbers of
+//! each reason; English is its own `Display`, Chinese is written here from the same variant,
+//! so neither language borrows a sentence from the other.
+
+use parallel_core::PlanError;
+
+use crate::format::thousands;
+use crate::i18n::Lang;
+
+/// The reason a plan is rejected, in `lang`.
+pub fn explain(lang: Lang, error: &PlanError) -> String {
+    match lang {
+        Lang::En => error.to_string(),
+        Lang::Zh => chinese(error),
+    }
+}
+
+/// The Chinese name of a config field, as the controls and the lesson call it.
+pub fn field_zh(field: &str) -> String {
+    let name = match field {
+        "model" => "模型",
+        "gpus" => "卡数 N",
+        "gpus_per_node" => "每节点卡数",
+        "tp" => "TP（张量并行）",
+        "pp" => "PP（流水线并行）",
+        "cp" => "CP（上下文并行）",
+        "ep" => "EP（专家并行）",
+        "micro_batches" => "每步 micro-batch 数 m",
+        "micro_batch_size" => "每个 micro-batch 的序列数 b",
+        "seq_len" => "序列长度 s",
+        "zero" => "ZeRO 阶段",
+        "recompute" => "激活重计算",
+        "schedule" => "流水线调度",
+        "virtual_stages" => "每段模型块数 v",
+        "gpu_memory_gb" => "单卡显存（GB）",
+        "nvlink_gbps" => "NVLink 带宽（GB/s）",
+        "ib_gbps" => "InfiniBand 带宽（GB/s）",
+        "card" => "卡号",
+        "tokens" => "演示的 token 数",
+        "hidden" => "隐藏维度 h",
+        "ffn" => "FFN 宽度",
+        other => match other.strip_prefix("model.") {
+            Some(inner) => return format!("模型字段 {inner}"),
+            None => return other.to_string(),
+        },
+    };
+    name.to_string()
+}
+
+fn chinese(error: &PlanError) -> String {
+    match error {
+        PlanError::BelowOne { field } => format!("{}至少为 1（现在是 0）。", field_zh(field)),
+        PlanError::Missing { field } => format!("自定义模型缺少{}。", field_zh(field)),
+        PlanError::AtMost { field, max, got } => format!(
+            "{}最大为 {}（现在是 {}）。",
+            field_zh(field),
+            thousands(*max),
+            thousands(*got)
+        ),
+        PlanError::NotPositive { field, got } => {
+            format!("{}必须是大于 0 的数（现在是 {got}）。", field_zh(field))
+        }
+        PlanError::ZeroStage { got } => {
+            format!("ZeRO 阶段只能是 0、1、2 或 3（现在是 {got}）。")
+        }
+        PlanError::NotDivisible { gpus, tp, pp, cp } => format!(
+            "{gpus} 张卡不能被 TP·PP·CP = {tp}·{pp}·{cp} = {} 整除。",
+            u128::from(*tp) * u128::from(*pp) * u128::from(*cp)
+        ),
+        PlanError::ChunksNeedInterleaved {
+            virtual_stages,
+            schedule,
+        } => format!(
+            "每段 {virtual_stages} 个模型块只能配 interleaved 调度（现在是 {schedule}）。"
+        ),
+        PlanError::InterleavedNeedsPipeline => {
+            "interleaved 调度需要流水线：PP 要大于 1。".to_string()
+        }
+        PlanError::InterleavedMicroBatches { micro_batches, pp } => format!(
+            "interleaved 调度要求 micro-batch 数能被 PP 整除：{micro_batches} 不是 {pp} 的倍数。"
+        ),
+        PlanError::InterleavedLayers {
+            layers,
+            pp,
+            virtual_stages,
+        } => format!(
+            "interleaved 调度要求 {layers} 层能被 PP·v = {pp}·{virtual_stages} = {} 整除。",
+            u64::from(*pp) * u64::from(*virtual_stages)
+        ),
+        PlanError::EpNeedsMoe { model } => {
+            format!("专家并行只用于 MoE 模型；{model} 是稠密模型。")
+        }
+        PlanError::EpNotDivisible { gpus, ep, pp } => format!(
+            "{gpus} 张卡不能被 EP·PP = {ep}·{pp} = {} 整除。",
+            u64::from(*ep) * u64::from(*pp)
+        ),
+        PlanError::MoreThanLayers {
+            field,
+            value,
+            layers,
+        } => format!(
+            "{} = {value}，超过了模型的 {layers} 层。",
+            field_zh(field)
+        ),
+        PlanError::TopKAboveExperts { top_k, experts } => {
+            format!("每个 token 选 {top_k} 个专家，但模型只有 {experts} 个专家。")
+        }
+        PlanError::ParamsBelowRouted => {
+            "参数总量比它应当包含的路由专家参数还少。".to_string()
+        }
+        PlanError::NoSuchCard { card, gpus } => format!(
+            "没有 {card} 号卡：这个网格只有 0–{} 号卡。",
+            gpus.saturating_sub(1)
+        ),
+        PlanError::CpAboveSeqLen { cp, seq_len } => {
+            format!("{seq_len} 个 token 分不到 {cp} 个 CP rank 上。")
+        }
+        PlanError::TimelineTooLarge { slots, max } => format!(
+            "调度图最多画 {} 个格子，这个方案要 PP·m·v = {} 个。",
+            thousands(*max),
+            thousands(*slots)
+        ),
+        PlanError::BenchSplit { hidden, ffn, tp } => format!(
+            "演示要把隐藏维度 {hidden} 和 FFN 宽度 {ffn} 都均分成 {tp} 份，分不开。"
+        ),
+        PlanError::BenchTooLarge { max } => {
+            format!("演示的每个矩阵最多 {} 个数。", thousands(*max as u64))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One error of every variant, with the numbers a student could reach.
+    fn every_variant() -> Vec<PlanError> {
+        vec![
+            PlanError::BelowOne { field: "tp" },
+            PlanError::Missing { field: "model.hidden" },
+            PlanError::AtMost { field: "seq_len", max: 67_108_864, got: 2_147_483_648 },
+            PlanError::NotPositive { field: "gpu_memory_gb", got: -1.0 },
+            PlanError::ZeroStage { got: 4 },
+            PlanError::NotDivisible { gpus: 8, tp: 3, pp: 1, cp: 1 },
+            PlanError::ChunksNeedInterleaved { virtual_stages: 2, schedule: "1f1b" },
+            PlanError::InterleavedNeedsPipeline,
+            PlanError::InterleavedMicroBatches { micro_batches: 6, pp: 4 },
+            PlanError::InterleavedLayers { layers: 64, pp: 64, virtual_stages: 2 },
+            PlanError::EpNeedsMoe { model: "Qwen3.8-27B".to_string() },
+            PlanError::EpNotDivisible { gpus: 64, ep: 3, pp: 2 },
+            PlanError::MoreThanLayers { field: "model.moe_layers", value: 70, layers: 61 },
+            PlanError::TopKAboveExperts { top_k: 9, experts: 8 },
+            PlanError::ParamsBelowRouted,
+            PlanError::NoSuchCard { card: 999, gpus: 64 },
+            PlanError::CpAboveSeqLen { cp: 16, seq_len: 8 },
+            PlanError::TimelineTooLarge { slots: 8192, max: 4096 },
+            PlanError::BenchSplit { hidden: 6, ffn: 8, tp: 4 },
+            PlanError::BenchTooLarge { max: 65_536 },
+        ]
+    }
+
+    /// Fails to compile when a variant is added without a case in `every_variant` above.
+    #[allow(dead_code)]
+    fn listed(error: &PlanError) {
+        match error {
+            PlanError::BelowOne { .. }
+            | PlanError::Missing { .. }
+            | PlanError::AtMost { .. }
+            | PlanError::NotPositive { .. }
+            | PlanError::ZeroStage { .. }
+            | PlanError::NotDivisible { .. }
+            | PlanError::ChunksNeedInterleaved { .. }
+            | PlanError::InterleavedNeedsPipeline
+            | PlanError::InterleavedMicroBatches { .. }
+            | PlanError::InterleavedLayers { .. }
+            | PlanError::EpNeedsMoe { .. }
+            | PlanError::EpNotDivisible { .. }
+            | PlanError::MoreThanLayers { .. }
+            | PlanError::TopKAboveExperts { .. }
+            | PlanError::ParamsBelowRouted
+            | PlanError::NoSuchCard { .. }
+            | PlanError::CpAboveSeqLen { .. }
+            | PlanError::TimelineTooLarge { .. }
+            | PlanError::BenchSplit { .. }
+            | PlanError::BenchTooLarge { .. } => {}
+        }
+    }
+
+    #[test]
+    fn every_variant_is_listed_once() {
+        let variants = every_variant();
+        let mut kinds: Vec<_> = variants.iter().map(std::mem::discriminant).collect();
+        kinds.dedup();
+        assert_eq!(kinds.len(), variants.len());
+        assert_eq!(variants.len(), 20, "one case per variant of PlanError");
+    }
+
+    fn has_cjk(text: &str) -> bool {
+        text.chars().any(|c| {
+            matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3000}'..='\u{303f}' | '\u{ff00}'..='\u{ffef}')
+        })
+    }
+
+    /// English words of the core's reasons that must never reach the Chinese text.
+    const ENGLISH_WORDS: &[&str] = &[
+        "must", "divide", "GPUs", "need", "least", "most", "got", "missing", "model's",
+        "more than", "does not", "cannot", "exist", "ranks", "numbers", "splits", "positive",
+        "stage must", "dense", "parallelism",
+    ];
+
+    #[test]
+    fn every_variant_reads_in_its_own_language() {
+        for error in every_variant() {
+            let en = explain(Lang::En, &error);
+            let zh = explain(Lang::Zh, &error);
+            assert!(!has_cjk(&en), "English text with CJK: {en}");
+            assert!(en.starts_with(&format!("{}: ", error.field())), "{en}");
+            assert!(has_cjk(&zh), "Chinese text without Chinese: {zh}");
+            assert!(!zh.contains(&error.reason()), "Chinese text quotes the English: {zh}");
+            for word in ENGLISH_WORDS {
+                assert!(!zh.contains(word), "Chinese text `{zh}` has the English `{word}`");
+            }
+        }
+    }
+
+    #[test]
+    fn the_numbers_of_each_reason_appear_in_both_languages() {
+        let cases: Vec<(PlanError, &[&str], &[&str])> = vec![
+            (
+                PlanError::NotDivisible { gpus: 8, tp: 3, pp: 1, cp: 1 },
+                &["8 张卡", "3·1·1 = 3"],
+                &["8 GPUs", "3·1·1 = 3"],
+            ),
+            (
+                PlanError::AtMost { field: "seq_len", max: 131_072, got: 262_144 },
+                &["序列长度 s", "131,072", "262,144"],
+                &["seq_len", "131072", "262144"],
+            ),
+            (
+                PlanError::InterleavedMicroBatches { micro_batches: 6, pp: 4 },
+                &["6 不是 4 的倍数"],
+                &["6 is not a multiple of 4"],
+            ),
+            (
+                PlanError::InterleavedLayers { layers: 64, pp: 64, virtual_stages: 2 },
+                &["64 层", "64·2 = 128"],
+                &["64 layers", "64·2 = 128"],
+            ),
+            (PlanError::InterleavedNeedsPipeline, &["PP 要大于 1"], &["pp must be above 1"]),
+        ];
+        for (error, zh_parts, en_parts) in cases {
+            let zh = explain(Lang::Zh, &error);
+            let en = explain(Lang::En, &error);
+            for part in zh_parts {
+                assert!(zh.contains(part), "`{zh}` lacks `{part}`");
+            }
+            for part in en_parts {
+                assert!(en.contains(part), "`{en}` lacks `{part}`");
+            }
+        }
+    }
+}
