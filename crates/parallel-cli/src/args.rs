@@ -12,6 +12,9 @@ pub enum Command {
     Help,
     /// Evaluate the config on stdin, or of a lab link.
     Eval {
+        /// `--card N`: traffic as that card sends it (links from its own groups, as the page
+        /// shows a selected card) instead of the plan-wide links.
+        card: Option<u32>,
         /// A lab link (`--url`) instead of stdin.
         link: Option<LinkArgs>,
     },
@@ -148,6 +151,21 @@ pub struct TableArgs {
     pub source: Source,
 }
 
+/// `--card N`, when given.
+fn card_arg(flags: &mut Flags<'_>) -> Result<Option<u32>, CliError> {
+    flags
+        .value("--card")?
+        .map(|card| {
+            card.parse::<u32>().map_err(|_| {
+                CliError::invalid(
+                    "--card",
+                    format!("expected a card number 0, 1, 2, …, got `{card}`"),
+                )
+            })
+        })
+        .transpose()
+}
+
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let Some((command, rest)) = args.split_first() else {
@@ -163,18 +181,11 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let mut flags = Flags::new(rest);
     let parsed = match command.as_str() {
         "eval" => Command::Eval {
+            card: card_arg(&mut flags)?,
             link: link_args(&mut flags)?,
         },
         "groups" => {
-            let card = match flags.value("--card")? {
-                Some(card) => Some(card.parse::<u32>().map_err(|_| {
-                    CliError::invalid(
-                        "--card",
-                        format!("expected a card number 0, 1, 2, …, got `{card}`"),
-                    )
-                })?),
-                None => None,
-            };
+            let card = card_arg(&mut flags)?;
             let link = link_args(&mut flags)?;
             if card.is_none() && link.is_none() {
                 return Err(CliError::invalid(
@@ -351,10 +362,12 @@ mod tests {
             ("--help", Ok(Command::Help)),
             ("help table", Ok(Command::Help)),
             ("table -h", Ok(Command::Help)),
-            ("eval", Ok(Command::Eval { link: None })),
+            ("eval", Ok(Command::Eval { card: None, link: None })),
+            ("eval --card 9", Ok(Command::Eval { card: Some(9), link: None })),
             (
                 "eval --url #g8=z3 --grid 8",
                 Ok(Command::Eval {
+                    card: None,
                     link: Some(LinkArgs {
                         url: "#g8=z3".into(),
                         grid: Some(parallel_core::link::GridId::Eight),

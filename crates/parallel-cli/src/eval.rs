@@ -2,13 +2,19 @@
 
 use std::io::Write;
 
-use parallel_core::{evaluate, Plan, PlanConfig};
+use parallel_core::{Plan, PlanConfig};
 
 use crate::error::CliError;
 
 /// The SPEC §10 report of a config: `{"dp", "memory", "comm", "bubble", "warnings"}`.
-pub fn eval(config: &PlanConfig, out: &mut dyn Write) -> Result<(), CliError> {
-    let report = evaluate(config)?;
+/// With a card, `comm` carries that card's own links (the page's view of a selected card);
+/// bytes and group sizes are the same for every card.
+pub fn eval(config: &PlanConfig, card: Option<u32>, out: &mut dyn Write) -> Result<(), CliError> {
+    let plan = Plan::new(config)?;
+    let mut report = plan.report();
+    if let Some(card) = card {
+        report.comm = plan.traffic_for_card(card)?;
+    }
     write_json_line(&report, out)
 }
 

@@ -32,12 +32,12 @@ pub use usage::USAGE;
 pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), CliError> {
     match args::parse(args)? {
         Command::Help => out.write_all(USAGE.as_bytes())?,
-        Command::Eval { link } => {
+        Command::Eval { card, link } => {
             let config = match link {
                 Some(link) => link_input::plan_of(&link)?.0,
                 None => input::parse_config(&input::read_all(stdin)?)?,
             };
-            eval::eval(&config, out)?;
+            eval::eval(&config, card, out)?;
         }
         Command::Groups { card, link } => {
             let (config, link_card) = match link {
