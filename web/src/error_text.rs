@@ -70,9 +70,9 @@ fn chinese(error: &PlanError) -> String {
         PlanError::ChunksNeedInterleaved {
             virtual_stages,
             schedule,
-        } => format!(
-            "每段 {virtual_stages} 个模型块只能配 interleaved 调度（现在是 {schedule}）。"
-        ),
+        } => {
+            format!("每段 {virtual_stages} 个模型块只能配 interleaved 调度（现在是 {schedule}）。")
+        }
         PlanError::InterleavedNeedsPipeline => {
             "interleaved 调度需要流水线：PP 要大于 1。".to_string()
         }
@@ -98,16 +98,11 @@ fn chinese(error: &PlanError) -> String {
             field,
             value,
             layers,
-        } => format!(
-            "{} = {value}，超过了模型的 {layers} 层。",
-            field_zh(field)
-        ),
+        } => format!("{} = {value}，超过了模型的 {layers} 层。", field_zh(field)),
         PlanError::TopKAboveExperts { top_k, experts } => {
             format!("每个 token 选 {top_k} 个专家，但模型只有 {experts} 个专家。")
         }
-        PlanError::ParamsBelowRouted => {
-            "参数总量比它应当包含的路由专家参数还少。".to_string()
-        }
+        PlanError::ParamsBelowRouted => "参数总量比它应当包含的路由专家参数还少。".to_string(),
         PlanError::NoSuchCard { card, gpus } => format!(
             "没有 {card} 号卡：这个网格只有 0–{} 号卡。",
             gpus.saturating_sub(1)
@@ -120,9 +115,9 @@ fn chinese(error: &PlanError) -> String {
             thousands(*max),
             thousands(*slots)
         ),
-        PlanError::BenchSplit { hidden, ffn, tp } => format!(
-            "演示要把隐藏维度 {hidden} 和 FFN 宽度 {ffn} 都均分成 {tp} 份，分不开。"
-        ),
+        PlanError::BenchSplit { hidden, ffn, tp } => {
+            format!("演示要把隐藏维度 {hidden} 和 FFN 宽度 {ffn} 都均分成 {tp} 份，分不开。")
+        }
         PlanError::BenchTooLarge { max } => {
             format!("演示的每个矩阵最多 {} 个数。", thousands(*max as u64))
         }
@@ -137,24 +132,71 @@ mod tests {
     fn every_variant() -> Vec<PlanError> {
         vec![
             PlanError::BelowOne { field: "tp" },
-            PlanError::Missing { field: "model.hidden" },
-            PlanError::AtMost { field: "seq_len", max: 67_108_864, got: 2_147_483_648 },
-            PlanError::NotPositive { field: "gpu_memory_gb", got: -1.0 },
+            PlanError::Missing {
+                field: "model.hidden",
+            },
+            PlanError::AtMost {
+                field: "seq_len",
+                max: 67_108_864,
+                got: 2_147_483_648,
+            },
+            PlanError::NotPositive {
+                field: "gpu_memory_gb",
+                got: -1.0,
+            },
             PlanError::ZeroStage { got: 4 },
-            PlanError::NotDivisible { gpus: 8, tp: 3, pp: 1, cp: 1 },
-            PlanError::ChunksNeedInterleaved { virtual_stages: 2, schedule: "1f1b" },
+            PlanError::NotDivisible {
+                gpus: 8,
+                tp: 3,
+                pp: 1,
+                cp: 1,
+            },
+            PlanError::ChunksNeedInterleaved {
+                virtual_stages: 2,
+                schedule: "1f1b",
+            },
             PlanError::InterleavedNeedsPipeline,
-            PlanError::InterleavedMicroBatches { micro_batches: 6, pp: 4 },
-            PlanError::InterleavedLayers { layers: 64, pp: 64, virtual_stages: 2 },
-            PlanError::EpNeedsMoe { model: "Qwen3.8-27B".to_string() },
-            PlanError::EpNotDivisible { gpus: 64, ep: 3, pp: 2 },
-            PlanError::MoreThanLayers { field: "model.moe_layers", value: 70, layers: 61 },
-            PlanError::TopKAboveExperts { top_k: 9, experts: 8 },
+            PlanError::InterleavedMicroBatches {
+                micro_batches: 6,
+                pp: 4,
+            },
+            PlanError::InterleavedLayers {
+                layers: 64,
+                pp: 64,
+                virtual_stages: 2,
+            },
+            PlanError::EpNeedsMoe {
+                model: "Qwen3.8-27B".to_string(),
+            },
+            PlanError::EpNotDivisible {
+                gpus: 64,
+                ep: 3,
+                pp: 2,
+            },
+            PlanError::MoreThanLayers {
+                field: "model.moe_layers",
+                value: 70,
+                layers: 61,
+            },
+            PlanError::TopKAboveExperts {
+                top_k: 9,
+                experts: 8,
+            },
             PlanError::ParamsBelowRouted,
-            PlanError::NoSuchCard { card: 999, gpus: 64 },
+            PlanError::NoSuchCard {
+                card: 999,
+                gpus: 64,
+            },
             PlanError::CpAboveSeqLen { cp: 16, seq_len: 8 },
-            PlanError::TimelineTooLarge { slots: 8192, max: 4096 },
-            PlanError::BenchSplit { hidden: 6, ffn: 8, tp: 4 },
+            PlanError::TimelineTooLarge {
+                slots: 8192,
+                max: 4096,
+            },
+            PlanError::BenchSplit {
+                hidden: 6,
+                ffn: 8,
+                tp: 4,
+            },
             PlanError::BenchTooLarge { max: 65_536 },
         ]
     }
@@ -203,9 +245,26 @@ mod tests {
 
     /// English words of the core's reasons that must never reach the Chinese text.
     const ENGLISH_WORDS: &[&str] = &[
-        "must", "divide", "GPUs", "need", "least", "most", "got", "missing", "model's",
-        "more than", "does not", "cannot", "exist", "ranks", "numbers", "splits", "positive",
-        "stage must", "dense", "parallelism",
+        "must",
+        "divide",
+        "GPUs",
+        "need",
+        "least",
+        "most",
+        "got",
+        "missing",
+        "model's",
+        "more than",
+        "does not",
+        "cannot",
+        "exist",
+        "ranks",
+        "numbers",
+        "splits",
+        "positive",
+        "stage must",
+        "dense",
+        "parallelism",
     ];
 
     #[test]
@@ -216,9 +275,15 @@ mod tests {
             assert!(!has_cjk(&en), "English text with CJK: {en}");
             assert!(en.starts_with(&format!("{}: ", error.field())), "{en}");
             assert!(has_cjk(&zh), "Chinese text without Chinese: {zh}");
-            assert!(!zh.contains(&error.reason()), "Chinese text quotes the English: {zh}");
+            assert!(
+                !zh.contains(&error.reason()),
+                "Chinese text quotes the English: {zh}"
+            );
             for word in ENGLISH_WORDS {
-                assert!(!zh.contains(word), "Chinese text `{zh}` has the English `{word}`");
+                assert!(
+                    !zh.contains(word),
+                    "Chinese text `{zh}` has the English `{word}`"
+                );
             }
         }
     }
@@ -227,26 +292,46 @@ mod tests {
     fn the_numbers_of_each_reason_appear_in_both_languages() {
         let cases: Vec<(PlanError, &[&str], &[&str])> = vec![
             (
-                PlanError::NotDivisible { gpus: 8, tp: 3, pp: 1, cp: 1 },
+                PlanError::NotDivisible {
+                    gpus: 8,
+                    tp: 3,
+                    pp: 1,
+                    cp: 1,
+                },
                 &["8 张卡", "3·1·1 = 3"],
                 &["8 GPUs", "3·1·1 = 3"],
             ),
             (
-                PlanError::AtMost { field: "seq_len", max: 131_072, got: 262_144 },
+                PlanError::AtMost {
+                    field: "seq_len",
+                    max: 131_072,
+                    got: 262_144,
+                },
                 &["序列长度 s", "131,072", "262,144"],
                 &["seq_len", "131072", "262144"],
             ),
             (
-                PlanError::InterleavedMicroBatches { micro_batches: 6, pp: 4 },
+                PlanError::InterleavedMicroBatches {
+                    micro_batches: 6,
+                    pp: 4,
+                },
                 &["6 不是 4 的倍数"],
                 &["6 is not a multiple of 4"],
             ),
             (
-                PlanError::InterleavedLayers { layers: 64, pp: 64, virtual_stages: 2 },
+                PlanError::InterleavedLayers {
+                    layers: 64,
+                    pp: 64,
+                    virtual_stages: 2,
+                },
                 &["64 层", "64·2 = 128"],
                 &["64 layers", "64·2 = 128"],
             ),
-            (PlanError::InterleavedNeedsPipeline, &["PP 要大于 1"], &["pp must be above 1"]),
+            (
+                PlanError::InterleavedNeedsPipeline,
+                &["PP 要大于 1"],
+                &["pp must be above 1"],
+            ),
         ];
         for (error, zh_parts, en_parts) in cases {
             let zh = explain(Lang::Zh, &error);

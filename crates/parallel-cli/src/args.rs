@@ -362,8 +362,20 @@ mod tests {
             ("--help", Ok(Command::Help)),
             ("help table", Ok(Command::Help)),
             ("table -h", Ok(Command::Help)),
-            ("eval", Ok(Command::Eval { card: None, link: None })),
-            ("eval --card 9", Ok(Command::Eval { card: Some(9), link: None })),
+            (
+                "eval",
+                Ok(Command::Eval {
+                    card: None,
+                    link: None,
+                }),
+            ),
+            (
+                "eval --card 9",
+                Ok(Command::Eval {
+                    card: Some(9),
+                    link: None,
+                }),
+            ),
             (
                 "eval --url #g8=z3 --grid 8",
                 Ok(Command::Eval {

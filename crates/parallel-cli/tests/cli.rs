@@ -125,14 +125,22 @@ fn eval_of_a_card_takes_its_own_links() {
     let plan_wide = json_of(&["eval"], config);
     let card = json_of(&["eval", "--card", "0"], config);
     assert_eq!(plan_wide["memory"], card["memory"]);
-    assert_eq!(plan_wide["comm"], card["comm"], "card 0's links equal the plan-wide ones here");
+    assert_eq!(
+        plan_wide["comm"], card["comm"],
+        "card 0's links equal the plan-wide ones here"
+    );
     let config = r#"{"gpus":16,"gpus_per_node":4,"tp":2,"pp":2,"order":"tp-cp-dp-pp"}"#;
     let links = |report: &Value| -> Vec<(String, String)> {
         report["comm"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|t| (t["dim"].as_str().unwrap().to_string(), t["link"].as_str().unwrap().to_string()))
+            .map(|t| {
+                (
+                    t["dim"].as_str().unwrap().to_string(),
+                    t["link"].as_str().unwrap().to_string(),
+                )
+            })
             .collect()
     };
     // tp-cp-dp-pp: PP partners are 8 apart, so every PP group spans nodes; DP (0, 2, 4, 6)
@@ -140,7 +148,11 @@ fn eval_of_a_card_takes_its_own_links() {
     let card = json_of(&["eval", "--card", "0"], config);
     assert_eq!(
         links(&card),
-        [("tp".into(), "nvlink".into()), ("pp".into(), "ib".into()), ("dp".into(), "ib".into())]
+        [
+            ("tp".into(), "nvlink".into()),
+            ("pp".into(), "ib".into()),
+            ("dp".into(), "ib".into())
+        ]
     );
     let bad = run(&["eval", "--card", "16"], config);
     assert_eq!(bad.status.code(), Some(2));

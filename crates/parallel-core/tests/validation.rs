@@ -166,36 +166,79 @@ fn moe_plan_of_deepseek_v3() {
 fn errors_carry_their_numbers() {
     use parallel_core::PlanError;
     let cases: Vec<(&str, PlanError)> = vec![
-        (r#"{"gpus": 8, "tp": 3}"#, PlanError::NotDivisible { gpus: 8, tp: 3, pp: 1, cp: 1 }),
+        (
+            r#"{"gpus": 8, "tp": 3}"#,
+            PlanError::NotDivisible {
+                gpus: 8,
+                tp: 3,
+                pp: 1,
+                cp: 1,
+            },
+        ),
         (
             r#"{"seq_len": 2147483648}"#,
-            PlanError::AtMost { field: "seq_len", max: 1 << 26, got: 1 << 31 },
+            PlanError::AtMost {
+                field: "seq_len",
+                max: 1 << 26,
+                got: 1 << 31,
+            },
         ),
         (r#"{"tp": 0}"#, PlanError::BelowOne { field: "tp" }),
         (r#"{"zero": 4}"#, PlanError::ZeroStage { got: 4 }),
-        (r#"{"gpu_memory_gb": -1}"#, PlanError::NotPositive { field: "gpu_memory_gb", got: -1.0 }),
+        (
+            r#"{"gpu_memory_gb": -1}"#,
+            PlanError::NotPositive {
+                field: "gpu_memory_gb",
+                got: -1.0,
+            },
+        ),
         (
             r#"{"virtual_stages": 2}"#,
-            PlanError::ChunksNeedInterleaved { virtual_stages: 2, schedule: "1f1b" },
+            PlanError::ChunksNeedInterleaved {
+                virtual_stages: 2,
+                schedule: "1f1b",
+            },
         ),
-        (r#"{"schedule": "interleaved"}"#, PlanError::InterleavedNeedsPipeline),
+        (
+            r#"{"schedule": "interleaved"}"#,
+            PlanError::InterleavedNeedsPipeline,
+        ),
         (
             r#"{"gpus": 64, "pp": 4, "micro_batches": 6, "schedule": "interleaved", "virtual_stages": 2}"#,
-            PlanError::InterleavedMicroBatches { micro_batches: 6, pp: 4 },
+            PlanError::InterleavedMicroBatches {
+                micro_batches: 6,
+                pp: 4,
+            },
         ),
         (
             r#"{"gpus": 64, "pp": 64, "micro_batches": 64, "schedule": "interleaved", "virtual_stages": 2}"#,
-            PlanError::InterleavedLayers { layers: 64, pp: 64, virtual_stages: 2 },
+            PlanError::InterleavedLayers {
+                layers: 64,
+                pp: 64,
+                virtual_stages: 2,
+            },
         ),
-        (r#"{"ep": 2}"#, PlanError::EpNeedsMoe { model: "Qwen3.8-27B".to_string() }),
+        (
+            r#"{"ep": 2}"#,
+            PlanError::EpNeedsMoe {
+                model: "Qwen3.8-27B".to_string(),
+            },
+        ),
         (
             r#"{"model": "deepseek-v3", "gpus": 64, "ep": 3}"#,
-            PlanError::EpNotDivisible { gpus: 64, ep: 3, pp: 1 },
+            PlanError::EpNotDivisible {
+                gpus: 64,
+                ep: 3,
+                pp: 1,
+            },
         ),
     ];
     for (json, expected) in cases {
         let err = evaluate(&parse(json).unwrap()).expect_err(json);
         assert_eq!(err, expected, "{json}");
-        assert_eq!(err.to_string(), format!("{}: {}", err.field(), err.reason()));
+        assert_eq!(
+            err.to_string(),
+            format!("{}: {}", err.field(), err.reason())
+        );
     }
 }

@@ -41,7 +41,11 @@ impl SliderSpec {
     /// The position that shows `value` (values off the slider's grid take the one below).
     fn position_of(&self, value: u32) -> u32 {
         let (low, high) = self.positions();
-        let position = if self.log2 { value.max(1).ilog2() } else { value };
+        let position = if self.log2 {
+            value.max(1).ilog2()
+        } else {
+            value
+        };
         position.clamp(low, high)
     }
 
@@ -72,9 +76,7 @@ fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
         if lab.last_edited.get() != spec.field {
             return None;
         }
-        lab.error
-            .get()
-            .map(|e| explain(lang.get(), &e))
+        lab.error.get().map(|e| explain(lang.get(), &e))
     };
     let id = format!("{}-{}", spec.test_id, lab.config.with_untracked(|c| c.gpus));
     view! {
@@ -117,9 +119,7 @@ fn Choice(
         if lab.last_edited.get() != field {
             return None;
         }
-        lab.error
-            .get()
-            .map(|e| explain(lang.get(), &e))
+        lab.error.get().map(|e| explain(lang.get(), &e))
     };
     let id = format!("{}-{}", test_id, lab.config.with_untracked(|c| c.gpus));
     let options = options
@@ -157,61 +157,61 @@ fn Choice(
 /// `max_degree` caps PP and CP.
 fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
     [
-    SliderSpec {
-        field: "tp",
-        test_id: "slider-tp",
-        label_zh: "TP 张量并行",
-        label_en: "TP tensor parallel",
-        min: 1,
-        max: max_tp,
-        log2: false,
-        get: |c| c.tp,
-        set: |c, v| c.tp = v,
-    },
-    SliderSpec {
-        field: "pp",
-        test_id: "slider-pp",
-        label_zh: "PP 流水线并行",
-        label_en: "PP pipeline parallel",
-        min: 1,
-        max: max_degree,
-        log2: false,
-        get: |c| c.pp,
-        set: |c, v| c.pp = v,
-    },
-    SliderSpec {
-        field: "cp",
-        test_id: "slider-cp",
-        label_zh: "CP 上下文并行",
-        label_en: "CP context parallel",
-        min: 1,
-        max: max_degree,
-        log2: false,
-        get: |c| c.cp,
-        set: |c, v| c.cp = v,
-    },
-    SliderSpec {
-        field: "micro_batches",
-        test_id: "slider-m",
-        label_zh: "每步 micro-batch 数 m",
-        label_en: "Micro-batches per step m",
-        min: 1,
-        max: 64,
-        log2: false,
-        get: |c| c.micro_batches,
-        set: |c, v| c.micro_batches = v,
-    },
-    SliderSpec {
-        field: "seq_len",
-        test_id: "slider-seq",
-        label_zh: "序列长度 s",
-        label_en: "Sequence length s",
-        min: 1024,
-        max: 131_072,
-        log2: true,
-        get: |c| c.seq_len,
-        set: |c, v| c.seq_len = v,
-    },
+        SliderSpec {
+            field: "tp",
+            test_id: "slider-tp",
+            label_zh: "TP 张量并行",
+            label_en: "TP tensor parallel",
+            min: 1,
+            max: max_tp,
+            log2: false,
+            get: |c| c.tp,
+            set: |c, v| c.tp = v,
+        },
+        SliderSpec {
+            field: "pp",
+            test_id: "slider-pp",
+            label_zh: "PP 流水线并行",
+            label_en: "PP pipeline parallel",
+            min: 1,
+            max: max_degree,
+            log2: false,
+            get: |c| c.pp,
+            set: |c, v| c.pp = v,
+        },
+        SliderSpec {
+            field: "cp",
+            test_id: "slider-cp",
+            label_zh: "CP 上下文并行",
+            label_en: "CP context parallel",
+            min: 1,
+            max: max_degree,
+            log2: false,
+            get: |c| c.cp,
+            set: |c, v| c.cp = v,
+        },
+        SliderSpec {
+            field: "micro_batches",
+            test_id: "slider-m",
+            label_zh: "每步 micro-batch 数 m",
+            label_en: "Micro-batches per step m",
+            min: 1,
+            max: 64,
+            log2: false,
+            get: |c| c.micro_batches,
+            set: |c, v| c.micro_batches = v,
+        },
+        SliderSpec {
+            field: "seq_len",
+            test_id: "slider-seq",
+            label_zh: "序列长度 s",
+            label_en: "Sequence length s",
+            min: 1024,
+            max: 131_072,
+            log2: true,
+            get: |c| c.seq_len,
+            set: |c, v| c.seq_len = v,
+        },
     ]
 }
 
@@ -219,9 +219,9 @@ fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
 #[component]
 pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView {
     let sliders = slider_specs(max_tp, max_degree)
-    .into_iter()
-    .map(|spec| view! { <Slider spec=spec lab=lab /> })
-    .collect_view();
+        .into_iter()
+        .map(|spec| view! { <Slider spec=spec lab=lab /> })
+        .collect_view();
 
     let dp = move || lab.report.with(|r| r.dp);
     view! {
@@ -305,11 +305,30 @@ mod tests {
             assert!(low <= high, "{}", spec.field);
             for position in low..=high {
                 let value = spec.value_at(&position.to_string());
-                assert!((spec.min..=spec.max).contains(&value), "{} at {position}: {value}", spec.field);
-                assert_eq!(spec.position_of(value), position, "{} round trip", spec.field);
+                assert!(
+                    (spec.min..=spec.max).contains(&value),
+                    "{} at {position}: {value}",
+                    spec.field
+                );
+                assert_eq!(
+                    spec.position_of(value),
+                    position,
+                    "{} round trip",
+                    spec.field
+                );
             }
-            assert_eq!(spec.value_at(&low.to_string()), spec.min, "{} left end", spec.field);
-            assert_eq!(spec.value_at(&high.to_string()), spec.max, "{} right end", spec.field);
+            assert_eq!(
+                spec.value_at(&low.to_string()),
+                spec.min,
+                "{} left end",
+                spec.field
+            );
+            assert_eq!(
+                spec.value_at(&high.to_string()),
+                spec.max,
+                "{} right end",
+                spec.field
+            );
         }
     }
 
@@ -318,10 +337,20 @@ mod tests {
         for spec in slider_specs(8, 8) {
             let (low, high) = spec.positions();
             for raw in ["0", "", "x", "-3"] {
-                assert_eq!(spec.value_at(raw), spec.value_at(&low.to_string()), "{} {raw:?}", spec.field);
+                assert_eq!(
+                    spec.value_at(raw),
+                    spec.value_at(&low.to_string()),
+                    "{} {raw:?}",
+                    spec.field
+                );
             }
             for raw in [high + 1, 1024, 131_072, u32::MAX] {
-                assert_eq!(spec.value_at(&raw.to_string()), spec.max, "{} {raw}", spec.field);
+                assert_eq!(
+                    spec.value_at(&raw.to_string()),
+                    spec.max,
+                    "{} {raw}",
+                    spec.field
+                );
             }
         }
     }
@@ -331,8 +360,13 @@ mod tests {
         let spec = slider_specs(8, 8)[4];
         assert_eq!(spec.field, "seq_len");
         let (low, high) = spec.positions();
-        let values: Vec<u32> = (low..=high).map(|p| spec.value_at(&p.to_string())).collect();
-        assert_eq!(values, [1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072]);
+        let values: Vec<u32> = (low..=high)
+            .map(|p| spec.value_at(&p.to_string()))
+            .collect();
+        assert_eq!(
+            values,
+            [1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072]
+        );
         for seq_len in values {
             for start in [PlanConfig::lesson_8_gpus(), PlanConfig::lesson_64_gpus()] {
                 let mut config = start;

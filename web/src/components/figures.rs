@@ -98,6 +98,8 @@ fn traffic_row(lang: Lang, t: Traffic) -> impl IntoView {
             data-testid=format!("traffic-{dim}")
             data-bytes=t.bytes.get().to_string()
             data-link=t.link.as_str()
+            data-group-size=t.group_size
+            data-collective=t.collective.as_str()
             class=format!("traffic-row link-{}", t.link.as_str())
         >
             <th scope="row"><span class=format!("swatch swatch-{dim}") aria-hidden="true"></span>{dim_name(lang, t.dim)}</th>

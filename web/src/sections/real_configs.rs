@@ -7,8 +7,8 @@ use leptos::prelude::*;
 use parallel_core::lesson::{deepseek_v3_plan, llama3_runs, recipes, PublishedRun, Recipe};
 use parallel_core::{Bytes, Dim, Link, Plan, PlanError, Report, Traffic};
 
-use crate::error_text::explain;
 use crate::components::figures::warning_zh;
+use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::sections::decisions::heaviest_traffic;

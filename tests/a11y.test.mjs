@@ -1,0 +1,53 @@
+// Usable without a mouse or eyesight: axe-core (from npm) on the built page reports no
+// violation, in Chinese and in English, with a card selected on each grid and a rejected
+// combination on screen (the states with the most dynamic text).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { SLIDERS, keyboardTo } from './drive.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** Runs axe-core on the whole page; resolves to its violations, shortened for a message. */
+async function violations(page) {
+  // Evaluated through the DevTools protocol, so the page's CSP (no inline script) allows it.
+  await page.evaluate(`${AXE}\n;0`);
+  const result = await page.evaluate(() =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { resultTypes: ['violations'] }),
+  );
+  return result.violations.map((v) => ({
+    rule: v.id,
+    help: v.help,
+    count: v.nodes.length,
+    nodes: v.nodes.slice(0, 6).map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1, 2).join(' ').trim()}`),
+  }));
+}
+
+test('axe-core: no violation in Chinese or English, with cards selected and an error shown', async () => {
+  const { page, context, problems } = await openPage(lab);
+  for (const id of ['8', '64']) {
+    await page.getByTestId(`grid-${id}`).getByTestId('card-3').click();
+  }
+  const tp = SLIDERS.find((s) => s.field === 'tp');
+  await keyboardTo(page.getByTestId('section-8'), tp, 3);
+  for (const lang of ['zh', 'en']) {
+    if (lang === 'en') await page.getByTestId('lang-toggle').click();
+    const found = await violations(page);
+    assert.deepEqual(found, [], `axe-core violations in ${lang}:\n${JSON.stringify(found, null, 2)}`);
+  }
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});

@@ -1,0 +1,291 @@
+// Drives a grid's controls the way a student does (keyboard on a focused slider, a pointer
+// dragging its thumb, a choice in a select, a click on a card) and reads back everything the
+// grid shows, so tests can compare it with `parallel-lab` on the same plan.
+//
+// Not a test file itself: `node --test` only picks up `*.test.mjs`.
+
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** The native CLI (scripts/test.sh builds it; PARALLEL_LAB overrides). */
+export const CLI = process.env.PARALLEL_LAB ?? path.join(HERE, '..', 'target', 'debug', 'parallel-lab');
+
+/**
+ * Runs `parallel-lab ARGS` with `config` as JSON on stdin. Resolves to `{ ok: json }` or, for
+ * a rejected plan (exit 2), `{ error: "field: reason" }`; anything else throws.
+ */
+export function cli(args, config) {
+  const run = spawnSync(CLI, args, { input: JSON.stringify(config), encoding: 'utf8' });
+  if (run.error) throw new Error(`cannot run ${CLI}: ${run.error.message} (cargo build -p parallel-cli)`);
+  if (run.status === 0) return { ok: JSON.parse(run.stdout) };
+  if (run.status === 2) return { error: run.stderr.trim().replace(/^parallel-lab: error: /, '') };
+  throw new Error(`parallel-lab ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
+}
+
+/** The page's starting plans (SPEC §2, "the page starts each grid where the lesson starts"). */
+export const START = {
+  8: { gpus: 8, zero: 3 },
+  64: { gpus: 64, tp: 8, pp: 8 },
+};
+
+/** Every field a grid's controls set, with the core's defaults (SPEC §2). */
+export function fullConfig(config) {
+  return {
+    tp: 1, pp: 1, cp: 1, micro_batches: 8, seq_len: 4096, zero: 0,
+    recompute: 'full', schedule: '1f1b', virtual_stages: 1,
+    ...config,
+  };
+}
+
+/**
+ * The sliders of a grid: config field, test id, positions, and value ⇄ position. The
+ * sequence-length slider moves over powers of two.
+ */
+export const SLIDERS = [
+  { field: 'tp', testId: 'slider-tp', min: 1, max: 8 },
+  { field: 'pp', testId: 'slider-pp', min: 1, max: 8 },
+  { field: 'cp', testId: 'slider-cp', min: 1, max: 8 },
+  { field: 'micro_batches', testId: 'slider-m', min: 1, max: 64 },
+  { field: 'seq_len', testId: 'slider-seq', min: 10, max: 17, log2: true },
+].map((s) => ({
+  ...s,
+  valueAt: (position) => (s.log2 ? 2 ** position : position),
+  positionOf: (value) => (s.log2 ? Math.log2(value) : value),
+}));
+
+/** The selects of a grid: config field, test id, options (value → config fields). */
+export const SELECTS = [
+  {
+    field: 'zero', testId: 'select-zero',
+    options: { 0: { zero: 0 }, 1: { zero: 1 }, 2: { zero: 2 }, 3: { zero: 3 } },
+  },
+  {
+    field: 'recompute', testId: 'select-recompute',
+    options: { full: { recompute: 'full' }, selective: { recompute: 'selective' }, none: { recompute: 'none' } },
+  },
+  {
+    field: 'schedule', testId: 'select-schedule',
+    options: {
+      '1f1b': { schedule: '1f1b', virtual_stages: 1 },
+      gpipe: { schedule: 'gpipe', virtual_stages: 1 },
+      interleaved: { schedule: 'interleaved', virtual_stages: 2 },
+    },
+  },
+];
+
+/** A small seeded PRNG (mulberry32): the same seed replays the same run. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: (items) => items[Math.floor(next() * items.length)],
+  };
+}
+
+/** "131,072": the page's thousands separators. */
+export const thousands = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** The control block (label, input, message) around a control's test id. */
+export const controlOf = (section, testId) =>
+  section.locator('.control').filter({ has: section.page().getByTestId(testId) });
+
+/** What a slider shows: its position, aria-valuetext and the label's value. */
+export async function sliderState(section, slider) {
+  const input = section.getByTestId(slider.testId);
+  const control = controlOf(section, slider.testId);
+  return {
+    position: Number(await input.inputValue()),
+    valuetext: await input.getAttribute('aria-valuetext'),
+    label: (await control.locator('.control-value').innerText()).trim(),
+  };
+}
+
+/** Presses `key` `times` times on a focused control. */
+async function press(page, key, times) {
+  for (let i = 0; i < times; i++) await page.keyboard.press(key);
+}
+
+/**
+ * Moves a slider to `target` (a position) by keyboard: Home/End for the ends, PageUp/PageDown
+ * to get near when far (Chromium moves a range by a tenth of it, at least one step), then the
+ * arrow keys. `how` picks among equivalent routes ("arrows", "page", "ends").
+ */
+export async function keyboardTo(section, slider, target, how = 'arrows') {
+  const page = section.page();
+  const input = section.getByTestId(slider.testId);
+  await input.focus();
+  const position = async () => Number(await input.inputValue());
+  if (how === 'ends' || target === slider.min || target === slider.max) {
+    if (target - slider.min <= slider.max - target) await page.keyboard.press('Home');
+    else await page.keyboard.press('End');
+  }
+  if (how === 'page') {
+    for (let i = 0; i < 20; i++) {
+      const now = await position();
+      const page10 = Math.max(1, Math.round((slider.max - slider.min) / 10));
+      if (Math.abs(target - now) < page10) break;
+      await page.keyboard.press(target > now ? 'PageUp' : 'PageDown');
+    }
+  }
+  const now = await position();
+  if (target > now) await press(page, 'ArrowRight', target - now);
+  else if (target < now) await press(page, 'ArrowLeft', now - target);
+}
+
+/**
+ * Moves a slider to `target` with the pointer: presses on the track where that position
+ * should be, then drags (a pixel at a time) until the input says it is there, and lets go.
+ */
+export async function pointerTo(section, slider, target) {
+  const page = section.page();
+  const input = section.getByTestId(slider.testId);
+  await input.scrollIntoViewIfNeeded();
+  const box = await input.boundingBox();
+  const span = slider.max - slider.min;
+  const y = box.y + box.height / 2;
+  let x = box.x + 8 + ((target - slider.min) / span) * (box.width - 16);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 0; i < 200; i++) {
+    const now = Number(await input.inputValue());
+    if (now === target) break;
+    x = Math.min(box.x + box.width - 1, Math.max(box.x + 1, x + (target > now ? 1 : -1)));
+    await page.mouse.move(x, y);
+  }
+  await page.mouse.up();
+  const reached = Number(await input.inputValue());
+  if (reached !== target) throw new Error(`pointer could not drag ${slider.testId} to ${target} (at ${reached})`);
+}
+
+/** Picks an option of a select as a person does (keyboard on the focused select, or a choice). */
+export async function choose(section, select, value, how = 'pick') {
+  const element = section.getByTestId(select.testId);
+  if (how === 'keys') {
+    const values = Object.keys(select.options);
+    await element.focus();
+    const page = section.page();
+    for (let i = 0; i < values.length + 1; i++) {
+      const now = await element.inputValue();
+      if (now === String(value)) return;
+      const step = values.indexOf(String(value)) > values.indexOf(now) ? 'ArrowDown' : 'ArrowUp';
+      await page.keyboard.press(step);
+    }
+    if ((await element.inputValue()) !== String(value)) throw new Error(`keys could not reach ${value}`);
+  } else {
+    await element.selectOption(String(value));
+  }
+}
+
+/** The message under a control, or null. */
+export async function controlError(section, testId) {
+  const message = controlOf(section, testId).locator('.control-error');
+  return (await message.count()) ? (await message.innerText()).trim() : null;
+}
+
+/**
+ * Everything the grid shows for its plan: DP, memory (bytes and text), traffic rows, bubble,
+ * and every card's groups.
+ */
+export async function shown(section) {
+  const memory = {};
+  for (const [key, id] of [['model_states', 'mem-states'], ['activations', 'mem-activations'], ['total', 'mem-total']]) {
+    const el = section.getByTestId(id);
+    memory[key] = { bytes: Number(await el.getAttribute('data-bytes')), text: (await el.innerText()).trim() };
+  }
+  memory.fits = (await section.getByTestId('mem-total').getAttribute('data-fits')) === 'true';
+  const traffic = await section.locator('tr[data-testid^="traffic-"]').evaluateAll((rows) =>
+    rows.map((row) => ({
+      dim: row.dataset.testid.slice('traffic-'.length),
+      bytes: Number(row.dataset.bytes),
+      link: row.dataset.link,
+      group_size: Number(row.dataset.groupSize),
+      collective: row.dataset.collective,
+      cells: [...row.querySelectorAll('td')].map((td) => td.textContent.trim()),
+    })),
+  );
+  const bubble = section.getByTestId('bubble');
+  const groups = await section.locator('[data-card]').evaluateAll((cards) => {
+    const out = {};
+    for (const card of cards) {
+      const value = card.getAttribute('data-groups');
+      if (value) out[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
+    }
+    return out;
+  });
+  return {
+    dp: Number((await section.getByTestId('derived-dp').innerText()).trim()),
+    memory,
+    traffic,
+    bubble: {
+      ratio: Number(await bubble.getAttribute('data-ratio')),
+      share: Number(await section.getByTestId('bubble-share').getAttribute('data-share')),
+    },
+    groups,
+  };
+}
+
+/** "55.6 GB": the core's Bytes display, one decimal in GB. */
+export const gb = (bytes) => `${(bytes / 1e9).toFixed(1)} GB`;
+
+/**
+ * What the grid should show for `config` with `card` selected, from the CLI: `eval --card`
+ * and `groups --card`. Each card's groups are the selected card's groups it belongs to.
+ */
+export function expected(config, card) {
+  const report = cli(['eval', '--card', String(card)], config).ok;
+  const groups = cli(['groups', '--card', String(card)], config).ok;
+  const roles = {};
+  for (const dim of ['tp', 'cp', 'pp', 'dp']) {
+    if (groups[dim].length < 2) continue;
+    for (const member of groups[dim]) roles[member] = [...(roles[member] ?? []), dim];
+  }
+  const cardGroups = {};
+  for (const [member, dims] of Object.entries(roles)) cardGroups[member] = dims.sort().join(' ');
+  return { report, groups: cardGroups };
+}
+
+/**
+ * Compares what the grid shows with the CLI's figures for the same plan; returns a list of
+ * differences (empty when everything agrees).
+ */
+export function differences(got, want) {
+  const out = [];
+  const same = (what, a, b) => {
+    if (a !== b) out.push(`${what}: page ${JSON.stringify(a)}, CLI ${JSON.stringify(b)}`);
+  };
+  const r = want.report;
+  same('dp', got.dp, r.dp);
+  for (const key of ['model_states', 'activations', 'total']) {
+    same(`memory.${key} bytes`, got.memory[key].bytes, r.memory[key]);
+    if (!got.memory[key].text.startsWith(gb(r.memory[key]))) {
+      out.push(`memory.${key} text: page "${got.memory[key].text}", CLI ${gb(r.memory[key])}`);
+    }
+  }
+  same('memory.fits', got.memory.fits, r.memory.fits);
+  same('traffic dims', got.traffic.map((t) => t.dim).join(','), r.comm.map((t) => t.dim).join(','));
+  for (const t of r.comm) {
+    const row = got.traffic.find((g) => g.dim === t.dim);
+    if (!row) continue;
+    same(`traffic.${t.dim} bytes`, row.bytes, t.bytes);
+    same(`traffic.${t.dim} link`, row.link, t.link);
+    same(`traffic.${t.dim} group size`, row.group_size, t.group_size);
+    same(`traffic.${t.dim} collective`, row.collective, t.collective);
+    if (!row.cells.includes(String(t.group_size))) out.push(`traffic.${t.dim}: no cell shows ${t.group_size}`);
+    if (!row.cells.includes(gb(t.bytes))) out.push(`traffic.${t.dim}: no cell shows ${gb(t.bytes)}`);
+  }
+  same('bubble.ratio', got.bubble.ratio, r.bubble.ratio);
+  same('bubble.share', got.bubble.share, r.bubble.share);
+  same('card groups', JSON.stringify(got.groups), JSON.stringify(want.groups));
+  return out;
+}
