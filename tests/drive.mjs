@@ -111,9 +111,18 @@ export async function sliderState(section, slider) {
   };
 }
 
-/** Presses `key` `times` times on a focused control. */
-async function press(page, key, times) {
-  for (let i = 0; i < times; i++) await page.keyboard.press(key);
+/**
+ * Each value a control passes through changes the page's plan (the page keeps the last valid
+ * one), so the drivers below report every new position to `onStep(position)` as it happens.
+ */
+const noStep = async () => {};
+
+/** Presses `key`, then reports the slider's position if it moved. */
+async function pressAndReport(input, key, onStep) {
+  const before = await input.inputValue();
+  await input.page().keyboard.press(key);
+  const after = await input.inputValue();
+  if (after !== before) await onStep(Number(after));
 }
 
 /**
@@ -121,33 +130,35 @@ async function press(page, key, times) {
  * to get near when far (Chromium moves a range by a tenth of it, at least one step), then the
  * arrow keys. `how` picks among equivalent routes ("arrows", "page", "ends").
  */
-export async function keyboardTo(section, slider, target, how = 'arrows') {
-  const page = section.page();
+export async function keyboardTo(section, slider, target, how = 'arrows', onStep = noStep) {
   const input = section.getByTestId(slider.testId);
   await input.focus();
   const position = async () => Number(await input.inputValue());
   if (how === 'ends' || target === slider.min || target === slider.max) {
-    if (target - slider.min <= slider.max - target) await page.keyboard.press('Home');
-    else await page.keyboard.press('End');
+    const key = target - slider.min <= slider.max - target ? 'Home' : 'End';
+    await pressAndReport(input, key, onStep);
   }
   if (how === 'page') {
+    const page10 = Math.max(1, Math.round((slider.max - slider.min) / 10));
     for (let i = 0; i < 20; i++) {
       const now = await position();
-      const page10 = Math.max(1, Math.round((slider.max - slider.min) / 10));
       if (Math.abs(target - now) < page10) break;
-      await page.keyboard.press(target > now ? 'PageUp' : 'PageDown');
+      await pressAndReport(input, target > now ? 'PageUp' : 'PageDown', onStep);
     }
   }
-  const now = await position();
-  if (target > now) await press(page, 'ArrowRight', target - now);
-  else if (target < now) await press(page, 'ArrowLeft', now - target);
+  for (let i = 0; i < 200; i++) {
+    const now = await position();
+    if (now === target) return;
+    await pressAndReport(input, target > now ? 'ArrowRight' : 'ArrowLeft', onStep);
+  }
+  throw new Error(`keys could not move ${slider.testId} to ${target}`);
 }
 
 /**
  * Moves a slider to `target` with the pointer: presses on the track where that position
  * should be, then drags (a pixel at a time) until the input says it is there, and lets go.
  */
-export async function pointerTo(section, slider, target) {
+export async function pointerTo(section, slider, target, onStep = noStep) {
   const page = section.page();
   const input = section.getByTestId(slider.testId);
   await input.scrollIntoViewIfNeeded();
@@ -155,36 +166,48 @@ export async function pointerTo(section, slider, target) {
   const span = slider.max - slider.min;
   const y = box.y + box.height / 2;
   let x = box.x + 8 + ((target - slider.min) / span) * (box.width - 16);
+  let last = Number(await input.inputValue());
+  const report = async () => {
+    const now = Number(await input.inputValue());
+    if (now !== last) await onStep(now);
+    last = now;
+    return now;
+  };
   await page.mouse.move(x, y);
   await page.mouse.down();
   for (let i = 0; i < 200; i++) {
-    const now = Number(await input.inputValue());
+    const now = await report();
     if (now === target) break;
     x = Math.min(box.x + box.width - 1, Math.max(box.x + 1, x + (target > now ? 1 : -1)));
     await page.mouse.move(x, y);
   }
   await page.mouse.up();
-  const reached = Number(await input.inputValue());
+  const reached = await report();
   if (reached !== target) throw new Error(`pointer could not drag ${slider.testId} to ${target} (at ${reached})`);
 }
 
-/** Picks an option of a select as a person does (keyboard on the focused select, or a choice). */
-export async function choose(section, select, value, how = 'pick') {
+/**
+ * Picks an option of a select as a person does: arrow keys on the focused select (passing
+ * through the options between), or choosing it from the list.
+ */
+export async function choose(section, select, value, how = 'pick', onStep = noStep) {
   const element = section.getByTestId(select.testId);
+  const want = String(value);
+  if ((await element.inputValue()) === want) return;
   if (how === 'keys') {
     const values = Object.keys(select.options);
     await element.focus();
-    const page = section.page();
     for (let i = 0; i < values.length + 1; i++) {
       const now = await element.inputValue();
-      if (now === String(value)) return;
-      const step = values.indexOf(String(value)) > values.indexOf(now) ? 'ArrowDown' : 'ArrowUp';
-      await page.keyboard.press(step);
+      if (now === want) return;
+      await element.page().keyboard.press(values.indexOf(want) > values.indexOf(now) ? 'ArrowDown' : 'ArrowUp');
+      const after = await element.inputValue();
+      if (after !== now) await onStep(after);
     }
-    if ((await element.inputValue()) !== String(value)) throw new Error(`keys could not reach ${value}`);
-  } else {
-    await element.selectOption(String(value));
+    throw new Error(`keys could not reach ${want} on ${select.testId}`);
   }
+  await element.selectOption(want);
+  await onStep(want);
 }
 
 /** The message under a control, or null. */
