@@ -2,6 +2,7 @@
 # Installs what building and testing Parallel Lab needs, and skips whatever is already there,
 # so a second run only checks and takes seconds. Safe without a terminal (CI=true, no stdin).
 #
+#   rustfmt, clippy       rustup components (formatting and lint checks)
 #   Rust std for wasm32   rustup target (timeout 180 s); fallback: Debian's rustc-web 1.96
 #   trunk 0.21.14         cargo install --locked
 #   wasm-bindgen-cli      cargo install, the same version as wasm-bindgen in Cargo.lock
@@ -72,6 +73,13 @@ step "Rust toolchain"
 command -v rustup >/dev/null && command -v cargo >/dev/null ||
     die "rustup and cargo are needed: install Rust with rustup (https://rustup.rs), then re-run"
 have "$(cargo --version)"
+# rustfmt and clippy: scripts/test.sh checks formatting and lints.
+if cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1; then
+    have "$(cargo fmt --version), $(cargo clippy --version)"
+else
+    step "rustup component add rustfmt clippy"
+    rustup component add rustfmt clippy
+fi
 
 # True when the default rustup toolchain has a std for wasm32-unknown-unknown.
 rustup_wasm_std() {

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test of Parallel Lab, stopping at the first failure:
 #   1. scripts/setup.sh                      (installs what is missing; seconds when warm)
-#   2. cargo test                            native: parallel-core + parallel-cli
+#   2. cargo fmt --check                     formatting, the whole workspace
+#      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
+#      cargo test                            native: parallel-core + parallel-cli
 #      cargo test -p parallel-web --lib      native: the page's pure helpers and charts (SVG)
 #   3. cargo test --target wasm32-unknown-unknown -p parallel-web
 #                                            wasm-bindgen-test in headless Chromium
 #   4. trunk build --release                 dist/, the page as static files
-#   5. node --test (in tests/)               dist/ served on 127.0.0.1, opened in Chromium
+#   5. node --test (in tests/)               dist/ served on 127.0.0.1, opened in Chromium; the
+#                                            controls' tests compare it with target/debug/parallel-lab
 # Ends with one line adding up the tests that the runners counted.
 set -euo pipefail
 
@@ -39,11 +42,21 @@ export TRUNK_SKIP_VERSION_CHECK=true
 CHROMEDRIVER="$(command -v chromedriver || echo /usr/bin/chromedriver)"
 export CHROMEDRIVER
 
+stage "format (cargo fmt)" fmt.log cargo fmt --all --check
+stage "lints, native (clippy)" clippy.log cargo clippy --workspace --all-targets -- -D warnings
+if wasm_env cargo clippy --version >/dev/null 2>&1; then
+    stage "lints, wasm (clippy)" clippy-wasm.log \
+        wasm_env cargo clippy -p parallel-web --target wasm32-unknown-unknown --all-targets -- -D warnings
+else
+    # Debian's rustc-web (the fallback for a missing rustup wasm target) has no clippy.
+    printf '\ntest.sh: note: no clippy in the wasm toolchain (%s): wasm lints not run\n' "$PARALLEL_WASM_TOOLCHAIN"
+fi
 stage "native tests (cargo test)" native.log cargo test
 stage "native page tests" native-web.log cargo test -p parallel-web --lib
 stage "wasm tests (Chromium)" wasm.log \
     wasm_env cargo test --target wasm32-unknown-unknown -p parallel-web
 stage "release build (trunk)" trunk.log wasm_env trunk build --release
+stage "command line for e2e" cli.log cargo build -p parallel-cli
 stage "end-to-end (node --test)" e2e.log bash -c 'cd tests && node --test'
 
 printf '\n===== summary =====\n'

@@ -43,7 +43,7 @@ pub fn LangToggle() -> impl IntoView {
             type="button"
             class="lang-toggle"
             data-testid="lang-toggle"
-            aria-label=move || lang.get().pick("Switch to English", "切换到中文")
+            title=move || lang.get().pick("Switch to English", "切换到中文")
             on:click=move |_| {
                 if let Some(i18n::LangContext(signal)) = set {
                     signal.update(|l| *l = l.toggled());

@@ -280,13 +280,25 @@ pub fn DeviceGrid(
             let label = move || {
                 let lang = lang.get();
                 let roles = card_roles();
+                // The name starts with what the card shows, in its order (rank, group badges,
+                // coordinates: assistive technology and voice control find it by that text),
+                // then says the same in words.
                 let mut label = format!("{} {card}", lang.pick("卡", "Card"));
+                if !is_selected() && !roles.is_empty() {
+                    label.push(' ');
+                    label.extend(roles.iter().map(|d| badge(*d)));
+                }
+                let coords = coords();
+                if !coords.is_empty() {
+                    label.push(' ');
+                    label.push_str(&coords);
+                }
                 if is_selected() {
                     label.push_str(lang.pick("（已选中）", " (selected)"));
                 } else if !roles.is_empty() {
                     let names: Vec<&str> = roles.iter().map(|d| group_name(lang, *d)).collect();
-                    label.push_str(": ");
-                    label.push_str(&names.join(", "));
+                    label.push_str(lang.pick("：", ": "));
+                    label.push_str(&names.join(lang.pick("、", ", ")));
                 }
                 label
             };
@@ -328,8 +340,13 @@ pub fn DeviceGrid(
                     on:keydown=on_key
                 >
                     <rect class="card-body" x=x y=y width=CARD_W height=CARD_H rx="6" />
+                    // The spaces between the texts are not drawn (SVG ignores text outside
+                    // <text>); they keep the card's text "1 TD t0 c0 p0 d1" in words for tools
+                    // that read it, matching the start of its accessible name.
                     <text class="card-rank" x=x + 8.0 y=y + 20.0>{card}</text>
+                    " "
                     <text class="card-badge" x=x + CARD_W - 6.0 y=y + 17.0 text-anchor="end">{badges}</text>
+                    " "
                     <text class="card-coords" x=x + 8.0 y=y + CARD_H - 8.0>{coords}</text>
                 </g>
             }

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use parallel_core::{Collective, Dim, Link, Memory, Report, Traffic};
 
+use crate::components::table_scroll::TableScroll;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 
@@ -43,7 +44,7 @@ pub fn MemoryFigure(#[prop(into)] memory: Signal<Memory>) -> impl IntoView {
     let capacity_at = move || share(|m| m.capacity.get());
     view! {
         <div class="figure memory-figure" class:over=move || !memory.with(|m| m.fits)>
-            <h4><T zh="每卡显存（最忙的卡：第一段流水线）" en="Memory per card (the busiest: first pipeline stage)" /></h4>
+            <h3 class="figure-title"><T zh="每卡显存（最忙的卡：第一段流水线）" en="Memory per card (the busiest: first pipeline stage)" /></h3>
             <div class="memory-bar" role="img" aria-label=move || {
                 memory.with(|m| format!(
                     "{} {} + {} {} = {} / {}",
@@ -155,8 +156,8 @@ pub fn TrafficTable(
     };
     view! {
         <div class="figure traffic-figure">
-            <h4>{heading}</h4>
-            <div class="table-scroll">
+            <h3 class="figure-title">{heading}</h3>
+            <TableScroll zh="每卡通信表" en="Traffic table">
                 <table class="traffic">
                     <thead>
                         <tr>
@@ -170,7 +171,7 @@ pub fn TrafficTable(
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
-            </div>
+            </TableScroll>
         </div>
     }
 }
@@ -182,7 +183,7 @@ pub fn BubbleFigure(#[prop(into)] report: Signal<Report>) -> impl IntoView {
     let share = move || report.with(|r| r.bubble.share);
     view! {
         <div class="figure bubble-figure">
-            <h4><T zh="流水线气泡" en="Pipeline bubble" /></h4>
+            <h3 class="figure-title"><T zh="流水线气泡" en="Pipeline bubble" /></h3>
             <p>
                 <span class="big" data-testid="bubble" data-ratio=move || ratio().to_string()>
                     {move || if ratio() == 0.0 { "—".to_string() } else { format::percent(ratio()) }}

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use parallel_core::lesson::LessonPlan;
 use parallel_core::{evaluate, Dim};
 
+use crate::components::table_scroll::TableScroll;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
@@ -84,7 +85,7 @@ pub fn LessonTable(test_id: &'static str, plans: Vec<LessonPlan>, lab: GridLab) 
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <TableScroll zh="方案对照表" en="Plan table">
             <table class="lesson-table" data-testid=test_id>
                 <thead>
                     <tr>
@@ -99,6 +100,6 @@ pub fn LessonTable(test_id: &'static str, plans: Vec<LessonPlan>, lab: GridLab) 
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
-        </div>
+        </TableScroll>
     }
 }

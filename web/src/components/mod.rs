@@ -9,4 +9,5 @@ pub mod lesson_table;
 pub mod prediction;
 pub mod schedule_view;
 pub mod share;
+pub mod table_scroll;
 pub mod tasks;

@@ -89,7 +89,7 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
 
     view! {
         <div class="figure schedule-figure">
-            <h4><T zh="流水线调度（段 × 时间）" en="Pipeline schedule (stages × time)" /></h4>
+            <h3 class="figure-title"><T zh="流水线调度（段 × 时间）" en="Pipeline schedule (stages × time)" /></h3>
             <div class="chips" role="group">{buttons}</div>
             <ScheduleChart timeline=drawable summary=summary />
             <p class="caption" data-testid="schedule-idle" data-share=idle>{summary}</p>

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use parallel_core::{PlanConfig, GB};
 
+use crate::components::table_scroll::TableScroll;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 
@@ -58,7 +59,7 @@ pub fn CountingNote() -> impl IntoView {
                 <T zh="按 ZeRO 论文（Rajbhandari et al. 2019）的账：每个参数 BF16 权重 2 字节、BF16 梯度 2 字节、FP32 主权重与 Adam 两份动量共 12 字节，合计 16 字节（梯度若按 FP32 存就是 18 字节）。模型并行后每卡分到 Ψ = P ÷ (TP·PP)；持有同一份权重的 D = DP·CP 张卡组成 ZeRO 组。"
                    en="Following the ZeRO paper (Rajbhandari et al. 2019): per parameter, BF16 weights take 2 bytes, BF16 gradients 2, and the FP32 master weights with Adam's two moments 12, 16 bytes in all (18 when gradients are kept in FP32). After model parallelism each card holds a shard Ψ = P ÷ (TP·PP); the D = DP·CP cards that hold the same weights form the ZeRO group." />
             </p>
-            <div class="table-scroll">
+            <TableScroll zh="模型状态账本表" en="Model-state ledger">
                 <table class="counting-table">
                     <caption><T zh="每卡模型状态（16 字节账本）" en="Model states per card (16-byte ledger)" /></caption>
                     <thead>
@@ -75,7 +76,7 @@ pub fn CountingNote() -> impl IntoView {
                         <tr><th scope="row">"3"</th><td><T zh="再加参数" en="plus parameters" /></td><td><code>"16·Ψ/D"</code></td></tr>
                     </tbody>
                 </table>
-            </div>
+            </TableScroll>
             <p>
                 <T zh="激活按 Korthikanti et al. 2022 的记法（TP > 1 时带序列并行），每层每个 micro-batch，本地序列 s′ = s ÷ CP："
                    en="Activations follow Korthikanti et al. 2022 (with sequence parallelism whenever TP > 1), per layer and per micro-batch, with the local sequence s′ = s ÷ CP:" />

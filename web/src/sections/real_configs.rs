@@ -8,6 +8,7 @@ use parallel_core::lesson::{deepseek_v3_plan, llama3_runs, recipes, PublishedRun
 use parallel_core::{Bytes, Dim, Link, Plan, PlanError, Report, Traffic};
 
 use crate::components::figures::warning_zh;
+use crate::components::table_scroll::TableScroll;
 use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
@@ -207,7 +208,7 @@ pub fn LlamaTable() -> impl IntoView {
             <T zh="Llama 3 的报告（表 4）公开了三种 4D 并行配置，按 [TP, CP, PP, DP] 从内到外排，DP 用的是 FSDP。卡数、各维度、序列长度、每个 DP 副本的 batch 和实测数字来自报告；DP 与每步 token 由核心现算。"
                en="The Llama 3 report (its table 4) publishes three 4D-parallel configurations, ranks ordered [TP, CP, PP, DP] from the innermost out, with FSDP as the DP. GPU counts, degrees, sequence length, batch per DP replica and the measured figures come from the report; DP and tokens per step are computed by the core." />
         </p>
-        <div class="table-scroll">
+        <TableScroll zh="Llama 3 405B 配置表" en="Llama 3 405B configurations">
             <table class="lesson-table real-table" data-testid="table-llama3">
                 <caption class="sr-only"><T zh="Llama 3 405B 的三种训练配置" en="Llama 3 405B's three training configurations" /></caption>
                 <thead>
@@ -227,7 +228,7 @@ pub fn LlamaTable() -> impl IntoView {
                 </thead>
                 <tbody>{body}</tbody>
             </table>
-        </div>
+        </TableScroll>
         <p class="caption">
             <T zh="每步 token = DP × 每 DP 的 batch × 序列长度（核心的 Plan::tokens_per_step）。CP 一列按本页的口径：K、V 的 all-gather，只算前向。"
                en="Tokens per step = DP × batch per DP × sequence length (the core's Plan::tokens_per_step). The CP column uses this page's counting: the all-gather of K and V, forward only." />
@@ -289,7 +290,7 @@ fn DeepseekTable() -> impl IntoView {
                 })
             };
             view! {
-                <div class="table-scroll">
+                <TableScroll zh="DeepSeek-V3 方案表" en="DeepSeek-V3 plan">
                     <table class="lesson-table real-table" data-testid="table-deepseek">
                         <caption class="sr-only"><T zh="DeepSeek-V3 的并行方案，每卡数字由核心现算" en="DeepSeek-V3's parallel plan, per-card figures computed by the core" /></caption>
                         <thead>
@@ -325,7 +326,7 @@ fn DeepseekTable() -> impl IntoView {
                             </tr>
                         </tbody>
                     </table>
-                </div>
+                </TableScroll>
                 <p class="caption" data-testid="deepseek-assumption">{assumption}</p>
                 <ul class="warnings">{warning_items}</ul>
                 <div class="takeaways">
@@ -426,7 +427,7 @@ fn RecipeTable() -> impl IntoView {
     };
     view! {
         <h3><T zh="起步配方：每节点 8 卡" en="Starting recipes for 8-GPU nodes" /></h3>
-        <div class="table-scroll">
+        <TableScroll zh="起步配方表" en="Starting recipes">
             <table class="lesson-table real-table" data-testid="table-recipes">
                 <caption class="sr-only"><T zh="四个模型的起步并行配方" en="Starting parallel recipes for four models" /></caption>
                 <thead>
@@ -447,7 +448,7 @@ fn RecipeTable() -> impl IntoView {
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
-        </div>
+        </TableScroll>
         <p class="caption">{note}</p>
     }
 }
