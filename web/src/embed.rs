@@ -4,6 +4,7 @@
 use leptos::html::Div;
 use leptos::prelude::*;
 use parallel_core::lesson::{eight_gpu_plans, sixty_four_gpu_plans};
+use parallel_core::link::{GridId, Widget};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -17,7 +18,7 @@ use crate::sections::real_configs::LlamaTable;
 
 /// The message posted to the parent: `{type: "parallel-lab:height", widget, height}`.
 /// Data only: a widget id and a number of pixels.
-fn post_height(widget: &str, height: f64) {
+fn post_height(widget: Widget, height: f64) {
     let window = window();
     let Ok(Some(parent)) = window.parent() else {
         return;
@@ -27,7 +28,7 @@ fn post_height(widget: &str, height: f64) {
     }
     let message = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&message, &"type".into(), &"parallel-lab:height".into());
-    let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.into());
+    let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.id().into());
     let _ = js_sys::Reflect::set(
         &message,
         &"height".into(),
@@ -38,7 +39,7 @@ fn post_height(widget: &str, height: f64) {
 
 /// One widget, alone.
 #[component]
-pub fn EmbedView(page: PageState, widget: &'static str) -> impl IntoView {
+pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
     let lang = use_lang();
     let root = NodeRef::<Div>::new();
     Effect::new(move |_| {
@@ -56,32 +57,31 @@ pub fn EmbedView(page: PageState, widget: &'static str) -> impl IntoView {
     let plan64 = Signal::derive(move || lab64.plan.get());
     let traffic64 = Signal::derive(move || lab64.traffic.get());
     let body = match widget {
-        "grid-8" => {
+        Widget::Grid8 => {
             view! { <GridLabView lab=page.lab8 grid_id="8" max_tp=8 max_degree=8 /> }.into_any()
         }
-        "grid-64" => {
+        Widget::Grid64 => {
             view! { <GridLabView lab=lab64 grid_id="64" max_tp=8 max_degree=8 /> }.into_any()
         }
-        "table-8" => {
+        Widget::Table8 => {
             view! { <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=page.lab8 /> }
                 .into_any()
         }
-        "table-64" => {
+        Widget::Table64 => {
             view! { <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab64 /> }
                 .into_any()
         }
-        "llama3" => view! { <LlamaTable /> }.into_any(),
-        "chart-memory-64" => view! { <MemoryChart plan=plan64 /> }.into_any(),
-        "chart-bubble-64" => view! { <BubbleChart plan=plan64 /> }.into_any(),
-        _ => view! { <TrafficChart traffic=traffic64 /> }.into_any(),
+        Widget::Llama3 => view! { <LlamaTable /> }.into_any(),
+        Widget::ChartMemory64 => view! { <MemoryChart plan=plan64 /> }.into_any(),
+        Widget::ChartBubble64 => view! { <BubbleChart plan=plan64 /> }.into_any(),
+        Widget::ChartTraffic64 => view! { <TrafficChart traffic=traffic64 /> }.into_any(),
     };
-    let section = if widget.ends_with("-8") {
-        "section-8"
-    } else {
-        "section-64"
+    let section = match widget.grid() {
+        Some(GridId::Eight) => "section-8",
+        Some(GridId::SixtyFour) | None => "section-64",
     };
     view! {
-        <div class="embedded" node_ref=root data-testid="embed-root" data-widget=widget>
+        <div class="embedded" node_ref=root data-testid="embed-root" data-widget=widget.id()>
             <h1 class="sr-only">{move || widget_title(lang.get(), widget)}</h1>
             <section data-testid=section>{body}</section>
         </div>

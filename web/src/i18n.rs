@@ -6,49 +6,8 @@
 
 use leptos::prelude::*;
 
-/// The language of the page.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Lang {
-    /// 中文, the default.
-    #[default]
-    Zh,
-    /// English.
-    En,
-}
-
-impl Lang {
-    /// The string for this language.
-    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
-        match self {
-            Lang::Zh => zh,
-            Lang::En => en,
-        }
-    }
-
-    /// The BCP 47 tag for `<html lang>`.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Lang::Zh => "zh-CN",
-            Lang::En => "en",
-        }
-    }
-
-    /// The short code used in links ("zh", "en").
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Zh => "zh",
-            Lang::En => "en",
-        }
-    }
-
-    /// The other language.
-    pub fn toggled(self) -> Lang {
-        match self {
-            Lang::Zh => Lang::En,
-            Lang::En => Lang::Zh,
-        }
-    }
-}
+/// The language of the page: the core's [`Lang`], shared with the links and the CLI.
+pub use parallel_core::Lang;
 
 /// The page's language, shared through context.
 #[derive(Clone, Copy, Debug)]

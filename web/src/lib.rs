@@ -18,7 +18,6 @@ pub mod permalink;
 pub mod sections;
 
 use leptos::prelude::*;
-use parallel_core::link::LinkLang;
 
 use crate::components::share::{CopyLink, LinkNotice};
 use crate::embed::EmbedView;
@@ -64,10 +63,7 @@ pub fn LangToggle() -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     let (state, notices) = permalink::read_on_load();
-    let lang = provide_lang(match state.lang {
-        LinkLang::Zh => Lang::Zh,
-        LinkLang::En => Lang::En,
-    });
+    let lang = provide_lang(state.lang);
     Effect::new(move |_| {
         let lang = lang.get();
         let document = document();

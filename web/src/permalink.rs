@@ -3,7 +3,7 @@
 //! `eval --url`; this module only moves strings between it, the signals and `window.location`.
 
 use leptos::prelude::*;
-use parallel_core::link::{self, GridId, Ignored, IgnoredReason, LinkLang, LinkState};
+use parallel_core::link::{self, Ignored, IgnoredReason, LinkState, Section, Widget};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -27,9 +27,9 @@ pub struct PageState {
     /// The page's language.
     pub lang: RwSignal<Lang>,
     /// The section in view.
-    pub section: RwSignal<Option<&'static str>>,
+    pub section: RwSignal<Option<Section>>,
     /// The widget shown alone, when embedded (fixed for the page's life).
-    pub embed: Option<&'static str>,
+    pub embed: Option<Widget>,
     /// What the link on load (or back/forward) asked for that could not be applied.
     pub notices: RwSignal<Vec<Ignored>>,
 }
@@ -44,10 +44,7 @@ impl PageState {
             card8: self.lab8.selected.get(),
             card64: self.lab64.selected.get(),
             section: self.section.get(),
-            lang: match self.lang.get() {
-                Lang::Zh => LinkLang::Zh,
-                Lang::En => LinkLang::En,
-            },
+            lang: self.lang.get(),
             embed: self.embed,
         }
     }
@@ -58,10 +55,7 @@ impl PageState {
         self.lab64.load(state.g64.clone());
         self.lab8.selected.set(state.card8);
         self.lab64.selected.set(state.card64);
-        self.lang.set(match state.lang {
-            LinkLang::Zh => Lang::Zh,
-            LinkLang::En => Lang::En,
-        });
+        self.lang.set(state.lang);
         self.section.set(state.section);
         self.notices.set(notices);
     }
@@ -72,7 +66,7 @@ impl PageState {
     }
 
     /// The fragment of one widget in its current state, for an embed snippet.
-    pub fn embed_fragment(&self, widget: &'static str) -> String {
+    pub fn embed_fragment(&self, widget: Widget) -> String {
         let mut state = self.to_link();
         state.embed = Some(widget);
         state.section = None;
@@ -168,12 +162,12 @@ pub fn sync(page: PageState) {
 }
 
 /// Follows which section is in view (for the link), without ever scrolling by itself.
-pub fn track_section(section: RwSignal<Option<&'static str>>) {
+pub fn track_section(section: RwSignal<Option<Section>>) {
     let on_scroll = Closure::<dyn Fn()>::new(move || {
         let document = document();
         let mut current = None;
-        for id in link::SECTIONS {
-            if let Some(element) = document.get_element_by_id(id) {
+        for id in Section::ALL {
+            if let Some(element) = document.get_element_by_id(id.id()) {
                 if element.get_bounding_client_rect().top() <= 120.0 {
                     current = Some(id);
                 }
@@ -195,17 +189,17 @@ pub fn track_section(section: RwSignal<Option<&'static str>>) {
 
 /// Scrolls to a section now and records it as the one in view (the contents links: a plain
 /// `href="#part-one"` would replace the page's state in the address).
-pub fn go_to(section: RwSignal<Option<&'static str>>, id: &'static str) {
-    if let Some(element) = document().get_element_by_id(id) {
+pub fn go_to(section: RwSignal<Option<Section>>, to: Section) {
+    if let Some(element) = document().get_element_by_id(to.id()) {
         element.scroll_into_view();
     }
-    section.set(link::SECTIONS.iter().copied().find(|s| *s == id));
+    section.set(Some(to));
 }
 
 /// Scrolls the section a link names into view, once the page is drawn.
-pub fn scroll_to(section: &'static str) {
+pub fn scroll_to(section: Section) {
     request_animation_frame(move || {
-        if let Some(element) = document().get_element_by_id(section) {
+        if let Some(element) = document().get_element_by_id(section.id()) {
             element.scroll_into_view();
         }
     });
@@ -234,14 +228,5 @@ pub fn describe(lang: Lang, ignored: &Ignored) -> String {
     match lang {
         Lang::Zh => format!("“{}”：{why}", ignored.part),
         Lang::En => format!("“{}”: {why}", ignored.part),
-    }
-}
-
-/// Which grid a widget id belongs to.
-pub fn widget_grid(widget: &str) -> GridId {
-    if widget.ends_with("-8") {
-        GridId::Eight
-    } else {
-        GridId::SixtyFour
     }
 }

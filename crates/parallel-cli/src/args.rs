@@ -74,25 +74,8 @@ pub enum Format {
     Json,
 }
 
-/// Language of labels and headers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Chinese, the page's first language.
-    Zh,
-}
-
-impl Lang {
-    /// The text in this language.
-    pub fn pick<'a>(self, en: &'a str, zh: &'a str) -> &'a str {
-        match self {
-            Lang::En => en,
-            Lang::Zh => zh,
-        }
-    }
-}
+/// Language of labels and headers: the core's [`Lang`]; the command line defaults to English.
+pub use parallel_core::Lang;
 
 /// One of the lesson's tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! How figures are written in table cells: GB with one decimal, percents, thousands
 //! separators, fit marks and the one-line summary of a plan's traffic.
 
-use parallel_core::{Bubble, Link, Memory, Traffic};
+use parallel_core::{Bubble, Memory, Traffic};
 
 /// Shown where a figure does not apply (no pipeline, no model config).
 pub const NOT_APPLICABLE: &str = "—";
@@ -29,14 +29,6 @@ pub fn percent(fraction: f64) -> String {
     format!("{:.1}%", fraction * 100.0)
 }
 
-/// The short name of a link, as in the lesson's tables.
-pub fn link_name(link: Link) -> &'static str {
-    match link {
-        Link::NvLink => "NVLink",
-        Link::InfiniBand => "IB",
-    }
-}
-
 /// The total with ✓ when it fits the card, ✗ when it does not: "58.2 GB ✓".
 pub fn total_with_fit(memory: &Memory) -> String {
     let mark = if memory.fits { '✓' } else { '✗' };
@@ -50,7 +42,7 @@ pub fn comm_summary(comm: &[Traffic]) -> String {
         return NOT_APPLICABLE.to_string();
     }
     comm.iter()
-        .map(|t| format!("{} {} ({})", t.dim, t.bytes, link_name(t.link)))
+        .map(|t| format!("{} {} ({})", t.dim, t.bytes, t.link.short_name()))
         .collect::<Vec<_>>()
         .join(" · ")
 }

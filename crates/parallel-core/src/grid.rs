@@ -42,6 +42,19 @@ impl Dim {
             Dim::Edp => "edp",
         }
     }
+
+    /// The dimension's label in tables and text, the same in both languages: "TP", "CP",
+    /// "EP", "PP", "DP", "EDP".
+    pub const fn label(self) -> &'static str {
+        match self {
+            Dim::Tp => "TP",
+            Dim::Cp => "CP",
+            Dim::Ep => "EP",
+            Dim::Pp => "PP",
+            Dim::Dp => "DP",
+            Dim::Edp => "EDP",
+        }
+    }
 }
 
 impl fmt::Display for Dim {
@@ -73,6 +86,15 @@ impl Link {
         match self {
             Link::NvLink => "nvlink",
             Link::InfiniBand => "ib",
+        }
+    }
+
+    /// The link's short name in tables and charts: "NVLink" or "IB". (`Display` spells out
+    /// "InfiniBand".)
+    pub const fn short_name(self) -> &'static str {
+        match self {
+            Link::NvLink => "NVLink",
+            Link::InfiniBand => "IB",
         }
     }
 

@@ -37,6 +37,14 @@ impl Plan {
     }
 }
 
+impl Report {
+    /// The dimension that sends the most per card per step ([`crate::traffic::heaviest`]:
+    /// the first in report order on a tie).
+    pub fn heaviest_traffic(&self) -> Option<&Traffic> {
+        crate::traffic::heaviest(&self.comm)
+    }
+}
+
 /// Checks a config and evaluates it: [`Plan::new`] then [`Plan::report`].
 ///
 /// # Example: the lesson's 64-GPU plan TP 8 × PP 2 × DP 4, ZeRO-1

@@ -81,6 +81,24 @@ pub struct Traffic {
     pub seconds: Seconds,
 }
 
+/// The dimension that sends the most bytes per card per step. On a tie the first in report
+/// order wins (tp, cp, ep, pp, dp, edp: the order of [`Plan::traffic`]); `None` when nothing
+/// is sent. Every card sends the same bytes, so a card's own traffic gives the same answer.
+///
+/// ```
+/// use parallel_core::{evaluate, Dim, PlanConfig};
+/// // TP 8 on 8 cards: TP's 150.3 GB outweighs everything else.
+/// let report = evaluate(&PlanConfig { tp: 8, ..PlanConfig::default() }).unwrap();
+/// assert_eq!(report.heaviest_traffic().map(|t| t.dim), Some(Dim::Tp));
+/// ```
+pub fn heaviest(comm: &[Traffic]) -> Option<&Traffic> {
+    comm.iter()
+        .fold(None, |best: Option<&Traffic>, t| match best {
+            Some(b) if b.bytes.get() >= t.bytes.get() => Some(b),
+            _ => Some(t),
+        })
+}
+
 /// Data-parallel bytes per card for a shard of Ψ parameters over a group of D cards (SPEC §5):
 /// ZeRO-0 2·((D−1)/D)·g·Ψ; ZeRO-1/2 ((D−1)/D)·(g + 2)·Ψ; ZeRO-3 ((D−1)/D)·(4 + g)·Ψ.
 ///

@@ -6,11 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use parallel_core::link::{
-    decode, decode_plan, encode, GridId, LinkLang, LinkState, SECTIONS, WIDGETS,
-};
+use parallel_core::link::{decode, decode_plan, encode, GridId, LinkState, Section, Widget};
 use parallel_core::{
-    ModelChoice, Plan, PlanConfig, Precision, Preset, RankOrder, Recompute, Schedule,
+    Lang, ModelChoice, Plan, PlanConfig, Precision, Preset, RankOrder, Recompute, Schedule,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -82,9 +80,9 @@ fn link_state() -> impl Strategy<Value = LinkState> {
         grid_plan(GridId::SixtyFour),
         prop::option::of(0u32..8),
         prop::option::of(0u32..64),
-        prop::option::of(prop::sample::select(SECTIONS.to_vec())),
-        prop::sample::select(vec![LinkLang::Zh, LinkLang::En]),
-        prop::option::of(prop::sample::select(WIDGETS.to_vec())),
+        prop::option::of(prop::sample::select(Section::ALL.to_vec())),
+        prop::sample::select(Lang::ALL.to_vec()),
+        prop::option::of(prop::sample::select(Widget::ALL.to_vec())),
         any::<bool>(),
     )
         .prop_map(

@@ -77,20 +77,8 @@ fn positive_range(bars: &[TrafficBar]) -> (f64, f64) {
 
 fn dim_label(lang: Lang, dim: Dim) -> &'static str {
     match dim {
-        Dim::Tp => "TP",
-        Dim::Cp => "CP",
-        Dim::Ep => "EP",
-        Dim::Pp => "PP",
-        Dim::Dp => "DP",
         Dim::Edp => lang.pick("专家 DP", "expert DP"),
-    }
-}
-
-/// The link's name under a bar: short, the legend spells it out.
-fn link_short(link: Link) -> &'static str {
-    match link {
-        Link::NvLink => "NVLink",
-        Link::InfiniBand => "IB",
+        other => other.label(),
     }
 }
 
@@ -265,7 +253,7 @@ pub fn draw<DB: DrawingBackend>(
         )?;
         label(
             area,
-            link_short(bar.link),
+            bar.link.short_name(),
             below(24.0),
             s.bold(12.0, &color),
             false,

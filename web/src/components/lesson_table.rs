@@ -2,32 +2,13 @@
 //! a row's button loads that plan into the grid above.
 
 use leptos::prelude::*;
+use parallel_core::evaluate;
 use parallel_core::lesson::LessonPlan;
-use parallel_core::{evaluate, Dim};
 
 use crate::components::table_scroll::TableScroll;
 use crate::format;
-use crate::i18n::{use_lang, Lang, T};
+use crate::i18n::{use_lang, T};
 use crate::lab::GridLab;
-
-fn dim_label(dim: Dim) -> &'static str {
-    match dim {
-        Dim::Tp => "TP",
-        Dim::Cp => "CP",
-        Dim::Ep => "EP",
-        Dim::Pp => "PP",
-        Dim::Dp => "DP",
-        Dim::Edp => "EDP",
-    }
-}
-
-fn link_short(lang: Lang, link: parallel_core::Link) -> &'static str {
-    match link {
-        parallel_core::Link::NvLink => "NVLink",
-        parallel_core::Link::InfiniBand => lang.pick("IB", "IB"),
-    }
-}
-
 /// A live table of lesson plans.
 #[component]
 pub fn LessonTable(test_id: &'static str, plans: Vec<LessonPlan>, lab: GridLab) -> impl IntoView {
@@ -53,7 +34,7 @@ pub fn LessonTable(test_id: &'static str, plans: Vec<LessonPlan>, lab: GridLab) 
                         } else {
                             r.comm
                                 .iter()
-                                .map(|t| format!("{} {} ({})", dim_label(t.dim), format::bytes(t.bytes), link_short(lang, t.link)))
+                                .map(|t| format!("{} {} ({})", t.dim.label(), format::bytes(t.bytes), t.link.short_name()))
                                 .collect::<Vec<_>>()
                                 .join(" · ")
                         };

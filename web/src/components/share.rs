@@ -4,6 +4,8 @@
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use parallel_core::link::Widget;
+
 use crate::i18n::{use_lang, Lang, T};
 use crate::permalink::{base_url, describe, PageState};
 
@@ -15,67 +17,62 @@ async fn copy_text(text: String) -> bool {
 }
 
 /// The height an embedded widget starts at, before it reports its own.
-fn initial_height(widget: &str) -> u32 {
-    if widget.starts_with("grid-64") {
-        1400
-    } else if widget.starts_with("grid") {
-        1100
-    } else if widget.starts_with("chart") {
-        420
-    } else {
-        360
+fn initial_height(widget: Widget) -> u32 {
+    match widget {
+        Widget::Grid64 => 1400,
+        Widget::Grid8 => 1100,
+        Widget::ChartMemory64 | Widget::ChartBubble64 | Widget::ChartTraffic64 => 420,
+        Widget::Table8 | Widget::Table64 | Widget::Llama3 => 360,
     }
 }
 
 /// The title of a widget, for the iframe's `title` (read by screen readers).
-pub fn widget_title(lang: Lang, widget: &str) -> &'static str {
+pub fn widget_title(lang: Lang, widget: Widget) -> &'static str {
     match widget {
-        "grid-8" => lang.pick(
+        Widget::Grid8 => lang.pick(
             "并行实验室：8 卡设备网格",
             "Parallel Lab: the 8-GPU device grid",
         ),
-        "grid-64" => lang.pick(
+        Widget::Grid64 => lang.pick(
             "并行实验室：64 卡设备网格",
             "Parallel Lab: the 64-GPU device grid",
         ),
-        "table-8" => lang.pick(
+        Widget::Table8 => lang.pick(
             "并行实验室：8 卡方案对照表",
             "Parallel Lab: the 8-GPU plans",
         ),
-        "table-64" => lang.pick(
+        Widget::Table64 => lang.pick(
             "并行实验室：64 卡方案对照表",
             "Parallel Lab: the 64-GPU plans",
         ),
-        "llama3" => lang.pick(
+        Widget::Llama3 => lang.pick(
             "并行实验室：Llama 3 的并行配置",
             "Parallel Lab: Llama 3's parallel configurations",
         ),
-        "chart-memory-64" => lang.pick(
+        Widget::ChartMemory64 => lang.pick(
             "并行实验室：每卡显存图",
             "Parallel Lab: memory per card chart",
         ),
-        "chart-bubble-64" => lang.pick(
+        Widget::ChartBubble64 => lang.pick(
             "并行实验室：流水线气泡图",
             "Parallel Lab: pipeline bubble chart",
         ),
-        "chart-traffic-64" => lang.pick(
+        Widget::ChartTraffic64 => lang.pick(
             "并行实验室：每卡通信图",
             "Parallel Lab: traffic per card chart",
         ),
-        _ => lang.pick("并行实验室", "Parallel Lab"),
     }
 }
 
 /// The label of a widget's embed button.
-fn embed_label(lang: Lang, widget: &str) -> &'static str {
+fn embed_label(lang: Lang, widget: Widget) -> &'static str {
     match widget {
-        "grid-8" | "grid-64" => lang.pick("嵌入这个网格", "Embed this grid"),
-        "table-8" | "table-64" => lang.pick("嵌入这张表", "Embed this table"),
-        "llama3" => lang.pick("嵌入 Llama 3 表", "Embed the Llama 3 table"),
-        "chart-memory-64" => lang.pick("嵌入显存图", "Embed the memory chart"),
-        "chart-traffic-64" => lang.pick("嵌入通信图", "Embed the traffic chart"),
-        "chart-bubble-64" => lang.pick("嵌入气泡图", "Embed the bubble chart"),
-        _ => lang.pick("嵌入", "Embed"),
+        Widget::Grid8 | Widget::Grid64 => lang.pick("嵌入这个网格", "Embed this grid"),
+        Widget::Table8 | Widget::Table64 => lang.pick("嵌入这张表", "Embed this table"),
+        Widget::Llama3 => lang.pick("嵌入 Llama 3 表", "Embed the Llama 3 table"),
+        Widget::ChartMemory64 => lang.pick("嵌入显存图", "Embed the memory chart"),
+        Widget::ChartTraffic64 => lang.pick("嵌入通信图", "Embed the traffic chart"),
+        Widget::ChartBubble64 => lang.pick("嵌入气泡图", "Embed the bubble chart"),
     }
 }
 
@@ -127,7 +124,7 @@ pub fn CopyLink(page: PageState) -> impl IntoView {
 
 /// "Embed": shows the `<iframe>` snippet of one widget in its current state, with a copy button.
 #[component]
-pub fn EmbedButton(page: PageState, widget: &'static str) -> impl IntoView {
+pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
     let lang = use_lang();
     let open = RwSignal::new(false);
     let copied = RwSignal::new(false);
@@ -141,7 +138,7 @@ pub fn EmbedButton(page: PageState, widget: &'static str) -> impl IntoView {
     };
     view! {
         <div class="embed-share">
-            <button type="button" class="small" data-testid=format!("embed-{widget}")
+            <button type="button" class="small" data-testid=format!("embed-{}", widget.id())
                 aria-expanded=move || open.get().to_string()
                 on:click=move |_| { open.update(|o| *o = !*o); copied.set(false); }>
                 {move || embed_label(lang.get(), widget)}
@@ -150,10 +147,10 @@ pub fn EmbedButton(page: PageState, widget: &'static str) -> impl IntoView {
                 <div class="embed-box">
                     <label>
                         <span class="caption"><T zh="把这段代码贴进任何静态 HTML 页面：" en="Paste this into any static HTML page:" /></span>
-                        <textarea readonly rows="4" data-testid=format!("embed-code-{widget}") prop:value=snippet
+                        <textarea readonly rows="4" data-testid=format!("embed-code-{}", widget.id()) prop:value=snippet
                             on:focus=move |ev| { event_target::<web_sys::HtmlTextAreaElement>(&ev).select(); }></textarea>
                     </label>
-                    <button type="button" class="small" data-testid=format!("embed-copy-{widget}") on:click=move |_| {
+                    <button type="button" class="small" data-testid=format!("embed-copy-{}", widget.id()) on:click=move |_| {
                         let text = snippet();
                         leptos::task::spawn_local(async move { copied.set(copy_text(text).await); });
                     }>
@@ -195,7 +192,7 @@ pub fn LinkNotice(page: PageState) -> impl IntoView {
 /// An embed button for `widget`, when the page's state is in context and the page is not
 /// itself embedded.
 #[component]
-pub fn EmbedHere(widget: &'static str) -> impl IntoView {
+pub fn EmbedHere(widget: Widget) -> impl IntoView {
     use_context::<PageState>()
         .filter(|page| page.embed.is_none())
         .map(|page| view! { <EmbedButton page=page widget=widget /> })

@@ -2,7 +2,7 @@
 //! what to look at, reads the live figure back and ticks itself off once the grid is there.
 
 use leptos::prelude::*;
-use parallel_core::{Dim, PlanConfig, Report};
+use parallel_core::{PlanConfig, Report};
 
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
@@ -28,20 +28,9 @@ pub struct Task {
 /// The heaviest traffic dimension of a report, as "TP 150.3 GB (NVLink)".
 pub fn heaviest(lang: Lang, report: &Report) -> String {
     report
-        .comm
-        .iter()
-        .max_by(|a, b| a.bytes.get().total_cmp(&b.bytes.get()))
+        .heaviest_traffic()
         .map(|t| {
-            let dim = match t.dim {
-                Dim::Dp => "DP",
-                other => match other {
-                    Dim::Tp => "TP",
-                    Dim::Cp => "CP",
-                    Dim::Pp => "PP",
-                    Dim::Ep => "EP",
-                    _ => "EDP",
-                },
-            };
+            let dim = t.dim.label();
             format!(
                 "{dim} {} ({})",
                 format::bytes(t.bytes),

@@ -11,6 +11,8 @@ use crate::components::tasks::{GuidedTasks, Task};
 use crate::format;
 use crate::i18n::T;
 use crate::lab::GridLab;
+use parallel_core::link::Section;
+use parallel_core::link::Widget;
 
 fn tasks() -> Vec<Task> {
     let base = PlanConfig::lesson_64_gpus;
@@ -60,7 +62,7 @@ fn tasks() -> Vec<Task> {
 #[component]
 pub fn Cluster(lab: GridLab) -> impl IntoView {
     view! {
-        <section class="part" id="part-two" data-testid="section-64" aria-labelledby="part-two-title">
+        <section class="part" id=Section::PartTwo.id() data-testid="section-64" aria-labelledby="part-two-title">
             <h2 id="part-two-title"><span class="part-number">"2"</span><T zh="8 台机：64 张卡，TP 不跨机" en="Eight machines: 64 cards, TP stays inside a machine" /></h2>
             <p class="lead">
                 <T zh="同一个网格组件，画成 8 个机箱、每箱 8 张卡。机内走 NVLink（每卡 160 GB/s），跨机走 InfiniBand（每卡 50 GB/s）。"
@@ -68,16 +70,16 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
             </p>
             <GridLabView lab=lab grid_id="64" max_tp=8 max_degree=8 />
             <div class="embed-row">
-                <EmbedHere widget="grid-64" />
-                <EmbedHere widget="chart-memory-64" />
-                <EmbedHere widget="chart-traffic-64" />
-                <EmbedHere widget="chart-bubble-64" />
+                <EmbedHere widget=Widget::Grid64 />
+                <EmbedHere widget=Widget::ChartMemory64 />
+                <EmbedHere widget=Widget::ChartTraffic64 />
+                <EmbedHere widget=Widget::ChartBubble64 />
             </div>
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
             <h3><T zh="64 卡方案（现算）" en="The 64-card plans (computed live)" /></h3>
             <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab />
-            <EmbedHere widget="table-64" />
+            <EmbedHere widget=Widget::Table64 />
             <p class="takeaway">
                 <T zh="64 张卡时，每卡的模型状态轻松降到几 GB，问题变成通信走哪条链路：TP 字节最多，但它在机内；跨机的只有流水线的段间激活和 DP 的梯度同步，都比 TP 小一两个数量级。越内层的维度通信越重，越要放在带宽高的链路上。"
                    en="On 64 cards the model states per card drop to a few GB, and the question becomes which link carries what: TP sends the most bytes but stays inside a machine; only the pipeline's activations and DP's gradient sync cross machines, one or two orders of magnitude smaller. The heavier a dimension's traffic, the further inside it goes, onto the faster link." />

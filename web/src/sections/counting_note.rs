@@ -8,6 +8,7 @@ use parallel_core::{PlanConfig, GB};
 use crate::components::table_scroll::TableScroll;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
+use parallel_core::link::Section;
 
 /// The link line: "NVLink 160 GB/s per GPU (inside a machine), InfiniBand 50 GB/s per GPU …".
 fn links_line(lang: Lang, config: &PlanConfig) -> String {
@@ -47,7 +48,7 @@ pub fn CountingNote() -> impl IntoView {
     };
     let units = move || units_line(lang.get(), &config);
     view! {
-        <section class="part counting-note" id="counting-note" data-testid="counting-note" aria-labelledby="counting-note-title">
+        <section class="part counting-note" id=Section::CountingNote.id() data-testid=Section::CountingNote.id() aria-labelledby="counting-note-title">
             <h2 id="counting-note-title"><T zh="这些数怎么算" en="How these numbers are counted" /></h2>
             <p class="lead">
                 <T zh="页面上每个显存、通信、气泡的数都出自同一组公式；下面是它们的口径，以及刻意没算的东西。真实系统的吞吐只能实测。"

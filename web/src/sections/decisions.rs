@@ -15,7 +15,8 @@ use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
-use crate::sections::real_configs::{dim_label, link_short};
+use parallel_core::link::Section;
+use parallel_core::traffic::heaviest;
 
 /// Parameters of the project's own small model (the lesson's decision 3).
 pub const SMALL_MODEL_PARAMS: f64 = 3_688_704.0;
@@ -194,18 +195,9 @@ pub fn matches_one_decimal(typed_gb: f64, computed: Bytes) -> bool {
     format!("{typed_gb:.1}") == format!("{exact:.1}") || (typed_gb - exact).abs() <= 0.1 + 1e-9
 }
 
-/// The dimension that sends the most bytes per card per step (the first one on a tie).
-pub fn heaviest_traffic(comm: &[Traffic]) -> Option<&Traffic> {
-    comm.iter()
-        .fold(None, |best: Option<&Traffic>, t| match best {
-            Some(b) if b.bytes.get() >= t.bytes.get() => Some(b),
-            _ => Some(t),
-        })
-}
-
 /// Whether `dim` is a heaviest dimension of `comm` (ties count for every tied dimension).
 pub fn is_heaviest(comm: &[Traffic], dim: Dim) -> bool {
-    match (heaviest_traffic(comm), comm.iter().find(|t| t.dim == dim)) {
+    match (heaviest(comm), comm.iter().find(|t| t.dim == dim)) {
         (Some(top), Some(mine)) => mine.bytes.get() >= top.bytes.get(),
         _ => false,
     }
@@ -385,7 +377,7 @@ impl DecisionTwo {
     pub fn marks(&self) -> Option<DecisionTwoMarks> {
         let (_, report) = self.report.as_ref()?;
         let report = report.as_ref().ok()?;
-        let top = heaviest_traffic(&report.comm)?;
+        let top = heaviest(&report.comm)?;
         let dim = self.heaviest?;
         let link = self.link?;
         let bytes = *self.bytes.as_ref().ok()?;
@@ -806,7 +798,7 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
         config.micro_batches
     );
     let marks = check.marks();
-    let top = heaviest_traffic(&report.comm).cloned();
+    let top = heaviest(&report.comm).cloned();
     let heaviest_line = top.as_ref().map(|t| {
         format!(
             "{} {} {} {} · {} · {}",
@@ -814,7 +806,7 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
                 "核心的账：最重的一维是",
                 "The core's count: the heaviest dimension is"
             ),
-            dim_label(t.dim),
+            t.dim.label(),
             lang.pick("每卡每步", "with"),
             format::bytes(t.bytes),
             format::link(lang, t.link),
@@ -822,12 +814,12 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
         )
     });
     let answer_line = marks.map(|m| {
-        let named = check.heaviest.map_or("—", dim_label);
+        let named = check.heaviest.map_or("—", Dim::label);
         let bytes = check
             .bytes
             .as_ref()
             .map_or_else(|_| "—".to_string(), |gb| format!("{gb} GB"));
-        let link = check.link.map_or("—", link_short);
+        let link = check.link.map_or("—", Link::short_name);
         format!(
             "{} {named} {} · {bytes} {} · {link} {}",
             lang.pick("你写：", "You wrote:"),
@@ -1194,7 +1186,7 @@ fn TpBenchView() -> impl IntoView {
 #[component]
 pub fn Decisions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
     view! {
-        <section class="part" id="part-four" data-testid="section-decisions" aria-labelledby="part-four-title">
+        <section class="part" id=Section::PartFour.id() data-testid="section-decisions" aria-labelledby="part-four-title">
             <h2 id="part-four-title"><span class="part-number">"4"</span><T zh="为项目拍板" en="Decide for the project" /></h2>
             <p class="lead">
                 <T zh="三件事要拍板，每件都写成能核对的数：选好方案、写下你的数，页面用和网格相同的公式算一遍，逐项对照。"
@@ -1345,7 +1337,7 @@ mod tests {
     fn heaviest_dimension_is_the_most_bytes() {
         let plan = Plan::new(&decision_two_config(8, 2, 1, 8)).expect("lesson plan");
         let comm = plan.traffic();
-        let top = heaviest_traffic(&comm).expect("some traffic");
+        let top = heaviest(&comm).expect("some traffic");
         assert_eq!(
             (top.dim, format::bytes(top.bytes), top.link),
             (Dim::Tp, "75.2 GB".to_string(), Link::NvLink)
@@ -1353,7 +1345,7 @@ mod tests {
         assert!(is_heaviest(&comm, Dim::Tp));
         assert!(!is_heaviest(&comm, Dim::Dp));
         assert!(!is_heaviest(&comm, Dim::Cp));
-        assert!(heaviest_traffic(&[]).is_none());
+        assert!(heaviest(&[]).is_none());
     }
 
     #[test]

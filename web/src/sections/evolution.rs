@@ -11,6 +11,7 @@ use parallel_core::{causal_pairs, Bytes, CpLayout, Plan, PlanConfig, Preset};
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::sections::real_configs::{llama_rows, LlamaRow};
+use parallel_core::link::Section;
 
 /// One generation of the map, in one language.
 #[derive(Clone, Debug, PartialEq)]
@@ -285,7 +286,7 @@ pub fn EvolutionMap() -> impl IntoView {
         Err(_) => String::new(),
     };
     view! {
-        <section class="part" id="evolution" data-testid="section-evolution" aria-labelledby="evolution-title">
+        <section class="part" id=Section::Evolution.id() data-testid="section-evolution" aria-labelledby="evolution-title">
             <h2 id="evolution-title"><T zh="演进地图：走完一轮" en="The evolution map, once around" /></h2>
             <p class="lead">
                 <T zh="每一种新的切法，都起因于上一代撞上的某个具体数字。下面逐代列出：它解决了什么，又在哪里停住，各附一个现算或引用的数。"

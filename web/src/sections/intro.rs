@@ -7,28 +7,20 @@ use parallel_core::{ModelStates, PlanConfig, Preset};
 
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
+use parallel_core::link::Section;
 
-/// One entry of the page's table of contents: anchor, 中文, English.
-const CONTENTS: [(&str, &str, &str); 6] = [
-    ("#part-one", "一、一台机：8 张卡", "1. One machine: 8 cards"),
-    (
-        "#part-two",
-        "二、8 台机：64 张卡",
-        "2. Eight machines: 64 cards",
-    ),
-    (
-        "#part-three",
-        "三、和真实配置对照",
-        "3. Against real configurations",
-    ),
-    ("#part-four", "四、为项目拍板", "4. Decide for the project"),
-    ("#evolution", "演进地图", "The evolution map"),
-    (
-        "#counting-note",
-        "这些数怎么算",
-        "How these numbers are counted",
-    ),
-];
+/// A section's line in the page's table of contents (中文, English); the intro has none.
+fn contents_line(section: Section) -> Option<(&'static str, &'static str)> {
+    match section {
+        Section::Intro => None,
+        Section::PartOne => Some(("一、一台机：8 张卡", "1. One machine: 8 cards")),
+        Section::PartTwo => Some(("二、8 台机：64 张卡", "2. Eight machines: 64 cards")),
+        Section::PartThree => Some(("三、和真实配置对照", "3. Against real configurations")),
+        Section::PartFour => Some(("四、为项目拍板", "4. Decide for the project")),
+        Section::Evolution => Some(("演进地图", "The evolution map")),
+        Section::CountingNote => Some(("这些数怎么算", "How these numbers are counted")),
+    }
+}
 
 /// The anchor's shape in one line, from its preset.
 fn anchor_shape(lang: Lang) -> String {
@@ -75,21 +67,22 @@ pub fn Intro() -> impl IntoView {
     let params_attr = params.clone();
     let shape = move || anchor_shape(lang.get());
     let page = use_context::<crate::permalink::PageState>();
-    let contents = CONTENTS
-        .iter()
-        .map(|&(href, zh, en)| {
-            let id = href.trim_start_matches('#');
+    let contents = Section::ALL
+        .into_iter()
+        .filter_map(|section| contents_line(section).map(|line| (section, line)))
+        .map(|(section, (zh, en))| {
             let go = move |event: leptos::ev::MouseEvent| {
                 if let Some(page) = page {
                     event.prevent_default();
-                    crate::permalink::go_to(page.section, id);
+                    crate::permalink::go_to(page.section, section);
                 }
             };
+            let href = format!("#{}", section.id());
             view! { <li><a href=href on:click=go>{move || lang.get().pick(zh, en)}</a></li> }
         })
         .collect_view();
     view! {
-        <section class="part intro" id="intro" data-testid="section-intro" aria-labelledby="intro-title">
+        <section class="part intro" id=Section::Intro.id() data-testid="section-intro" aria-labelledby="intro-title">
             <h2 id="intro-title"><T zh="这是一堂计算实验" en="A lab of computation, not of training" /></h2>
             <p class="lead">
                 <T zh="前面几课各自切开了一维：数据、张量、流水线、序列、专家。这一页把它们放到同一批卡上组合：每一步先写下你的预测，再在设备网格里核对每卡显存、每一维通信走哪条链路、流水线气泡多大，最后拿 Llama 3 与 DeepSeek-V3 公开的配置来对照。"

@@ -12,6 +12,8 @@ use crate::components::tasks::{heaviest, total_line, GuidedTasks, Task};
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
+use parallel_core::link::Section;
+use parallel_core::link::Widget;
 
 fn tasks() -> Vec<Task> {
     let base = PlanConfig::lesson_8_gpus;
@@ -73,7 +75,7 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
     .total();
     let explanation = Signal::derive(move || floor_explanation(lang.get(), floor));
     view! {
-        <section class="part" id="part-one" data-testid="section-8" aria-labelledby="part-one-title">
+        <section class="part" id=Section::PartOne.id() data-testid="section-8" aria-labelledby="part-one-title">
             <h2 id="part-one-title"><span class="part-number">"1"</span><T zh="一台机：8 张 80 GB 的卡，序列 4,096" en="One machine: 8 cards of 80 GB, sequence 4,096" /></h2>
             <Prediction
                 test_id="predict-8"
@@ -85,13 +87,13 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
                 explanation=explanation
             />
             <GridLabView lab=lab grid_id="8" max_tp=8 max_degree=8 />
-            <EmbedHere widget="grid-8" />
+            <EmbedHere widget=Widget::Grid8 />
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
             <p class="note"><T zh="点任意一张卡，看它的 TP 组、流水线、DP 组各是哪几张。" en="Click any card to see which cards share its TP group, its pipeline and its DP group." /></p>
             <h3><T zh="对答案：8 卡方案（与网格同一套公式现算）" en="Check: the 8-card plans (computed live with the grid's formulas)" /></h3>
             <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=lab />
-            <EmbedHere widget="table-8" />
+            <EmbedHere widget=Widget::Table8 />
             <div class="takeaways">
                 <h4><T zh="读这张表要看出三件事" en="Three things to read from this table" /></h4>
                 <ol>

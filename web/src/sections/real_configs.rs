@@ -12,27 +12,8 @@ use crate::components::table_scroll::TableScroll;
 use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
-use crate::sections::decisions::heaviest_traffic;
-
-/// A dimension's name in tables ("TP", "EDP" …), the same in both languages.
-pub fn dim_label(dim: Dim) -> &'static str {
-    match dim {
-        Dim::Tp => "TP",
-        Dim::Cp => "CP",
-        Dim::Ep => "EP",
-        Dim::Pp => "PP",
-        Dim::Dp => "DP",
-        Dim::Edp => "EDP",
-    }
-}
-
-/// A link's short name: "NVLink" or "IB".
-pub fn link_short(link: Link) -> &'static str {
-    match link {
-        Link::NvLink => "NVLink",
-        Link::InfiniBand => "IB",
-    }
-}
+use parallel_core::link::Section;
+use parallel_core::link::Widget;
 
 /// Traffic per dimension in one line: "EP 214.6 GB (IB) · PP 3.8 GB (IB)".
 pub fn traffic_line(lang: Lang, comm: &[Traffic]) -> String {
@@ -43,9 +24,9 @@ pub fn traffic_line(lang: Lang, comm: &[Traffic]) -> String {
         .map(|t| {
             format!(
                 "{} {} ({})",
-                dim_label(t.dim),
+                t.dim.label(),
                 format::bytes(t.bytes),
-                link_short(t.link)
+                t.link.short_name()
             )
         })
         .collect::<Vec<_>>()
@@ -130,7 +111,7 @@ pub fn llama_lessons(lang: Lang, rows: &[LlamaRow]) -> Vec<String> {
         let cp = lowest
             .cp_traffic
             .as_ref()
-            .map(|t| (format::bytes(t.bytes), link_short(t.link)));
+            .map(|t| (format::bytes(t.bytes), t.link.short_name()));
         out.push(match (lang, cp) {
             (Lang::Zh, Some((bytes, link))) => format!(
                 "序列 {seq} 这一行的 MFU 最低（{mfu}%）。报告没有逐项拆开原因；按本页的账，CP 这一维每卡每步多发 {bytes} 的 K、V({link})。"
@@ -162,7 +143,7 @@ pub fn LlamaTable() -> impl IntoView {
                 let d = row.degrees;
                 let cp_cell = row.cp_traffic.as_ref().map_or_else(
                     || "—".to_string(),
-                    |t| format!("{} ({})", format::bytes(t.bytes), link_short(t.link)),
+                    |t| format!("{} ({})", format::bytes(t.bytes), t.link.short_name()),
                 );
                 view! {
                     <tr data-testid=format!("llama3-row-{i}")>
@@ -255,7 +236,7 @@ fn DeepseekTable() -> impl IntoView {
             let m = report.memory;
             let comm = report.comm.clone();
             let warnings = report.warnings.clone();
-            let heaviest = heaviest_traffic(&report.comm).cloned();
+            let heaviest = report.heaviest_traffic().cloned();
             let (micro_batches, pp, seq) = (plan.micro_batches(), d.pp, format::thousands(u64::from(plan.seq_len())));
             let assumption = move || match lang.get() {
                 Lang::Zh => format!(
@@ -281,11 +262,11 @@ fn DeepseekTable() -> impl IntoView {
                 heaviest.as_ref().map(|t| match lang.get() {
                     Lang::Zh => format!(
                         "按本页的账，这个方案最重的一维是 {}：每卡每步 {}，走 {}，按带宽要 {}。DualPipe 让它和另一批 micro-batch 的计算同时进行，藏在计算后面；字节数本身一点没少。",
-                        dim_label(t.dim), format::bytes(t.bytes), format::link(Lang::Zh, t.link), format::seconds(t.seconds)
+                        t.dim.label(), format::bytes(t.bytes), format::link(Lang::Zh, t.link), format::seconds(t.seconds)
                     ),
                     Lang::En => format!(
                         "By this page's counting the heaviest dimension of this plan is {}: {} per card per step over {}, {} at link bandwidth. DualPipe runs it while another micro-batch computes, so it hides behind compute; the bytes themselves do not shrink.",
-                        dim_label(t.dim), format::bytes(t.bytes), format::link(Lang::En, t.link), format::seconds(t.seconds)
+                        t.dim.label(), format::bytes(t.bytes), format::link(Lang::En, t.link), format::seconds(t.seconds)
                     ),
                 })
             };
@@ -457,14 +438,14 @@ fn RecipeTable() -> impl IntoView {
 #[component]
 pub fn RealConfigs() -> impl IntoView {
     view! {
-        <section class="part" id="part-three" data-testid="section-real" aria-labelledby="part-three-title">
+        <section class="part" id=Section::PartThree.id() data-testid="section-real" aria-labelledby="part-three-title">
             <h2 id="part-three-title"><span class="part-number">"3"</span><T zh="和真实配置对照" en="Against real configurations" /></h2>
             <p class="lead">
                 <T zh="同一套公式，换成公开报告里的模型和卡数。能现算的都现算；实测的吞吐只能引用，并注明出处。"
                    en="The same formulas, now on the models and card counts of public reports. Whatever can be computed is computed; measured throughput can only be quoted, with its source." />
             </p>
             <LlamaTable />
-            <crate::components::share::EmbedHere widget="llama3" />
+            <crate::components::share::EmbedHere widget=Widget::Llama3 />
             <DeepseekTable />
             <RecipeTable />
         </section>

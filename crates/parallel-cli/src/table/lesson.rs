@@ -22,8 +22,8 @@ pub fn table(id: LessonTable, lang: Lang) -> Result<Table, CliError> {
             id.id(),
             Some(
                 lang.pick(
-                    "8 GPUs: one node of 8 × 80 GB, Qwen3.8-27B, s = 4,096, m = 8",
                     "8 卡:一台 8 × 80 GB 的机器 · Qwen3.8-27B · s = 4,096 · m = 8",
+                    "8 GPUs: one node of 8 × 80 GB, Qwen3.8-27B, s = 4,096, m = 8",
                 )
                 .to_string(),
             ),
@@ -34,8 +34,8 @@ pub fn table(id: LessonTable, lang: Lang) -> Result<Table, CliError> {
             id.id(),
             Some(
                 lang.pick(
-                    "64 GPUs: 8 nodes of 8, TP inside a node, Qwen3.8-27B, s = 4,096",
                     "64 卡:8 台机器 × 8 卡,TP 不跨机 · Qwen3.8-27B · s = 4,096",
+                    "64 GPUs: 8 nodes of 8, TP inside a node, Qwen3.8-27B, s = 4,096",
                 )
                 .to_string(),
             ),
@@ -53,7 +53,7 @@ fn lesson_rows(plans: Vec<LessonPlan>, lang: Lang) -> Vec<PlanRow> {
         .into_iter()
         .map(|p| PlanRow {
             id: Some(p.id),
-            label: lang.pick(p.label_en, p.label_zh).to_string(),
+            label: lang.pick(p.label_zh, p.label_en).to_string(),
             config: p.config,
         })
         .collect()
@@ -63,30 +63,30 @@ fn llama3(lang: Lang) -> Result<Table, PlanError> {
     let mut table = Table::new(
         "llama3",
         lang.pick(
-            "Llama 3 405B as published (its report, table 4); DP and tokens per step computed",
             "Llama 3 405B 的公开配置(报告表 4);DP 与每步 token 为现算",
+            "Llama 3 405B as published (its report, table 4); DP and tokens per step computed",
         ),
         vec![
-            column("gpus", lang.pick("GPUs", "卡数")),
+            column("gpus", lang.pick("卡数", "GPUs")),
             column("tp", "TP"),
             column("cp", "CP"),
             column("pp", "PP"),
             column("dp", "DP"),
-            column("seq_len", lang.pick("Sequence length", "序列长度")),
-            column("batch_per_dp", lang.pick("Batch per DP", "每 DP 的 batch")),
+            column("seq_len", lang.pick("序列长度", "Sequence length")),
+            column("batch_per_dp", lang.pick("每 DP 的 batch", "Batch per DP")),
             column(
                 "tokens_per_step",
-                lang.pick("Tokens per step (computed)", "每步 token(现算)"),
+                lang.pick("每步 token(现算)", "Tokens per step (computed)"),
             ),
-            column("tflops_per_gpu", lang.pick("TFLOPs/GPU", "TFLOPs/卡")),
+            column("tflops_per_gpu", lang.pick("TFLOPs/卡", "TFLOPs/GPU")),
             column("mfu", "BF16 MFU"),
         ],
     );
     table.notes.push(
         lang.pick(
+            "4D 并行按 [TP, CP, PP, DP] 从内到外排,DP 是 FSDP。每步 token = DP × 每 DP 的 batch × 序列长度。TFLOPs 与 MFU 为公开数字。",
             "Ranks are ordered [TP, CP, PP, DP], innermost first; DP is FSDP. \
              Tokens per step = DP × batch per DP × sequence length. TFLOPs and MFU are the published figures.",
-            "4D 并行按 [TP, CP, PP, DP] 从内到外排,DP 是 FSDP。每步 token = DP × 每 DP 的 batch × 序列长度。TFLOPs 与 MFU 为公开数字。",
         )
         .to_string(),
     );
@@ -128,31 +128,31 @@ fn deepseek(lang: Lang) -> Result<Table, PlanError> {
     let d = plan.degrees();
     let expert_dp = d.expert_dp;
     let mut columns = vec![
-        column("plan", lang.pick("Plan", "方案")),
-        column("gpus", lang.pick("GPUs", "卡数")),
+        column("plan", lang.pick("方案", "Plan")),
+        column("gpus", lang.pick("卡数", "GPUs")),
         column("tp", "TP"),
         column("pp", "PP"),
         column("ep", "EP"),
         column("dp", "DP"),
-        column("expert_dp", lang.pick("Expert DP", "专家 DP")),
+        column("expert_dp", lang.pick("专家 DP", "Expert DP")),
     ];
     columns.extend(figure_columns(lang));
     let mut table = Table::new(
         "deepseek",
         lang.pick(
-            "DeepSeek-V3 on 2,048 GPUs: PP 16 × EP 64 × ZeRO-1 DP, no TP",
             "DeepSeek-V3:2,048 张卡,PP 16 × EP 64 × ZeRO-1 DP,不用 TP",
+            "DeepSeek-V3 on 2,048 GPUs: PP 16 × EP 64 × ZeRO-1 DP, no TP",
         ),
         columns,
     );
     table.notes.push(legend(lang));
     table.notes.push(
         lang.pick(
+            "DP = N/(TP·PP·CP) 复制稠密权重;专家 DP = N/(EP·PP) 张卡持有同一批专家。\
+             序列长度与重计算取实验室默认值(s = 4,096、全量),m = 32 = 2·PP 是实验室的假设,不是 DeepSeek 公开的 batch。",
             "DP = N/(TP·PP·CP) holds the dense weights; expert DP = N/(EP·PP) cards hold the same experts. \
              Sequence length and recomputation are the lab's defaults (s = 4,096, full) and m = 32 = 2·PP is the lab's \
              assumption, not DeepSeek's published batch.",
-            "DP = N/(TP·PP·CP) 复制稠密权重;专家 DP = N/(EP·PP) 张卡持有同一批专家。\
-             序列长度与重计算取实验室默认值(s = 4,096、全量),m = 32 = 2·PP 是实验室的假设,不是 DeepSeek 公开的 batch。",
         )
         .to_string(),
     );
@@ -184,31 +184,31 @@ fn deepseek(lang: Lang) -> Result<Table, PlanError> {
 fn recipe_table(lang: Lang) -> Result<Table, PlanError> {
     let mut table = Table::new(
         "recipes",
-        lang.pick("Starting recipes for 8-GPU nodes", "起步配方(每节点 8 卡)"),
+        lang.pick("起步配方(每节点 8 卡)", "Starting recipes for 8-GPU nodes"),
         vec![
-            column("model", lang.pick("Model", "模型")),
-            column("gpus", lang.pick("GPUs", "训练卡数")),
+            column("model", lang.pick("模型", "Model")),
+            column("gpus", lang.pick("训练卡数", "GPUs")),
             column("tp", "TP"),
             column("pp", "PP"),
             column("cp", "CP"),
             column("ep", "EP"),
             column("dp", "DP"),
-            column("expert_dp", lang.pick("Expert DP", "专家 DP")),
-            column("model_states", lang.pick("Model states", "每卡模型状态")),
-            column("activations", lang.pick("Activations", "激活")),
-            column("total", lang.pick("Total", "合计")),
+            column("expert_dp", lang.pick("专家 DP", "Expert DP")),
+            column("model_states", lang.pick("每卡模型状态", "Model states")),
+            column("activations", lang.pick("激活", "Activations")),
+            column("total", lang.pick("合计", "Total")),
         ],
     );
     table.notes.push(
         lang.pick(
-            "DP = N/(TP·PP·CP), expert DP = N/(EP·PP) (— for a dense model). Memory only where the lab \
-             knows the model's config (Qwen3.8-27B): 131,072-token sequences, ZeRO-1, full recompute, m = 8.",
             "DP = N/(TP·PP·CP),专家 DP = N/(EP·PP)(稠密模型为 —)。只有实验室知道配置的模型(Qwen3.8-27B)\
              才算显存:序列 131,072、ZeRO-1、全量重计算、m = 8。",
+            "DP = N/(TP·PP·CP), expert DP = N/(EP·PP) (— for a dense model). Memory only where the lab \
+             knows the model's config (Qwen3.8-27B): 131,072-token sequences, ZeRO-1, full recompute, m = 8.",
         )
         .to_string(),
     );
-    let does_not_divide = lang.pick("does not divide", "不能整除");
+    let does_not_divide = lang.pick("不能整除", "does not divide");
     for recipe in recipes() {
         let layout = recipe.layout();
         let expert_dp = layout.expert_dp.filter(|_| recipe.ep > 1);

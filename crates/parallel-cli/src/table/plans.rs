@@ -22,14 +22,14 @@ pub struct PlanRow {
 /// The columns of a plan's figures: model states, activations, total, comm and bubble.
 pub fn figure_columns(lang: Lang) -> Vec<Column> {
     vec![
-        column("model_states", lang.pick("Model states", "每卡模型状态")),
-        column("activations", lang.pick("Activations", "激活")),
-        column("total", lang.pick("Total", "合计")),
-        column("comm", lang.pick("Comm per card per step", "每步每卡通信")),
-        column("bubble", lang.pick("Bubble (p−1)/m", "气泡 (p−1)/m")),
+        column("model_states", lang.pick("每卡模型状态", "Model states")),
+        column("activations", lang.pick("激活", "Activations")),
+        column("total", lang.pick("合计", "Total")),
+        column("comm", lang.pick("每步每卡通信", "Comm per card per step")),
+        column("bubble", lang.pick("气泡 (p−1)/m", "Bubble (p−1)/m")),
         column(
             "bubble_share",
-            lang.pick("Bubble share of step", "气泡占整步"),
+            lang.pick("气泡占整步", "Bubble share of step"),
         ),
     ]
 }
@@ -51,11 +51,11 @@ pub fn figure_cells(plan: &Plan, report: &Report) -> Vec<String> {
 /// What the figure columns mean, for the notes under a table.
 pub fn legend(lang: Lang) -> String {
     lang.pick(
+        "显存按最忙的卡(第一段流水线)计;✓ 放得下,✗ 放不下。通信:每张卡每步在每一维发出的字节,及其走的链路。\
+         未计入:embedding 与 logits 的激活、临时缓冲、显存碎片、延迟与重叠。",
         "Memory of the busiest card (the first pipeline stage); ✓ fits the card, ✗ does not. \
          Comm: bytes one card sends per step in each dimension, and the link it crosses. \
          Not counted: embedding and logits activations, buffers, fragmentation, latency, overlap.",
-        "显存按最忙的卡(第一段流水线)计;✓ 放得下,✗ 放不下。通信:每张卡每步在每一维发出的字节,及其走的链路。\
-         未计入:embedding 与 logits 的激活、临时缓冲、显存碎片、延迟与重叠。",
     )
     .to_string()
 }
@@ -68,8 +68,8 @@ pub fn plan_table(
     plans: &[PlanRow],
     lang: Lang,
 ) -> Result<Table, CliError> {
-    let title = title.unwrap_or_else(|| lang.pick("Plans", "方案").to_string());
-    let mut columns = vec![column("plan", lang.pick("Plan", "方案"))];
+    let title = title.unwrap_or_else(|| lang.pick("方案", "Plans").to_string());
+    let mut columns = vec![column("plan", lang.pick("方案", "Plan"))];
     columns.extend(figure_columns(lang));
     let mut table = Table::new(id, title, columns);
     table.notes.push(legend(lang));
