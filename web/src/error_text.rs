@@ -237,11 +237,7 @@ mod tests {
         assert_eq!(variants.len(), 20, "one case per variant of PlanError");
     }
 
-    fn has_cjk(text: &str) -> bool {
-        text.chars().any(|c| {
-            matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3000}'..='\u{303f}' | '\u{ff00}'..='\u{ffef}')
-        })
-    }
+    use parallel_core::lang::has_cjk;
 
     /// English words of the core's reasons that must never reach the Chinese text.
     const ENGLISH_WORDS: &[&str] = &[

@@ -10,27 +10,18 @@ pub fn bytes(value: Bytes) -> String {
     value.to_string()
 }
 
-/// A ratio as a percent with one decimal: 0.375 → "37.5%".
-pub fn percent(ratio: f64) -> String {
-    format!("{:.1}%", ratio * 100.0)
-}
+pub use parallel_core::numbers::percent;
 
 /// Seconds as "1.94 s" or "67.1 ms".
 pub fn seconds(value: Seconds) -> String {
     value.to_string()
 }
 
-/// A whole number with thousands separators: 16777216 → "16,777,216".
+/// A whole number with thousands separators: 16777216 → "16,777,216" (the core's
+/// [`parallel_core::numbers::thousands`], for counts the page holds as integers).
 pub fn thousands(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
+    // Counts on the page stay far below 2^53, where f64 is exact.
+    parallel_core::numbers::thousands(value as f64)
 }
 
 /// The name of a link.

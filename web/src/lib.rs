@@ -12,6 +12,7 @@ pub mod embed;
 pub mod error_text;
 pub mod format;
 pub mod i18n;
+pub mod input;
 pub mod lab;
 pub mod offline;
 pub mod permalink;

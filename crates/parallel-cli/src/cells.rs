@@ -6,28 +6,7 @@ use parallel_core::{Bubble, Memory, Traffic};
 /// Shown where a figure does not apply (no pipeline, no model config).
 pub const NOT_APPLICABLE: &str = "—";
 
-/// An integer with thousands separators: 16777216 → "16,777,216".
-///
-/// Takes an `f64` (counts such as tokens per step are computed as reals) and rounds it.
-pub fn thousands(value: f64) -> String {
-    let digits = format!("{:.0}", value.abs());
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    if value < 0.0 && digits != "0" {
-        out.push('-');
-    }
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
-/// A fraction as a percent with one decimal: 0.21875 → "21.9%".
-pub fn percent(fraction: f64) -> String {
-    format!("{:.1}%", fraction * 100.0)
-}
+pub use parallel_core::numbers::{percent, thousands};
 
 /// The total with ✓ when it fits the card, ✗ when it does not: "58.2 GB ✓".
 pub fn total_with_fit(memory: &Memory) -> String {

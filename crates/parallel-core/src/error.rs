@@ -68,7 +68,8 @@ pub enum PlanError {
     ChunksNeedInterleaved {
         /// v.
         virtual_stages: u32,
-        /// The schedule chosen, as spelled in configs ("1f1b", "gpipe", "zb-h1").
+        /// The schedule chosen: a config's spelling ("1f1b", "gpipe"), or "zb-h1" from the
+        /// schedule view.
         schedule: &'static str,
     },
     /// The interleaved schedule with p = 1.

@@ -60,3 +60,21 @@ impl Lang {
         }
     }
 }
+
+/// Whether `c` belongs to Chinese text as the lab writes it: CJK ideographs (U+4E00–9FFF),
+/// CJK symbols and punctuation (U+3000–303F) and full-width forms (U+FF00–FFEF). The English
+/// page and the English CLI output hold none of these.
+///
+/// ```
+/// use parallel_core::lang::is_cjk;
+/// assert!(is_cjk('卡') && is_cjk('，') && is_cjk('（'));
+/// assert!(!is_cjk('A') && !is_cjk('·') && !is_cjk('—'));
+/// ```
+pub fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3000}'..='\u{303f}' | '\u{ff00}'..='\u{ffef}')
+}
+
+/// Whether `text` holds a character of Chinese text ([`is_cjk`]).
+pub fn has_cjk(text: &str) -> bool {
+    text.chars().any(is_cjk)
+}

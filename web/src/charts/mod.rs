@@ -121,9 +121,5 @@ pub(crate) mod test_support {
     }
 
     /// Whether `text` holds a CJK character (the English page must hold none).
-    pub fn has_cjk(text: &str) -> bool {
-        text.chars().any(|c| {
-            ('\u{3000}'..='\u{9fff}').contains(&c) || ('\u{ff00}'..='\u{ffef}').contains(&c)
-        })
-    }
+    pub use parallel_core::lang::has_cjk;
 }

@@ -6,6 +6,7 @@ use parallel_core::Bytes;
 
 use crate::format;
 use crate::i18n::{use_lang, T};
+use crate::input::{parse_gb, InputError};
 
 /// How close a prediction must be to count as right: 5% of the answer.
 pub const TOLERANCE: f64 = 0.05;
@@ -49,27 +50,18 @@ pub fn Prediction(
 ) -> impl IntoView {
     let lang = use_lang();
     let guess = RwSignal::new(String::new());
-    let checked = RwSignal::new(None::<Result<Verdict, ()>>);
+    let checked = RwSignal::new(None::<Result<Verdict, InputError>>);
     let check = move || {
-        let parsed = guess
-            .get_untracked()
-            .trim()
-            .trim_end_matches(|c: char| c.is_alphabetic() || c.is_whitespace())
-            .replace(',', "")
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite());
-        checked.set(Some(match parsed {
-            Some(gb) => Ok(judge(gb, answer.get_untracked())),
-            None => Err(()),
-        }));
+        // The same reading as every form of the page: "55,6", "５５.６ GB" and "60" all work.
+        let parsed = parse_gb(&guess.get_untracked());
+        checked.set(Some(parsed.map(|gb| judge(gb, answer.get_untracked()))));
     };
     let result = move || {
         let lang = lang.get();
         checked.get().map(|outcome| match outcome {
-            Err(()) => view! {
+            Err(error) => view! {
                 <p class="prediction-result invalid" role="status">
-                    {lang.pick("先写一个数（单位 GB），比如 60。", "Write a number first (in GB), for example 60.")}
+                    {error.message(lang, "60")}
                 </p>
             }
             .into_any(),

@@ -302,13 +302,7 @@ pub fn EvolutionMap() -> impl IntoView {
 mod tests {
     use super::*;
 
-    fn han(s: &str) -> bool {
-        s.chars().any(|c| {
-            ('\u{4e00}'..='\u{9fff}').contains(&c)
-                || ('\u{3000}'..='\u{303f}').contains(&c)
-                || ('\u{ff00}'..='\u{ffef}').contains(&c)
-        })
-    }
+    use parallel_core::lang::has_cjk as han;
 
     #[test]
     fn ten_generations_in_both_languages() {

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use parallel_core::lesson::{deepseek_v3_plan, llama3_runs, recipes, PublishedRun, Recipe};
-use parallel_core::{Bytes, Dim, Link, Plan, PlanError, Report, Traffic};
+use parallel_core::{Bytes, Dim, Plan, PlanError, Report, Traffic};
 
 use crate::components::figures::warning_zh;
 use crate::components::table_scroll::TableScroll;
@@ -455,6 +455,7 @@ pub fn RealConfigs() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parallel_core::Link;
 
     fn computed() -> Vec<LlamaRow> {
         llama_rows()

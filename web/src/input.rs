@@ -1,0 +1,248 @@
+//! Numbers as students type them into the page's forms: one parser for every field, so
+//! "55,6", "５５.６ GB" and "1,024" read the same everywhere, and one [`InputError`] whose
+//! message names what is wrong in the page's language.
+
+use crate::format;
+use crate::i18n::Lang;
+
+/// The largest figure in GB a field accepts: far above any card or step on this page.
+pub const MAX_GB: f64 = 100_000.0;
+
+// ---------------------------------------------------------------------------------------------
+// Pure helpers: parsing and judging (tested natively below).
+// ---------------------------------------------------------------------------------------------
+
+/// Why a typed number was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputError {
+    /// Nothing typed.
+    Empty,
+    /// Not a (finite) number.
+    NotANumber,
+    /// Below zero.
+    Negative,
+    /// Zero where a positive number is needed.
+    NotPositive,
+    /// A fraction where a whole number is needed.
+    NotWhole,
+    /// Below the smallest accepted value (shown as text).
+    TooSmall(String),
+    /// Above the largest accepted value (shown as text).
+    TooLarge(String),
+}
+
+impl InputError {
+    /// The message in the page's language; `example` is a valid input to suggest.
+    pub fn message(&self, lang: Lang, example: &str) -> String {
+        match (self, lang) {
+            (InputError::Empty, Lang::Zh) => format!("还没填：请写一个数，例如 {example}。"),
+            (InputError::Empty, Lang::En) => {
+                format!("Empty: write a number, for example {example}.")
+            }
+            (InputError::NotANumber, Lang::Zh) => {
+                format!("这不是一个数：只写数字（可带小数点），例如 {example}。")
+            }
+            (InputError::NotANumber, Lang::En) => {
+                format!("That is not a number: write digits (a decimal point is fine), for example {example}.")
+            }
+            (InputError::Negative, Lang::Zh) => "不能是负数。".to_string(),
+            (InputError::Negative, Lang::En) => "It cannot be negative.".to_string(),
+            (InputError::NotPositive, Lang::Zh) => "要大于 0。".to_string(),
+            (InputError::NotPositive, Lang::En) => "It must be above 0.".to_string(),
+            (InputError::NotWhole, Lang::Zh) => format!("要一个整数，例如 {example}。"),
+            (InputError::NotWhole, Lang::En) => {
+                format!("It must be a whole number, for example {example}.")
+            }
+            (InputError::TooSmall(min), Lang::Zh) => format!("太小了：至少是 {min}。"),
+            (InputError::TooSmall(min), Lang::En) => {
+                format!("Too small: the least accepted is {min}.")
+            }
+            (InputError::TooLarge(max), Lang::Zh) => format!("太大了：最多 {max}。"),
+            (InputError::TooLarge(max), Lang::En) => {
+                format!("Too large: the most accepted is {max}.")
+            }
+        }
+    }
+}
+
+/// Reads a number as typed: trims, drops a trailing unit (`GB`, `G`, `%`), accepts full-width
+/// digits and a comma as thousands separator ("1,024") or as a decimal comma ("55,6").
+pub fn parse_number(text: &str, units: &[&str]) -> Result<f64, InputError> {
+    let normalized: String = text
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => {
+                char::from_u32(u32::from(c) - u32::from('０') + u32::from('0')).unwrap_or(c)
+            }
+            '．' | '。' => '.',
+            '，' => ',',
+            '－' | '−' => '-',
+            c => c,
+        })
+        .collect();
+    let mut body = normalized.trim();
+    for unit in units {
+        let lower = body.to_ascii_lowercase();
+        if lower.ends_with(unit) {
+            body = body[..body.len() - unit.len()].trim_end();
+            break;
+        }
+    }
+    if body.is_empty() {
+        return Err(InputError::Empty);
+    }
+    let body = body.replace([' ', '_'], "");
+    let plain = if body.contains('.') {
+        body.replace(',', "")
+    } else {
+        match body.rsplit_once(',') {
+            // "1,024": thousands; "55,6": a decimal comma.
+            Some((_, tail)) if tail.len() == 3 => body.replace(',', ""),
+            Some((head, tail)) if !head.contains(',') => format!("{head}.{tail}"),
+            Some(_) => return Err(InputError::NotANumber),
+            None => body,
+        }
+    };
+    let allowed = |c: char| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E');
+    if !plain.chars().all(allowed) {
+        return Err(InputError::NotANumber);
+    }
+    match plain.parse::<f64>() {
+        Ok(value) if value.is_finite() => Ok(value),
+        _ => Err(InputError::NotANumber),
+    }
+}
+
+/// A figure in GB as the student typed it ("55.6", "55.6 GB", "５５.６").
+pub fn parse_gb(text: &str) -> Result<f64, InputError> {
+    let value = parse_number(text, &["gb", "g"])?;
+    if value < 0.0 {
+        Err(InputError::Negative)
+    } else if value > MAX_GB {
+        Err(InputError::TooLarge(format!(
+            "{} GB",
+            format::thousands(MAX_GB as u64)
+        )))
+    } else {
+        Ok(value)
+    }
+}
+
+/// A whole number in `min..=max`.
+pub fn parse_whole(text: &str, min: u32, max: u32) -> Result<u32, InputError> {
+    let value = parse_number(text, &[])?;
+    if value.fract() != 0.0 {
+        return Err(InputError::NotWhole);
+    }
+    if value < f64::from(min) {
+        return Err(if value < 0.0 {
+            InputError::Negative
+        } else {
+            InputError::TooSmall(min.to_string())
+        });
+    }
+    if value > f64::from(max) {
+        return Err(InputError::TooLarge(format::thousands(u64::from(max))));
+    }
+    Ok(value as u32)
+}
+
+/// A percent ("10", "10%", "１０％") above 0 and at most 100, as a ratio; an empty field
+/// means `when_empty` (a form's stated default).
+pub fn parse_percent(text: &str, when_empty: f64) -> Result<f64, InputError> {
+    if text.trim().is_empty() {
+        return Ok(when_empty);
+    }
+    let value = parse_number(text, &["%", "％"])?;
+    if value < 0.0 {
+        Err(InputError::Negative)
+    } else if value == 0.0 {
+        Err(InputError::NotPositive)
+    } else if value > 100.0 {
+        Err(InputError::TooLarge("100%".to_string()))
+    } else {
+        Ok(value / 100.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The micro-batch field's bound in part four.
+    const MAX_MICRO_BATCHES: u32 = 1024;
+
+    #[test]
+    fn gb_fields_accept_numbers_and_name_what_is_wrong() {
+        let cases: [(&str, Result<f64, InputError>); 14] = [
+            ("55.6", Ok(55.6)),
+            (" 55.6 GB ", Ok(55.6)),
+            ("55.6gb", Ok(55.6)),
+            ("2.7 G", Ok(2.7)),
+            ("５５．６", Ok(55.6)),
+            ("55,6", Ok(55.6)),
+            ("1,024", Ok(1024.0)),
+            ("0", Ok(0.0)),
+            ("", Err(InputError::Empty)),
+            ("  GB", Err(InputError::Empty)),
+            ("abc", Err(InputError::NotANumber)),
+            ("inf", Err(InputError::NotANumber)),
+            ("-3", Err(InputError::Negative)),
+            ("1e9", Err(InputError::TooLarge("100,000 GB".to_string()))),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_gb(text), expected, "{text:?}");
+        }
+        assert_eq!(parse_gb("NaN"), Err(InputError::NotANumber));
+        assert_eq!(parse_gb("5 5"), Ok(55.0));
+        assert_eq!(parse_gb("1,2,3"), Err(InputError::NotANumber));
+    }
+
+    #[test]
+    fn whole_numbers_and_percent() {
+        assert_eq!(parse_whole("32", 1, MAX_MICRO_BATCHES), Ok(32));
+        assert_eq!(
+            parse_whole("8.5", 1, MAX_MICRO_BATCHES),
+            Err(InputError::NotWhole)
+        );
+        assert_eq!(
+            parse_whole("0", 1, MAX_MICRO_BATCHES),
+            Err(InputError::TooSmall("1".to_string()))
+        );
+        assert_eq!(
+            parse_whole("-4", 1, MAX_MICRO_BATCHES),
+            Err(InputError::Negative)
+        );
+        assert_eq!(
+            parse_whole("99999999999999999999", 1, MAX_MICRO_BATCHES),
+            Err(InputError::TooLarge("1,024".to_string()))
+        );
+        assert_eq!(parse_whole("", 1, 4), Err(InputError::Empty));
+        assert_eq!(parse_percent("", 0.1), Ok(0.1));
+        assert_eq!(parse_percent("25%", 0.1), Ok(0.25));
+        assert_eq!(parse_percent("0", 0.1), Err(InputError::NotPositive));
+        assert_eq!(
+            parse_percent("150", 0.1),
+            Err(InputError::TooLarge("100%".to_string()))
+        );
+        assert_eq!(parse_percent("ten", 0.1), Err(InputError::NotANumber));
+    }
+
+    #[test]
+    fn messages_come_in_both_languages() {
+        let han = parallel_core::lang::has_cjk;
+        for e in [
+            InputError::Empty,
+            InputError::NotANumber,
+            InputError::Negative,
+            InputError::NotPositive,
+            InputError::NotWhole,
+            InputError::TooSmall("1".into()),
+            InputError::TooLarge("9".into()),
+        ] {
+            assert!(han(&e.message(Lang::Zh, "1")), "{e:?}");
+            assert!(!han(&e.message(Lang::En, "1")), "{e:?}");
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! The pieces the three decision forms share: labelled fields, the ✓/✗ mark, the line that
+//! loads a decided plan into its grid.
+
+use leptos::prelude::*;
+use parallel_core::{Plan, PlanConfig, Recompute};
+
+use crate::i18n::{use_lang, Lang};
+use crate::input::InputError;
+use crate::lab::GridLab;
+
+// ---------------------------------------------------------------------------------------------
+// Views.
+// ---------------------------------------------------------------------------------------------
+
+pub fn mark(ok: bool) -> &'static str {
+    if ok {
+        "✓"
+    } else {
+        "✗"
+    }
+}
+
+pub fn recompute_name(lang: Lang, recompute: Recompute) -> &'static str {
+    match recompute {
+        Recompute::Full => lang.pick("全量重计算", "full recompute"),
+        Recompute::Selective => lang.pick("选择性重计算", "selective recompute"),
+        Recompute::None => lang.pick("不重计算", "no recompute"),
+    }
+}
+
+/// A `<select>` bound to a string signal, with its label.
+#[component]
+pub fn SelectField(
+    id: &'static str,
+    label_zh: &'static str,
+    label_en: &'static str,
+    /// (value, 中文, English)
+    options: Vec<(&'static str, &'static str, &'static str)>,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let options = options
+        .into_iter()
+        .map(|(v, zh, en)| {
+            view! { <option value=v selected=move || value.with(|s| s == v)>{move || lang.get().pick(zh, en)}</option> }
+        })
+        .collect_view();
+    view! {
+        <label for=id>
+            <span>{move || lang.get().pick(label_zh, label_en)}</span>
+            <select id=id data-testid=id prop:value=move || value.get() on:change=move |ev| value.set(event_target_value(&ev))>
+                {options}
+            </select>
+        </label>
+    }
+}
+
+/// A text field for a number, with its label, unit and live error.
+#[component]
+pub fn NumberField(
+    id: &'static str,
+    label_zh: &'static str,
+    label_en: &'static str,
+    unit: &'static str,
+    example: &'static str,
+    value: RwSignal<String>,
+    /// Parses the text; an error is shown under the field once something was typed.
+    validate: fn(&str) -> Result<(), InputError>,
+    /// Empty is allowed (a default applies).
+    #[prop(optional)]
+    optional: bool,
+) -> impl IntoView {
+    let lang = use_lang();
+    let error = move || {
+        let text = value.get();
+        if text.trim().is_empty() && optional {
+            return None;
+        }
+        validate(&text)
+            .err()
+            .filter(|e| !(text.is_empty() && *e == InputError::Empty))
+    };
+    let error_id = format!("{id}-error");
+    view! {
+        <label for=id class:invalid=move || error().is_some()>
+            <span>{move || lang.get().pick(label_zh, label_en)}</span>
+            <span class="input-with-unit">
+                <input
+                    id=id
+                    data-testid=id
+                    type="text"
+                    inputmode="decimal"
+                    autocomplete="off"
+                    placeholder=example
+                    aria-invalid=move || error().is_some().to_string()
+                    aria-describedby=error_id.clone()
+                    prop:value=move || value.get()
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                />
+                <span class="unit">{unit}</span>
+            </span>
+            <span class="field-error" id=error_id role="alert">
+                {move || error().map(|e| e.message(lang.get(), example))}
+            </span>
+        </label>
+    }
+}
+
+pub fn input_line(
+    lang: Lang,
+    what: &str,
+    parsed: &Result<f64, InputError>,
+    example: &str,
+) -> Option<String> {
+    parsed
+        .as_ref()
+        .err()
+        .map(|e| format!("{what}{}", e.message(lang, example)))
+}
+
+pub fn derived_dp(config: &PlanConfig) -> String {
+    Plan::new(config).map_or_else(|_| "—".to_string(), |plan| plan.degrees().dp.to_string())
+}
+
+/// The verdict box's class: unchecked, passed or failed.
+pub fn verdict_class(passed: Option<bool>) -> &'static str {
+    match passed {
+        None => "verdict",
+        Some(true) => "verdict pass",
+        Some(false) => "verdict fail",
+    }
+}
+
+/// Whether the grid of a decision shows the student's plan right now, and a button that puts
+/// it there (`decision-N-grid`, `decision-N-load`).
+#[component]
+pub fn GridLoadLine(decision: u8, lab: GridLab, config: PlanConfig) -> impl IntoView {
+    let lang = use_lang();
+    let in_grid = {
+        let config = config.clone();
+        Memo::new(move |_| lab.config.with(|c| *c == config))
+    };
+    let cards = lab.config.with_untracked(|c| c.gpus);
+    let line = move || match (lang.get(), in_grid.get()) {
+        (Lang::Zh, true) => format!("{cards} 卡网格现在显示的正是这个方案。"),
+        (Lang::Zh, false) => format!("{cards} 卡网格现在显示的是另一个方案。"),
+        (Lang::En, true) => format!("The {cards}-card grid shows exactly this plan right now."),
+        (Lang::En, false) => format!("The {cards}-card grid currently shows a different plan."),
+    };
+    let button = move || match lang.get() {
+        Lang::Zh => format!("把我的方案放进 {cards} 卡网格"),
+        Lang::En => format!("Load my plan into the {cards}-card grid"),
+    };
+    view! {
+        <p class="verdict-grid" data-testid=format!("decision-{decision}-grid") data-same=move || in_grid.get().to_string()>
+            {line} " "
+            <button type="button" class="small" data-testid=format!("decision-{decision}-load") disabled=move || in_grid.get()
+                on:click=move |_| lab.load(config.clone())>
+                {button}
+            </button>
+        </p>
+    }
+}

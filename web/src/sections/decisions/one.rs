@@ -1,0 +1,185 @@
+//! Decision ① (the 8-card machine): ZeRO stage, TP and recomputation, with the student's own
+//! memory figures checked against the core's.
+
+use leptos::prelude::*;
+use parallel_core::Bytes;
+
+use super::check::*;
+use super::fields::*;
+use crate::error_text::explain;
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
+use crate::input::{parse_gb, InputError};
+use crate::lab::GridLab;
+
+fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
+    let config = check.config.clone();
+    let (dp, memory) = match &check.memory {
+        Ok(found) => *found,
+        Err(error) => {
+            return view! {
+                <p role="alert">{lang.pick("核心拒绝了这个方案：", "The core rejects this plan: ")}{explain(lang, error)}</p>
+            }
+            .into_any()
+        }
+    };
+    let plan_name = format!(
+        "{} {} · ZeRO-{} · TP {} · DP {} · {}",
+        lang.pick("你的方案：", "Your plan:"),
+        lang.pick("8 卡", "8 cards"),
+        config.zero,
+        config.tp,
+        dp,
+        recompute_name(lang, config.recompute)
+    );
+    let mut problems = Vec::new();
+    problems.extend(input_line(
+        lang,
+        lang.pick("每卡模型状态：", "Model states per card: "),
+        &check.states,
+        "12.3",
+    ));
+    problems.extend(input_line(
+        lang,
+        lang.pick("每卡激活：", "Activations per card: "),
+        &check.activations,
+        "4.5",
+    ));
+    let line = |label: &str,
+                typed: &Result<f64, InputError>,
+                computed: Bytes,
+                test: &'static str| {
+        typed.as_ref().ok().map(|&gb| {
+            let ok = matches_one_decimal(gb, computed);
+            let (colon, comma) = (lang.pick("：", ": "), lang.pick("，", ", "));
+            let text = format!(
+                "{} {label}{colon}{} {gb} GB{comma}{} {} {}",
+                mark(ok),
+                lang.pick("你写", "you wrote"),
+                lang.pick("核心算出", "the core computes"),
+                format::bytes(computed),
+                if ok { lang.pick("（一致）", "(match)") } else { lang.pick("（对不上）", "(no match)") }
+            );
+            view! { <li data-testid=test data-ok=ok.to_string() data-bytes=computed.get().to_string()>{text}</li> }
+        })
+    };
+    let states_line = line(
+        lang.pick("每卡模型状态", "model states per card"),
+        &check.states,
+        memory.model_states,
+        "decision-1-states-result",
+    );
+    let activations_line = line(
+        lang.pick("每卡激活", "activations per card"),
+        &check.activations,
+        memory.activations,
+        "decision-1-activations-result",
+    );
+    let total_line = format!(
+        "{} {} {} {} {} {}",
+        mark(memory.fits),
+        lang.pick("合计", "total"),
+        format::bytes(memory.total),
+        if memory.fits { "≤" } else { ">" },
+        format::bytes(memory.capacity),
+        if memory.fits {
+            lang.pick("放得下", "fits")
+        } else {
+            lang.pick("放不下", "does not fit")
+        }
+    );
+    let conclusion = match check.marks() {
+        Some((true, true, true)) => lang.pick(
+            "✓ 通过：两项都和核心一致，合计不超过 80 GB。",
+            "✓ Accepted: both figures match the core and the total stays within 80 GB.",
+        ),
+        Some((_, _, false)) => lang.pick(
+            "✗ 这个方案放不下：换一种 ZeRO、TP 或激活存法再试。",
+            "✗ This plan does not fit: try another ZeRO stage, TP degree or way of storing activations.",
+        ),
+        Some(_) => lang.pick(
+            "✗ 还有数对不上：回到第一部分的网格里读这两项，或按页底的口径再算一遍。",
+            "✗ A figure does not match yet: read both in the grid of part 1, or count again with the rules at the bottom of the page.",
+        ),
+        None => lang.pick("先把两个数填好。", "Fill in both figures first."),
+    };
+    view! {
+        <p class="verdict-plan">{plan_name}</p>
+        <ul class="verdict-lines">
+            {problems.into_iter().map(|p| view! { <li class="input-problem">{p}</li> }).collect_view()}
+            {states_line}
+            {activations_line}
+            <li data-testid="decision-1-total" data-fits=memory.fits.to_string()>{total_line}</li>
+        </ul>
+        <p class="verdict-conclusion"><strong>{conclusion}</strong></p>
+        <GridLoadLine decision=1 lab=lab8 config=config />
+    }
+    .into_any()
+}
+
+/// DP of a form's plan as the core derives it, or "—" while the plan does not divide.
+
+#[component]
+pub fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let zero = RwSignal::new("3".to_string());
+    let tp = RwSignal::new("1".to_string());
+    let recompute = RwSignal::new("full".to_string());
+    let states = RwSignal::new(String::new());
+    let activations = RwSignal::new(String::new());
+    let checked = RwSignal::new(None::<DecisionOne>);
+    let current = move || {
+        decision_one_config(
+            zero.with(|z| z.parse().unwrap_or(3)),
+            tp.with(|t| t.parse().unwrap_or(1)),
+            recompute.with(|r| recompute_of(r)),
+        )
+    };
+    let dp = move || derived_dp(&current());
+    let verdict = move || {
+        let lang = lang.get();
+        checked.with(|c| match c {
+            None => view! { <p class="muted">{lang.pick("填好后点「核对」。", "Fill in the form, then press Check.")}</p> }.into_any(),
+            Some(check) => render_one(lang, check, lab8),
+        })
+    };
+    let verdict_class = move || checked.with(|c| verdict_class(c.as_ref().map(|c| c.passed())));
+    let validate_gb: fn(&str) -> Result<(), InputError> = |text| parse_gb(text).map(|_| ());
+    view! {
+        <form class="decision" data-testid="decision-1" aria-labelledby="decision-1-title" novalidate
+            on:submit=move |ev| {
+                ev.prevent_default();
+                checked.set(Some(DecisionOne::check(current(), &states.get_untracked(), &activations.get_untracked())));
+            }>
+            <fieldset>
+                <legend id="decision-1-title">
+                    <T zh="① 在一台 8 × 80 GB 的机器上训练锚点，序列 4,096" en="① One machine of 8 × 80 GB for the anchor, sequence 4,096" />
+                </legend>
+                <p class="hint">
+                    <T zh="选定 ZeRO 的级别、TP 的大小和激活的重计算方式，再写下你算出的每卡模型状态与激活（单位 GB，保留一位小数）。DP 自动等于 8 ÷ TP。"
+                       en="Which ZeRO stage? TP or not? How are activations kept? Choose a plan, then write your per-card model states and activations (GB, one decimal). DP follows as 8 ÷ TP." />
+                </p>
+                <div class="form-row">
+                    <SelectField id="decision-1-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
+                        options=vec![("0", "0：不切", "0: none"), ("1", "1：切优化器状态", "1: optimizer states"), ("2", "2：再切梯度", "2: + gradients"), ("3", "3：再切参数", "3: + parameters")] />
+                    <SelectField id="decision-1-tp" label_zh="TP" label_en="TP" value=tp
+                        options=vec![("1", "1", "1"), ("2", "2", "2"), ("4", "4", "4"), ("8", "8", "8")] />
+                    <SelectField id="decision-1-recompute" label_zh="激活重计算" label_en="Activation recompute" value=recompute
+                        options=vec![("full", "全量", "full"), ("selective", "选择性", "selective"), ("none", "不重计算", "none")] />
+                    <p class="derived-value"><T zh="DP（推出）" en="DP (derived)" />" = " <output data-testid="decision-1-dp">{dp}</output></p>
+                </div>
+                <div class="form-row">
+                    <NumberField id="decision-1-states" label_zh="每卡模型状态" label_en="Model states per card" unit="GB" example="12.3" value=states validate=validate_gb />
+                    <NumberField id="decision-1-activations" label_zh="每卡激活" label_en="Activations per card" unit="GB" example="4.5" value=activations validate=validate_gb />
+                </div>
+                <div class="form-actions">
+                    <button type="submit" data-testid="decision-1-check"><T zh="核对" en="Check" /></button>
+                </div>
+                <div class=verdict_class data-testid="decision-1-verdict" role="status" aria-live="polite"
+                    data-pass=move || checked.with(|c| c.as_ref().map(|c| c.passed()).unwrap_or(false).to_string())>
+                    {verdict}
+                </div>
+            </fieldset>
+        </form>
+    }
+}
