@@ -14,7 +14,7 @@ use crate::components::lesson_table::LessonTable;
 use crate::components::share::widget_title;
 use crate::i18n::use_lang;
 use crate::permalink::PageState;
-use crate::sections::real_configs::LlamaTable;
+use crate::sections::real_configs::llama::LlamaTable;
 
 /// The message posted to the parent: `{type: "parallel-lab:height", widget, height}`.
 /// Data only: a widget id and a number of pixels.

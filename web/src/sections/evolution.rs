@@ -10,7 +10,7 @@ use parallel_core::{causal_pairs, Bytes, CpLayout, Plan, PlanConfig, Preset};
 
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
-use crate::sections::real_configs::{llama_rows, LlamaRow};
+use crate::sections::real_configs::llama::{llama_rows, LlamaRow};
 use parallel_core::link::Section;
 
 /// One generation of the map, in one language.

@@ -1,0 +1,123 @@
+//! DeepSeek-V3's published plan (PP 16 × EP 64 × ZeRO-1 DP on 2,048 GPUs): memory and traffic
+//! per card computed by the core, m = 32 assumed.
+
+use leptos::prelude::*;
+use parallel_core::lesson::deepseek_v3_plan;
+use parallel_core::{Plan, PlanError, Report};
+
+use super::{rejected, traffic_line};
+use crate::components::figures::warning_zh;
+use crate::components::table_scroll::TableScroll;
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
+
+pub fn deepseek_plan() -> Result<Plan, PlanError> {
+    Plan::new(&deepseek_v3_plan())
+}
+
+#[component]
+pub fn DeepseekTable() -> impl IntoView {
+    let lang = use_lang();
+    let body = match deepseek_plan() {
+        Ok(plan) => {
+            let report: Report = plan.report();
+            let d = plan.degrees();
+            let m = report.memory;
+            let comm = report.comm.clone();
+            let warnings = report.warnings.clone();
+            let heaviest = report.heaviest_traffic().cloned();
+            let (micro_batches, pp, seq) = (plan.micro_batches(), d.pp, format::thousands(u64::from(plan.seq_len())));
+            let assumption = move || match lang.get() {
+                Lang::Zh => format!(
+                    "表里的显存与通信是本页按公式算的，不是 DeepSeek 的实测。报告没有给出每步的 micro-batch 数，这里假设 m = {micro_batches} = 2 × PP {pp}，让流水线排满；序列长度 {seq}、全量重计算也是本页的默认值。"
+                ),
+                Lang::En => format!(
+                    "The memory and traffic in this table are this page's formulas, not DeepSeek's measurements. The report gives no micro-batch count per step; the lab assumes m = {micro_batches} = 2 × PP {pp} so that the pipeline is full. Sequence length {seq} and full recompute are the page's defaults too."
+                ),
+            };
+            let warning_items = move || {
+                warnings
+                    .iter()
+                    .map(|w| {
+                        let text = match lang.get() {
+                            Lang::Zh => warning_zh(*w),
+                            Lang::En => w.to_string(),
+                        };
+                        view! { <li>{text}</li> }
+                    })
+                    .collect_view()
+            };
+            let hidden = move || {
+                heaviest.as_ref().map(|t| match lang.get() {
+                    Lang::Zh => format!(
+                        "按本页的账，这个方案最重的一维是 {}：每卡每步 {}，走 {}，按带宽要 {}。DualPipe 让它和另一批 micro-batch 的计算同时进行，藏在计算后面；字节数本身一点没少。",
+                        t.dim.label(), format::bytes(t.bytes), format::link(Lang::Zh, t.link), format::seconds(t.seconds)
+                    ),
+                    Lang::En => format!(
+                        "By this page's counting the heaviest dimension of this plan is {}: {} per card per step over {}, {} at link bandwidth. DualPipe runs it while another micro-batch computes, so it hides behind compute; the bytes themselves do not shrink.",
+                        t.dim.label(), format::bytes(t.bytes), format::link(Lang::En, t.link), format::seconds(t.seconds)
+                    ),
+                })
+            };
+            view! {
+                <TableScroll zh="DeepSeek-V3 方案表" en="DeepSeek-V3 plan">
+                    <table class="lesson-table real-table" data-testid="table-deepseek">
+                        <caption class="sr-only"><T zh="DeepSeek-V3 的并行方案，每卡数字由核心现算" en="DeepSeek-V3's parallel plan, per-card figures computed by the core" /></caption>
+                        <thead>
+                            <tr>
+                                <th scope="col" class="num"><T zh="卡数" en="GPUs" /></th>
+                                <th scope="col" class="num">"TP"</th>
+                                <th scope="col" class="num">"PP"</th>
+                                <th scope="col" class="num">"EP"</th>
+                                <th scope="col" class="num"><T zh="DP（现算）" en="DP (computed)" /></th>
+                                <th scope="col" class="num"><T zh="专家 DP（现算）" en="Expert DP (computed)" /></th>
+                                <th scope="col" class="num"><T zh="每卡模型状态" en="Model states" /></th>
+                                <th scope="col" class="num"><T zh="激活" en="Activations" /></th>
+                                <th scope="col" class="num"><T zh="合计" en="Total" /></th>
+                                <th scope="col"><T zh="每卡每步通信" en="Traffic per card per step" /></th>
+                                <th scope="col" class="num"><T zh="气泡 (p−1)/m" en="Bubble (p−1)/m" /></th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            <tr data-testid="deepseek-row">
+                                <th scope="row" class="num">{format::thousands(u64::from(plan.gpus()))}</th>
+                                <td class="num">{d.tp}</td>
+                                <td class="num">{d.pp}</td>
+                                <td class="num">{d.ep}</td>
+                                <td class="num" data-testid="deepseek-dp">{d.dp}</td>
+                                <td class="num" data-testid="deepseek-expert-dp">{d.expert_dp.map_or_else(|| "—".to_string(), |n| n.to_string())}</td>
+                                <td class="num" data-testid="deepseek-states" data-bytes=m.model_states.get().to_string()>{format::bytes(m.model_states)}</td>
+                                <td class="num" data-testid="deepseek-activations" data-bytes=m.activations.get().to_string()>{format::bytes(m.activations)}</td>
+                                <td class="num" data-testid="deepseek-total" data-bytes=m.total.get().to_string()>
+                                    {format::bytes(m.total)} {if m.fits { " ✓" } else { " ✗" }}
+                                </td>
+                                <td data-testid="deepseek-comm">{move || traffic_line(lang.get(), &comm)}</td>
+                                <td class="num">{format::percent(report.bubble.ratio)}</td>
+                            </tr>
+                        </tbody>
+                    </table>
+                </TableScroll>
+                <p class="caption" data-testid="deepseek-assumption">{assumption}</p>
+                <ul class="warnings">{warning_items}</ul>
+                <div class="takeaways">
+                    <h4><T zh="它说明了什么" en="What it teaches" /></h4>
+                    <ol>
+                        <li>{hidden}</li>
+                        <li><T zh="两个团队都把训练铺到了上千张卡，切法却差得很远：并行方案不存在唯一解。模型长什么样（稠密还是 MoE、有几个 KV 头）、机内和机间的带宽差多少、序列有多长，都会改变答案，所以每种组合都该先把账算清。"
+                               en="Both teams trained on thousands of cards and split their models very differently: there is no single right parallel configuration. It depends on the model's structure (dense or MoE, how many KV heads), the cluster's bandwidths (how far apart NVLink and IB are) and the sequence length, which is why every combination is worth counting first." /></li>
+                    </ol>
+                </div>
+            }
+            .into_any()
+        }
+        Err(error) => view! { <p class="figure-error" role="alert">{move || rejected(lang.get(), &error)}</p> }.into_any(),
+    };
+    view! {
+        <h3><T zh="DeepSeek-V3：另一条路" en="DeepSeek-V3: another road" /></h3>
+        <p>
+            <T zh="DeepSeek-V3 的报告给出的做法：2,048 张 H800，流水线切 16 段，专家并行 64 路（横跨 8 个节点），外层是 ZeRO-1 的数据并行，一路张量并行都没用。专家之间的 all-to-all 和段间通信由 DualPipe 安排在计算的同时进行；显存则靠重计算、把参数的 EMA 挪到 CPU、embedding 与输出头共用一份来省。"
+               en="The plan published in the DeepSeek-V3 report: 2,048 H800 GPUs, a 16-stage pipeline × 64-way expert parallelism spanning 8 nodes × ZeRO-1 data parallelism, and no tensor parallelism at all. DualPipe hides the expert all-to-all and the pipeline traffic behind computation; recomputation, an EMA kept on the CPU and an embedding shared with the output head keep memory down." />
+        </p>
+        {body}
+    }
+}

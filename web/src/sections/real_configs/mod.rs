@@ -1,0 +1,67 @@
+//! Part three of the lesson: the plans against real configurations. Llama 3 405B's three
+//! published runs (DP and tokens per step computed by the core, TFLOPs and MFU quoted),
+//! DeepSeek-V3's plan (memory and traffic per card computed, m = 32 assumed), and the starting
+//! recipes of seed 000 (layouts; memory only where the lab knows the model).
+//!
+//! Rooms: [`llama`], [`deepseek`] and [`recipes`] hold one table each; the one-line traffic
+//! summary and the rejected-plan line they share are here.
+
+pub mod deepseek;
+pub mod llama;
+pub mod recipes;
+
+use leptos::prelude::*;
+use parallel_core::link::{Section, Widget};
+use parallel_core::{PlanError, Traffic};
+
+use crate::error_text::explain;
+use crate::format;
+use crate::i18n::{Lang, T};
+
+use deepseek::DeepseekTable;
+use llama::LlamaTable;
+use recipes::RecipeTable;
+
+/// Traffic per dimension in one line: "EP 214.6 GB (IB) · PP 3.8 GB (IB)".
+pub fn traffic_line(lang: Lang, comm: &[Traffic]) -> String {
+    if comm.is_empty() {
+        return lang.pick("无", "none").to_string();
+    }
+    comm.iter()
+        .map(|t| {
+            format!(
+                "{} {} ({})",
+                t.dim.label(),
+                format::bytes(t.bytes),
+                t.link.short_name()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// A rejected plan in the page's language.
+fn rejected(lang: Lang, error: &PlanError) -> String {
+    format!(
+        "{}{}",
+        lang.pick("核心拒绝了这个方案：", "The core rejects this plan: "),
+        explain(lang, error)
+    )
+}
+
+#[component]
+pub fn RealConfigs() -> impl IntoView {
+    view! {
+        <section class="part" id=Section::PartThree.id() data-testid="section-real" aria-labelledby="part-three-title">
+            <h2 id="part-three-title"><span class="part-number">"3"</span><T zh="和真实配置对照" en="Against real configurations" /></h2>
+            <p class="lead">
+                <T zh="同一套公式，换成公开报告里的模型和卡数。能现算的都现算；实测的吞吐只能引用，并注明出处。"
+                   en="The same formulas, now on the models and card counts of public reports. Whatever can be computed is computed; measured throughput can only be quoted, with its source." />
+            </p>
+            <LlamaTable />
+            <crate::components::share::EmbedHere widget=Widget::Llama3 />
+            <DeepseekTable />
+            <RecipeTable />
+        </section>
+    }
+}

@@ -1,0 +1,134 @@
+//! Seed 000's starting recipes for 8-GPU nodes: layouts and derived DP / expert DP for each,
+//! memory only where the lab knows the model.
+
+use leptos::prelude::*;
+use parallel_core::lesson::{recipes, Recipe};
+use parallel_core::{Bytes, PlanError};
+
+use crate::components::table_scroll::TableScroll;
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
+
+/// Whether a recipe's layout divides: DP always, expert DP only when EP > 1.
+pub fn recipe_divides(recipe: &Recipe) -> bool {
+    let layout = recipe.layout();
+    layout.dp.is_some() && (recipe.ep <= 1 || layout.expert_dp.is_some())
+}
+
+#[component]
+pub fn RecipeTable() -> impl IntoView {
+    let lang = use_lang();
+    let mut assumptions: Option<(u32, u8, u32)> = None;
+    let rows = recipes()
+        .into_iter()
+        .map(|recipe| {
+            let layout = recipe.layout();
+            let divides = recipe_divides(&recipe);
+            let count = move |n: Option<u32>| match n {
+                Some(n) => n.to_string(),
+                None => lang.get().pick("不能整除", "does not divide").to_string(),
+            };
+            let expert_dp = move || if recipe.ep > 1 { count(layout.expert_dp) } else { "—".to_string() };
+            let memory: Option<Result<(Bytes, Bytes, Bytes, bool), PlanError>> = recipe.plan().map(|checked| {
+                checked.map(|plan| {
+                    assumptions = Some((plan.seq_len(), plan.zero(), plan.micro_batches()));
+                    let m = plan.memory();
+                    (m.model_states, m.activations, m.total, m.fits)
+                })
+            });
+            let memory_cells = match memory {
+                Some(Ok((states, activations, total, fits))) => view! {
+                    <td class="num" data-testid="recipe-states" data-bytes=states.get().to_string()>{format::bytes(states)}</td>
+                    <td class="num">{format::bytes(activations)}</td>
+                    <td class="num">{format::bytes(total)} {if fits { " ✓" } else { " ✗" }}</td>
+                }
+                .into_any(),
+                Some(Err(error)) => view! {
+                    <td colspan="3" role="alert">
+                        {move || match lang.get() {
+                            Lang::Zh => format!("核心拒绝了这个配方（字段 {}）。", error.field()),
+                            Lang::En => error.to_string(),
+                        }}
+                    </td>
+                }
+                .into_any(),
+                None => view! { <td class="num">"—"</td><td class="num">"—"</td><td class="num">"—"</td> }.into_any(),
+            };
+            view! {
+                <tr data-testid=format!("recipe-{}", recipe.model) data-divides=divides.to_string()>
+                    <th scope="row">{recipe.model}</th>
+                    <td class="num">{format::thousands(u64::from(recipe.gpus))}</td>
+                    <td class="num">{recipe.tp}</td>
+                    <td class="num">{recipe.pp}</td>
+                    <td class="num">{recipe.cp}</td>
+                    <td class="num">{recipe.ep}</td>
+                    <td class="num">{move || count(layout.dp)}</td>
+                    <td class="num">{expert_dp}</td>
+                    <td>{move || if divides { lang.get().pick("✓ 整除", "✓ divides") } else { lang.get().pick("✗ 不整除", "✗ does not divide") }}</td>
+                    {memory_cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    let note = move || {
+        let (seq, zero, m) = assumptions.unwrap_or_default();
+        let seq = format::thousands(u64::from(seq));
+        match lang.get() {
+            Lang::Zh => format!(
+                "DP = N ÷ (TP·PP·CP)，专家 DP = N ÷ (EP·PP)（EP = 1 的稠密模型记 —）。这些是仓库配方的起步值，不是实测的最小卡数。只有锚点 Qwen3.8-27B 的 config 在本页里，所以只有它算显存，口径是本页的假设：序列 {seq}、ZeRO-{zero}、全量重计算、m = {m}；真实配方还把 Adam 放到 CPU 上，本页不计这一项。"
+            ),
+            Lang::En => format!(
+                "DP = N ÷ (TP·PP·CP), expert DP = N ÷ (EP·PP) (— for a dense model with EP = 1). These are a repository's starting recipes, not measured minimum card counts. Only the anchor Qwen3.8-27B has its config in this lab, so only its row gets memory figures, under this page's assumptions: sequence {seq}, ZeRO-{zero}, full recompute, m = {m}. The real recipe also moves Adam to the CPU, which the page does not model."
+            ),
+        }
+    };
+    view! {
+        <h3><T zh="起步配方：每节点 8 卡" en="Starting recipes for 8-GPU nodes" /></h3>
+        <TableScroll zh="起步配方表" en="Starting recipes">
+            <table class="lesson-table real-table" data-testid="table-recipes">
+                <caption class="sr-only"><T zh="四个模型的起步并行配方" en="Starting parallel recipes for four models" /></caption>
+                <thead>
+                    <tr>
+                        <th scope="col"><T zh="模型" en="Model" /></th>
+                        <th scope="col" class="num"><T zh="训练卡数" en="GPUs" /></th>
+                        <th scope="col" class="num">"TP"</th>
+                        <th scope="col" class="num">"PP"</th>
+                        <th scope="col" class="num">"CP"</th>
+                        <th scope="col" class="num">"EP"</th>
+                        <th scope="col" class="num"><T zh="DP（推出）" en="DP (derived)" /></th>
+                        <th scope="col" class="num"><T zh="专家 DP（推出）" en="Expert DP (derived)" /></th>
+                        <th scope="col"><T zh="能否整除" en="Divides?" /></th>
+                        <th scope="col" class="num"><T zh="每卡模型状态" en="Model states" /></th>
+                        <th scope="col" class="num"><T zh="激活" en="Activations" /></th>
+                        <th scope="col" class="num"><T zh="合计" en="Total" /></th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </TableScroll>
+        <p class="caption">{note}</p>
+    }
+}
+
+/// Part three: Llama 3, DeepSeek-V3 and the recipes.
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sections::real_configs::traffic_line;
+
+    #[test]
+    fn recipes_divide_and_traffic_reads_in_one_line() {
+        assert!(recipes().iter().all(recipe_divides));
+        let odd = Recipe {
+            gpus: 12,
+            ..recipes()[0]
+        };
+        assert!(!recipe_divides(&odd));
+        let plan = super::super::deepseek::deepseek_plan().expect("published plan");
+        let line = traffic_line(Lang::En, &plan.traffic());
+        assert!(line.starts_with("EP 214.6 GB (IB)"), "{line}");
+        assert_eq!(plan.degrees().expert_dp, Some(2));
+        assert_eq!(traffic_line(Lang::Zh, &[]), "无");
+    }
+}
