@@ -7,6 +7,25 @@ use parallel_core::PlanError;
 use crate::format::thousands;
 use crate::i18n::Lang;
 
+/// The sentences around a reason.
+mod text {
+    use crate::text::Text;
+
+    /// A rejected plan: the core's reason after it.
+    pub const REJECTED: Text = Text {
+        zh: "核心拒绝了这个方案：{reason}",
+        en: "The core rejects this plan: {reason}",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&REJECTED];
+}
+
+/// "The core rejects this plan: " and the reason, in `lang`.
+pub fn rejected(lang: Lang, error: &PlanError) -> String {
+    text::REJECTED.fill(lang, &[("reason", &explain(lang, error))])
+}
+
 /// The reason a plan is rejected, in `lang`.
 pub fn explain(lang: Lang, error: &PlanError) -> String {
     match lang {
@@ -226,6 +245,24 @@ mod tests {
             | PlanError::BenchSplit { .. }
             | PlanError::BenchTooLarge { .. } => {}
         }
+    }
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let error = PlanError::InterleavedNeedsPipeline;
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                rejected(lang, &error);
+            }
+        });
+        assert_eq!(
+            rejected(Lang::Zh, &error),
+            "核心拒绝了这个方案：interleaved 调度需要流水线：PP 要大于 1。"
+        );
+        assert_eq!(
+            rejected(Lang::En, &error),
+            format!("The core rejects this plan: {error}")
+        );
     }
 
     #[test]

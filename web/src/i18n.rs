@@ -1,8 +1,10 @@
 //! The page's two languages: Chinese first, English on the switch.
 //!
-//! Every string of the page is written in place as a pair, `tr("中文", "English")` or
-//! `<T zh="…" en="…"/>`, so the two can never drift apart and a missing translation is a
-//! compile error rather than a mixed-language page.
+//! Every string of the page is written as a pair, so the two can never drift apart and a
+//! missing translation is a compile error rather than a mixed-language page: words and static
+//! text in place, `tr("中文", "English")` or `<T zh="…" en="…"/>`; a sentence that carries
+//! figures whole, with named parameters, in its file's text table (see [`crate::text`]), never
+//! glued from separately translated fragments.
 
 use leptos::prelude::*;
 

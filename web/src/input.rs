@@ -8,6 +8,58 @@ use crate::i18n::Lang;
 /// The largest figure in GB a field accepts: far above any card or step on this page.
 pub const MAX_GB: f64 = 100_000.0;
 
+/// The messages of [`InputError`], Chinese and English side by side.
+mod text {
+    use crate::text::Text;
+
+    /// [`super::InputError::Empty`].
+    pub const EMPTY: Text = Text {
+        zh: "还没填：请写一个数，例如 {example}。",
+        en: "Empty: write a number, for example {example}.",
+    };
+    /// [`super::InputError::NotANumber`].
+    pub const NOT_A_NUMBER: Text = Text {
+        zh: "这不是一个数：只写数字（可带小数点），例如 {example}。",
+        en: "That is not a number: write digits (a decimal point is fine), for example {example}.",
+    };
+    /// [`super::InputError::Negative`].
+    pub const NEGATIVE: Text = Text {
+        zh: "不能是负数。",
+        en: "It cannot be negative.",
+    };
+    /// [`super::InputError::NotPositive`].
+    pub const NOT_POSITIVE: Text = Text {
+        zh: "要大于 0。",
+        en: "It must be above 0.",
+    };
+    /// [`super::InputError::NotWhole`].
+    pub const NOT_WHOLE: Text = Text {
+        zh: "要一个整数，例如 {example}。",
+        en: "It must be a whole number, for example {example}.",
+    };
+    /// [`super::InputError::TooSmall`].
+    pub const TOO_SMALL: Text = Text {
+        zh: "太小了：至少是 {min}。",
+        en: "Too small: the least accepted is {min}.",
+    };
+    /// [`super::InputError::TooLarge`].
+    pub const TOO_LARGE: Text = Text {
+        zh: "太大了：最多 {max}。",
+        en: "Too large: the most accepted is {max}.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[
+        &EMPTY,
+        &NOT_A_NUMBER,
+        &NEGATIVE,
+        &NOT_POSITIVE,
+        &NOT_WHOLE,
+        &TOO_SMALL,
+        &TOO_LARGE,
+    ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pure helpers: parsing and judging (tested natively below).
 // ---------------------------------------------------------------------------------------------
@@ -34,33 +86,14 @@ pub enum InputError {
 impl InputError {
     /// The message in the page's language; `example` is a valid input to suggest.
     pub fn message(&self, lang: Lang, example: &str) -> String {
-        match (self, lang) {
-            (InputError::Empty, Lang::Zh) => format!("还没填：请写一个数，例如 {example}。"),
-            (InputError::Empty, Lang::En) => {
-                format!("Empty: write a number, for example {example}.")
-            }
-            (InputError::NotANumber, Lang::Zh) => {
-                format!("这不是一个数：只写数字（可带小数点），例如 {example}。")
-            }
-            (InputError::NotANumber, Lang::En) => {
-                format!("That is not a number: write digits (a decimal point is fine), for example {example}.")
-            }
-            (InputError::Negative, Lang::Zh) => "不能是负数。".to_string(),
-            (InputError::Negative, Lang::En) => "It cannot be negative.".to_string(),
-            (InputError::NotPositive, Lang::Zh) => "要大于 0。".to_string(),
-            (InputError::NotPositive, Lang::En) => "It must be above 0.".to_string(),
-            (InputError::NotWhole, Lang::Zh) => format!("要一个整数，例如 {example}。"),
-            (InputError::NotWhole, Lang::En) => {
-                format!("It must be a whole number, for example {example}.")
-            }
-            (InputError::TooSmall(min), Lang::Zh) => format!("太小了：至少是 {min}。"),
-            (InputError::TooSmall(min), Lang::En) => {
-                format!("Too small: the least accepted is {min}.")
-            }
-            (InputError::TooLarge(max), Lang::Zh) => format!("太大了：最多 {max}。"),
-            (InputError::TooLarge(max), Lang::En) => {
-                format!("Too large: the most accepted is {max}.")
-            }
+        match self {
+            InputError::Empty => text::EMPTY.fill(lang, &[("example", &example)]),
+            InputError::NotANumber => text::NOT_A_NUMBER.fill(lang, &[("example", &example)]),
+            InputError::Negative => text::NEGATIVE.get(lang).to_string(),
+            InputError::NotPositive => text::NOT_POSITIVE.get(lang).to_string(),
+            InputError::NotWhole => text::NOT_WHOLE.fill(lang, &[("example", &example)]),
+            InputError::TooSmall(min) => text::TOO_SMALL.fill(lang, &[("min", min)]),
+            InputError::TooLarge(max) => text::TOO_LARGE.fill(lang, &[("max", max)]),
         }
     }
 }
@@ -232,7 +265,7 @@ mod tests {
     #[test]
     fn messages_come_in_both_languages() {
         let han = parallel_core::lang::has_cjk;
-        for e in [
+        let every = [
             InputError::Empty,
             InputError::NotANumber,
             InputError::Negative,
@@ -240,9 +273,17 @@ mod tests {
             InputError::NotWhole,
             InputError::TooSmall("1".into()),
             InputError::TooLarge("9".into()),
-        ] {
+        ];
+        for e in &every {
             assert!(han(&e.message(Lang::Zh, "1")), "{e:?}");
             assert!(!han(&e.message(Lang::En, "1")), "{e:?}");
         }
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                for e in &every {
+                    e.message(lang, "1");
+                }
+            }
+        });
     }
 }

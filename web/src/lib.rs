@@ -17,6 +17,7 @@ pub mod lab;
 pub mod offline;
 pub mod permalink;
 pub mod sections;
+pub mod text;
 
 use leptos::prelude::*;
 

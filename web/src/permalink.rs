@@ -10,6 +10,20 @@ use wasm_bindgen::{JsCast, JsValue};
 use crate::i18n::Lang;
 use crate::lab::GridLab;
 
+/// The sentences of the link notice.
+mod text {
+    use crate::text::Text;
+
+    /// One ignored part of a link, quoted, and why.
+    pub const IGNORED: Text = Text {
+        zh: "“{part}”：{why}",
+        en: "“{part}”: {why}",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&IGNORED];
+}
+
 /// A change less than this long after the previous one replaces the history entry instead of
 /// adding one, so that dragging a slider makes one entry, not fifty.
 const HISTORY_PAUSE_MS: f64 = 1000.0;
@@ -225,8 +239,25 @@ pub fn describe(lang: Lang, ignored: &Ignored) -> String {
         (IgnoredReason::TooLong, Lang::Zh) => "太长，后面的部分没有读".to_string(),
         (IgnoredReason::TooLong, Lang::En) => "too long; the rest was not read".to_string(),
     };
-    match lang {
-        Lang::Zh => format!("“{}”：{why}", ignored.part),
-        Lang::En => format!("“{}”: {why}", ignored.part),
+    text::IGNORED.fill(lang, &[("part", &ignored.part), ("why", &why)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let ignored = Ignored {
+            part: "g8: tp3".to_string(),
+            reason: IgnoredReason::OutOfRange,
+        };
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                describe(lang, &ignored);
+            }
+        });
+        assert_eq!(describe(Lang::Zh, &ignored), "“g8: tp3”：超出范围");
+        assert_eq!(describe(Lang::En, &ignored), "“g8: tp3”: out of range");
     }
 }

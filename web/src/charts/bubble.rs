@@ -24,6 +24,40 @@ const M_CAP: u32 = 1024;
 /// PP's orange, darkened for text on white.
 const PP_TEXT: RGBColor = RGBColor(0xb3, 0x5c, 0x00);
 
+/// The sentences of the bubble chart.
+mod text {
+    use crate::text::Text;
+
+    /// The dashed curve's name in the legend.
+    pub const RATIO: Text = Text {
+        zh: "空等 ÷ 计算 = (p−1)/m",
+        en: "idle ÷ compute = (p−1)/m",
+    };
+    /// The same, interleaved.
+    pub const RATIO_INTERLEAVED: Text = Text {
+        zh: "空等 ÷ 计算 = (p−1)/(v·m)",
+        en: "idle ÷ compute = (p−1)/(v·m)",
+    };
+    /// The plan's own point in the legend.
+    pub const CURRENT: Text = Text {
+        zh: "当前 m = {m}",
+        en: "current m = {m}",
+    };
+    /// The chart in one sentence (`aria-label`).
+    pub const SUMMARY: Text = Text {
+        zh: "流水线气泡（{stages}）：空等 ÷ 计算从 m = {first_m} 的 {first_ratio} 降到 m = \
+             {last_m} 的 {last_ratio}，占整步时间从 {first_share} 降到 {last_share}。当前 m = \
+             {m}：空等 ÷ 计算 {ratio}，占整步 {share}。",
+        en: "Pipeline bubble at {stages}: idle ÷ compute falls from {first_ratio} at m = \
+             {first_m} to {last_ratio} at m = {last_m}; its share of the step from \
+             {first_share} to {last_share}. Current m = {m}: {ratio} idle ÷ compute, {share} \
+             of the step.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&RATIO, &RATIO_INTERLEAVED, &CURRENT, &SUMMARY];
+}
+
 /// The bubble at one m.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BubblePoint {
@@ -77,11 +111,10 @@ fn no_bubble_text(lang: Lang) -> &'static str {
 }
 
 fn ratio_label(lang: Lang, virtual_stages: u32) -> &'static str {
-    match (lang, virtual_stages > 1) {
-        (Lang::Zh, false) => "空等 ÷ 计算 = (p−1)/m",
-        (Lang::Zh, true) => "空等 ÷ 计算 = (p−1)/(v·m)",
-        (Lang::En, false) => "idle ÷ compute = (p−1)/m",
-        (Lang::En, true) => "idle ÷ compute = (p−1)/(v·m)",
+    if virtual_stages > 1 {
+        text::RATIO_INTERLEAVED.get(lang)
+    } else {
+        text::RATIO.get(lang)
     }
 }
 
@@ -131,7 +164,7 @@ pub fn draw<DB: DrawingBackend>(
     };
     area.fill(&PAPER).map_err(fail)?;
     let (top, body) = area.split_vertically(s.px(32.0));
-    let current_label = format!("{} m = {}", lang.pick("当前", "current"), data.current_m);
+    let current_label = text::CURRENT.fill(lang, &[("m", &data.current_m)]);
     let stages = stages_text(data);
     legend(
         &top,
@@ -270,35 +303,22 @@ pub fn summary(data: &BubbleSeries, lang: Lang) -> String {
     if data.pp <= 1 {
         return no_bubble_text(lang).to_string();
     }
-    let pct = |ratio: f64| format::percent(ratio);
-    match lang {
-        Lang::Zh => format!(
-            "流水线气泡（{}）：空等 ÷ 计算从 m = {} 的 {} 降到 m = {} 的 {}，占整步时间从 {} 降到 {}。当前 m = {}：空等 ÷ 计算 {}，占整步 {}。",
-            stages_text(data),
-            first.m,
-            pct(first.bubble.ratio),
-            last.m,
-            pct(last.bubble.ratio),
-            pct(first.bubble.share),
-            pct(last.bubble.share),
-            data.current_m,
-            pct(data.current.ratio),
-            pct(data.current.share),
-        ),
-        Lang::En => format!(
-            "Pipeline bubble at {}: idle ÷ compute falls from {} at m = {} to {} at m = {}; its share of the step from {} to {}. Current m = {}: {} idle ÷ compute, {} of the step.",
-            stages_text(data),
-            pct(first.bubble.ratio),
-            first.m,
-            pct(last.bubble.ratio),
-            last.m,
-            pct(first.bubble.share),
-            pct(last.bubble.share),
-            data.current_m,
-            pct(data.current.ratio),
-            pct(data.current.share),
-        ),
-    }
+    let pct = format::percent;
+    text::SUMMARY.fill(
+        lang,
+        &[
+            ("stages", &stages_text(data)),
+            ("first_m", &first.m),
+            ("first_ratio", &pct(first.bubble.ratio)),
+            ("first_share", &pct(first.bubble.share)),
+            ("last_m", &last.m),
+            ("last_ratio", &pct(last.bubble.ratio)),
+            ("last_share", &pct(last.bubble.share)),
+            ("m", &data.current_m),
+            ("ratio", &pct(data.current.ratio)),
+            ("share", &pct(data.current.share)),
+        ],
+    )
 }
 
 /// The bubble against m at `plan`'s p (and v), the plan's m marked, drawn on a canvas
@@ -413,6 +433,36 @@ mod tests {
         ok.unwrap();
         assert!(zh.contains("当前 m = 8") && zh.contains("对数坐标"));
         assert!(summary(&data, Lang::Zh).contains("占整步"));
+    }
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let plain = series(PlanConfig {
+            tp: 2,
+            pp: 4,
+            ..PlanConfig::default()
+        });
+        let interleaved = series(PlanConfig {
+            gpus: 64,
+            tp: 8,
+            pp: 4,
+            schedule: Schedule::Interleaved,
+            virtual_stages: 2,
+            ..PlanConfig::default()
+        });
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                for data in [&plain, &interleaved] {
+                    summary(data, lang);
+                    let _ = svg((640, 360), |area| draw(area, data, lang));
+                }
+            }
+        });
+        assert_eq!(
+            summary(&plain, Lang::Zh),
+            "流水线气泡（p = 4）：空等 ÷ 计算从 m = 1 的 300.0% 降到 m = 64 的 4.7%，\
+             占整步时间从 75.0% 降到 4.5%。当前 m = 8：空等 ÷ 计算 37.5%，占整步 27.3%。"
+        );
     }
 
     #[test]

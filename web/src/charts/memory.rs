@@ -19,6 +19,53 @@ use super::palette::{ACTIVATIONS, BAD, GRADIENTS, GRID, INK, MUTED, OPTIMIZER, P
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 
+/// The sentences of the memory chart.
+mod text {
+    use crate::text::Text;
+
+    /// The capacity line in the legend.
+    pub const CAPACITY: Text = Text {
+        zh: "单卡显存 {capacity}",
+        en: "card {capacity}",
+    };
+    /// One bar of the summary: it fits.
+    pub const BAR_FITS: Text = Text {
+        zh: "ZeRO-{zero} {total}（放得下）",
+        en: "ZeRO-{zero} {total} (fits)",
+    };
+    /// One bar of the summary: it fits, and it is the plan's own stage.
+    pub const BAR_FITS_CURRENT: Text = Text {
+        zh: "ZeRO-{zero} {total}（放得下，当前）",
+        en: "ZeRO-{zero} {total} (fits, current)",
+    };
+    /// One bar of the summary: it does not fit.
+    pub const BAR_OVER: Text = Text {
+        zh: "ZeRO-{zero} {total}（放不下）",
+        en: "ZeRO-{zero} {total} (does not fit)",
+    };
+    /// One bar of the summary: it does not fit, and it is the plan's own stage.
+    pub const BAR_OVER_CURRENT: Text = Text {
+        zh: "ZeRO-{zero} {total}（放不下，当前）",
+        en: "ZeRO-{zero} {total} (does not fit, current)",
+    };
+    /// The chart in one sentence (`aria-label`); `bars` lists the bars above.
+    pub const SUMMARY: Text = Text {
+        zh: "各 ZeRO 阶段每卡显存（模型状态 + 激活）：{bars}；单卡显存 {capacity}。",
+        en: "Memory per card at each ZeRO stage (model states + activations): {bars}. Card \
+             capacity {capacity}.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[
+        &CAPACITY,
+        &BAR_FITS,
+        &BAR_FITS_CURRENT,
+        &BAR_OVER,
+        &BAR_OVER_CURRENT,
+        &SUMMARY,
+    ];
+}
+
 /// One bar: the busiest card of the plan at one ZeRO stage.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemoryBar {
@@ -126,11 +173,7 @@ pub fn draw<DB: DrawingBackend>(
             ),
             (
                 Mark::Dashed(BAD),
-                format!(
-                    "{} {}",
-                    lang.pick("单卡显存", "card"),
-                    format::bytes(data.capacity)
-                ),
+                text::CAPACITY.fill(lang, &[("capacity", &format::bytes(data.capacity))]),
             ),
         ],
         None,
@@ -254,43 +297,25 @@ pub fn summary(data: &MemorySeries, lang: Lang) -> String {
         .bars
         .iter()
         .map(|bar| {
-            let verdict = match (bar.fits, lang) {
-                (true, Lang::Zh) => "放得下",
-                (false, Lang::Zh) => "放不下",
-                (true, Lang::En) => "fits",
-                (false, Lang::En) => "does not fit",
+            let text = match (bar.fits, bar.zero == data.current_zero) {
+                (true, false) => text::BAR_FITS,
+                (true, true) => text::BAR_FITS_CURRENT,
+                (false, false) => text::BAR_OVER,
+                (false, true) => text::BAR_OVER_CURRENT,
             };
-            let current = if bar.zero == data.current_zero {
-                lang.pick("，当前", ", current")
-            } else {
-                ""
-            };
-            match lang {
-                Lang::Zh => format!(
-                    "ZeRO-{} {}（{verdict}{current}）",
-                    bar.zero,
-                    format::bytes(bar.total)
-                ),
-                Lang::En => format!(
-                    "ZeRO-{} {} ({verdict}{current})",
-                    bar.zero,
-                    format::bytes(bar.total)
-                ),
-            }
+            text.fill(
+                lang,
+                &[("zero", &bar.zero), ("total", &format::bytes(bar.total))],
+            )
         })
         .collect();
-    match lang {
-        Lang::Zh => format!(
-            "各 ZeRO 阶段每卡显存（模型状态 + 激活）：{}；单卡显存 {}。",
-            bars.join("，"),
-            format::bytes(data.capacity)
-        ),
-        Lang::En => format!(
-            "Memory per card at each ZeRO stage (model states + activations): {}. Card capacity {}.",
-            bars.join(", "),
-            format::bytes(data.capacity)
-        ),
-    }
+    text::SUMMARY.fill(
+        lang,
+        &[
+            ("bars", &bars.join(lang.pick("，", ", "))),
+            ("capacity", &format::bytes(data.capacity)),
+        ],
+    )
 }
 
 /// Memory per card at ZeRO 0–3 for `plan`, drawn on a canvas (`data-testid="chart-memory"`).
@@ -436,6 +461,28 @@ mod tests {
         ok.unwrap();
         assert!(zh.contains("当前") && zh.contains("优化器状态"));
         assert!(summary(&series, Lang::Zh).contains("放得下"));
+    }
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        // ZeRO-1 on 8 cards: ZeRO-0 does not fit, the current stage does not either, 3 fits.
+        let over = memory_series(&plan(PlanConfig {
+            zero: 1,
+            ..PlanConfig::lesson_8_gpus()
+        }));
+        let fits = memory_series(&plan(PlanConfig::lesson_8_gpus()));
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                for data in [&over, &fits] {
+                    summary(data, lang);
+                    let _ = svg((640, 360), |area| draw(area, data, lang));
+                }
+            }
+        });
+        assert!(summary(&fits, Lang::En).ends_with(
+            "ZeRO-2 106.9 GB (does not fit), ZeRO-3 58.2 GB (fits, current). Card capacity 80.0 GB."
+        ));
+        assert!(summary(&over, Lang::Zh).contains("ZeRO-1 155.5 GB（放不下，当前），"));
     }
 
     #[test]

@@ -20,6 +20,20 @@ const BACKWARD: RGBColor = RGBColor(0x1c, 0x7e, 0xd6);
 /// ZB-H1's weight-gradient passes.
 const WEIGHT: RGBColor = RGBColor(0x69, 0xdb, 0x7c);
 
+/// The words of the schedule chart.
+mod text {
+    use crate::text::Text;
+
+    /// A row's label.
+    pub const STAGE: Text = Text {
+        zh: "段 {stage}",
+        en: "stage {stage}",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&STAGE];
+}
+
 fn colour(kind: OpKind, chunk: u32) -> RGBColor {
     let base = match kind {
         OpKind::Forward => FORWARD,
@@ -47,10 +61,9 @@ pub fn draw<DB: DrawingBackend>(
     let stages = f64::from(timeline.stages.max(1));
     let row = (DESIGN.1 - top - bottom) / stages;
     let tick = (DESIGN.0 - label_w - 8.0) / f64::from(timeline.total_ticks.max(1));
-    let stage_word = lang.pick("段", "stage");
     for s in 0..timeline.stages {
         let y = top + f64::from(s) * row;
-        let text = format!("{stage_word} {s}");
+        let text = text::STAGE.fill(lang, &[("stage", &s)]);
         area.draw_text(
             &text,
             &scale.text((row * 0.5).clamp(8.0, 13.0), &palette::MUTED),
@@ -126,6 +139,16 @@ mod tests {
         ok.unwrap();
         assert_eq!(out.matches("<rect").count(), t.ops.len() + 1); // + the background
         assert!(out.contains("stage 3"));
+    }
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let t = simulate_schedule(ScheduleView::OneFOneB, 2, 4, 1).unwrap();
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                svg((640, 360), |area| draw(area, &t, lang)).0.unwrap();
+            }
+        });
     }
 
     #[test]

@@ -21,6 +21,25 @@ use crate::i18n::{use_lang, Lang, T};
 /// a log axis.
 pub const LOG_SPAN: f64 = 100.0;
 
+/// The sentences of the traffic chart.
+mod text {
+    use crate::text::Text;
+
+    /// One bar of the summary.
+    pub const BAR: Text = Text {
+        zh: "{dim} {bytes}，走 {link}，{collective}，{size} 张卡一组",
+        en: "{dim} {bytes} over {link} ({collective}, group of {size})",
+    };
+    /// The chart in one sentence (`aria-label`); `bars` lists the bars above.
+    pub const SUMMARY: Text = Text {
+        zh: "每卡每步通信量：{bars}。",
+        en: "Traffic per card per step: {bars}.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&BAR, &SUMMARY];
+}
+
 /// One bar: the traffic of one dimension, as the core reports it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrafficBar {
@@ -270,29 +289,25 @@ pub fn summary(data: &TrafficSeries, lang: Lang) -> String {
     let bars: Vec<String> = data
         .bars
         .iter()
-        .map(|bar| match lang {
-            Lang::Zh => format!(
-                "{} {}，走 {}，{}，{} 张卡一组",
-                dim_label(lang, bar.dim),
-                format::bytes(bar.bytes),
-                link_long(lang, bar.link),
-                bar.collective,
-                bar.group_size
-            ),
-            Lang::En => format!(
-                "{} {} over {} ({}, group of {})",
-                dim_label(lang, bar.dim),
-                format::bytes(bar.bytes),
-                bar.link,
-                bar.collective,
-                bar.group_size
-            ),
+        .map(|bar| {
+            // Chinese names where the link runs; in English the sentence says "over" the link.
+            let link = match lang {
+                Lang::Zh => link_long(lang, bar.link).to_string(),
+                Lang::En => bar.link.to_string(),
+            };
+            text::BAR.fill(
+                lang,
+                &[
+                    ("dim", &dim_label(lang, bar.dim)),
+                    ("bytes", &format::bytes(bar.bytes)),
+                    ("link", &link),
+                    ("collective", &bar.collective),
+                    ("size", &bar.group_size),
+                ],
+            )
         })
         .collect();
-    match lang {
-        Lang::Zh => format!("每卡每步通信量：{}。", bars.join("；")),
-        Lang::En => format!("Traffic per card per step: {}.", bars.join("; ")),
-    }
+    text::SUMMARY.fill(lang, &[("bars", &bars.join(lang.pick("；", "; ")))])
 }
 
 /// Bytes per card per step for each dimension of `traffic`, drawn on a canvas
@@ -426,6 +441,21 @@ mod tests {
         ok.unwrap();
         assert!(zh.contains("跨机") && zh.contains("对数坐标"));
         assert!(summary(&series, Lang::Zh).contains("InfiniBand（跨机）"));
+    }
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let series = traffic_series(&wide_span());
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                summary(&series, lang);
+            }
+        });
+        assert_eq!(
+            summary(&series, Lang::En),
+            "Traffic per card per step: PP 0.7 GB over NVLink (p2p, group of 2); \
+             DP 97.2 GB over InfiniBand (all-reduce, group of 8)."
+        );
     }
 
     #[test]

@@ -24,6 +24,59 @@ const NODE_GAP: f64 = 18.0;
 /// Cards per row inside a node box.
 const CARDS_PER_ROW: u32 = 4;
 
+/// The words of the device grid.
+mod text {
+    use crate::text::Text;
+
+    /// A node box's title.
+    pub const NODE: Text = Text {
+        zh: "机器 {node}",
+        en: "Node {node}",
+    };
+    /// A card's accessible name; `face` is the card's own text (rank, badges, coordinates).
+    pub const CARD: Text = Text {
+        zh: "卡 {face}",
+        en: "Card {face}",
+    };
+    /// The selected card's accessible name.
+    pub const CARD_SELECTED: Text = Text {
+        zh: "卡 {face}（已选中）",
+        en: "Card {face} (selected)",
+    };
+    /// The accessible name of a card in the selected card's groups, `groups` naming them.
+    pub const CARD_IN_GROUPS: Text = Text {
+        zh: "卡 {face}：{groups}",
+        en: "Card {face}: {groups}",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&NODE, &CARD, &CARD_SELECTED, &CARD_IN_GROUPS];
+}
+
+/// A card's accessible name. It starts with what the card shows, in its order (rank, group
+/// badges, coordinates: assistive technology and voice control find it by that text), then
+/// says the same in words.
+fn card_label(lang: Lang, card: u32, selected: bool, roles: &[Dim], coords: &str) -> String {
+    let mut face = card.to_string();
+    if !selected && !roles.is_empty() {
+        face.push(' ');
+        face.extend(roles.iter().map(|d| badge(*d)));
+    }
+    if !coords.is_empty() {
+        face.push(' ');
+        face.push_str(coords);
+    }
+    if selected {
+        text::CARD_SELECTED.fill(lang, &[("face", &face)])
+    } else if roles.is_empty() {
+        text::CARD.fill(lang, &[("face", &face)])
+    } else {
+        let names: Vec<&str> = roles.iter().map(|d| group_name(lang, *d)).collect();
+        let groups = names.join(lang.pick("、", ", "));
+        text::CARD_IN_GROUPS.fill(lang, &[("face", &face), ("groups", &groups)])
+    }
+}
+
 /// Where everything sits: a pure function of N and the node size.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
@@ -247,7 +300,7 @@ pub fn DeviceGrid(
                 <g class="node">
                     <rect class="node-box" x=x y=y width=w height=h rx="10" />
                     <text class="node-title" x=x + NODE_PAD y=y + 15.0>
-                        {move || format!("{} {node}", lang.get().pick("机器", "Node"))}
+                        {move || text::NODE.fill(lang.get(), &[("node", &node)])}
                     </text>
                 </g>
             }
@@ -277,31 +330,7 @@ pub fn DeviceGrid(
                 class
             };
             let coords = move || coord_labels.with(|c| c.get(card as usize).cloned().unwrap_or_default());
-            let label = move || {
-                let lang = lang.get();
-                let roles = card_roles();
-                // The name starts with what the card shows, in its order (rank, group badges,
-                // coordinates: assistive technology and voice control find it by that text),
-                // then says the same in words.
-                let mut label = format!("{} {card}", lang.pick("卡", "Card"));
-                if !is_selected() && !roles.is_empty() {
-                    label.push(' ');
-                    label.extend(roles.iter().map(|d| badge(*d)));
-                }
-                let coords = coords();
-                if !coords.is_empty() {
-                    label.push(' ');
-                    label.push_str(&coords);
-                }
-                if is_selected() {
-                    label.push_str(lang.pick("（已选中）", " (selected)"));
-                } else if !roles.is_empty() {
-                    let names: Vec<&str> = roles.iter().map(|d| group_name(lang, *d)).collect();
-                    label.push_str(lang.pick("：", ": "));
-                    label.push_str(&names.join(lang.pick("、", ", ")));
-                }
-                label
-            };
+            let label = move || card_label(lang.get(), card, is_selected(), &card_roles(), &coords());
             let badges = move || {
                 if is_selected() {
                     String::from("★")
@@ -465,6 +494,28 @@ mod tests {
             .iter()
             .filter(|h| h.dim != Dim::Tp)
             .all(|h| h.link == Link::InfiniBand));
+    }
+
+    #[test]
+    fn card_names_start_with_the_card_s_own_text() {
+        let tp_dp = [Dim::Tp, Dim::Dp];
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                card_label(lang, 1, false, &tp_dp, "t1 c0 p0 d0");
+                card_label(lang, 0, true, &tp_dp, "t0 c0 p0 d0");
+                card_label(lang, 9, false, &[], "");
+                text::NODE.fill(lang, &[("node", &2)]);
+            }
+        });
+        assert_eq!(
+            card_label(Lang::En, 1, false, &tp_dp, "t1 c0 p0 d0"),
+            "Card 1 TD t1 c0 p0 d0: Same TP group, Same DP group"
+        );
+        assert_eq!(
+            card_label(Lang::Zh, 0, true, &tp_dp, "t0 c0 p0 d0"),
+            "卡 0 t0 c0 p0 d0（已选中）"
+        );
+        assert_eq!(card_label(Lang::En, 9, false, &[], ""), "Card 9");
     }
 
     #[test]

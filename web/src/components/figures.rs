@@ -9,6 +9,51 @@ use crate::components::table_scroll::TableScroll;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 
+/// The sentences of the figures.
+mod text {
+    use crate::text::Text;
+
+    /// The memory bar, read out (its `aria-label`).
+    pub const MEMORY_BAR: Text = Text {
+        zh: "模型状态 {states} + 激活 {activations} = {total} / {capacity}",
+        en: "model states {states} + activations {activations} = {total} / {capacity}",
+    };
+    /// The traffic table's title with a card selected.
+    pub const CARD_TRAFFIC: Text = Text {
+        zh: "卡 {card} 每步发出的通信（按它自己的组与链路）",
+        en: "Card {card} sends per step (its own groups and links)",
+    };
+    /// The traffic table's title with no card selected.
+    pub const PLAN_TRAFFIC: Text = Text {
+        zh: "每卡每步通信（任一组跨机即记 InfiniBand）",
+        en: "Traffic per card per step (InfiniBand when any group crosses nodes)",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&MEMORY_BAR, &CARD_TRAFFIC, &PLAN_TRAFFIC];
+}
+
+/// The memory bar in words: model states + activations = total / capacity.
+fn memory_label(lang: Lang, m: &Memory) -> String {
+    text::MEMORY_BAR.fill(
+        lang,
+        &[
+            ("states", &m.model_states),
+            ("activations", &m.activations),
+            ("total", &m.total),
+            ("capacity", &m.capacity),
+        ],
+    )
+}
+
+/// The traffic table's title: the selected card's own traffic, or the plan's.
+fn traffic_heading(lang: Lang, selected: Option<u32>) -> String {
+    match selected {
+        Some(card) => text::CARD_TRAFFIC.fill(lang, &[("card", &card)]),
+        None => text::PLAN_TRAFFIC.get(lang).to_string(),
+    }
+}
+
 fn dim_name(lang: Lang, dim: Dim) -> &'static str {
     match dim {
         Dim::Tp => "TP",
@@ -45,13 +90,7 @@ pub fn MemoryFigure(#[prop(into)] memory: Signal<Memory>) -> impl IntoView {
     view! {
         <div class="figure memory-figure" class:over=move || !memory.with(|m| m.fits)>
             <h3 class="figure-title"><T zh="每卡显存（最忙的卡：第一段流水线）" en="Memory per card (the busiest: first pipeline stage)" /></h3>
-            <div class="memory-bar" role="img" aria-label=move || {
-                memory.with(|m| format!(
-                    "{} {} + {} {} = {} / {}",
-                    lang.get().pick("模型状态", "model states"), m.model_states,
-                    lang.get().pick("激活", "activations"), m.activations, m.total, m.capacity
-                ))
-            }>
+            <div class="memory-bar" role="img" aria-label=move || memory.with(|m| memory_label(lang.get(), m))>
                 <span class="bar-states" style:width=move || share(|m| m.model_states.get())></span>
                 <span class="bar-activations" style:width=move || share(|m| m.activations.get())></span>
                 <span class="bar-capacity" style:left=capacity_at></span>
@@ -120,23 +159,7 @@ pub fn TrafficTable(
     #[prop(into)] selected: Signal<Option<u32>>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let heading = move || match selected.get() {
-        Some(card) => format!(
-            "{} {card} {}",
-            lang.get().pick("卡", "Card"),
-            lang.get().pick(
-                "每步发出的通信（按它自己的组与链路）",
-                "sends per step (its own groups and links)"
-            )
-        ),
-        None => lang
-            .get()
-            .pick(
-                "每卡每步通信（任一组跨机即记 InfiniBand）",
-                "Traffic per card per step (InfiniBand when any group crosses nodes)",
-            )
-            .to_string(),
-    };
+    let heading = move || traffic_heading(lang.get(), selected.get());
     let rows = move || {
         let lang = lang.get();
         let rows = traffic.get();
@@ -241,4 +264,35 @@ pub fn warning_zh(warning: parallel_core::Warning) -> String {
 /// A link's short name for chart legends.
 pub fn link_label(lang: Lang, link: Link) -> &'static str {
     format::link(lang, link)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::testing::assert_all_used;
+    use parallel_core::{evaluate, PlanConfig};
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let memory = evaluate(&PlanConfig::lesson_8_gpus()).unwrap().memory;
+        assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                memory_label(lang, &memory);
+                traffic_heading(lang, Some(3));
+                traffic_heading(lang, None);
+            }
+        });
+        assert_eq!(
+            memory_label(Lang::Zh, &memory),
+            "模型状态 55.6 GB + 激活 2.7 GB = 58.2 GB / 80.0 GB"
+        );
+        assert_eq!(
+            traffic_heading(Lang::En, Some(3)),
+            "Card 3 sends per step (its own groups and links)"
+        );
+        assert_eq!(
+            traffic_heading(Lang::Zh, Some(0)),
+            "卡 0 每步发出的通信（按它自己的组与链路）"
+        );
+    }
 }

@@ -9,6 +9,31 @@ use crate::charts::ScheduleChart;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 
+/// The sentences of the schedule view.
+mod text {
+    use crate::text::Text;
+
+    /// The caption under the timeline.
+    pub const IDLE: Text = Text {
+        zh: "空等占比 {idle} · {slots} 个时间片",
+        en: "idle share {idle} · {slots} time slots",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&IDLE];
+}
+
+/// The caption of a timeline: its idle share and its length.
+fn idle_caption(lang: Lang, timeline: &Timeline) -> String {
+    text::IDLE.fill(
+        lang,
+        &[
+            ("idle", &format::percent(timeline.idle_share)),
+            ("slots", &timeline.total_ticks),
+        ],
+    )
+}
+
 fn view_name(lang: Lang, view: View) -> &'static str {
     match view {
         View::Gpipe => "GPipe",
@@ -75,13 +100,7 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
     let summary = Signal::derive(move || {
         let lang = lang.get();
         drawable.with(|t| match t {
-            Ok(t) => format!(
-                "{} {} · {} {}",
-                lang.pick("空等占比", "idle share"),
-                format::percent(t.idle_share),
-                t.total_ticks,
-                lang.pick("个时间片", "time slots")
-            ),
+            Ok(t) => idle_caption(lang, t),
             Err(note) => note.clone(),
         })
     });
@@ -99,5 +118,27 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
                 <span class="op-key op-w"></span><T zh="权重梯度 W（ZB-H1 拆出来填空）" en="weight gradient W (ZB-H1 moves it into the gaps)" />
             </p>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::testing::assert_all_used;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let t = simulate_schedule(View::Gpipe, 4, 8, 1).unwrap();
+        assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                idle_caption(lang, &t);
+            }
+        });
+        let expected = format!(
+            "idle share {} · {} time slots",
+            format::percent(t.idle_share),
+            t.total_ticks
+        );
+        assert_eq!(idle_caption(Lang::En, &t), expected);
     }
 }

@@ -8,6 +8,25 @@ use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
 
+/// The sentences of the guided steps.
+mod text {
+    use crate::text::Text;
+
+    /// The total per card when it fits.
+    pub const TOTAL_FITS: Text = Text {
+        zh: "每卡合计 {total} ≤ {capacity}",
+        en: "total per card {total} ≤ {capacity}",
+    };
+    /// The total per card when it does not fit.
+    pub const TOTAL_OVER: Text = Text {
+        zh: "每卡合计 {total} > {capacity} ✗",
+        en: "total per card {total} > {capacity} ✗",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&TOTAL_FITS, &TOTAL_OVER];
+}
+
 /// One guided step.
 #[derive(Clone)]
 pub struct Task {
@@ -43,21 +62,12 @@ pub fn heaviest(lang: Lang, report: &Report) -> String {
 /// The total against the card, "101.2 GB ✗ (> 80.0 GB)".
 pub fn total_line(lang: Lang, report: &Report) -> String {
     let m = report.memory;
-    if m.fits {
-        format!(
-            "{} {} ≤ {}",
-            lang.pick("每卡合计", "total per card"),
-            m.total,
-            m.capacity
-        )
+    let text = if m.fits {
+        text::TOTAL_FITS
     } else {
-        format!(
-            "{} {} > {} ✗",
-            lang.pick("每卡合计", "total per card"),
-            m.total,
-            m.capacity
-        )
-    }
+        text::TOTAL_OVER
+    };
+    text.fill(lang, &[("total", &m.total), ("capacity", &m.capacity)])
 }
 
 /// The guided steps of one grid.
@@ -97,4 +107,33 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
         })
         .collect_view();
     view! { <ol class="tasks">{items}</ol> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::testing::assert_all_used;
+    use parallel_core::{evaluate, Recompute};
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let base = PlanConfig::lesson_8_gpus;
+        let fits = evaluate(&base()).unwrap();
+        let over = evaluate(&PlanConfig {
+            recompute: Recompute::Selective,
+            ..base()
+        })
+        .unwrap();
+        assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                total_line(lang, &fits);
+                total_line(lang, &over);
+            }
+        });
+        assert_eq!(total_line(Lang::Zh, &fits), "每卡合计 58.2 GB ≤ 80.0 GB");
+        assert_eq!(
+            total_line(Lang::En, &over),
+            "total per card 101.2 GB > 80.0 GB ✗"
+        );
+    }
 }

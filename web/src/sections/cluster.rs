@@ -14,6 +14,25 @@ use crate::lab::GridLab;
 use parallel_core::link::Section;
 use parallel_core::link::Widget;
 
+/// The sentences of part two.
+mod text {
+    use crate::text::Text;
+
+    /// Step ②'s reading: the bubble and its share of the step.
+    pub const OBSERVE_BUBBLE: Text = Text {
+        zh: "气泡 (p−1)/m = {bubble} · 占整步 {share}",
+        en: "bubble (p−1)/m = {bubble} · share of the step {share}",
+    };
+    /// Step ③'s reading: activations per card and the CP traffic.
+    pub const OBSERVE_CP: Text = Text {
+        zh: "每卡激活 {activations} · CP {cp}",
+        en: "activations per card {activations} · CP {cp}",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&OBSERVE_BUBBLE, &OBSERVE_CP];
+}
+
 fn tasks() -> Vec<Task> {
     let base = PlanConfig::lesson_64_gpus;
     vec![
@@ -37,7 +56,10 @@ fn tasks() -> Vec<Task> {
             todo_en: "TP cannot go past 8: the grid stops at one machine. Set PP to 8 and read the bubble, then move m to 32.",
             target: PlanConfig { micro_batches: 32, ..base() },
             select: None,
-            observe: |lang, r| format!("{} (p−1)/m = {} · {} {}", lang.pick("气泡", "bubble"), format::percent(r.bubble.ratio), lang.pick("占整步", "share of the step"), format::percent(r.bubble.share)),
+            observe: |lang, r| {
+                let (bubble, share) = (format::percent(r.bubble.ratio), format::percent(r.bubble.share));
+                text::OBSERVE_BUBBLE.fill(lang, &[("bubble", &bubble), ("share", &share)])
+            },
         },
         Task {
             id: "64-cp8",
@@ -47,12 +69,10 @@ fn tasks() -> Vec<Task> {
             select: None,
             observe: |lang, r| {
                 let cp = r.comm.iter().find(|t| t.dim == Dim::Cp);
-                format!(
-                    "{} {} · CP {}",
-                    lang.pick("每卡激活", "activations per card"),
-                    r.memory.activations,
-                    cp.map(|t| format!("{} ({})", format::bytes(t.bytes), format::link(lang, t.link))).unwrap_or_default()
-                )
+                let cp = cp
+                    .map(|t| format!("{} ({})", format::bytes(t.bytes), format::link(lang, t.link)))
+                    .unwrap_or_default();
+                text::OBSERVE_CP.fill(lang, &[("activations", &r.memory.activations), ("cp", &cp)])
             },
         },
     ]
@@ -85,5 +105,30 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
                    en="On 64 cards the model states per card drop to a few GB, and the question becomes which link carries what: TP sends the most bytes but stays inside a machine; only the pipeline's activations and DP's gradient sync cross machines, one or two orders of magnitude smaller. The heavier a dimension's traffic, the further inside it goes, onto the faster link." />
             </p>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::text::testing::assert_all_used;
+    use parallel_core::evaluate;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                for task in tasks() {
+                    (task.observe)(lang, &evaluate(&task.target).unwrap());
+                }
+            }
+        });
+        let pp8 = &tasks()[1];
+        let report = evaluate(&pp8.target).unwrap();
+        assert_eq!(
+            (pp8.observe)(Lang::En, &report),
+            "bubble (p−1)/m = 21.9% · share of the step 17.9%"
+        );
     }
 }

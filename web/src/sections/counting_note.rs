@@ -10,31 +10,47 @@ use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use parallel_core::link::Section;
 
+/// The sentences of the note that carry the core's defaults.
+mod text {
+    use crate::text::Text;
+
+    /// How time is counted, with the two bandwidths.
+    pub const LINKS: Text = Text {
+        zh: "时间 = 字节 ÷ 链路带宽。机内 NVLink 每卡 {nvlink} GB/s，跨机 InfiniBand 每卡 {ib} \
+             GB/s。一个组的卡都在同一台机里就走 NVLink，否则走 IB；不选卡时，\
+             某一维只要有一个组跨机，就整行记 IB。",
+        en: "Time = bytes ÷ link bandwidth. NVLink inside a machine gives {nvlink} GB/s per \
+             GPU, InfiniBand across machines {ib} GB/s per GPU. A group whose cards share a \
+             machine talks over NVLink, otherwise over IB; with no card selected, a dimension \
+             is marked IB as soon as any of its groups crosses machines.",
+    };
+    /// The units, with the card size.
+    pub const UNITS: Text = Text {
+        zh: "GB = {gb} 字节（十进制），显示一位小数；写 GiB、MiB 的地方按 2³⁰、2²⁰ 字节。\
+             一张卡按 {card} 计。激活和通信的张量都按 BF16（2 字节）。",
+        en: "GB = {gb} bytes (decimal), shown with one decimal; where GiB or MiB is written it \
+             means 2³⁰ or 2²⁰ bytes. A card holds {card}. Activations and communicated tensors \
+             are BF16 (2 bytes).",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&LINKS, &UNITS];
+}
+
 /// The link line: "NVLink 160 GB/s per GPU (inside a machine), InfiniBand 50 GB/s per GPU …".
 fn links_line(lang: Lang, config: &PlanConfig) -> String {
-    let (nv, ib) = (config.nvlink_gbps, config.ib_gbps);
-    match lang {
-        Lang::Zh => format!(
-            "时间 = 字节 ÷ 链路带宽。机内 NVLink 每卡 {nv:.0} GB/s，跨机 InfiniBand 每卡 {ib:.0} GB/s。一个组的卡都在同一台机里就走 NVLink，否则走 IB；不选卡时，某一维只要有一个组跨机，就整行记 IB。"
-        ),
-        Lang::En => format!(
-            "Time = bytes ÷ link bandwidth. NVLink inside a machine gives {nv:.0} GB/s per GPU, InfiniBand across machines {ib:.0} GB/s per GPU. A group whose cards share a machine talks over NVLink, otherwise over IB; with no card selected, a dimension is marked IB as soon as any of its groups crosses machines."
-        ),
-    }
+    let (nv, ib) = (
+        format!("{:.0}", config.nvlink_gbps),
+        format!("{:.0}", config.ib_gbps),
+    );
+    text::LINKS.fill(lang, &[("nvlink", &nv), ("ib", &ib)])
 }
 
 /// The units line, with the card size from the core's default config.
 fn units_line(lang: Lang, config: &PlanConfig) -> String {
     let card = format::bytes(parallel_core::Bytes::from_gb(config.gpu_memory_gb));
     let gb = format::thousands(GB as u64);
-    match lang {
-        Lang::Zh => format!(
-            "GB = {gb} 字节（十进制），显示一位小数；写 GiB、MiB 的地方按 2³⁰、2²⁰ 字节。一张卡按 {card} 计。激活和通信的张量都按 BF16（2 字节）。"
-        ),
-        Lang::En => format!(
-            "GB = {gb} bytes (decimal), shown with one decimal; where GiB or MiB is written it means 2³⁰ or 2²⁰ bytes. A card holds {card}. Activations and communicated tensors are BF16 (2 bytes)."
-        ),
-    }
+    text::UNITS.fill(lang, &[("gb", &gb), ("card", &card)])
 }
 
 /// The note at the bottom of the page.
@@ -137,6 +153,17 @@ pub fn CountingNote() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let config = PlanConfig::default();
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                links_line(lang, &config);
+                units_line(lang, &config);
+            }
+        });
+    }
 
     #[test]
     fn lines_read_the_core_defaults() {

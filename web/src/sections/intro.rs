@@ -9,6 +9,24 @@ use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use parallel_core::link::Section;
 
+/// The sentences of the opening.
+mod text {
+    use crate::text::Text;
+
+    /// The anchor's shape, from its preset.
+    pub const ANCHOR_SHAPE: Text = Text {
+        zh: "隐藏维度 {hidden}，{layers} 层（其中 {full} 层全注意力、{linear} 层线性注意力），\
+             {heads} 个注意力头、{kv_heads} 个 KV 头，每头 {head_dim} 维，FFN {ffn}，词表 \
+             {vocab}。",
+        en: "Hidden size {hidden}, {layers} layers ({full} with full attention, {linear} with \
+             linear attention), {heads} attention heads and {kv_heads} KV heads of {head_dim} \
+             dimensions, FFN {ffn}, vocabulary {vocab}.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&ANCHOR_SHAPE];
+}
+
 /// A section's line in the page's table of contents (中文, English); the intro has none.
 fn contents_line(section: Section) -> Option<(&'static str, &'static str)> {
     match section {
@@ -26,32 +44,20 @@ fn contents_line(section: Section) -> Option<(&'static str, &'static str)> {
 fn anchor_shape(lang: Lang) -> String {
     let m = Preset::Qwen38_27b.model();
     let linear = m.layers.saturating_sub(m.full_attention_layers);
-    match lang {
-        Lang::Zh => format!(
-            "隐藏维度 {}，{} 层（其中 {} 层全注意力、{} 层线性注意力），{} 个注意力头、{} 个 KV 头，每头 {} 维，FFN {}，词表 {}。",
-            m.hidden,
-            m.layers,
-            m.full_attention_layers,
-            linear,
-            m.heads,
-            m.kv_heads,
-            m.head_dim,
-            format::thousands(u64::from(m.ffn)),
-            format::thousands(u64::from(m.vocab)),
-        ),
-        Lang::En => format!(
-            "Hidden size {}, {} layers ({} with full attention, {} with linear attention), {} attention heads and {} KV heads of {} dimensions, FFN {}, vocabulary {}.",
-            m.hidden,
-            m.layers,
-            m.full_attention_layers,
-            linear,
-            m.heads,
-            m.kv_heads,
-            m.head_dim,
-            format::thousands(u64::from(m.ffn)),
-            format::thousands(u64::from(m.vocab)),
-        ),
-    }
+    text::ANCHOR_SHAPE.fill(
+        lang,
+        &[
+            ("hidden", &m.hidden),
+            ("layers", &m.layers),
+            ("full", &m.full_attention_layers),
+            ("linear", &linear),
+            ("heads", &m.heads),
+            ("kv_heads", &m.kv_heads),
+            ("head_dim", &m.head_dim),
+            ("ffn", &format::thousands(u64::from(m.ffn))),
+            ("vocab", &format::thousands(u64::from(m.vocab))),
+        ],
+    )
 }
 
 /// The opening section: the lab, its limits, the anchor.
@@ -139,6 +145,15 @@ pub fn Intro() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                anchor_shape(lang);
+            }
+        });
+    }
 
     #[test]
     fn anchor_shape_reads_the_preset() {

@@ -15,6 +15,35 @@ use crate::lab::GridLab;
 use parallel_core::link::Section;
 use parallel_core::link::Widget;
 
+/// The sentences of part one.
+mod text {
+    use crate::text::Text;
+
+    /// Step ②'s reading: the total per card, then the heaviest dimension.
+    pub const OBSERVE_HEAVIEST: Text = Text {
+        zh: "{total} · 最重的一维：{heaviest}",
+        en: "{total} · heaviest: {heaviest}",
+    };
+    /// Step ③'s reading: the bubble.
+    pub const OBSERVE_BUBBLE: Text = Text {
+        zh: "气泡 (p−1)/m = {bubble}",
+        en: "bubble (p−1)/m = {bubble}",
+    };
+    /// How the floor of model states on 8 cards is counted.
+    pub const FLOOR: Text = Text {
+        zh: "地板是 16 字节 × {params} ÷ 8 = {floor}：BF16 权重 2 + BF16 梯度 2 + FP32 \
+             主权重与两份 Adam 动量 12，每个参数 16 字节；8 张卡最多把它切成 8 份。DP + ZeRO-3、\
+             TP 8、TP 2 × PP 4 都落在这个地板上，差别在激活和通信。",
+        en: "The floor is 16 bytes × {params} ÷ 8 = {floor}: BF16 weights 2 + BF16 gradients 2 \
+             + FP32 master weights and two Adam moments 12 = 16 bytes per parameter, and 8 \
+             cards can split it at most 8 ways. DP + ZeRO-3, TP 8 and TP 2 × PP 4 all land on \
+             this floor; they differ in activations and traffic.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&OBSERVE_HEAVIEST, &OBSERVE_BUBBLE, &FLOOR];
+}
+
 fn tasks() -> Vec<Task> {
     let base = PlanConfig::lesson_8_gpus;
     vec![
@@ -32,7 +61,10 @@ fn tasks() -> Vec<Task> {
             todo_en: "Set TP to 8 (DP drops to 1) and keep selective recompute: it fits again. In the traffic table the heaviest dimension moves from DP to TP.",
             target: PlanConfig { tp: 8, recompute: Recompute::Selective, ..base() },
             select: None,
-            observe: |lang, r| format!("{} · {} {}", total_line(lang, r), lang.pick("最重的一维：", "heaviest:"), heaviest(lang, r)),
+            observe: |lang, r| {
+                let (total, heaviest) = (total_line(lang, r), heaviest(lang, r));
+                text::OBSERVE_HEAVIEST.fill(lang, &[("total", &total), ("heaviest", &heaviest)])
+            },
         },
         Task {
             id: "8-pipeline",
@@ -40,25 +72,17 @@ fn tasks() -> Vec<Task> {
             todo_en: "Try TP 2 × PP 4: read the pipeline bubble, then move the micro-batches per step m from 8 to 32.",
             target: PlanConfig { tp: 2, pp: 4, micro_batches: 32, ..base() },
             select: None,
-            observe: |lang, r| format!("{} (p−1)/m = {}", lang.pick("气泡", "bubble"), format::percent(r.bubble.ratio)),
+            observe: |lang, r| {
+                text::OBSERVE_BUBBLE.fill(lang, &[("bubble", &format::percent(r.bubble.ratio))])
+            },
         },
     ]
 }
 
 /// The floor of model states on 8 cards: 16 bytes × P ÷ 8, whatever the split.
 fn floor_explanation(lang: Lang, floor: parallel_core::Bytes) -> String {
-    let p = format::thousands(Preset::Qwen38_27b.model().params as u64);
-    match lang {
-        Lang::Zh => format!(
-            "地板是 16 字节 × {p} ÷ 8 = {floor}：BF16 权重 2 + BF16 梯度 2 + FP32 主权重与两份 Adam 动量 12，每个参数 16 字节；\
-             8 张卡最多把它切成 8 份。DP + ZeRO-3、TP 8、TP 2 × PP 4 都落在这个地板上，差别在激活和通信。"
-        ),
-        Lang::En => format!(
-            "The floor is 16 bytes × {p} ÷ 8 = {floor}: BF16 weights 2 + BF16 gradients 2 + FP32 master weights and two Adam \
-             moments 12 = 16 bytes per parameter, and 8 cards can split it at most 8 ways. DP + ZeRO-3, TP 8 and TP 2 × PP 4 \
-             all land on this floor; they differ in activations and traffic."
-        ),
-    }
+    let params = format::thousands(Preset::Qwen38_27b.model().params as u64);
+    text::FLOOR.fill(lang, &[("params", &params), ("floor", &floor)])
 }
 
 /// Part one: prediction, the 8-GPU grid, three tasks and the comparison table.
@@ -106,5 +130,30 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
                 </ol>
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::testing::assert_all_used;
+    use parallel_core::evaluate;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let floor = parallel_core::Bytes::from_gb(55.6);
+        assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                for task in tasks() {
+                    (task.observe)(lang, &evaluate(&task.target).unwrap());
+                }
+                floor_explanation(lang, floor);
+            }
+        });
+        let tp8 = &tasks()[1];
+        let report = evaluate(&tp8.target).unwrap();
+        assert!((tp8.observe)(Lang::Zh, &report).contains(" · 最重的一维：TP "));
+        assert!(floor_explanation(Lang::En, floor)
+            .starts_with("The floor is 16 bytes × 27,781,427,952 ÷ 8 = 55.6 GB: "));
     }
 }

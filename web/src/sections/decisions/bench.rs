@@ -5,8 +5,54 @@ use leptos::prelude::*;
 use parallel_core::{tp_bench, BenchShape, TpBench};
 
 use super::check::*;
-use super::fields::mark;
 use crate::i18n::{use_lang, Lang, T};
+
+/// The sentences of the TP bench.
+mod text {
+    use crate::text::Text;
+
+    /// What runs, and the seed of its matrices.
+    pub const HINT: Text = Text {
+        zh: "在你的浏览器里真算：X 是 {tokens}×{hidden}，W 是 {hidden}×{ffn}，V 是 \
+             {ffn}×{hidden}，切给 {tp} 张“卡”，f32。矩阵由种子 {seed} 生成。",
+        en: "Computed for real in your browser: X is {tokens}×{hidden}, W is {hidden}×{ffn}, V \
+             is {ffn}×{hidden}, split over {tp} \"cards\", in f32. The matrices come from seed \
+             {seed}.",
+    };
+    // The difference stands as a word of its own, "= 4.8e-7 （…）": the page's tests read it.
+    /// The column split, at rounding level as it should be.
+    pub const COLUMN_OK: Text = Text {
+        zh: "✓ W 按列切、V 按行切，部分和相加：max |Y − Y_split| = {diff} （舍入级）",
+        en: "✓ W split by columns and V by rows, partial outputs summed: max |Y − Y_split| = \
+             {diff} (rounding level)",
+    };
+    /// The column split, above rounding level.
+    pub const COLUMN_OFF: Text = Text {
+        zh: "✗ W 按列切、V 按行切，部分和相加：max |Y − Y_split| = {diff} （超出舍入级）",
+        en: "✗ W split by columns and V by rows, partial outputs summed: max |Y − Y_split| = \
+             {diff} (above rounding level)",
+    };
+    /// The row split, clearly off as it should be.
+    pub const ROW_OK: Text = Text {
+        zh: "✓ W 按行切（GeLU 作用在部分和上）：max |Y − Y_split| = {diff} （明显不为 0）",
+        en: "✓ W split by rows (GeLU applied to partial sums): max |Y − Y_split| = {diff} \
+             (clearly non-zero)",
+    };
+    /// The row split, unexpectedly close.
+    pub const ROW_OFF: Text = Text {
+        zh: "✗ W 按行切（GeLU 作用在部分和上）：max |Y − Y_split| = {diff} （意外地接近 0）",
+        en: "✗ W split by rows (GeLU applied to partial sums): max |Y − Y_split| = {diff} \
+             (unexpectedly near zero)",
+    };
+    /// The output's scale.
+    pub const SCALE: Text = Text {
+        zh: "输出 Y 的最大绝对值 {max}",
+        en: "largest |Y| of the output {max}",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&HINT, &COLUMN_OK, &COLUMN_OFF, &ROW_OK, &ROW_OFF, &SCALE];
+}
 
 /// A seed for the bench from the browser's generator (the core has no randomness).
 #[cfg(target_arch = "wasm32")]
@@ -25,35 +71,40 @@ fn fresh_seed() -> u64 {
 fn bench_lines(lang: Lang, bench: &TpBench) -> (String, String, bool) {
     let column_ok = is_rounding_level(bench.column_split_max_diff, bench.output_max_abs);
     let row_ok = !is_rounding_level(bench.row_split_max_diff, bench.output_max_abs);
-    let column = format!(
-        "{} {}: max |Y − Y_split| = {:.1e} {}",
-        mark(column_ok),
-        lang.pick(
-            "W 按列切、V 按行切，部分和相加",
-            "W split by columns and V by rows, partial outputs summed"
-        ),
-        bench.column_split_max_diff,
-        if column_ok {
-            lang.pick("（舍入级）", "(rounding level)")
-        } else {
-            lang.pick("（超出舍入级）", "(above rounding level)")
-        }
+    let column = if column_ok {
+        text::COLUMN_OK
+    } else {
+        text::COLUMN_OFF
+    };
+    let column = column.fill(
+        lang,
+        &[("diff", &format!("{:.1e}", bench.column_split_max_diff))],
     );
-    let row = format!(
-        "{} {}: max |Y − Y_split| = {:.3} {}",
-        mark(row_ok),
-        lang.pick(
-            "W 按行切（GeLU 作用在部分和上）",
-            "W split by rows (GeLU applied to partial sums)"
-        ),
-        bench.row_split_max_diff,
-        if row_ok {
-            lang.pick("（明显不为 0）", "(clearly non-zero)")
-        } else {
-            lang.pick("（意外地接近 0）", "(unexpectedly near zero)")
-        }
+    let row = if row_ok { text::ROW_OK } else { text::ROW_OFF };
+    let row = row.fill(
+        lang,
+        &[("diff", &format!("{:.3}", bench.row_split_max_diff))],
     );
     (column, row, column_ok && row_ok)
+}
+
+/// The output's largest |Y|, for scale.
+fn scale_text(lang: Lang, bench: &TpBench) -> String {
+    text::SCALE.fill(lang, &[("max", &format!("{:.2}", bench.output_max_abs))])
+}
+
+/// What the bench computes: the shapes, the split and the seed.
+fn hint_text(lang: Lang, shape: BenchShape, seed: u64) -> String {
+    text::HINT.fill(
+        lang,
+        &[
+            ("tokens", &shape.tokens),
+            ("hidden", &shape.hidden),
+            ("ffn", &shape.ffn),
+            ("tp", &shape.tp),
+            ("seed", &seed),
+        ],
+    )
 }
 
 #[component]
@@ -67,11 +118,7 @@ pub fn TpBenchView() -> impl IntoView {
         match result.get() {
             Ok(bench) => {
                 let (column, row, both) = bench_lines(lang, &bench);
-                let scale = format!(
-                    "{} {:.2}",
-                    lang.pick("输出 Y 的最大绝对值", "largest |Y| of the output"),
-                    bench.output_max_abs
-                );
+                let scale = scale_text(lang, &bench);
                 view! {
                     <ul class="verdict-lines">
                         <li data-testid="tp-bench-column" data-diff=bench.column_split_max_diff.to_string()>{column}</li>
@@ -95,16 +142,7 @@ pub fn TpBenchView() -> impl IntoView {
         <div class="tp-bench figure" data-testid="tp-bench">
             <h4><T zh="第 3 课的验算台：Y = GeLU(X·W)·V" en="Lesson 3's bench: Y = GeLU(X·W)·V" /></h4>
             <p class="hint">
-                {move || match lang.get() {
-                    Lang::Zh => format!(
-                        "在你的浏览器里真算：X 是 {}×{}，W 是 {}×{}，V 是 {}×{}，切给 {} 张“卡”，f32。矩阵由种子 {} 生成。",
-                        shape.tokens, shape.hidden, shape.hidden, shape.ffn, shape.ffn, shape.hidden, shape.tp, seed.get()
-                    ),
-                    Lang::En => format!(
-                        "Computed for real in your browser: X is {}×{}, W is {}×{}, V is {}×{}, split over {} \"cards\", in f32. The matrices come from seed {}.",
-                        shape.tokens, shape.hidden, shape.hidden, shape.ffn, shape.ffn, shape.hidden, shape.tp, seed.get()
-                    ),
-                }}
+                {move || hint_text(lang.get(), shape, seed.get())}
             </p>
             <div role="status" aria-live="polite">{body}</div>
             <button type="button" data-testid="tp-bench-rerun" on:click=move |_| seed.set(fresh_seed())>
@@ -128,5 +166,28 @@ mod tests {
         }
         assert!(is_rounding_level(1e-6, 5.0));
         assert!(!is_rounding_level(0.5, 5.0));
+    }
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let good = tp_bench(1, BenchShape::default()).expect("default shape");
+        let bad = TpBench {
+            column_split_max_diff: 1.0,
+            row_split_max_diff: 0.0,
+            ..good
+        };
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                bench_lines(lang, &good);
+                bench_lines(lang, &bad);
+                scale_text(lang, &good);
+                hint_text(lang, BenchShape::default(), 7);
+            }
+        });
+        let (column, row, _) = bench_lines(Lang::Zh, &good);
+        assert!(column.starts_with("✓ W 按列切、V 按行切，部分和相加：max |Y − Y_split| = "));
+        assert!(column.ends_with(" （舍入级）") && row.ends_with(" （明显不为 0）"));
+        assert!(hint_text(Lang::En, BenchShape::default(), 7)
+            .ends_with("The matrices come from seed 7."));
     }
 }

@@ -8,6 +8,35 @@ use crate::i18n::{use_lang, Lang};
 use crate::input::InputError;
 use crate::lab::GridLab;
 
+/// The sentences the three forms share.
+mod text {
+    use crate::text::Text;
+
+    /// A field whose input cannot be read, and why.
+    pub const FIELD_PROBLEM: Text = Text {
+        zh: "{field}：{problem}",
+        en: "{field}: {problem}",
+    };
+    /// The decision's grid shows the student's plan.
+    pub const GRID_SAME: Text = Text {
+        zh: "{cards} 卡网格现在显示的正是这个方案。",
+        en: "The {cards}-card grid shows exactly this plan right now.",
+    };
+    /// The decision's grid shows another plan.
+    pub const GRID_OTHER: Text = Text {
+        zh: "{cards} 卡网格现在显示的是另一个方案。",
+        en: "The {cards}-card grid currently shows a different plan.",
+    };
+    /// The button that loads the student's plan into the grid.
+    pub const LOAD: Text = Text {
+        zh: "把我的方案放进 {cards} 卡网格",
+        en: "Load my plan into the {cards}-card grid",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&FIELD_PROBLEM, &GRID_SAME, &GRID_OTHER, &LOAD];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Views.
 // ---------------------------------------------------------------------------------------------
@@ -106,16 +135,22 @@ pub fn NumberField(
     }
 }
 
+/// "Field: what is wrong with it", for the list of problems under a form.
+pub fn field_problem(lang: Lang, field: &str, problem: &str) -> String {
+    text::FIELD_PROBLEM.fill(lang, &[("field", &field), ("problem", &problem)])
+}
+
+/// The problem with a number field (named `field`), if it could not be read.
 pub fn input_line(
     lang: Lang,
-    what: &str,
+    field: &str,
     parsed: &Result<f64, InputError>,
     example: &str,
 ) -> Option<String> {
     parsed
         .as_ref()
         .err()
-        .map(|e| format!("{what}{}", e.message(lang, example)))
+        .map(|e| field_problem(lang, field, &e.message(lang, example)))
 }
 
 pub fn derived_dp(config: &PlanConfig) -> String {
@@ -131,6 +166,16 @@ pub fn verdict_class(passed: Option<bool>) -> &'static str {
     }
 }
 
+/// Whether the `cards`-card grid shows the student's plan (`same`) or another one.
+fn grid_line(lang: Lang, cards: u32, same: bool) -> String {
+    let text = if same {
+        text::GRID_SAME
+    } else {
+        text::GRID_OTHER
+    };
+    text.fill(lang, &[("cards", &cards)])
+}
+
 /// Whether the grid of a decision shows the student's plan right now, and a button that puts
 /// it there (`decision-N-grid`, `decision-N-load`).
 #[component]
@@ -141,16 +186,8 @@ pub fn GridLoadLine(decision: u8, lab: GridLab, config: PlanConfig) -> impl Into
         Memo::new(move |_| lab.config.with(|c| *c == config))
     };
     let cards = lab.config.with_untracked(|c| c.gpus);
-    let line = move || match (lang.get(), in_grid.get()) {
-        (Lang::Zh, true) => format!("{cards} 卡网格现在显示的正是这个方案。"),
-        (Lang::Zh, false) => format!("{cards} 卡网格现在显示的是另一个方案。"),
-        (Lang::En, true) => format!("The {cards}-card grid shows exactly this plan right now."),
-        (Lang::En, false) => format!("The {cards}-card grid currently shows a different plan."),
-    };
-    let button = move || match lang.get() {
-        Lang::Zh => format!("把我的方案放进 {cards} 卡网格"),
-        Lang::En => format!("Load my plan into the {cards}-card grid"),
-    };
+    let line = move || grid_line(lang.get(), cards, in_grid.get());
+    let button = move || text::LOAD.fill(lang.get(), &[("cards", &cards)]);
     view! {
         <p class="verdict-grid" data-testid=format!("decision-{decision}-grid") data-same=move || in_grid.get().to_string()>
             {line} " "
@@ -159,5 +196,32 @@ pub fn GridLoadLine(decision: u8, lab: GridLab, config: PlanConfig) -> impl Into
                 {button}
             </button>
         </p>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let bad: Result<f64, InputError> = Err(InputError::Negative);
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                input_line(lang, "x", &bad, "1");
+                grid_line(lang, 8, true);
+                grid_line(lang, 64, false);
+                text::LOAD.fill(lang, &[("cards", &8)]);
+            }
+        });
+        assert_eq!(
+            input_line(Lang::Zh, "每卡激活", &bad, "4.5").as_deref(),
+            Some("每卡激活：不能是负数。")
+        );
+        assert_eq!(
+            input_line(Lang::En, "Activations per card", &bad, "4.5").as_deref(),
+            Some("Activations per card: It cannot be negative.")
+        );
+        assert_eq!(input_line(Lang::En, "x", &Ok(1.0), "1"), None);
     }
 }

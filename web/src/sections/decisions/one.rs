@@ -2,15 +2,103 @@
 //! memory figures checked against the core's.
 
 use leptos::prelude::*;
-use parallel_core::Bytes;
+use parallel_core::{Bytes, Memory, PlanConfig};
 
 use super::check::*;
 use super::fields::*;
-use crate::error_text::explain;
+use crate::error_text::rejected;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::input::{parse_gb, InputError};
 use crate::lab::GridLab;
+
+/// The sentences of decision ①'s verdict.
+mod text {
+    use crate::text::Text;
+
+    /// The plan the student chose.
+    pub const PLAN: Text = Text {
+        zh: "你的方案：8 卡 · ZeRO-{zero} · TP {tp} · DP {dp} · {recompute}",
+        en: "Your plan: 8 cards · ZeRO-{zero} · TP {tp} · DP {dp} · {recompute}",
+    };
+    /// A figure the student wrote that matches the core's.
+    pub const FIGURE_MATCH: Text = Text {
+        zh: "✓ {field}：你写 {typed} GB，核心算出 {computed}（一致）",
+        en: "✓ {field}: you wrote {typed} GB, the core computes {computed} (match)",
+    };
+    /// A figure the student wrote that does not match the core's.
+    pub const FIGURE_NO_MATCH: Text = Text {
+        zh: "✗ {field}：你写 {typed} GB，核心算出 {computed}（对不上）",
+        en: "✗ {field}: you wrote {typed} GB, the core computes {computed} (no match)",
+    };
+    /// The total per card within the card.
+    pub const TOTAL_FITS: Text = Text {
+        zh: "✓ 合计 {total} ≤ {capacity} 放得下",
+        en: "✓ total {total} ≤ {capacity} fits",
+    };
+    /// The total per card over the card.
+    pub const TOTAL_OVER: Text = Text {
+        zh: "✗ 合计 {total} > {capacity} 放不下",
+        en: "✗ total {total} > {capacity} does not fit",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[
+        &PLAN,
+        &FIGURE_MATCH,
+        &FIGURE_NO_MATCH,
+        &TOTAL_FITS,
+        &TOTAL_OVER,
+    ];
+}
+
+/// The student's plan in one line.
+fn plan_text(lang: Lang, config: &PlanConfig, dp: u32) -> String {
+    text::PLAN.fill(
+        lang,
+        &[
+            ("zero", &config.zero),
+            ("tp", &config.tp),
+            ("dp", &dp),
+            ("recompute", &recompute_name(lang, config.recompute)),
+        ],
+    )
+}
+
+/// A figure the student wrote (`typed_gb`) against the core's, and whether they match.
+fn figure_text(lang: Lang, field: &str, typed_gb: f64, computed: Bytes) -> (String, bool) {
+    let ok = matches_one_decimal(typed_gb, computed);
+    let text = if ok {
+        text::FIGURE_MATCH
+    } else {
+        text::FIGURE_NO_MATCH
+    };
+    let line = text.fill(
+        lang,
+        &[
+            ("field", &field),
+            ("typed", &typed_gb),
+            ("computed", &format::bytes(computed)),
+        ],
+    );
+    (line, ok)
+}
+
+/// The total per card against the card.
+fn total_text(lang: Lang, memory: &Memory) -> String {
+    let text = if memory.fits {
+        text::TOTAL_FITS
+    } else {
+        text::TOTAL_OVER
+    };
+    text.fill(
+        lang,
+        &[
+            ("total", &format::bytes(memory.total)),
+            ("capacity", &format::bytes(memory.capacity)),
+        ],
+    )
+}
 
 fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
     let config = check.config.clone();
@@ -18,30 +106,22 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         Ok(found) => *found,
         Err(error) => {
             return view! {
-                <p role="alert">{lang.pick("核心拒绝了这个方案：", "The core rejects this plan: ")}{explain(lang, error)}</p>
+                <p role="alert">{rejected(lang, error)}</p>
             }
             .into_any()
         }
     };
-    let plan_name = format!(
-        "{} {} · ZeRO-{} · TP {} · DP {} · {}",
-        lang.pick("你的方案：", "Your plan:"),
-        lang.pick("8 卡", "8 cards"),
-        config.zero,
-        config.tp,
-        dp,
-        recompute_name(lang, config.recompute)
-    );
+    let plan_name = plan_text(lang, &config, dp);
     let mut problems = Vec::new();
     problems.extend(input_line(
         lang,
-        lang.pick("每卡模型状态：", "Model states per card: "),
+        lang.pick("每卡模型状态", "Model states per card"),
         &check.states,
         "12.3",
     ));
     problems.extend(input_line(
         lang,
-        lang.pick("每卡激活：", "Activations per card: "),
+        lang.pick("每卡激活", "Activations per card"),
         &check.activations,
         "4.5",
     ));
@@ -50,16 +130,7 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
                 computed: Bytes,
                 test: &'static str| {
         typed.as_ref().ok().map(|&gb| {
-            let ok = matches_one_decimal(gb, computed);
-            let (colon, comma) = (lang.pick("：", ": "), lang.pick("，", ", "));
-            let text = format!(
-                "{} {label}{colon}{} {gb} GB{comma}{} {} {}",
-                mark(ok),
-                lang.pick("你写", "you wrote"),
-                lang.pick("核心算出", "the core computes"),
-                format::bytes(computed),
-                if ok { lang.pick("（一致）", "(match)") } else { lang.pick("（对不上）", "(no match)") }
-            );
+            let (text, ok) = figure_text(lang, label, gb, computed);
             view! { <li data-testid=test data-ok=ok.to_string() data-bytes=computed.get().to_string()>{text}</li> }
         })
     };
@@ -75,19 +146,7 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         memory.activations,
         "decision-1-activations-result",
     );
-    let total_line = format!(
-        "{} {} {} {} {} {}",
-        mark(memory.fits),
-        lang.pick("合计", "total"),
-        format::bytes(memory.total),
-        if memory.fits { "≤" } else { ">" },
-        format::bytes(memory.capacity),
-        if memory.fits {
-            lang.pick("放得下", "fits")
-        } else {
-            lang.pick("放不下", "does not fit")
-        }
-    );
+    let total_line = total_text(lang, &memory);
     let conclusion = match check.marks() {
         Some((true, true, true)) => lang.pick(
             "✓ 通过：两项都和核心一致，合计不超过 80 GB。",
@@ -181,5 +240,45 @@ pub fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
                 </div>
             </fieldset>
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parallel_core::{evaluate, Recompute};
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let config = decision_one_config(3, 1, Recompute::Full);
+        let fits = evaluate(&config).unwrap().memory;
+        let over = evaluate(&decision_one_config(3, 1, Recompute::Selective))
+            .unwrap()
+            .memory;
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                plan_text(lang, &config, 8);
+                figure_text(lang, "x", 55.6, fits.model_states);
+                figure_text(lang, "x", 50.0, fits.model_states);
+                total_text(lang, &fits);
+                total_text(lang, &over);
+            }
+        });
+        assert_eq!(
+            plan_text(Lang::Zh, &config, 8),
+            "你的方案：8 卡 · ZeRO-3 · TP 1 · DP 8 · 全量重计算"
+        );
+        assert_eq!(
+            figure_text(Lang::Zh, "每卡模型状态", 50.0, fits.model_states).0,
+            "✗ 每卡模型状态：你写 50 GB，核心算出 55.6 GB（对不上）"
+        );
+        assert_eq!(
+            figure_text(Lang::En, "model states per card", 55.6, fits.model_states).0,
+            "✓ model states per card: you wrote 55.6 GB, the core computes 55.6 GB (match)"
+        );
+        assert_eq!(
+            total_text(Lang::En, &over),
+            "✗ total 101.2 GB > 80.0 GB does not fit"
+        );
     }
 }

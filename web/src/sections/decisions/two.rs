@@ -3,36 +3,99 @@
 
 use leptos::prelude::*;
 use parallel_core::traffic::heaviest;
-use parallel_core::{Dim, Link, PlanConfig};
+use parallel_core::{Bubble, Dim, Link, Memory, PlanConfig, Traffic};
 
 use super::check::*;
 use super::fields::*;
-use crate::error_text::explain;
+use crate::error_text::rejected;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::input::{parse_gb, parse_percent, parse_whole, InputError};
 use crate::lab::GridLab;
 
-fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
+/// The sentences of decision ②'s verdict.
+mod text {
+    use crate::text::Text;
+
+    /// The plan the student chose.
+    pub const PLAN: Text = Text {
+        zh: "你的方案（64 卡）：TP {tp} × PP {pp} × DP {dp} · ZeRO-{zero} · m = {m}",
+        en: "Your plan (64 cards): TP {tp} × PP {pp} × DP {dp} · ZeRO-{zero} · m = {m}",
+    };
+    /// The core's heaviest dimension.
+    pub const HEAVIEST: Text = Text {
+        zh: "核心的账：最重的一维是 {dim} 每卡每步 {bytes} · {link} · {time}",
+        en: "The core's count: the heaviest dimension is {dim} with {bytes} · {link} · {time}",
+    };
+    /// The student's answer, each part marked ✓ or ✗.
+    pub const ANSWER: Text = Text {
+        zh: "你写：{dim} {dim_mark} · {bytes} {bytes_mark} · {link} {link_mark}",
+        en: "You wrote: {dim} {dim_mark} · {bytes} {bytes_mark} · {link} {link_mark}",
+    };
+    // The bubble lines keep the figure a word of its own, "12.5% (…)": the page's tests read
+    // it that way, hence the ASCII parentheses in the Chinese too.
+    /// The bubble, when the threshold could not be read.
+    pub const BUBBLE: Text = Text {
+        zh: "气泡 (p−1)/m = {ratio} (占整步 {share})",
+        en: "Bubble (p−1)/m = {ratio} (share of the step {share})",
+    };
+    /// The bubble within the student's threshold.
+    pub const BUBBLE_WITHIN: Text = Text {
+        zh: "气泡 (p−1)/m = {ratio} (占整步 {share}) ✓ 不超过你定的阈值 {threshold}",
+        en: "Bubble (p−1)/m = {ratio} (share of the step {share}) ✓ within your threshold of \
+             {threshold}",
+    };
+    /// The bubble above the student's threshold.
+    pub const BUBBLE_ABOVE: Text = Text {
+        zh: "气泡 (p−1)/m = {ratio} (占整步 {share}) ✗ 超过你定的阈值 {threshold}",
+        en: "Bubble (p−1)/m = {ratio} (share of the step {share}) ✗ above your threshold of \
+             {threshold}",
+    };
+    /// Memory per card within the card.
+    pub const MEMORY_FITS: Text = Text {
+        zh: "✓ 每卡模型状态 {states} + 激活 {activations} = {total} ≤ {capacity}",
+        en: "✓ model states per card {states} + activations {activations} = {total} ≤ {capacity}",
+    };
+    /// Memory per card over the card.
+    pub const MEMORY_OVER: Text = Text {
+        zh: "✗ 每卡模型状态 {states} + 激活 {activations} = {total} > {capacity}",
+        en: "✗ model states per card {states} + activations {activations} = {total} > {capacity}",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[
+        &PLAN,
+        &HEAVIEST,
+        &ANSWER,
+        &BUBBLE,
+        &BUBBLE_WITHIN,
+        &BUBBLE_ABOVE,
+        &MEMORY_FITS,
+        &MEMORY_OVER,
+    ];
+}
+
+/// What cannot be read or is missing in the form, one line each.
+fn problems(lang: Lang, check: &DecisionTwo) -> Vec<String> {
     let mut problems: Vec<String> = Vec::new();
     if let Err(e) = &check.micro_batches {
-        problems.push(format!(
-            "{}{}",
-            lang.pick("每步 micro-batch 数 m：", "Micro-batches per step m: "),
-            e.message(lang, "32")
+        problems.push(field_problem(
+            lang,
+            lang.pick("每步 micro-batch 数 m", "Micro-batches per step m"),
+            &e.message(lang, "32"),
         ));
     }
     problems.extend(input_line(
         lang,
-        lang.pick("字节数：", "Bytes: "),
+        lang.pick("字节数", "Bytes"),
         &check.bytes,
         "12.3",
     ));
     if let Err(e) = &check.threshold {
-        problems.push(format!(
-            "{}{}",
-            lang.pick("气泡阈值：", "Bubble threshold: "),
-            e.message(lang, "10")
+        problems.push(field_problem(
+            lang,
+            lang.pick("气泡阈值", "Bubble threshold"),
+            &e.message(lang, "10"),
         ));
     }
     if check.heaviest.is_none() {
@@ -47,7 +110,109 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
                 .to_string(),
         );
     }
-    let problem_items = problems
+    problems
+}
+
+/// The student's plan in one line.
+fn plan_text(lang: Lang, config: &PlanConfig, dp: u32) -> String {
+    text::PLAN.fill(
+        lang,
+        &[
+            ("tp", &config.tp),
+            ("pp", &config.pp),
+            ("dp", &dp),
+            ("zero", &config.zero),
+            ("m", &config.micro_batches),
+        ],
+    )
+}
+
+/// The core's heaviest dimension: bytes, link, time.
+fn heaviest_text(lang: Lang, t: &Traffic) -> String {
+    text::HEAVIEST.fill(
+        lang,
+        &[
+            ("dim", &t.dim.label()),
+            ("bytes", &format::bytes(t.bytes)),
+            ("link", &format::link(lang, t.link)),
+            ("time", &format::seconds(t.seconds)),
+        ],
+    )
+}
+
+/// The student's answer with its marks.
+fn answer_text(lang: Lang, check: &DecisionTwo, marks: DecisionTwoMarks) -> String {
+    let named = check.heaviest.map_or("—", Dim::label);
+    let bytes = check
+        .bytes
+        .as_ref()
+        .map_or_else(|_| "—".to_string(), |gb| format!("{gb} GB"));
+    let link = check.link.map_or("—", Link::short_name);
+    text::ANSWER.fill(
+        lang,
+        &[
+            ("dim", &named),
+            ("dim_mark", &mark(marks.dimension)),
+            ("bytes", &bytes),
+            ("bytes_mark", &mark(marks.bytes)),
+            ("link", &link),
+            ("link_mark", &mark(marks.link)),
+        ],
+    )
+}
+
+/// The bubble of a plan with `pp` stages against the student's threshold (when readable).
+fn bubble_text(lang: Lang, pp: u32, bubble: Bubble, threshold: Option<f64>) -> String {
+    if pp <= 1 {
+        return lang
+            .pick(
+                "PP = 1：没有流水线，也就没有气泡。",
+                "PP = 1: no pipeline, so no bubble.",
+            )
+            .to_string();
+    }
+    let ratio = format::percent(bubble.ratio);
+    let share = format::percent(bubble.share);
+    match threshold {
+        Some(t) => {
+            let text = if bubble.ratio <= t + 1e-12 {
+                text::BUBBLE_WITHIN
+            } else {
+                text::BUBBLE_ABOVE
+            };
+            text.fill(
+                lang,
+                &[
+                    ("ratio", &ratio),
+                    ("share", &share),
+                    ("threshold", &format::percent(t)),
+                ],
+            )
+        }
+        None => text::BUBBLE.fill(lang, &[("ratio", &ratio), ("share", &share)]),
+    }
+}
+
+/// Memory per card: model states + activations against the card.
+fn memory_text(lang: Lang, m: &Memory) -> String {
+    let text = if m.fits {
+        text::MEMORY_FITS
+    } else {
+        text::MEMORY_OVER
+    };
+    text.fill(
+        lang,
+        &[
+            ("states", &format::bytes(m.model_states)),
+            ("activations", &format::bytes(m.activations)),
+            ("total", &format::bytes(m.total)),
+            ("capacity", &format::bytes(m.capacity)),
+        ],
+    )
+}
+
+fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
+    let problem_items = problems(lang, check)
         .into_iter()
         .map(|p| view! { <li class="input-problem">{p}</li> })
         .collect_view();
@@ -59,98 +224,21 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
         Err(error) => {
             return view! {
                 <ul class="verdict-lines">{problem_items}</ul>
-                <p role="alert">{lang.pick("核心拒绝了这个方案：", "The core rejects this plan: ")}{explain(lang, &error)}</p>
+                <p role="alert">{rejected(lang, &error)}</p>
             }
             .into_any()
         }
     };
-    let plan_name = format!(
-        "{} TP {} × PP {} × DP {} · ZeRO-{} · m = {}",
-        lang.pick("你的方案（64 卡）：", "Your plan (64 cards):"),
-        config.tp,
-        config.pp,
-        report.dp,
-        config.zero,
-        config.micro_batches
-    );
+    let plan_name = plan_text(lang, &config, report.dp);
     let marks = check.marks();
     let top = heaviest(&report.comm).cloned();
-    let heaviest_line = top.as_ref().map(|t| {
-        format!(
-            "{} {} {} {} · {} · {}",
-            lang.pick(
-                "核心的账：最重的一维是",
-                "The core's count: the heaviest dimension is"
-            ),
-            t.dim.label(),
-            lang.pick("每卡每步", "with"),
-            format::bytes(t.bytes),
-            format::link(lang, t.link),
-            format::seconds(t.seconds)
-        )
-    });
-    let answer_line = marks.map(|m| {
-        let named = check.heaviest.map_or("—", Dim::label);
-        let bytes = check
-            .bytes
-            .as_ref()
-            .map_or_else(|_| "—".to_string(), |gb| format!("{gb} GB"));
-        let link = check.link.map_or("—", Link::short_name);
-        format!(
-            "{} {named} {} · {bytes} {} · {link} {}",
-            lang.pick("你写：", "You wrote:"),
-            mark(m.dimension),
-            mark(m.bytes),
-            mark(m.link)
-        )
-    });
+    let heaviest_line = top.as_ref().map(|t| heaviest_text(lang, t));
+    let answer_line = marks.map(|m| answer_text(lang, check, m));
     let bubble = report.bubble;
     let threshold = check.threshold.as_ref().ok().copied();
-    let bubble_line = if config.pp <= 1 {
-        lang.pick(
-            "PP = 1：没有流水线，也就没有气泡。",
-            "PP = 1: no pipeline, so no bubble.",
-        )
-        .to_string()
-    } else {
-        let under = threshold.map(|t| bubble.ratio <= t + 1e-12);
-        let verdict = match (under, threshold) {
-            (Some(true), Some(t)) => {
-                format!(
-                    "{} {}",
-                    mark(true),
-                    lang.pick("不超过你定的阈值", "within your threshold of")
-                ) + &format!(" {}", format::percent(t))
-            }
-            (Some(false), Some(t)) => {
-                format!(
-                    "{} {}",
-                    mark(false),
-                    lang.pick("超过你定的阈值", "above your threshold of")
-                ) + &format!(" {}", format::percent(t))
-            }
-            _ => String::new(),
-        };
-        format!(
-            "{} (p−1)/m = {} ({} {}) {verdict}",
-            lang.pick("气泡", "Bubble"),
-            format::percent(bubble.ratio),
-            lang.pick("占整步", "share of the step"),
-            format::percent(bubble.share)
-        )
-    };
+    let bubble_line = bubble_text(lang, config.pp, bubble, threshold);
     let m = report.memory;
-    let memory_line = format!(
-        "{} {} {} + {} {} = {} {} {}",
-        mark(m.fits),
-        lang.pick("每卡模型状态", "model states per card"),
-        format::bytes(m.model_states),
-        lang.pick("激活", "activations"),
-        format::bytes(m.activations),
-        format::bytes(m.total),
-        if m.fits { "≤" } else { ">" },
-        format::bytes(m.capacity)
-    );
+    let memory_line = memory_text(lang, &m);
     let conclusion = match marks {
         Some(mk) if mk.dimension && mk.bytes && mk.link && mk.bubble && mk.fits => lang.pick(
             "✓ 通过：最重的一维、它的字节数和链路都说对了，气泡在你的阈值之内，每卡放得下。",
@@ -275,5 +363,67 @@ pub fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
                 </div>
             </fieldset>
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(threshold: &str, m: &str) -> DecisionTwo {
+        DecisionTwo::check(&DecisionTwoAnswer {
+            tp: 8,
+            pp: 2,
+            zero: 1,
+            micro_batches: m.to_string(),
+            heaviest: Some(Dim::Tp),
+            bytes: "75.2".to_string(),
+            link: Some(Link::NvLink),
+            threshold: threshold.to_string(),
+        })
+    }
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let check = answer("", "8");
+        let (config, report) = check.report.clone().unwrap();
+        let report = report.unwrap();
+        let top = *heaviest(&report.comm).unwrap();
+        let marks = check.marks().unwrap();
+        let bad = answer("0", "8.5");
+        let over = parallel_core::evaluate(&decision_two_config(1, 1, 0, 8))
+            .unwrap()
+            .memory;
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                problems(lang, &bad);
+                plan_text(lang, &config, report.dp);
+                heaviest_text(lang, &top);
+                answer_text(lang, &check, marks);
+                for threshold in [None, Some(0.10), Some(0.15)] {
+                    bubble_text(lang, 2, report.bubble, threshold);
+                }
+                memory_text(lang, &report.memory);
+                memory_text(lang, &over);
+            }
+        });
+        assert_eq!(
+            plan_text(Lang::Zh, &config, report.dp),
+            "你的方案（64 卡）：TP 8 × PP 2 × DP 4 · ZeRO-1 · m = 8"
+        );
+        assert_eq!(
+            answer_text(Lang::En, &check, marks),
+            "You wrote: TP ✓ · 75.2 GB ✓ · NVLink ✓"
+        );
+        assert_eq!(
+            bubble_text(Lang::Zh, 2, report.bubble, Some(0.10)),
+            "气泡 (p−1)/m = 12.5% (占整步 11.1%) ✗ 超过你定的阈值 10.0%"
+        );
+        assert!(heaviest_text(Lang::Zh, &top)
+            .starts_with("核心的账：最重的一维是 TP 每卡每步 75.2 GB · NVLink · "));
+        assert_eq!(
+            problems(Lang::En, &bad)[0],
+            "Micro-batches per step m: It must be a whole number, for example 32."
+        );
     }
 }

@@ -3,13 +3,61 @@
 
 use leptos::prelude::*;
 use parallel_core::lesson::deepseek_v3_plan;
-use parallel_core::{Plan, PlanError, Report};
+use parallel_core::{Plan, PlanError, Report, Traffic};
 
-use super::{rejected, traffic_line};
+use super::traffic_line;
 use crate::components::figures::warning_zh;
 use crate::components::table_scroll::TableScroll;
+use crate::error_text::rejected;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
+
+/// The sentences beside the DeepSeek-V3 table.
+mod text {
+    use crate::text::Text;
+
+    /// What the table computes and what it assumes (m, the sequence).
+    pub const ASSUMPTION: Text = Text {
+        zh: "表里的显存与通信是本页按公式算的，不是 DeepSeek 的实测。报告没有给出每步的 \
+             micro-batch 数，这里假设 m = {m} = 2 × PP {pp}，让流水线排满；序列长度 {seq}、\
+             全量重计算也是本页的默认值。",
+        en: "The memory and traffic in this table are this page's formulas, not DeepSeek's \
+             measurements. The report gives no micro-batch count per step; the lab assumes m = \
+             {m} = 2 × PP {pp} so that the pipeline is full. Sequence length {seq} and full \
+             recompute are the page's defaults too.",
+    };
+    /// The plan's heaviest dimension, and what DualPipe does with it.
+    pub const HEAVIEST: Text = Text {
+        zh: "按本页的账，这个方案最重的一维是 {dim}：每卡每步 {bytes}，走 {link}，按带宽要 \
+             {time}。DualPipe 让它和另一批 micro-batch 的计算同时进行，藏在计算后面；\
+             字节数本身一点没少。",
+        en: "By this page's counting the heaviest dimension of this plan is {dim}: {bytes} per \
+             card per step over {link}, {time} at link bandwidth. DualPipe runs it while \
+             another micro-batch computes, so it hides behind compute; the bytes themselves do \
+             not shrink.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&ASSUMPTION, &HEAVIEST];
+}
+
+/// What the table computes and what it assumes.
+fn assumption_text(lang: Lang, micro_batches: u32, pp: u32, seq: &str) -> String {
+    text::ASSUMPTION.fill(lang, &[("m", &micro_batches), ("pp", &pp), ("seq", &seq)])
+}
+
+/// The heaviest dimension's bytes, link and time, hidden behind compute by DualPipe.
+fn heaviest_note(lang: Lang, t: &Traffic) -> String {
+    text::HEAVIEST.fill(
+        lang,
+        &[
+            ("dim", &t.dim.label()),
+            ("bytes", &format::bytes(t.bytes)),
+            ("link", &format::link(lang, t.link)),
+            ("time", &format::seconds(t.seconds)),
+        ],
+    )
+}
 
 pub fn deepseek_plan() -> Result<Plan, PlanError> {
     Plan::new(&deepseek_v3_plan())
@@ -27,14 +75,7 @@ pub fn DeepseekTable() -> impl IntoView {
             let warnings = report.warnings.clone();
             let heaviest = report.heaviest_traffic().cloned();
             let (micro_batches, pp, seq) = (plan.micro_batches(), d.pp, format::thousands(u64::from(plan.seq_len())));
-            let assumption = move || match lang.get() {
-                Lang::Zh => format!(
-                    "表里的显存与通信是本页按公式算的，不是 DeepSeek 的实测。报告没有给出每步的 micro-batch 数，这里假设 m = {micro_batches} = 2 × PP {pp}，让流水线排满；序列长度 {seq}、全量重计算也是本页的默认值。"
-                ),
-                Lang::En => format!(
-                    "The memory and traffic in this table are this page's formulas, not DeepSeek's measurements. The report gives no micro-batch count per step; the lab assumes m = {micro_batches} = 2 × PP {pp} so that the pipeline is full. Sequence length {seq} and full recompute are the page's defaults too."
-                ),
-            };
+            let assumption = move || assumption_text(lang.get(), micro_batches, pp, &seq);
             let warning_items = move || {
                 warnings
                     .iter()
@@ -47,18 +88,7 @@ pub fn DeepseekTable() -> impl IntoView {
                     })
                     .collect_view()
             };
-            let hidden = move || {
-                heaviest.as_ref().map(|t| match lang.get() {
-                    Lang::Zh => format!(
-                        "按本页的账，这个方案最重的一维是 {}：每卡每步 {}，走 {}，按带宽要 {}。DualPipe 让它和另一批 micro-batch 的计算同时进行，藏在计算后面；字节数本身一点没少。",
-                        t.dim.label(), format::bytes(t.bytes), format::link(Lang::Zh, t.link), format::seconds(t.seconds)
-                    ),
-                    Lang::En => format!(
-                        "By this page's counting the heaviest dimension of this plan is {}: {} per card per step over {}, {} at link bandwidth. DualPipe runs it while another micro-batch computes, so it hides behind compute; the bytes themselves do not shrink.",
-                        t.dim.label(), format::bytes(t.bytes), format::link(Lang::En, t.link), format::seconds(t.seconds)
-                    ),
-                })
-            };
+            let hidden = move || heaviest.as_ref().map(|t| heaviest_note(lang.get(), t));
             view! {
                 <TableScroll zh="DeepSeek-V3 方案表" en="DeepSeek-V3 plan">
                     <table class="lesson-table real-table" data-testid="table-deepseek">
@@ -119,5 +149,26 @@ pub fn DeepseekTable() -> impl IntoView {
                en="The plan published in the DeepSeek-V3 report: 2,048 H800 GPUs, a 16-stage pipeline × 64-way expert parallelism spanning 8 nodes × ZeRO-1 data parallelism, and no tensor parallelism at all. DualPipe hides the expert all-to-all and the pipeline traffic behind computation; recomputation, an EMA kept on the CPU and an embedding shared with the output head keep memory down." />
         </p>
         {body}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let plan = deepseek_plan().expect("published plan");
+        let report = plan.report();
+        let heaviest = report.heaviest_traffic().expect("traffic");
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                assumption_text(lang, 32, 16, "4,096");
+                heaviest_note(lang, heaviest);
+            }
+        });
+        assert!(assumption_text(Lang::Zh, 32, 16, "4,096").contains("m = 32 = 2 × PP 16"));
+        assert!(heaviest_note(Lang::En, heaviest)
+            .starts_with("By this page's counting the heaviest dimension of this plan is EP: "));
     }
 }

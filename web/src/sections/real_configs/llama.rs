@@ -5,10 +5,59 @@ use leptos::prelude::*;
 use parallel_core::lesson::{llama3_runs, PublishedRun};
 use parallel_core::{Dim, Plan, PlanError, Traffic};
 
-use super::rejected;
 use crate::components::table_scroll::TableScroll;
+use crate::error_text::rejected;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
+
+/// The lessons of the table, Chinese and English side by side.
+mod text {
+    use crate::text::Text;
+
+    /// TP is the same in every row: one machine.
+    pub const TP_IN_A_NODE: Text = Text {
+        zh: "TP 在三行里都是 {tp}：正好一台机的 {node} 张卡，TP 每层都要同步激活，只能走机内 \
+             NVLink。",
+        en: "TP is {tp} in all three rows: exactly the {node} cards of one machine. TP \
+             synchronises activations in every layer, so it stays on NVLink inside the node.",
+    };
+    /// The long-sequence row trades DP for CP at equal tokens per step.
+    pub const CP_SAME_TOKENS: Text = Text {
+        zh: "序列拉到 {seq} 时加了 {cp} 路 CP，同样的卡数下 DP 从 {dp_short} 降到 {dp_long}；\
+             每步 token 仍是 {tokens}——CP 切的是一条序列，不增加 token。",
+        en: "At sequence length {seq} the run adds CP {cp}; on the same number of cards DP \
+             falls from {dp_short} to {dp_long}, and the tokens per step stay at {tokens}: CP \
+             splits one sequence, it adds no tokens.",
+    };
+    /// The same, when the tokens per step differ.
+    pub const CP_FOR_DP: Text = Text {
+        zh: "序列拉到 {seq} 时加了 {cp} 路 CP，DP 从 {dp_short} 降到 {dp_long}。",
+        en: "At sequence length {seq} the run adds CP {cp} and DP falls from {dp_short} to \
+             {dp_long}.",
+    };
+    /// The lowest MFU, with the CP traffic of its row.
+    pub const LOWEST_MFU_CP: Text = Text {
+        zh: "序列 {seq} 这一行的 MFU 最低（{mfu}%）。报告没有逐项拆开原因；按本页的账，CP \
+             这一维每卡每步多发 {bytes} 的 K、V（{link}）。",
+        en: "The {seq}-token row has the lowest MFU ({mfu}%). The report does not break the \
+             cause down; by this page's counting, CP adds {bytes} of K and V per card per step \
+             ({link}).",
+    };
+    /// The lowest MFU, in a row without CP traffic.
+    pub const LOWEST_MFU: Text = Text {
+        zh: "序列 {seq} 这一行的 MFU 最低（{mfu}%）。",
+        en: "The {seq}-token row has the lowest MFU ({mfu}%).",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[
+        &TP_IN_A_NODE,
+        &CP_SAME_TOKENS,
+        &CP_FOR_DP,
+        &LOWEST_MFU_CP,
+        &LOWEST_MFU,
+    ];
+}
 
 /// One Llama 3 405B run with what the core makes of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,10 +96,7 @@ pub fn llama_lessons(lang: Lang, rows: &[LlamaRow]) -> Vec<String> {
         let tp = first.degrees.tp;
         if rows.iter().all(|r| r.degrees.tp == tp) {
             let node = first.run.config.gpus_per_node;
-            out.push(match lang {
-                Lang::Zh => format!("TP 在三行里都是 {tp}：正好一台机的 {node} 张卡，TP 每层都要同步激活，只能走机内 NVLink。"),
-                Lang::En => format!("TP is {tp} in all three rows: exactly the {node} cards of one machine. TP synchronises activations in every layer, so it stays on NVLink inside the node."),
-            });
+            out.push(text::TP_IN_A_NODE.fill(lang, &[("tp", &tp), ("node", &node)]));
         }
     }
     let long = rows.iter().find(|r| r.degrees.cp > 1);
@@ -59,36 +105,49 @@ pub fn llama_lessons(lang: Lang, rows: &[LlamaRow]) -> Vec<String> {
             .find(|r| r.degrees.cp == 1 && r.run.config.gpus == long.run.config.gpus)
     });
     if let (Some(long), Some(short)) = (long, short) {
-        let same = long.tokens_per_step == short.tokens_per_step;
         let tokens = format::thousands(long.tokens_per_step as u64);
         let (cp, seq) = (
             long.degrees.cp,
             format::thousands(u64::from(long.run.config.seq_len)),
         );
         let (dp_short, dp_long) = (short.degrees.dp, long.degrees.dp);
-        out.push(match (lang, same) {
-            (Lang::Zh, true) => format!("序列拉到 {seq} 时加了 {cp} 路 CP，同样的卡数下 DP 从 {dp_short} 降到 {dp_long}；每步 token 仍是 {tokens}——CP 切的是一条序列，不增加 token。"),
-            (Lang::En, true) => format!("At sequence length {seq} the run adds CP {cp}; on the same number of cards DP falls from {dp_short} to {dp_long}, and the tokens per step stay at {tokens}: CP splits one sequence, it adds no tokens."),
-            (Lang::Zh, false) => format!("序列拉到 {seq} 时加了 {cp} 路 CP，DP 从 {dp_short} 降到 {dp_long}。"),
-            (Lang::En, false) => format!("At sequence length {seq} the run adds CP {cp} and DP falls from {dp_short} to {dp_long}."),
+        out.push(if long.tokens_per_step == short.tokens_per_step {
+            text::CP_SAME_TOKENS.fill(
+                lang,
+                &[
+                    ("seq", &seq),
+                    ("cp", &cp),
+                    ("dp_short", &dp_short),
+                    ("dp_long", &dp_long),
+                    ("tokens", &tokens),
+                ],
+            )
+        } else {
+            text::CP_FOR_DP.fill(
+                lang,
+                &[
+                    ("seq", &seq),
+                    ("cp", &cp),
+                    ("dp_short", &dp_short),
+                    ("dp_long", &dp_long),
+                ],
+            )
         });
     }
     if let Some(lowest) = rows.iter().min_by_key(|r| r.run.mfu_percent) {
         let mfu = lowest.run.mfu_percent;
         let seq = format::thousands(u64::from(lowest.run.config.seq_len));
-        let cp = lowest
-            .cp_traffic
-            .as_ref()
-            .map(|t| (format::bytes(t.bytes), t.link.short_name()));
-        out.push(match (lang, cp) {
-            (Lang::Zh, Some((bytes, link))) => format!(
-                "序列 {seq} 这一行的 MFU 最低（{mfu}%）。报告没有逐项拆开原因；按本页的账，CP 这一维每卡每步多发 {bytes} 的 K、V({link})。"
+        out.push(match &lowest.cp_traffic {
+            Some(t) => text::LOWEST_MFU_CP.fill(
+                lang,
+                &[
+                    ("seq", &seq),
+                    ("mfu", &mfu),
+                    ("bytes", &format::bytes(t.bytes)),
+                    ("link", &t.link.short_name()),
+                ],
             ),
-            (Lang::En, Some((bytes, link))) => format!(
-                "The {seq}-token row has the lowest MFU ({mfu}%). The report does not break the cause down; by this page's counting, CP adds {bytes} of K and V per card per step ({link})."
-            ),
-            (Lang::Zh, None) => format!("序列 {seq} 这一行的 MFU 最低（{mfu}%）。"),
-            (Lang::En, None) => format!("The {seq}-token row has the lowest MFU ({mfu}%)."),
+            None => text::LOWEST_MFU.fill(lang, &[("seq", &seq), ("mfu", &mfu)]),
         });
     }
     out
@@ -189,8 +248,6 @@ pub fn LlamaTable() -> impl IntoView {
     }
 }
 
-/// DeepSeek-V3's plan as the core evaluates it.
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,6 +273,22 @@ mod tests {
             rows[2].cp_traffic.as_ref().map(|t| t.link),
             Some(Link::InfiniBand)
         );
+    }
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let rows = computed();
+        let mut other = rows.clone();
+        for row in &mut other {
+            row.cp_traffic = None;
+        }
+        other[1].tokens_per_step += 1.0;
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                llama_lessons(lang, &rows);
+                llama_lessons(lang, &other);
+            }
+        });
     }
 
     #[test]

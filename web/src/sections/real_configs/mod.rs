@@ -4,7 +4,7 @@
 //! recipes of seed 000 (layouts; memory only where the lab knows the model).
 //!
 //! Rooms: [`llama`], [`deepseek`] and [`recipes`] hold one table each; the one-line traffic
-//! summary and the rejected-plan line they share are here.
+//! summary they share is here (the rejected-plan line is [`crate::error_text::rejected`]).
 
 pub mod deepseek;
 pub mod llama;
@@ -12,9 +12,8 @@ pub mod recipes;
 
 use leptos::prelude::*;
 use parallel_core::link::{Section, Widget};
-use parallel_core::{PlanError, Traffic};
+use parallel_core::Traffic;
 
-use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{Lang, T};
 
@@ -38,15 +37,6 @@ pub fn traffic_line(lang: Lang, comm: &[Traffic]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" · ")
-}
-
-/// A rejected plan in the page's language.
-fn rejected(lang: Lang, error: &PlanError) -> String {
-    format!(
-        "{}{}",
-        lang.pick("核心拒绝了这个方案：", "The core rejects this plan: "),
-        explain(lang, error)
-    )
 }
 
 #[component]

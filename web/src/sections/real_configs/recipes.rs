@@ -9,6 +9,37 @@ use crate::components::table_scroll::TableScroll;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 
+/// The sentences of the recipe table.
+mod text {
+    use crate::text::Text;
+
+    /// How the table is derived, and the assumptions of its memory figures.
+    pub const NOTE: Text = Text {
+        zh: "DP = N ÷ (TP·PP·CP)，专家 DP = N ÷ (EP·PP)（EP = 1 的稠密模型记 —）。\
+             这些是仓库配方的起步值，不是实测的最小卡数。只有锚点 Qwen3.8-27B 的 config \
+             在本页里，所以只有它算显存，口径是本页的假设：序列 {seq}、ZeRO-{zero}、全量重计算、\
+             m = {m}；真实配方还把 Adam 放到 CPU 上，本页不计这一项。",
+        en: "DP = N ÷ (TP·PP·CP), expert DP = N ÷ (EP·PP) (— for a dense model with EP = 1). \
+             These are a repository's starting recipes, not measured minimum card counts. Only \
+             the anchor Qwen3.8-27B has its config in this lab, so only its row gets memory \
+             figures, under this page's assumptions: sequence {seq}, ZeRO-{zero}, full \
+             recompute, m = {m}. The real recipe also moves Adam to the CPU, which the page \
+             does not model.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&NOTE];
+}
+
+/// The note under the table: DP and expert DP, and the assumptions of the memory figures.
+fn note_text(lang: Lang, seq: u32, zero: u8, micro_batches: u32) -> String {
+    let seq = format::thousands(u64::from(seq));
+    text::NOTE.fill(
+        lang,
+        &[("seq", &seq), ("zero", &zero), ("m", &micro_batches)],
+    )
+}
+
 /// Whether a recipe's layout divides: DP always, expert DP only when EP > 1.
 pub fn recipe_divides(recipe: &Recipe) -> bool {
     let layout = recipe.layout();
@@ -72,15 +103,7 @@ pub fn RecipeTable() -> impl IntoView {
         .collect_view();
     let note = move || {
         let (seq, zero, m) = assumptions.unwrap_or_default();
-        let seq = format::thousands(u64::from(seq));
-        match lang.get() {
-            Lang::Zh => format!(
-                "DP = N ÷ (TP·PP·CP)，专家 DP = N ÷ (EP·PP)（EP = 1 的稠密模型记 —）。这些是仓库配方的起步值，不是实测的最小卡数。只有锚点 Qwen3.8-27B 的 config 在本页里，所以只有它算显存，口径是本页的假设：序列 {seq}、ZeRO-{zero}、全量重计算、m = {m}；真实配方还把 Adam 放到 CPU 上，本页不计这一项。"
-            ),
-            Lang::En => format!(
-                "DP = N ÷ (TP·PP·CP), expert DP = N ÷ (EP·PP) (— for a dense model with EP = 1). These are a repository's starting recipes, not measured minimum card counts. Only the anchor Qwen3.8-27B has its config in this lab, so only its row gets memory figures, under this page's assumptions: sequence {seq}, ZeRO-{zero}, full recompute, m = {m}. The real recipe also moves Adam to the CPU, which the page does not model."
-            ),
-        }
+        note_text(lang.get(), seq, zero, m)
     };
     view! {
         <h3><T zh="起步配方：每节点 8 卡" en="Starting recipes for 8-GPU nodes" /></h3>
@@ -110,12 +133,21 @@ pub fn RecipeTable() -> impl IntoView {
     }
 }
 
-/// Part three: Llama 3, DeepSeek-V3 and the recipes.
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sections::real_configs::traffic_line;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                note_text(lang, 4096, 3, 8);
+            }
+        });
+        assert!(note_text(Lang::En, 4096, 3, 8)
+            .contains("sequence 4,096, ZeRO-3, full recompute, m = 8."));
+    }
 
     #[test]
     fn recipes_divide_and_traffic_reads_in_one_line() {
