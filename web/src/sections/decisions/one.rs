@@ -176,8 +176,6 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
     .into_any()
 }
 
-/// DP of a form's plan as the core derives it, or "—" while the plan does not divide.
-
 #[component]
 pub fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
     let lang = use_lang();

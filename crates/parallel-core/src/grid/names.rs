@@ -1,0 +1,117 @@
+//! The names of the grid's dimensions ([`Dim`]) and links ([`Link`]), the vocabulary every
+//! face of the lab uses for them.
+
+use core::fmt;
+
+use serde::{Serialize, Serializer};
+
+/// A parallel dimension of the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dim {
+    /// Tensor parallel.
+    Tp,
+    /// Context parallel.
+    Cp,
+    /// Expert parallel (MoE models; inside a pipeline stage).
+    Ep,
+    /// Pipeline parallel.
+    Pp,
+    /// Data parallel. In traffic figures, the D = d·c cards that hold the same weights.
+    Dp,
+    /// Expert data parallel: the cards holding the same experts.
+    Edp,
+}
+
+impl Dim {
+    /// The dimension's short name, as in reports: "tp", "cp", "ep", "pp", "dp", "edp".
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Dim::Tp => "tp",
+            Dim::Cp => "cp",
+            Dim::Ep => "ep",
+            Dim::Pp => "pp",
+            Dim::Dp => "dp",
+            Dim::Edp => "edp",
+        }
+    }
+
+    /// The dimension's label in tables and text, the same in both languages: "TP", "CP",
+    /// "EP", "PP", "DP", "EDP".
+    pub const fn label(self) -> &'static str {
+        match self {
+            Dim::Tp => "TP",
+            Dim::Cp => "CP",
+            Dim::Ep => "EP",
+            Dim::Pp => "PP",
+            Dim::Dp => "DP",
+            Dim::Edp => "EDP",
+        }
+    }
+}
+
+impl fmt::Display for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Dim {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// The interconnect a group's traffic crosses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Link {
+    /// Inside a node.
+    #[serde(rename = "nvlink")]
+    NvLink,
+    /// Across nodes.
+    #[serde(rename = "ib")]
+    InfiniBand,
+}
+
+impl Link {
+    /// "nvlink" or "ib", as in reports and the page's `data-link`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Link::NvLink => "nvlink",
+            Link::InfiniBand => "ib",
+        }
+    }
+
+    /// The link's short name in tables and charts: "NVLink" or "IB". (`Display` spells out
+    /// "InfiniBand".)
+    pub const fn short_name(self) -> &'static str {
+        match self {
+            Link::NvLink => "NVLink",
+            Link::InfiniBand => "IB",
+        }
+    }
+
+    /// The link of a set of cards: NVLink when they all share a node (SPEC §3).
+    ///
+    /// ```
+    /// use parallel_core::Link;
+    /// assert_eq!(Link::of_cards(&[0, 7], 8), Link::NvLink);
+    /// assert_eq!(Link::of_cards(&[0, 8], 8), Link::InfiniBand);
+    /// ```
+    pub fn of_cards(cards: &[u32], gpus_per_node: u32) -> Link {
+        let gpn = gpus_per_node.max(1);
+        let mut nodes = cards.iter().map(|&c| c / gpn);
+        match nodes.next() {
+            Some(first) if nodes.any(|n| n != first) => Link::InfiniBand,
+            _ => Link::NvLink,
+        }
+    }
+}
+
+impl fmt::Display for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Link::NvLink => "NVLink",
+            Link::InfiniBand => "InfiniBand",
+        })
+    }
+}
