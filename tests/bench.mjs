@@ -209,7 +209,11 @@ async function loading(slowdown, runs) {
         observer.observe(document, { subtree: true, childList: true });
       });
       await page.goto(lab.baseUrl, { waitUntil: 'load' });
-      await page.waitForFunction(() => window.__interactiveAt !== undefined, null, { timeout: 60_000 });
+      await page.waitForFunction(
+        () => window.__interactiveAt !== undefined && performance.getEntriesByName('first-contentful-paint').length > 0,
+        null,
+        { timeout: 60_000 },
+      );
       const [paint, ready] = await page.evaluate(() => [
         performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
         window.__interactiveAt,

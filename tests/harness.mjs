@@ -203,9 +203,32 @@ export async function cardGroups(grid) {
   });
 }
 
-/** Visible text of a locator, whitespace collapsed. */
+/** Visible text of a locator, whitespace collapsed (scrolled into view first, as a reader
+ * does: sections far below are not rendered until they come near the viewport). */
 export async function visibleText(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  // The browser decides what is near the viewport while it renders the next frame.
+  await locator.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return (await locator.innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The whole page's text as a reader sees it scrolling from top to bottom: each part of the
+ * page is scrolled into view, then read (a section far from the viewport is not rendered, so
+ * its `innerText` would be empty). Ends back at the top.
+ */
+export async function readingText(page) {
+  return page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const parts = [];
+    for (const element of document.querySelectorAll('body > :not(main, script, noscript), main > *')) {
+      element.scrollIntoView({ behavior: 'instant', block: 'start' });
+      await frame();
+      parts.push(element.innerText);
+    }
+    window.scrollTo({ top: 0, behavior: 'instant' });
+    return parts.join('\n');
+  });
 }
 
 /** CJK ideographs, CJK symbols and punctuation, fullwidth and halfwidth forms. */

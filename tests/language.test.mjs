@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { CJK, openPage, setRange, settleAndCheck, startLab } from './harness.mjs';
+import { CJK, openPage, readingText, setRange, settleAndCheck, startLab } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -25,7 +25,6 @@ function cjkSpots(text) {
 
 test('English leaves no Chinese character but the toggle label; Chinese comes back intact', async () => {
   const { page, context, problems } = await openPage(lab);
-  const body = page.locator('body');
   const toggle = page.getByTestId('lang-toggle');
 
   // Put dynamic text on screen.
@@ -36,14 +35,14 @@ test('English leaves no Chinese character but the toggle label; Chinese comes ba
   await setRange(section8, 'slider-tp', 3);
   assert.equal(await section8.getByRole('alert').count(), 1, 'TP 3 on 8 cards is rejected');
 
-  const chinese = await body.innerText();
+  const chinese = await readingText(page);
   assert.ok((chinese.match(CJK) ?? []).length > 200, 'the page starts in Chinese');
 
   await toggle.click();
   assert.equal(await page.locator('html').getAttribute('lang'), 'en');
   assert.doesNotMatch(await page.title(), CJK, 'the title is English');
   assert.match(await toggle.innerText(), /中文/, 'the toggle still offers 中文');
-  const english = await body.innerText();
+  const english = await readingText(page);
   // Remove the toggle's label once; nothing Chinese may remain.
   const rest = english.replace('中文', '');
   assert.deepEqual(cjkSpots(rest), [], 'Chinese characters left in the English page');
@@ -52,7 +51,7 @@ test('English leaves no Chinese character but the toggle label; Chinese comes ba
   await toggle.click();
   assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
   assert.match(await page.title(), /并行实验室/);
-  assert.equal(await body.innerText(), chinese, 'switching back restores the Chinese text');
+  assert.equal(await readingText(page), chinese, 'switching back restores the Chinese text');
 
   await settleAndCheck(page, problems, assert);
   await context.close();

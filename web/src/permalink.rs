@@ -204,19 +204,36 @@ pub fn track_section(section: RwSignal<Option<Section>>) {
 /// Scrolls to a section now and records it as the one in view (the contents links: a plain
 /// `href="#part-one"` would replace the page's state in the address).
 pub fn go_to(section: RwSignal<Option<Section>>, to: Section) {
-    if let Some(element) = document().get_element_by_id(to.id()) {
-        element.scroll_into_view();
-    }
+    settle_on(to, 0);
     section.set(Some(to));
 }
 
 /// Scrolls the section a link names into view, once the page is drawn.
 pub fn scroll_to(section: Section) {
-    request_animation_frame(move || {
-        if let Some(element) = document().get_element_by_id(section.id()) {
-            element.scroll_into_view();
-        }
-    });
+    request_animation_frame(move || settle_on(section, 0));
+}
+
+/// The most frames spent bringing a section to the top of the viewport.
+const SETTLE_FRAMES: u32 = 12;
+
+/// Scrolls `section` to the top, then checks again at the next frames: the sections far below
+/// are drawn only near the viewport (CSS `content-visibility`), so those passed on the way may
+/// take their real height once drawn and move the target; it is scrolled again until it stays.
+fn settle_on(section: Section, frame: u32) {
+    let Some(element) = document().get_element_by_id(section.id()) else {
+        return;
+    };
+    let top = element.get_bounding_client_rect().top();
+    if frame > 0 && top.abs() < 1.0 {
+        return;
+    }
+    // At once, not smoothly: a smooth scroll would still be heading for the old position.
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_behavior(web_sys::ScrollBehavior::Instant);
+    element.scroll_into_view_with_scroll_into_view_options(&options);
+    if frame < SETTLE_FRAMES {
+        request_animation_frame(move || settle_on(section, frame + 1));
+    }
 }
 
 /// The notice line for one ignored part, in the page's language.

@@ -241,15 +241,52 @@ where
         on_resize.forget();
     });
 
+    // Whether the canvas is on screen (or about to be): a canvas out of sight is not drawn,
+    // only marked out of date, and drawn when it comes near the viewport.
+    let visible = RwSignal::new(false);
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let on_view = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                let seen = entries
+                    .iter()
+                    .filter_map(|entry| entry.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+                    .last()
+                    .map(|entry| entry.is_intersecting());
+                if let Some(seen) = seen {
+                    if seen != visible.get_untracked() {
+                        visible.set(seen);
+                    }
+                }
+            },
+        );
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin("400px 0px");
+        if let Ok(observer) = web_sys::IntersectionObserver::new_with_options(
+            on_view.as_ref().unchecked_ref(),
+            &options,
+        ) {
+            observer.observe(&canvas);
+        } else {
+            visible.set(true);
+        }
+        on_view.forget();
+    });
+
     let paint = std::rc::Rc::new(paint);
     let frame_requested = StoredValue::new_local(false);
-    Effect::new(move |_| {
-        track();
-        css_width.track();
-        if note.with(Option::is_some) {
+    let out_of_date = StoredValue::new_local(true);
+    // Draws at the next animation frame when the canvas is out of date and in view.
+    let schedule = move || {
+        if !out_of_date.get_value() || frame_requested.get_value() {
             return;
         }
-        if canvas_ref.get().is_none() || frame_requested.get_value() {
+        if !visible.get_untracked() || canvas_ref.get_untracked().is_none() {
+            return;
+        }
+        if note.with_untracked(Option::is_some) {
             return;
         }
         frame_requested.set_value(true);
@@ -259,12 +296,30 @@ where
             let Some(canvas) = canvas_ref.get_untracked() else {
                 return;
             };
+            out_of_date.set_value(false);
             let outcome =
                 untrack(|| paint_canvas(&canvas, css_width.get_untracked(), &*paint).err());
             if error.with_untracked(|e| *e != outcome) {
                 error.set(outcome);
             }
         });
+    };
+    let schedule = std::rc::Rc::new(schedule);
+    {
+        let schedule = std::rc::Rc::clone(&schedule);
+        Effect::new(move |_| {
+            track();
+            css_width.track();
+            note.track();
+            canvas_ref.track();
+            out_of_date.set_value(true);
+            schedule();
+        });
+    }
+    Effect::new(move |_| {
+        if visible.get() {
+            schedule();
+        }
     });
 
     view! {
