@@ -52,9 +52,39 @@ fn eval_prints_the_spec_report() {
         k
     };
     assert_eq!(keys(&r), ["bubble", "comm", "dp", "memory", "warnings"]);
+    // SPEC §11: `by_stage` always; `busiest_stage` only with "accounting": "stages".
     assert_eq!(
         keys(&r["memory"]),
-        ["activations", "capacity", "fits", "model_states", "total"]
+        [
+            "activations",
+            "by_stage",
+            "capacity",
+            "fits",
+            "model_states",
+            "total"
+        ]
+    );
+    let stages = r["memory"]["by_stage"].as_array().unwrap();
+    assert_eq!(stages.len(), 2, "one entry per pipeline stage");
+    assert_eq!(
+        keys(&stages[0]),
+        [
+            "activations",
+            "fits",
+            "layers",
+            "model_states",
+            "stage",
+            "total"
+        ]
+    );
+    let busiest = json_of(
+        &["eval"],
+        r#"{"gpus":64,"tp":8,"pp":2,"zero":1,"accounting":"stages"}"#,
+    );
+    assert_eq!(busiest["memory"]["busiest_stage"], 1);
+    assert_eq!(
+        busiest["memory"]["total"],
+        busiest["memory"]["by_stage"][1]["total"]
     );
     assert_eq!(keys(&r["bubble"]), ["ratio", "share"]);
     for entry in r["comm"].as_array().unwrap() {

@@ -56,6 +56,19 @@ impl Precision {
     }
 }
 
+/// How memory per card is accounted (SPEC §11).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Accounting {
+    /// The lesson's even split: every stage holds L/p layers and P/(t·p) parameters, and the
+    /// headline is the first stage (SPEC §4). Every figure of the lesson is in this mode.
+    #[default]
+    Even,
+    /// Each pipeline stage its own layers, embedding, output head, in-flight micro-batches
+    /// and logits; the headline is the busiest stage (SPEC §11).
+    Stages,
+}
+
 /// Rank order of the grid, innermost dimension first (SPEC §3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RankOrder {
@@ -121,6 +134,8 @@ pub struct PlanConfig {
     pub ib_gbps: f64,
     /// Rank order, innermost first; default tp-cp-pp-dp.
     pub order: RankOrder,
+    /// Memory accounting: the lesson's even split (default) or stage by stage.
+    pub accounting: Accounting,
 }
 
 impl Default for PlanConfig {
@@ -145,6 +160,7 @@ impl Default for PlanConfig {
             nvlink_gbps: 160.0,
             ib_gbps: 50.0,
             order: RankOrder::TpCpPpDp,
+            accounting: Accounting::Even,
         }
     }
 }
@@ -191,4 +207,5 @@ display_as_serde! {
     Schedule => { Gpipe => "gpipe", OneFOneB => "1f1b", Interleaved => "interleaved" },
     Precision => { Bf16Grads => "bf16-grads", Fp32Grads => "fp32-grads" },
     RankOrder => { TpCpPpDp => "tp-cp-pp-dp", TpCpDpPp => "tp-cp-dp-pp" },
+    Accounting => { Even => "even", Stages => "stages" },
 }

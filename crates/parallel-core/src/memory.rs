@@ -58,7 +58,7 @@ impl ModelStates {
         self.weights + self.gradients + self.optimizer
     }
 
-    fn plus(self, other: ModelStates) -> ModelStates {
+    pub(crate) fn plus(self, other: ModelStates) -> ModelStates {
         ModelStates {
             weights: self.weights + other.weights,
             gradients: self.gradients + other.gradients,

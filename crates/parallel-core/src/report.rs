@@ -1,21 +1,29 @@
 //! [`Report`]: everything the `eval` command prints and the page shows for one plan.
 
+use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
 use crate::bubble::Bubble;
-use crate::config::PlanConfig;
+use crate::config::{Accounting, PlanConfig};
 use crate::error::{PlanError, Warning};
 use crate::memory::Memory;
 use crate::plan::Plan;
+use crate::stages::{busiest, StageMemory};
 use crate::traffic::Traffic;
 
-/// The evaluation of one plan (SPEC §10's `eval` JSON).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The evaluation of one plan (SPEC §10's `eval` JSON; `by_stage` and `busiest_stage` are
+/// written inside `memory`, SPEC §11).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// d = N/(t·p·c).
     pub dp: u32,
-    /// Memory of the busiest card.
+    /// The headline memory: the first stage by §4's even split ("even", the lesson's numbers),
+    /// or the busiest stage's entry of `by_stage` ("stages").
     pub memory: Memory,
+    /// Memory of every pipeline stage (SPEC §11), in both accountings.
+    pub by_stage: Vec<StageMemory>,
+    /// With "stages": the stage the headline is (the first with the largest total).
+    pub busiest_stage: Option<u32>,
     /// Traffic per dimension with more than one card.
     pub comm: Vec<Traffic>,
     /// Pipeline bubble.
@@ -27,13 +35,59 @@ pub struct Report {
 impl Plan {
     /// Memory, traffic and bubble of this plan.
     pub fn report(&self) -> Report {
+        let by_stage = self.memory_by_stage();
+        let (memory, busiest_stage) = match self.config().accounting {
+            Accounting::Even => (self.memory(), None),
+            Accounting::Stages => {
+                let stage = busiest(&by_stage);
+                let entry = by_stage[stage as usize];
+                let memory = Memory {
+                    model_states: entry.model_states,
+                    activations: entry.activations,
+                    total: entry.total,
+                    capacity: self.capacity(),
+                    fits: entry.fits,
+                };
+                (memory, Some(stage))
+            }
+        };
         Report {
             dp: self.degrees().dp,
-            memory: self.memory(),
+            memory,
+            by_stage,
+            busiest_stage,
             comm: self.traffic(),
             bubble: self.bubble(),
             warnings: self.warnings().to_vec(),
         }
+    }
+}
+
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// `memory` as written: the headline's fields, then `by_stage` and `busiest_stage`.
+        #[derive(Serialize)]
+        struct MemoryOut<'a> {
+            #[serde(flatten)]
+            headline: &'a Memory,
+            by_stage: &'a [StageMemory],
+            #[serde(skip_serializing_if = "Option::is_none")]
+            busiest_stage: Option<u32>,
+        }
+        let mut out = serializer.serialize_struct("Report", 5)?;
+        out.serialize_field("dp", &self.dp)?;
+        out.serialize_field(
+            "memory",
+            &MemoryOut {
+                headline: &self.memory,
+                by_stage: &self.by_stage,
+                busiest_stage: self.busiest_stage,
+            },
+        )?;
+        out.serialize_field("comm", &self.comm)?;
+        out.serialize_field("bubble", &self.bubble)?;
+        out.serialize_field("warnings", &self.warnings)?;
+        out.end()
     }
 }
 

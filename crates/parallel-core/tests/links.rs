@@ -8,7 +8,8 @@
 
 use parallel_core::link::{decode, decode_plan, encode, GridId, LinkState, Section, Widget};
 use parallel_core::{
-    Lang, ModelChoice, Plan, PlanConfig, Precision, Preset, RankOrder, Recompute, Schedule,
+    Accounting, Lang, ModelChoice, Plan, PlanConfig, Precision, Preset, RankOrder, Recompute,
+    Schedule,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -32,7 +33,10 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
         1u32..=4,
         prop::sample::select(vec![Precision::Bf16Grads, Precision::Fp32Grads]),
         prop::sample::select(vec![80.0, 94.5, 141.0]),
-        prop::sample::select(vec![RankOrder::TpCpPpDp, RankOrder::TpCpDpPp]),
+        (
+            prop::sample::select(vec![RankOrder::TpCpPpDp, RankOrder::TpCpDpPp]),
+            prop::sample::select(vec![Accounting::Even, Accounting::Stages]),
+        ),
     )
         .prop_map(
             move |(
@@ -47,7 +51,7 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 v,
                 precision,
                 mem,
-                order,
+                (order, accounting),
             )| PlanConfig {
                 model: ModelChoice::Preset(preset),
                 gpus: n,
@@ -68,6 +72,7 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 precision,
                 gpu_memory_gb: mem,
                 order,
+                accounting,
                 ..PlanConfig::default()
             },
         )

@@ -1,7 +1,7 @@
 //! A grid's plan as dot-separated tokens (`tp8.pp2.z1`): [`encode_plan`] writes the fields
 //! that differ from the grid's base config, [`decode_plan`] reads them back leniently.
 
-use crate::config::{PlanConfig, Precision, RankOrder, Recompute, Schedule};
+use crate::config::{Accounting, PlanConfig, Precision, RankOrder, Recompute, Schedule};
 use crate::model::{ModelChoice, Preset};
 use crate::plan::Plan;
 
@@ -33,6 +33,7 @@ enum Change {
     NvLink(f64),
     Ib(f64),
     Order(RankOrder),
+    Accounting(Accounting),
 }
 
 impl Change {
@@ -58,6 +59,7 @@ impl Change {
             Change::NvLink(_) => 16,
             Change::Ib(_) => 17,
             Change::Order(_) => 18,
+            Change::Accounting(_) => 19,
         }
     }
 
@@ -82,12 +84,13 @@ impl Change {
             Change::NvLink(v) => c.nvlink_gbps = v,
             Change::Ib(v) => c.ib_gbps = v,
             Change::Order(v) => c.order = v,
+            Change::Accounting(v) => c.accounting = v,
         }
     }
 }
 
 /// The words of enum values, and the preset aliases.
-const WORDS: [(&str, Change); 12] = [
+const WORDS: [(&str, Change); 14] = [
     ("full", Change::Recompute(Recompute::Full)),
     ("selective", Change::Recompute(Recompute::Selective)),
     ("none", Change::Recompute(Recompute::None)),
@@ -100,6 +103,8 @@ const WORDS: [(&str, Change); 12] = [
     ("tpcpdppp", Change::Order(RankOrder::TpCpDpPp)),
     ("llama", Change::Model(Preset::Llama3_405b)),
     ("deepseek", Change::Model(Preset::DeepseekV3)),
+    ("even", Change::Accounting(Accounting::Even)),
+    ("stages", Change::Accounting(Accounting::Stages)),
 ];
 
 /// The anchor's alias (the default model, written only to return to it).
@@ -237,6 +242,12 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
     }
     if let Some(w) = (config.order != base.order)
         .then(|| word_of(Change::Order(config.order)))
+        .flatten()
+    {
+        out.push(w.to_string());
+    }
+    if let Some(w) = (config.accounting != base.accounting)
+        .then(|| word_of(Change::Accounting(config.accounting)))
         .flatten()
     {
         out.push(w.to_string());

@@ -1,0 +1,275 @@
+//! Memory stage by stage (SPEC §11): pipeline stages are not equal. The first stage holds the
+//! embedding and the most micro-batches in flight; the last holds the output head and the FP32
+//! logits of a micro-batch. Every card shows the entry of its own stage.
+
+use serde::Serialize;
+
+use crate::config::Schedule;
+use crate::memory::ModelStates;
+use crate::plan::Plan;
+use crate::units::Bytes;
+
+/// Bytes per logit kept for the loss: FP32.
+const LOGIT_BYTES: f64 = 4.0;
+
+/// The memory of one pipeline stage's cards.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StageMemory {
+    /// Stage index i, 0 = first.
+    pub stage: u32,
+    /// Transformer layers L_i on the stage.
+    pub layers: u32,
+    /// Weights, gradients and optimizer states of the stage's shard.
+    pub model_states: Bytes,
+    /// Saved activations (and, on the last stage, the logits of one micro-batch).
+    pub activations: Bytes,
+    /// model_states + activations.
+    pub total: Bytes,
+    /// total ≤ capacity.
+    pub fits: bool,
+}
+
+impl Plan {
+    /// Layers on stage i (SPEC §11): L_i = ⌊L/p⌋, and the remainder r = L mod p adds one layer
+    /// to each of stages 1 … r (stage 0 already holds the embedding). Stages outside 0 … p−1
+    /// hold none.
+    ///
+    /// ```
+    /// use parallel_core::{Plan, PlanConfig, Preset, ModelChoice};
+    /// // Llama 3 405B's 126 layers on 16 stages: 7 on stage 0, 8 on stages 1–14, 7 on stage 15.
+    /// let plan = Plan::new(&PlanConfig {
+    ///     model: ModelChoice::Preset(Preset::Llama3_405b), gpus: 16, pp: 16, ..PlanConfig::default()
+    /// })?;
+    /// let layers: Vec<u32> = (0..16).map(|i| plan.stage_layers(i)).collect();
+    /// assert_eq!((layers[0], layers[1], layers[14], layers[15]), (7, 8, 8, 7));
+    /// assert_eq!(layers.iter().sum::<u32>(), 126);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn stage_layers(&self, stage: u32) -> u32 {
+        let p = self.degrees().pp;
+        if stage >= p {
+            return 0;
+        }
+        let layers = self.model().layers;
+        let (base, remainder) = (layers / p, layers % p);
+        base + u32::from(stage >= 1 && stage <= remainder)
+    }
+
+    /// Micro-batches whose activations stage i holds at its peak, in whole-stage equivalents
+    /// (SPEC §11): GPipe m; 1F1B min(m, p − i); interleaved
+    /// min(m·v, 2·(p − i − 1) + (v − 1)·p + 1)/v, Megatron-LM's warm-up count plus one
+    /// (Narayanan et al. 2021, §2.2). On stage 0 with m ≥ p these are §4's m, p and
+    /// p + (p − 1)/v. They agree with the peak the schedule simulator holds per stage (a test
+    /// checks p ≤ 16, m ≤ 64, v ≤ 4).
+    pub fn stage_in_flight(&self, stage: u32) -> f64 {
+        let m = f64::from(self.micro_batches());
+        let p = f64::from(self.degrees().pp);
+        let i = f64::from(stage.min(self.degrees().pp.saturating_sub(1)));
+        let v = f64::from(self.virtual_stages());
+        match self.schedule() {
+            Schedule::Gpipe => m,
+            Schedule::OneFOneB => m.min(p - i),
+            Schedule::Interleaved => (m * v).min(2.0 * (p - i - 1.0) + (v - 1.0) * p + 1.0) / v,
+        }
+    }
+
+    /// Memory of every pipeline stage, 0 … p − 1 (SPEC §11).
+    ///
+    /// Parameters: the embedding V·h sits on stage 0 and the output head V·h on stage p − 1
+    /// (with p = 1 and tied embeddings there is only the one V·h). The body
+    /// B = P − V·h·(1 if tied else 2) spreads evenly over the layers; for MoE models the routed
+    /// experts P_routed are taken out of B and spread over the MoE layers. Stage i holds
+    /// Ψ_i = (embedding_i + head_i + L_i·(B − P_routed)/L)/t over the group D = d·c, and
+    /// Ψ_e,i = (L_i/L)·P_routed/e over the expert-data-parallel group; ZeRO's ledger applies to
+    /// each. Activations: §4's per-layer bytes over the stage's L_i layers (attention scores
+    /// over its F·L_i/L full-attention layers) × [`Plan::stage_in_flight`]; the last stage adds
+    /// the FP32 logits of one micro-batch, 4·s'·b·V/t.
+    ///
+    /// ```
+    /// use parallel_core::{Plan, PlanConfig};
+    /// // The 64-card lesson plan, TP 8 × PP 8: stage 0 holds the embedding and 8 micro-batches
+    /// // in flight; stage 7 holds the output head, one micro-batch and the FP32 logits of a
+    /// // 248,320-token vocabulary, which outweigh the other seven.
+    /// let plan = Plan::new(&PlanConfig::lesson_64_gpus())?;
+    /// let stages = plan.memory_by_stage();
+    /// assert_eq!(stages.len(), 8);
+    /// assert!(stages[0].total > stages[3].total && stages[7].total > stages[3].total);
+    /// assert!(stages[7].activations > stages[0].activations);
+    /// assert_eq!(plan.busiest_stage(), 7);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn memory_by_stage(&self) -> Vec<StageMemory> {
+        let d = self.degrees();
+        let model = self.model();
+        let g = self.precision().grad_bytes();
+        let t = f64::from(d.tp);
+        let layers = f64::from(model.layers);
+        let vh = f64::from(model.vocab) * f64::from(model.hidden);
+        let tied = model.tied_embeddings;
+        let body = (model.params - vh * if tied { 1.0 } else { 2.0 }).max(0.0);
+        let routed = model.routed_params().min(body);
+        let dense_body = body - routed;
+        let last = d.pp - 1;
+        let (per_layer, scores) = self.activation_per_layer();
+        let s_local = f64::from(self.seq_len()) / f64::from(d.cp);
+        let b = f64::from(self.micro_batch_size());
+        let logits = Bytes::new(LOGIT_BYTES * s_local * b * f64::from(model.vocab) / t);
+        (0..d.pp)
+            .map(|stage| {
+                let layers_i = self.stage_layers(stage);
+                let share = f64::from(layers_i) / layers;
+                let embedding = if stage == 0 { vh } else { 0.0 };
+                let head = if stage == last && !(tied && d.pp == 1) {
+                    vh
+                } else {
+                    0.0
+                };
+                let psi = (embedding + head + share * dense_body) / t;
+                let mut states =
+                    ModelStates::ledger(psi, f64::from(d.weight_group()), self.zero(), g);
+                if routed > 0.0 {
+                    let expert_psi = share * routed / f64::from(d.ep);
+                    let edp = f64::from(d.expert_dp.unwrap_or(1));
+                    let experts = ModelStates::ledger(expert_psi, edp, self.zero(), g);
+                    states = states.plus(experts);
+                }
+                let full_attention = f64::from(model.full_attention_layers) * share;
+                let per_micro_batch = per_layer * f64::from(layers_i) + scores * full_attention;
+                let mut activations = per_micro_batch * self.stage_in_flight(stage);
+                if stage == last {
+                    activations += logits;
+                }
+                let model_states = states.total();
+                let total = model_states + activations;
+                StageMemory {
+                    stage,
+                    layers: layers_i,
+                    model_states,
+                    activations,
+                    total,
+                    fits: total <= self.capacity(),
+                }
+            })
+            .collect()
+    }
+
+    /// The stage with the largest total (the first such stage on a tie).
+    pub fn busiest_stage(&self) -> u32 {
+        busiest(&self.memory_by_stage())
+    }
+}
+
+/// The index of the first stage with the largest total.
+pub(crate) fn busiest(stages: &[StageMemory]) -> u32 {
+    stages
+        .iter()
+        .fold(None, |best: Option<&StageMemory>, s| match best {
+            Some(b) if b.total >= s.total => Some(b),
+            _ => Some(s),
+        })
+        .map_or(0, |s| s.stage)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::PlanConfig;
+    use crate::model::{ModelChoice, Preset};
+    use crate::schedule::{simulate_schedule, OpKind, ScheduleView};
+
+    /// The peak number of model-chunk forwards a stage holds before their backward, from the
+    /// simulated timeline, in whole-stage equivalents (÷ v).
+    fn simulated_peak(view: ScheduleView, p: u32, m: u32, v: u32) -> Vec<f64> {
+        let timeline = simulate_schedule(view, p, m, v).unwrap();
+        (0..p)
+            .map(|stage| {
+                // (tick, +1 when a forward starts, −1 when a backward ends); releases first.
+                let mut events: Vec<(u32, i32)> = Vec::new();
+                for op in timeline.ops.iter().filter(|op| op.stage == stage) {
+                    match op.kind {
+                        OpKind::Forward => events.push((op.start, 1)),
+                        OpKind::Backward => events.push((op.start + op.ticks, -1)),
+                        OpKind::Weight => {}
+                    }
+                }
+                events.sort();
+                let (mut held, mut peak) = (0i32, 0i32);
+                for (_, change) in events {
+                    held += change;
+                    peak = peak.max(held);
+                }
+                f64::from(peak) / f64::from(v)
+            })
+            .collect()
+    }
+
+    fn plan(pp: u32, m: u32, schedule: crate::config::Schedule, v: u32) -> Plan {
+        Plan::new(&PlanConfig {
+            gpus: pp,
+            pp,
+            micro_batches: m,
+            schedule,
+            virtual_stages: v,
+            model: ModelChoice::Preset(Preset::Llama3_405b),
+            ..PlanConfig::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn in_flight_per_stage_agrees_with_the_simulator() {
+        use crate::config::Schedule;
+        let mut checked = 0;
+        for p in 1..=16u32 {
+            for m in 1..=64u32 {
+                for (view, schedule) in [
+                    (ScheduleView::Gpipe, Schedule::Gpipe),
+                    (ScheduleView::OneFOneB, Schedule::OneFOneB),
+                ] {
+                    if u64::from(p) * u64::from(m) > crate::schedule::MAX_TIMELINE_SLOTS {
+                        continue;
+                    }
+                    let plan = plan(p, m, schedule, 1);
+                    let want = simulated_peak(view, p, m, 1);
+                    let got: Vec<f64> = (0..p).map(|i| plan.stage_in_flight(i)).collect();
+                    assert_eq!(got, want, "{schedule} p {p} m {m}");
+                    checked += 1;
+                }
+                for v in 2..=4u32 {
+                    // Interleaved: p > 1, m a multiple of p, 126 layers divisible by p·v.
+                    if p == 1 || m % p != 0 || 126 % (p * v) != 0 {
+                        continue;
+                    }
+                    if u64::from(p) * u64::from(m) * u64::from(v)
+                        > crate::schedule::MAX_TIMELINE_SLOTS
+                    {
+                        continue;
+                    }
+                    let plan = plan(p, m, Schedule::Interleaved, v);
+                    let want = simulated_peak(ScheduleView::Interleaved, p, m, v);
+                    let got: Vec<f64> = (0..p).map(|i| plan.stage_in_flight(i)).collect();
+                    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                        assert!(
+                            (g - w).abs() < 1e-9,
+                            "interleaved p {p} m {m} v {v} stage {i}: {g} vs {w}"
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 2000, "{checked}");
+    }
+
+    #[test]
+    fn layers_sum_to_the_model_and_the_remainder_skips_stage_zero() {
+        for pp in 1..=16 {
+            let plan = plan(pp, pp, crate::config::Schedule::OneFOneB, 1);
+            let layers: Vec<u32> = (0..pp).map(|i| plan.stage_layers(i)).collect();
+            assert_eq!(layers.iter().sum::<u32>(), 126, "pp {pp}");
+            let low = *layers.iter().min().unwrap();
+            assert_eq!(layers[0], low, "stage 0 takes no extra layer (pp {pp})");
+            assert!(layers.iter().all(|&l| l == low || l == low + 1));
+        }
+    }
+}
