@@ -140,6 +140,14 @@ fn chinese(error: &PlanError) -> String {
         PlanError::BenchTooLarge { max } => {
             format!("演示的每个矩阵最多 {} 个数。", thousands(*max as u64))
         }
+        PlanError::Unsupported {
+            field,
+            value,
+            supported,
+        } => format!(
+            "{}为 {value}，参数计数器没有为它建模（可用：{supported}）。",
+            field_zh(field)
+        ),
     }
 }
 
@@ -217,6 +225,11 @@ mod tests {
                 tp: 4,
             },
             PlanError::BenchTooLarge { max: 65_536 },
+            PlanError::Unsupported {
+                field: "model.hf_config.architectures",
+                value: "MambaForCausalLM".to_string(),
+                supported: "LlamaForCausalLM, MixtralForCausalLM, DeepseekV3ForCausalLM",
+            },
         ]
     }
 
@@ -243,7 +256,8 @@ mod tests {
             | PlanError::CpAboveSeqLen { .. }
             | PlanError::TimelineTooLarge { .. }
             | PlanError::BenchSplit { .. }
-            | PlanError::BenchTooLarge { .. } => {}
+            | PlanError::BenchTooLarge { .. }
+            | PlanError::Unsupported { .. } => {}
         }
     }
 
@@ -271,7 +285,7 @@ mod tests {
         let mut kinds: Vec<_> = variants.iter().map(std::mem::discriminant).collect();
         kinds.dedup();
         assert_eq!(kinds.len(), variants.len());
-        assert_eq!(variants.len(), 20, "one case per variant of PlanError");
+        assert_eq!(variants.len(), 21, "one case per variant of PlanError");
     }
 
     use parallel_core::lang::has_cjk;

@@ -32,6 +32,8 @@ pub enum Command {
         /// Few iterations: a smoke run, not a measurement.
         quick: bool,
     },
+    /// Read a Hugging Face `config.json` on stdin and print its inline model and counts.
+    Model,
 }
 
 /// `--url LINK [--grid 8|64]`: a plan taken from a page link instead of stdin.
@@ -154,7 +156,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::invalid(
             "command",
-            "missing; expected eval, groups, table, bench or help (try --help)",
+            "missing; expected eval, groups, model, table, bench or help (try --help)",
         ));
     };
     let is_help = |a: &String| matches!(a.as_str(), "help" | "--help" | "-h");
@@ -182,10 +184,13 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
         "bench" => Command::Bench {
             quick: flags.switch("--quick"),
         },
+        "model" => Command::Model,
         other => {
             return Err(CliError::invalid(
                 "command",
-                format!("unknown command `{other}`; expected eval, groups, table, bench or help"),
+                format!(
+                    "unknown command `{other}`; expected eval, groups, model, table, bench or help"
+                ),
             ))
         }
     };
@@ -385,6 +390,7 @@ mod tests {
             ),
             ("bench", Ok(Command::Bench { quick: false })),
             ("bench --quick", Ok(Command::Bench { quick: true })),
+            ("model", Ok(Command::Model)),
             ("table", table(Format::Markdown, Lang::En, all())),
             (
                 "table --format json --lang zh --table all",
@@ -414,6 +420,11 @@ mod tests {
             ("evaluate", "command: unknown command `evaluate`"),
             ("eval --pretty", "--pretty: unknown flag"),
             ("eval extra", "eval: unexpected argument `extra`"),
+            ("model --card 1", "--card: unknown flag for `model`"),
+            (
+                "model config.json",
+                "model: unexpected argument `config.json`",
+            ),
             ("groups", "--card: missing"),
             ("groups --card", "--card: needs a value"),
             ("groups --card x", "--card: expected a card number"),

@@ -1,7 +1,8 @@
-//! `parallel-lab eval` and `parallel-lab groups`: one config on stdin, one JSON line out.
+//! `parallel-lab eval`, `groups` and `model`: one config on stdin, one JSON line out.
 
 use std::io::Write;
 
+use parallel_core::hf::HfConfig;
 use parallel_core::{Plan, PlanConfig};
 
 use crate::error::CliError;
@@ -22,6 +23,12 @@ pub fn eval(config: &PlanConfig, card: Option<u32>, out: &mut dyn Write) -> Resu
 pub fn groups(config: &PlanConfig, card: u32, out: &mut dyn Write) -> Result<(), CliError> {
     let groups = Plan::new(config)?.grid().groups(card)?;
     write_json_line(&groups, out)
+}
+
+/// `parallel-lab model`: the inline model a `config.json` stands for, with `params`,
+/// `active_params` and `notes` (SPEC §13).
+pub fn model(config: &HfConfig, out: &mut dyn Write) -> Result<(), CliError> {
+    write_json_line(&config.to_model()?, out)
 }
 
 /// Writes a value as compact JSON followed by a newline.

@@ -9,6 +9,7 @@ use std::io::Read;
 use core::fmt;
 use core::marker::PhantomData;
 
+use parallel_core::hf::HfConfig;
 use parallel_core::PlanConfig;
 use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -24,16 +25,37 @@ pub fn read_all(stdin: &mut dyn Read) -> Result<Vec<u8>, CliError> {
 
 /// Parses one JSON value of type `T`, rejecting trailing data, with the field path in errors.
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CliError> {
+    parse_under(bytes, None)
+}
+
+/// As [`parse`], with field paths written under `prefix` (`hidden_size` →
+/// `model.hf_config.hidden_size`); errors with no field stay `input`.
+fn parse_under<T: DeserializeOwned>(bytes: &[u8], prefix: Option<&str>) -> Result<T, CliError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         // "?" stands for a key not read yet (e.g. EOF inside an object): drop it.
         let known = path.trim_end_matches('?').trim_end_matches('.');
-        let field = if known.is_empty() { "input" } else { known };
-        CliError::invalid(field, e.inner())
+        match (known, prefix) {
+            ("", _) => CliError::invalid("input", e.inner()),
+            (field, None) => CliError::invalid(field, e.inner()),
+            (field, Some(prefix)) => CliError::invalid(&format!("{prefix}.{field}"), e.inner()),
+        }
     })?;
     de.end().map_err(|e| CliError::invalid("input", e))?;
     Ok(value)
+}
+
+/// A Hugging Face `config.json` (a JSON object); errors name the key as
+/// `model.hf_config.<key>`, as the core's checks do.
+pub fn parse_hf_config(bytes: &[u8]) -> Result<HfConfig, CliError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(CliError::invalid(
+            "input",
+            "empty: expected a config.json object on stdin",
+        ));
+    }
+    parse_under::<Object<HfConfig>>(bytes, Some("model.hf_config")).map(|o| o.0)
 }
 
 /// A plan config: empty input (or only whitespace) means every default, like `{}`.
@@ -121,5 +143,41 @@ mod tests {
             assert!(message.starts_with(start), "{input}: {message}");
         }
         assert!(error_of(r#"{"tp_size":3}"#).contains("unknown field `tp_size`"));
+    }
+
+    #[test]
+    fn config_json_errors_name_the_key_under_hf_config() {
+        let error_of = |input: &str| match parse_hf_config(input.as_bytes()) {
+            Ok(config) => format!("parsed: {config:?}"),
+            Err(e) => e.to_string(),
+        };
+        for (input, start) in [
+            (
+                r#"{"hidden_size":"4096"}"#,
+                "model.hf_config.hidden_size: invalid type",
+            ),
+            (
+                r#"{"architectures":"LlamaForCausalLM"}"#,
+                "model.hf_config.architectures: invalid type",
+            ),
+            (
+                r#"{"mlp_only_layers":[1,-1]}"#,
+                "model.hf_config.mlp_only_layers[1]: invalid value",
+            ),
+            ("", "input: empty"),
+            ("[]", "input: invalid type"),
+            (r#"{"hidden_size":1"#, "input: EOF"),
+        ] {
+            let message = error_of(input);
+            assert!(message.starts_with(start), "{input}: {message}");
+        }
+        // Keys the counter does not read are ignored.
+        assert_eq!(
+            parse_hf_config(br#"{"rope_theta": 500000.0, "hidden_size": 8}"#).ok(),
+            Some(HfConfig {
+                hidden_size: Some(8),
+                ..HfConfig::default()
+            })
+        );
     }
 }

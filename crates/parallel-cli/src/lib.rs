@@ -4,6 +4,9 @@
 //! - `groups --card N`: one config on stdin → card N's TP, CP, PP, DP (and EP) groups.
 //! - `table`: the lesson's tables, or a plan table of configs on stdin, as Markdown, CSV or
 //!   JSON, for course material generated at build time.
+//! - `model`: a Hugging Face `config.json` on stdin → `{"model", "params", "active_params",
+//!   "notes"}`: the inline model it stands for and its exact parameter counts
+//!   (`parallel_core::hf`, SPEC §13).
 //! - `bench`: times the core (a benchmark, not a test).
 //! - `eval --url LINK` / `groups --url LINK`: the plan of a page link instead of stdin (the
 //!   same codec as the page, `parallel_core::link`), so a link and a config are interchangeable.
@@ -54,6 +57,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result
         }
         Command::Table(table_args) => table::run(&table_args, stdin, out)?,
         Command::Bench { quick } => bench::run(quick, out)?,
+        Command::Model => eval::model(&input::parse_hf_config(&input::read_all(stdin)?)?, out)?,
     }
     out.flush()?;
     Ok(())

@@ -11,6 +11,9 @@ USAGE
   parallel-lab eval --url LINK [--grid 8|64]
   parallel-lab groups --url LINK [--grid 8|64] [--card N]
                                     the plan (and selected card) of a page link instead of stdin
+  parallel-lab model               read a Hugging Face config.json on stdin, print the inline
+                                    model it stands for with its exact parameter counts:
+                                    {"model": {INLINE}, "params", "active_params", "notes"}
   parallel-lab table [OPTIONS]      render the lesson's tables (Markdown by default)
   parallel-lab bench [--quick]      time the core: one evaluation, and a sweep of 1,024-GPU plans
   parallel-lab help | --help        print this text
@@ -23,10 +26,13 @@ TABLE OPTIONS
                           [{"label": "...", "config": {PLAN}}, ...]
 
 PLAN (a JSON object; every field is optional, empty input = all defaults)
-  model             "qwen3.8-27b" (default) | "llama3-405b" | "deepseek-v3" | an inline model
+  model             a preset: "qwen3.8-27b" (default) | "llama3-8b" | "llama3-70b" |
+                    "llama3-405b" | "qwen3-30b-a3b" | "mixtral-8x7b" | "deepseek-v3";
+                    or an inline model
                     {"params", "hidden", "layers", "heads", "kv_heads", "head_dim", "ffn", "vocab",
                      "full_attention_layers", "tied_embeddings", "moe_layers", "experts",
-                     "top_k", "expert_ffn", "shared_experts"}
+                     "top_k", "expert_ffn", "shared_experts"};
+                    or {"hf_config": {CONFIG.JSON}}, counted as `parallel-lab model` does
   gpus 8, gpus_per_node 8, tp 1, pp 1, cp 1, ep 1, micro_batches 8, micro_batch_size 1,
   seq_len 4096, zero 0 (0-3), recompute "full" (none|selective|full),
   schedule "1f1b" (gpipe|1f1b|interleaved), virtual_stages 1,
@@ -38,11 +44,23 @@ EXAMPLES
   echo '{"gpus":64,"tp":8,"pp":2}' | parallel-lab groups --card 0
   parallel-lab eval --url 'https://example.org/lab/#g64=tp8.pp2.z1&c64=0'
   parallel-lab groups --url '#g64=tp8.pp2.z1&c64=0'
+  parallel-lab model < Meta-Llama-3-8B/config.json
+  jq '{model: {hf_config: .}, gpus: 64, tp: 8, pp: 2}' config.json | parallel-lab eval
   parallel-lab table --table 8gpu
   parallel-lab table --table llama3 --format csv > llama3.csv
   parallel-lab table --lang zh --format json > tables.json
   echo '[{"label":"DP 8, ZeRO-3","config":{"zero":3}}]' | parallel-lab table --stdin
   cargo run --release -p parallel-cli -- bench
+
+CONFIG.JSON (parallel-lab model, {"hf_config": ...})
+  architectures: LlamaForCausalLM (Llama 1-3), MistralForCausalLM, MixtralForCausalLM,
+  Qwen2ForCausalLM, Qwen3ForCausalLM, Qwen2MoeForCausalLM, Qwen3MoeForCausalLM,
+  DeepseekV3ForCausalLM (MLA). The total is the checkpoint's exact count: q/k/v biases
+  (Qwen2), q/k norms (Qwen3), shared experts and their gates, MLA's low-rank projections and
+  norms, DeepSeek's e_score_correction_bias; DeepSeek-V3's MTP module is not counted.
+  active_params = params - P_routed * (1 - top_k / experts). Other keys are ignored; a missing
+  key the count needs, an unknown architecture or model_type, or an attention kind the counter
+  does not model is an error naming the key (model.hf_config.<key>).
 
 EXIT STATUS
   0 success; 2 invalid input or usage (one line on stderr, naming the field or flag);

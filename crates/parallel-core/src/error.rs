@@ -157,6 +157,16 @@ pub enum PlanError {
         /// The most numbers a matrix may hold.
         max: usize,
     },
+    /// A Hugging Face `config.json` names an architecture, model type or part that the
+    /// parameter counter does not model (SPEC §13): rejected rather than counted wrongly.
+    Unsupported {
+        /// The field, `model.hf_config.<key>`.
+        field: &'static str,
+        /// The value given, e.g. `"MambaForCausalLM"`.
+        value: String,
+        /// The values the counter models, comma separated.
+        supported: &'static str,
+    },
 }
 
 impl PlanError {
@@ -168,7 +178,8 @@ impl PlanError {
             | PlanError::Missing { field }
             | PlanError::AtMost { field, .. }
             | PlanError::NotPositive { field, .. }
-            | PlanError::MoreThanLayers { field, .. } => field,
+            | PlanError::MoreThanLayers { field, .. }
+            | PlanError::Unsupported { field, .. } => field,
             PlanError::ZeroStage { .. } => "zero",
             PlanError::NotDivisible { .. } => "gpus",
             PlanError::ChunksNeedInterleaved { .. } | PlanError::InterleavedLayers { .. } => {
@@ -192,6 +203,9 @@ impl PlanError {
     pub fn reason(&self) -> String {
         match self {
             PlanError::BelowOne { .. } => "must be at least 1 (got 0)".to_string(),
+            PlanError::Missing { field } if field.starts_with("model.hf_config.") => {
+                "missing: the parameter counter needs it".to_string()
+            }
             PlanError::Missing { .. } => "missing: an inline model needs it".to_string(),
             PlanError::AtMost { max, got, .. } => format!("must be at most {max} (got {got})"),
             PlanError::NotPositive { got, .. } => format!("must be a positive number (got {got})"),
@@ -254,6 +268,11 @@ impl PlanError {
             PlanError::BenchTooLarge { max } => {
                 format!("the bench keeps each matrix under {max} numbers")
             }
+            PlanError::Unsupported {
+                value, supported, ..
+            } => format!(
+                "`{value}` is not modelled by the parameter counter (supported: {supported})"
+            ),
         }
     }
 }

@@ -9,7 +9,8 @@
 //! - bytes each card sends per step for each dimension, its collective, link and time
 //!   ([`Plan::traffic`]);
 //! - the pipeline bubble ([`Plan::bubble`]);
-//! - context-parallel layouts ([`causal_pairs`]) and the TP split bench ([`tp_bench`]).
+//! - context-parallel layouts ([`causal_pairs`]) and the TP split bench ([`tp_bench`]);
+//! - models read from a Hugging Face `config.json`, with their exact parameter count ([`hf`]).
 //!
 //! [`evaluate`] does all of it at once and returns a [`Report`].
 //!
@@ -37,6 +38,7 @@ mod cp_layout;
 mod error;
 pub mod evolution;
 mod grid;
+pub mod hf;
 pub mod lang;
 pub mod lesson;
 pub mod link;
@@ -62,7 +64,7 @@ pub use model::{count_params, InlineModel, Model, ModelChoice, Moe, Preset};
 pub use plan::{Degrees, Plan, MAX_GPUS, MAX_SEQ_LEN};
 pub use report::{evaluate, Report};
 pub use schedule::{simulate_schedule, Op, OpKind, ScheduleView, Timeline, MAX_TIMELINE_SLOTS};
-pub use stages::StageMemory;
+pub use stages::{stages_imbalance, StageMemory};
 pub use tp_bench::{tp_bench, BenchShape, TpBench};
 pub use traffic::{Collective, Traffic};
 pub use units::{Bytes, BytesPerSec, Seconds, GB, GIB};

@@ -9,6 +9,7 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::PlanError;
+use crate::hf::HfConfig;
 
 /// A named model of the lesson.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,11 +20,28 @@ pub enum Preset {
     Llama3_405b,
     /// DeepSeek-V3 (MoE: 3 dense + 58 MoE layers, 256 routed experts, top-8).
     DeepseekV3,
+    /// Llama 3 8B (dense, GQA with 8 KV heads), from its `config.json` (SPEC §13).
+    Llama3_8b,
+    /// Llama 3 70B (dense, GQA with 8 KV heads), from its `config.json` (SPEC §13).
+    Llama3_70b,
+    /// Mixtral 8x7B (MoE: every layer 8 experts, top-2), from its `config.json` (SPEC §13).
+    Mixtral8x7b,
+    /// Qwen3-30B-A3B (MoE: every layer 128 experts, top-8), from its `config.json` (SPEC §13).
+    Qwen3_30bA3b,
 }
 
 impl Preset {
-    /// Every preset, in the order they are listed to users.
-    pub const ALL: [Preset; 3] = [Preset::Qwen38_27b, Preset::Llama3_405b, Preset::DeepseekV3];
+    /// Every preset, in the order they are listed to users: the anchor, then dense models by
+    /// size, then MoE models by size.
+    pub const ALL: [Preset; 7] = [
+        Preset::Qwen38_27b,
+        Preset::Llama3_8b,
+        Preset::Llama3_70b,
+        Preset::Llama3_405b,
+        Preset::Qwen3_30bA3b,
+        Preset::Mixtral8x7b,
+        Preset::DeepseekV3,
+    ];
 
     /// The id used in configs and links, e.g. `"qwen3.8-27b"`.
     pub const fn id(self) -> &'static str {
@@ -31,6 +49,10 @@ impl Preset {
             Preset::Qwen38_27b => "qwen3.8-27b",
             Preset::Llama3_405b => "llama3-405b",
             Preset::DeepseekV3 => "deepseek-v3",
+            Preset::Llama3_8b => "llama3-8b",
+            Preset::Llama3_70b => "llama3-70b",
+            Preset::Mixtral8x7b => "mixtral-8x7b",
+            Preset::Qwen3_30bA3b => "qwen3-30b-a3b",
         }
     }
 
@@ -40,6 +62,10 @@ impl Preset {
             Preset::Qwen38_27b => "Qwen3.8-27B",
             Preset::Llama3_405b => "Llama 3 405B",
             Preset::DeepseekV3 => "DeepSeek-V3",
+            Preset::Llama3_8b => "Llama 3 8B",
+            Preset::Llama3_70b => "Llama 3 70B",
+            Preset::Mixtral8x7b => "Mixtral 8x7B",
+            Preset::Qwen3_30bA3b => "Qwen3-30B-A3B",
         }
     }
 
@@ -112,6 +138,78 @@ impl Preset {
                     shared_experts: 1,
                 }),
             },
+            // The presets below are what `hf::HfConfig::to_model` reads from the models'
+            // published `config.json` files (tests/hf_configs.rs checks field by field).
+            // Published total, counted exactly by `count_params` too.
+            Preset::Llama3_8b => Model {
+                params: 8_030_261_248.0,
+                hidden: 4096,
+                layers: 32,
+                full_attention_layers: 32,
+                heads: 32,
+                kv_heads: 8,
+                head_dim: 128,
+                ffn: 14_336,
+                vocab: 128_256,
+                tied_embeddings: false,
+                moe: None,
+            },
+            // Published total, counted exactly by `count_params` too.
+            Preset::Llama3_70b => Model {
+                params: 70_553_706_496.0,
+                hidden: 8192,
+                layers: 80,
+                full_attention_layers: 80,
+                heads: 64,
+                kv_heads: 8,
+                head_dim: 128,
+                ffn: 28_672,
+                vocab: 128_256,
+                tied_embeddings: false,
+                moe: None,
+            },
+            // Published total, counted exactly by `count_params` too (router h·8 per layer).
+            // No dense MLP: `intermediate_size` 14,336 is the width of each expert.
+            Preset::Mixtral8x7b => Model {
+                params: 46_702_792_704.0,
+                hidden: 4096,
+                layers: 32,
+                full_attention_layers: 32,
+                heads: 32,
+                kv_heads: 8,
+                head_dim: 128,
+                ffn: 0,
+                vocab: 32_000,
+                tied_embeddings: false,
+                moe: Some(Moe {
+                    moe_layers: 32,
+                    experts: 8,
+                    top_k: 2,
+                    expert_ffn: 14_336,
+                    shared_experts: 0,
+                }),
+            },
+            // Published 30.5B total, 3.3B active: the exact count of `hf`, which adds
+            // Qwen3's q_norm and k_norm (2·128 per layer) to `count_params`. No dense layer.
+            Preset::Qwen3_30bA3b => Model {
+                params: 30_532_122_624.0,
+                hidden: 2048,
+                layers: 48,
+                full_attention_layers: 48,
+                heads: 32,
+                kv_heads: 4,
+                head_dim: 128,
+                ffn: 0,
+                vocab: 151_936,
+                tied_embeddings: false,
+                moe: Some(Moe {
+                    moe_layers: 48,
+                    experts: 128,
+                    top_k: 8,
+                    expert_ffn: 768,
+                    shared_experts: 0,
+                }),
+            },
         }
     }
 }
@@ -182,6 +280,24 @@ impl Model {
                     * f64::from(m.expert_ffn)
             }
             None => 0.0,
+        }
+    }
+
+    /// Active parameters per token, P_act = P − P_routed·(1 − top_k/experts) (SPEC §12; P for
+    /// a dense model): the routed experts a token skips are taken out.
+    ///
+    /// ```
+    /// use parallel_core::Preset;
+    /// let qwen = Preset::Qwen3_30bA3b.model();
+    /// assert_eq!(qwen.active_params(), 3_353_032_704.0); // published: 3.3B active
+    /// ```
+    pub fn active_params(&self) -> f64 {
+        match self.moe {
+            Some(m) => {
+                self.params
+                    - self.routed_params() * (1.0 - f64::from(m.top_k) / f64::from(m.experts))
+            }
+            None => self.params,
         }
     }
 
@@ -375,13 +491,29 @@ impl InlineModel {
     }
 }
 
-/// The `model` field of a config: a preset id or an inline model.
+/// The `model` field of a config: a preset id, an inline model, or a Hugging Face
+/// `config.json` written as `{"hf_config": {...}}` (SPEC §13).
+///
+/// ```
+/// use parallel_core::{ModelChoice, Preset};
+/// let choice: ModelChoice = serde_json::from_str(r#""llama3-8b""#).unwrap();
+/// assert_eq!(choice, ModelChoice::Preset(Preset::Llama3_8b));
+/// let hf: ModelChoice = serde_json::from_str(
+///     r#"{"hf_config": {"architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
+///         "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+///         "intermediate_size": 14336, "vocab_size": 128256}}"#,
+/// ).unwrap();
+/// assert_eq!(hf.resolve().unwrap(), Preset::Llama3_8b.model());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ModelChoice {
     /// One of [`Preset::ALL`], written as its id.
     Preset(Preset),
     /// A model given field by field.
     Inline(InlineModel),
+    /// A Hugging Face `config.json`, read by [`HfConfig::to_model`]; written as
+    /// `{"hf_config": {...}}`.
+    HfConfig(Box<HfConfig>),
 }
 
 impl Default for ModelChoice {
@@ -396,14 +528,17 @@ impl ModelChoice {
         match self {
             ModelChoice::Preset(p) => Ok(p.model()),
             ModelChoice::Inline(m) => m.resolve(),
+            ModelChoice::HfConfig(c) => c.to_model()?.model.resolve(),
         }
     }
 
-    /// A short label: the preset's name, or "custom model".
+    /// A short label: the preset's name, "custom model", or the family of a `config.json`
+    /// (e.g. "Llama (config.json)").
     pub fn label(&self) -> &'static str {
         match self {
             ModelChoice::Preset(p) => p.name(),
             ModelChoice::Inline(_) => "custom model",
+            ModelChoice::HfConfig(c) => c.family().map_or("config.json model", |f| f.label()),
         }
     }
 }
@@ -413,7 +548,46 @@ impl Serialize for ModelChoice {
         match self {
             ModelChoice::Preset(p) => serializer.serialize_str(p.id()),
             ModelChoice::Inline(m) => m.serialize(serializer),
+            ModelChoice::HfConfig(c) => {
+                use serde::ser::SerializeMap;
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry(HF_CONFIG_KEY, c)?;
+                map.end()
+            }
         }
+    }
+}
+
+/// The one key of the `{"hf_config": {...}}` form.
+const HF_CONFIG_KEY: &str = "hf_config";
+
+/// A map whose first key was already read (to tell `{"hf_config": ...}` from an inline
+/// model): yields that key again, then the rest of the map.
+struct FirstKeyAgain<A> {
+    first: Option<String>,
+    rest: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for FirstKeyAgain<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.first.take() {
+            Some(key) => seed
+                .deserialize(de::value::StringDeserializer::<A::Error>::new(key))
+                .map(Some),
+            None => self.rest.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<V: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, A::Error> {
+        self.rest.next_value_seed(seed)
     }
 }
 
@@ -427,7 +601,7 @@ impl<'de> Deserialize<'de> for ModelChoice {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 write!(
                     f,
-                    "a preset id ({}) or an inline model object",
+                    "a preset id ({}), an inline model object or {{\"hf_config\": {{...}}}}",
                     Preset::valid_ids()
                 )
             }
@@ -441,9 +615,22 @@ impl<'de> Deserialize<'de> for ModelChoice {
                 })
             }
 
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ModelChoice, A::Error> {
-                InlineModel::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(ModelChoice::Inline)
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ModelChoice, A::Error> {
+                let first: Option<String> = map.next_key()?;
+                if first.as_deref() == Some(HF_CONFIG_KEY) {
+                    let config: HfConfig = map.next_value()?;
+                    if let Some(other) = map.next_key::<String>()? {
+                        return Err(de::Error::custom(format!(
+                            "`{other}` next to `hf_config`: a config.json model takes no other field"
+                        )));
+                    }
+                    return Ok(ModelChoice::HfConfig(Box::new(config)));
+                }
+                InlineModel::deserialize(de::value::MapAccessDeserializer::new(FirstKeyAgain {
+                    first,
+                    rest: map,
+                }))
+                .map(ModelChoice::Inline)
             }
         }
 
@@ -460,6 +647,37 @@ mod tests {
         assert_eq!(
             count_params(&Preset::Llama3_405b.model()),
             405_853_388_800.0
+        );
+    }
+
+    #[test]
+    fn config_json_presets_count_as_published() {
+        // SPEC §13: exact published totals, which the §8 counter reproduces.
+        for (preset, total) in [
+            (Preset::Llama3_8b, 8_030_261_248.0),
+            (Preset::Llama3_70b, 70_553_706_496.0),
+            (Preset::Mixtral8x7b, 46_702_792_704.0),
+        ] {
+            assert_eq!(preset.model().params, total, "{preset:?}");
+            assert_eq!(count_params(&preset.model()), total, "{preset:?}");
+        }
+        // Qwen3's q_norm and k_norm (2·128 per layer, 48 layers) are beyond the §8 counter.
+        let qwen = Preset::Qwen3_30bA3b.model();
+        assert_eq!(count_params(&qwen) + 48.0 * 256.0, qwen.params);
+        // Ids are distinct and found again.
+        for preset in Preset::ALL {
+            assert_eq!(Preset::from_id(preset.id()), Some(preset));
+        }
+        assert_eq!(Preset::ALL[0], Preset::Qwen38_27b);
+    }
+
+    #[test]
+    fn active_params_take_out_the_skipped_experts() {
+        assert_eq!(Preset::Llama3_8b.model().active_params(), 8_030_261_248.0);
+        let mixtral = Preset::Mixtral8x7b.model();
+        assert_eq!(
+            mixtral.active_params(),
+            mixtral.params - 32.0 * 6.0 * 3.0 * 4096.0 * 14_336.0
         );
     }
 

@@ -6,7 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use parallel_core::link::{decode, decode_plan, encode, GridId, LinkState, Section, Widget};
+use parallel_core::link::{
+    decode, decode_plan, encode, encode_plan, GridId, LinkState, Section, Widget,
+};
 use parallel_core::{
     Accounting, Lang, ModelChoice, Plan, PlanConfig, Precision, Preset, RankOrder, Recompute,
     Schedule,
@@ -18,7 +20,7 @@ use proptest::test_runner::{Config, TestRunner};
 fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
     let n = grid.gpus();
     (
-        prop::sample::select(vec![Preset::Qwen38_27b, Preset::Llama3_405b]),
+        prop::sample::select(Preset::ALL.to_vec()),
         (0u32..=3, 0u32..=6, 0u32..=6),
         1u32..=64,
         1u32..=4,
@@ -125,6 +127,31 @@ proptest! {
     ) {
         check_any(&input);
     }
+}
+
+/// Every preset has its own link word and comes back from a link, on both grids.
+#[test]
+fn every_preset_round_trips_through_the_link_codec() {
+    let mut values = Vec::new();
+    for grid in [GridId::Eight, GridId::SixtyFour] {
+        for preset in Preset::ALL {
+            let plan = PlanConfig {
+                model: ModelChoice::Preset(preset),
+                ..grid.base()
+            };
+            let value = encode_plan(&plan, grid);
+            let (back, ignored) = decode_plan(&value, grid);
+            assert!(ignored.is_empty(), "{value}: {ignored:?}");
+            assert_eq!(back, plan, "{value}");
+            if grid == GridId::SixtyFour {
+                values.push(value);
+            }
+        }
+    }
+    let mut distinct = values.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), values.len(), "{values:?}");
 }
 
 fn check_any(input: &str) {

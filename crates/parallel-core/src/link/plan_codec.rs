@@ -89,8 +89,9 @@ impl Change {
     }
 }
 
-/// The words of enum values, and the preset aliases.
-const WORDS: [(&str, Change); 14] = [
+/// The words of enum values, and the preset aliases (one distinct word per preset but the
+/// anchor, whose word is [`ANCHOR_WORD`]).
+const WORDS: [(&str, Change); 18] = [
     ("full", Change::Recompute(Recompute::Full)),
     ("selective", Change::Recompute(Recompute::Selective)),
     ("none", Change::Recompute(Recompute::None)),
@@ -103,6 +104,10 @@ const WORDS: [(&str, Change); 14] = [
     ("tpcpdppp", Change::Order(RankOrder::TpCpDpPp)),
     ("llama", Change::Model(Preset::Llama3_405b)),
     ("deepseek", Change::Model(Preset::DeepseekV3)),
+    ("llama8b", Change::Model(Preset::Llama3_8b)),
+    ("llama70b", Change::Model(Preset::Llama3_70b)),
+    ("mixtral", Change::Model(Preset::Mixtral8x7b)),
+    ("qwen30b", Change::Model(Preset::Qwen3_30bA3b)),
     ("even", Change::Accounting(Accounting::Even)),
     ("stages", Change::Accounting(Accounting::Stages)),
 ];
@@ -180,10 +185,9 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
     if config.model != base.model {
         match &config.model {
             ModelChoice::Preset(Preset::Qwen38_27b) => out.push(ANCHOR_WORD.to_string()),
-            ModelChoice::Preset(Preset::Llama3_405b) => out.push("llama".to_string()),
-            ModelChoice::Preset(Preset::DeepseekV3) => out.push("deepseek".to_string()),
-            // Inline models have no link form; they are never produced by the page.
-            ModelChoice::Inline(_) => {}
+            ModelChoice::Preset(p) => out.extend(word_of(Change::Model(*p)).map(str::to_string)),
+            // Inline and config.json models have no link form; the page never produces them.
+            ModelChoice::Inline(_) | ModelChoice::HfConfig(_) => {}
         }
     }
     let mut num = |key: &str, value: u64, base_value: u64| {
