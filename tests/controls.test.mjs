@@ -172,6 +172,7 @@ function randomPlan(r, id) {
     zero: r.int(0, 3),
     recompute: r.pick(['full', 'selective', 'none']),
     schedule: r.pick(['1f1b', 'gpipe', 'interleaved']),
+    accounting: r.pick(['even', 'stages']),
   });
   const keepInvalid = r.next() < 0.15;
   for (let i = 0; i < 500; i++) {

@@ -35,7 +35,7 @@ export const START = {
 export function fullConfig(config) {
   return {
     tp: 1, pp: 1, cp: 1, micro_batches: 8, seq_len: 4096, zero: 0,
-    recompute: 'full', schedule: '1f1b', virtual_stages: 1,
+    recompute: 'full', schedule: '1f1b', virtual_stages: 1, accounting: 'even',
     ...config,
   };
 }
@@ -73,6 +73,10 @@ export const SELECTS = [
       gpipe: { schedule: 'gpipe', virtual_stages: 1 },
       interleaved: { schedule: 'interleaved', virtual_stages: 2 },
     },
+  },
+  {
+    field: 'accounting', testId: 'select-accounting',
+    options: { even: { accounting: 'even' }, stages: { accounting: 'stages' } },
   },
 ];
 
@@ -246,6 +250,9 @@ export async function shown(section) {
     }
     return out;
   });
+  const cards = await section.locator('[data-card]').evaluateAll((all) =>
+    all.map((card) => ({ stage: Number(card.getAttribute('data-stage')), bytes: Number(card.getAttribute('data-bytes')) })),
+  );
   return {
     dp: Number((await section.getByTestId('derived-dp').innerText()).trim()),
     memory,
@@ -255,6 +262,7 @@ export async function shown(section) {
       share: Number(await section.getByTestId('bubble-share').getAttribute('data-share')),
     },
     groups,
+    cards,
   };
 }
 
@@ -310,5 +318,17 @@ export function differences(got, want) {
   same('bubble.ratio', got.bubble.ratio, r.bubble.ratio);
   same('bubble.share', got.bubble.share, r.bubble.share);
   same('card groups', JSON.stringify(got.groups), JSON.stringify(want.groups));
+  // Each card's own memory: its stage's entry with "stages", the headline with "even"; every
+  // stage holds N/p cards.
+  const stages = r.memory.by_stage;
+  const perStage = got.cards.length / stages.length;
+  for (const [index, stage] of stages.entries()) {
+    const count = got.cards.filter((c) => c.stage === index).length;
+    if (count !== perStage) out.push(`stage ${index}: ${count} cards, expected ${perStage}`);
+  }
+  for (const [card, c] of got.cards.entries()) {
+    const want = r.memory.busiest_stage === undefined ? r.memory.total : stages[c.stage]?.total;
+    if (c.bytes !== want) out.push(`card ${card} (stage ${c.stage}) data-bytes: page ${c.bytes}, CLI ${want}`);
+  }
   return out;
 }

@@ -3,7 +3,7 @@
 //! read one computation.
 
 use leptos::prelude::*;
-use parallel_core::{Dim, Groups, Plan, PlanConfig, PlanError, Report, Traffic};
+use parallel_core::{Dim, Groups, Plan, PlanConfig, PlanError, Report, StageMemory, Traffic};
 
 /// One grid's state: what the student set and what the core makes of it.
 #[derive(Clone, Copy)]
@@ -24,6 +24,9 @@ pub struct GridLab {
     pub traffic: Memo<Vec<Traffic>>,
     /// The selected card's groups.
     pub groups: Memo<Option<Groups>>,
+    /// The memory each card shows (its own stage's with "stages", the even split's with
+    /// "even"), card by card.
+    pub cards_memory: Memo<Vec<StageMemory>>,
 }
 
 impl GridLab {
@@ -53,6 +56,7 @@ impl GridLab {
             let card = selected.get()?;
             plan.read().grid().groups(card).ok()
         });
+        let cards_memory = Memo::new(move |_| plan.read().cards_memory());
         GridLab {
             config,
             selected,
@@ -62,6 +66,7 @@ impl GridLab {
             report,
             traffic,
             groups,
+            cards_memory,
         }
     }
 

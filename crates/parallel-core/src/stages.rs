@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::config::Schedule;
+use crate::config::{Accounting, Schedule};
 use crate::memory::ModelStates;
 use crate::plan::Plan;
 use crate::units::Bytes;
@@ -156,6 +156,63 @@ impl Plan {
     /// The stage with the largest total (the first such stage on a tie).
     pub fn busiest_stage(&self) -> u32 {
         busiest(&self.memory_by_stage())
+    }
+
+    /// The memory every card shows, card by card: with "stages" the entry of the card's own
+    /// stage (its pp coordinate); with "even" the even split's figures (SPEC §4) on every card,
+    /// tagged with the card's stage and that stage's layers.
+    ///
+    /// ```
+    /// use parallel_core::{Accounting, Plan, PlanConfig};
+    /// let even = Plan::new(&PlanConfig::lesson_64_gpus())?.cards_memory();
+    /// assert!(even.iter().all(|c| c.total == even[0].total));
+    /// let stages = Plan::new(&PlanConfig { accounting: Accounting::Stages, ..PlanConfig::lesson_64_gpus() })?;
+    /// let cards = stages.cards_memory();
+    /// assert_eq!((cards[0].stage, cards[63].stage), (0, 7)); // TP 8 × PP 8: 8 cards a stage
+    /// assert!(cards[63].total > cards[24].total);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn cards_memory(&self) -> Vec<StageMemory> {
+        let stages = self.memory_by_stage();
+        let even = self.memory();
+        let grid = self.grid();
+        (0..self.gpus())
+            .map(|card| {
+                let stage = grid.coords(card).map_or(0, |c| c.pp);
+                let own = stages[stage.min(self.degrees().pp - 1) as usize];
+                match self.config().accounting {
+                    Accounting::Stages => own,
+                    Accounting::Even => StageMemory {
+                        model_states: even.model_states,
+                        activations: even.activations,
+                        total: even.total,
+                        fits: even.fits,
+                        ..own
+                    },
+                }
+            })
+            .collect()
+    }
+}
+
+/// How uneven the stages are: the largest total over the smallest (1 when all are equal, or
+/// when there are none).
+///
+/// ```
+/// use parallel_core::{stages_imbalance, Plan, PlanConfig};
+/// let plan = Plan::new(&PlanConfig::lesson_64_gpus())?;
+/// let ratio = stages_imbalance(&plan.memory_by_stage());
+/// assert!(ratio > 1.4 && ratio < 1.5, "{ratio}"); // 9.4 GB on stage 7 against 6.4 GB on stage 6
+/// # Ok::<(), parallel_core::PlanError>(())
+/// ```
+pub fn stages_imbalance(stages: &[StageMemory]) -> f64 {
+    let totals = stages.iter().map(|s| s.total.get());
+    let max = totals.clone().fold(f64::NEG_INFINITY, f64::max);
+    let min = totals.fold(f64::INFINITY, f64::min);
+    if stages.is_empty() || min <= 0.0 {
+        1.0
+    } else {
+        max / min
     }
 }
 

@@ -253,7 +253,7 @@ where
                 let seen = entries
                     .iter()
                     .filter_map(|entry| entry.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
-                    .last()
+                    .next_back()
                     .map(|entry| entry.is_intersecting());
                 if let Some(seen) = seen {
                     if seen != visible.get_untracked() {

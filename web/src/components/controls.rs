@@ -6,7 +6,7 @@
 //! was moved, while the figures keep the last valid plan.
 
 use leptos::prelude::*;
-use parallel_core::{PlanConfig, Recompute, Schedule};
+use parallel_core::{Accounting, PlanConfig, Recompute, Schedule};
 
 use crate::error_text::explain;
 use crate::format;
@@ -282,6 +282,24 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
                     };
                     c.schedule = schedule;
                     c.virtual_stages = v;
+                }
+            />
+            <Choice
+                lab=lab
+                field="accounting"
+                test_id="select-accounting"
+                label_zh="显存怎么记"
+                label_en="Memory accounting"
+                options=vec![
+                    ("even", "课上的均分（第一段）", "the lesson's even split"),
+                    ("stages", "按段计（每张卡自己的段）", "by stage (each card its own)"),
+                ]
+                get=|c| c.accounting.as_str().to_string()
+                set=|c, v| {
+                    c.accounting = match v {
+                        "stages" => Accounting::Stages,
+                        _ => Accounting::Even,
+                    }
                 }
             />
             <div class="control derived">

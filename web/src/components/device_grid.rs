@@ -7,7 +7,7 @@
 
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
-use parallel_core::{Dim, Groups, Link, Plan};
+use parallel_core::{Bytes, Dim, Groups, Link, Plan, StageMemory};
 use wasm_bindgen::JsCast;
 
 use crate::format;
@@ -49,8 +49,32 @@ mod text {
         en: "Card {face}: {groups}",
     };
 
+    /// A card's memory, read out on hover or focus.
+    pub const CARD_MEMORY: Text = Text {
+        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}）",
+        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity})",
+    };
+    /// The same, for a card over its capacity.
+    pub const CARD_MEMORY_OVER: Text = Text {
+        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}，超过容量 {capacity}",
+        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total}, over its capacity of {capacity}",
+    };
+    /// The tint's legend.
+    pub const SCALE: Text = Text {
+        zh: "卡的颜色：自己的显存合计，从 0 到容量 {capacity}；超过容量的卡标「!」。",
+        en: "Card colour: its own total memory, from 0 to the capacity of {capacity}; a card over capacity is marked “!”.",
+    };
+
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&NODE, &CARD, &CARD_SELECTED, &CARD_IN_GROUPS];
+    pub const ALL: &[&Text] = &[
+        &NODE,
+        &CARD,
+        &CARD_SELECTED,
+        &CARD_IN_GROUPS,
+        &CARD_MEMORY,
+        &CARD_MEMORY_OVER,
+        &SCALE,
+    ];
 }
 
 /// A card's accessible name. It starts with what the card shows, in its order (rank, group
@@ -75,6 +99,46 @@ fn card_label(lang: Lang, card: u32, selected: bool, roles: &[Dim], coords: &str
         let groups = names.join(lang.pick("、", ", "));
         text::CARD_IN_GROUPS.fill(lang, &[("face", &face), ("groups", &groups)])
     }
+}
+
+/// A card's memory in words (its stage, layers, states, activations, total, capacity).
+fn card_memory_line(lang: Lang, card: u32, m: &StageMemory, capacity: Bytes) -> String {
+    let template = if m.fits {
+        &text::CARD_MEMORY
+    } else {
+        &text::CARD_MEMORY_OVER
+    };
+    template.fill(
+        lang,
+        &[
+            ("card", &card),
+            ("stage", &m.stage),
+            ("layers", &m.layers),
+            ("states", &m.model_states),
+            ("activations", &m.activations),
+            ("total", &m.total),
+            ("capacity", &capacity),
+        ],
+    )
+}
+
+/// The tint of a card with `total` of `capacity` in use: a single-hue sequential scale (light
+/// to dark blue, readable without colour vision), saturating at the capacity.
+pub fn tint(total: Bytes, capacity: Bytes) -> String {
+    const LIGHT: (f64, f64, f64) = (238.0, 243.0, 251.0);
+    const DARK: (f64, f64, f64) = (23.0, 63.0, 135.0);
+    let f = if capacity.get() > 0.0 {
+        (total.get() / capacity.get()).clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    let mix = |a: f64, b: f64| (a + (b - a) * f).round() as u8;
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        mix(LIGHT.0, DARK.0),
+        mix(LIGHT.1, DARK.1),
+        mix(LIGHT.2, DARK.2)
+    )
 }
 
 /// Where everything sits: a pure function of N and the node size.
@@ -261,6 +325,9 @@ pub fn DeviceGrid(
     /// The selected card's groups.
     #[prop(into)]
     groups: Signal<Option<Groups>>,
+    /// The memory each card shows, card by card (its stage's, or the even split's).
+    #[prop(into)]
+    memory: Signal<Vec<StageMemory>>,
     /// Click or Enter on a card.
     on_toggle: Callback<u32>,
     /// Escape.
@@ -307,12 +374,17 @@ pub fn DeviceGrid(
         })
         .collect_view();
 
+    // The card under the pointer or the keyboard focus: its memory is read out below the grid.
+    let pointed = RwSignal::new(None::<u32>);
     let cards = (0..gpus)
         .map(|card| {
             let (x, y) = layout.card_origin(card);
             // One memo per card: a change elsewhere in the grid leaves this card untouched.
             let card_roles = Memo::new(move |_| roles.with(|r| r.get(card as usize).cloned().unwrap_or_default()));
             let card_roles = move || card_roles.get();
+            let own = Memo::new(move |_| memory.with(|m| m.get(card as usize).copied()));
+            let capacity = Memo::new(move |_| plan.with(|p| p.capacity()));
+            let over = move || own.with(|m| m.is_some_and(|m| !m.fits));
             let is_selected = move || selected.get() == Some(card);
             let data_groups = move || {
                 let r = card_roles();
@@ -326,6 +398,9 @@ pub fn DeviceGrid(
                 }
                 if is_selected() {
                     class.push_str(" selected");
+                }
+                if over() {
+                    class.push_str(" over");
                 }
                 class
             };
@@ -360,6 +435,9 @@ pub fn DeviceGrid(
                     data-testid=format!("card-{card}")
                     data-card=card
                     data-groups=data_groups
+                    data-bytes=move || own.with(|m| m.map(|m| m.total.get().to_string()))
+                    data-stage=move || own.with(|m| m.map(|m| m.stage.to_string()))
+                    data-fits=move || own.with(|m| m.map(|m| m.fits.to_string()))
                     data-selected=move || is_selected().then_some("true")
                     role="button"
                     tabindex="0"
@@ -367,8 +445,15 @@ pub fn DeviceGrid(
                     aria-label=label
                     on:click=move |_| on_toggle.run(card)
                     on:keydown=on_key
+                    on:mouseenter=move |_| pointed.set(Some(card))
+                    on:focus=move |_| pointed.set(Some(card))
+                    on:mouseleave=move |_| pointed.set(None)
+                    on:blur=move |_| pointed.set(None)
                 >
+                    <title>{move || own.with(|m| m.map(|m| card_memory_line(lang.get(), card, &m, capacity.get())))}</title>
                     <rect class="card-body" x=x y=y width=CARD_W height=CARD_H rx="6" />
+                    <rect class="card-tint" x=x + 6.0 y=y + 3.0 width=CARD_W - 12.0 height="5" rx="2"
+                        style:fill=move || own.with(|m| m.map(|m| tint(m.total, capacity.get())).unwrap_or_default()) />
                     // The spaces between the texts are not drawn (SVG ignores text outside
                     // <text>); they keep the card's text "1 TD t0 c0 p0 d1" in words for tools
                     // that read it, matching the start of its accessible name.
@@ -377,6 +462,10 @@ pub fn DeviceGrid(
                     <text class="card-badge" x=x + CARD_W - 6.0 y=y + 17.0 text-anchor="end">{badges}</text>
                     " "
                     <text class="card-coords" x=x + 8.0 y=y + CARD_H - 8.0>{coords}</text>
+                    {move || over().then(|| view! {
+                        " "
+                        <text class="card-over" x=x + CARD_W - 6.0 y=y + CARD_H - 8.0 text-anchor="end">"!"</text>
+                    })}
                 </g>
             }
         })
@@ -424,6 +513,20 @@ pub fn DeviceGrid(
                 <g class="hops" aria-hidden="true">{hop_lines}</g>
                 {cards}
             </svg>
+            <p class="card-memory-detail" data-testid="card-memory-detail" aria-live="polite">
+                {move || pointed.get().and_then(|card| {
+                    let m = memory.with(|m| m.get(card as usize).copied())?;
+                    Some(card_memory_line(lang.get(), card, &m, plan.with(|p| p.capacity())))
+                })}
+            </p>
+            <div class="memory-scale" data-testid="memory-scale">
+                <span class="memory-scale-end">"0 GB"</span>
+                <span class="memory-scale-bar" aria-hidden="true"></span>
+                <span class="memory-scale-end">{move || format::bytes(plan.with(|p| p.capacity()))}</span>
+                <span class="memory-scale-note">
+                    {move || text::SCALE.fill(lang.get(), &[("capacity", &format::bytes(plan.with(|p| p.capacity())))])}
+                </span>
+            </div>
             <GroupLegend groups=groups gpus_per_node=gpus_per_node />
         </figure>
     }
@@ -474,6 +577,19 @@ mod tests {
     use parallel_core::PlanConfig;
 
     #[test]
+    fn the_tint_runs_light_to_dark_and_saturates_at_capacity() {
+        let cap = Bytes::new(80e9);
+        assert_eq!(tint(Bytes::new(0.0), cap), "#eef3fb");
+        assert_eq!(tint(cap, cap), "#173f87");
+        assert_eq!(tint(Bytes::new(1e12), cap), tint(cap, cap));
+        let shade = |b: f64| u8::from_str_radix(&tint(Bytes::new(b), cap)[1..3], 16).unwrap();
+        assert!(
+            shade(10e9) > shade(40e9) && shade(40e9) > shade(70e9),
+            "darker with more memory"
+        );
+    }
+
+    #[test]
     fn hops_close_rings_but_not_pipelines() {
         let plan = Plan::new(&PlanConfig {
             gpus: 64,
@@ -505,6 +621,15 @@ mod tests {
                 card_label(lang, 0, true, &tp_dp, "t0 c0 p0 d0");
                 card_label(lang, 9, false, &[], "");
                 text::NODE.fill(lang, &[("node", &2)]);
+                let plan = Plan::new(&PlanConfig::lesson_64_gpus()).unwrap();
+                let stages = plan.memory_by_stage();
+                card_memory_line(lang, 63, &stages[7], plan.capacity());
+                let over = StageMemory {
+                    fits: false,
+                    ..stages[0]
+                };
+                card_memory_line(lang, 0, &over, plan.capacity());
+                text::SCALE.fill(lang, &[("capacity", &"80.0 GB")]);
             }
         });
         assert_eq!(

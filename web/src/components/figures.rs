@@ -29,8 +29,25 @@ mod text {
         en: "Traffic per card per step (InfiniBand when any group crosses nodes)",
     };
 
+    /// The memory figure's title with the lesson's even split.
+    pub const MEMORY_EVEN: Text = Text {
+        zh: "每卡显存（最忙的卡：第一段流水线）",
+        en: "Memory per card (the busiest: first pipeline stage)",
+    };
+    /// The memory figure's title stage by stage: the busiest stage, named.
+    pub const MEMORY_BUSIEST: Text = Text {
+        zh: "每卡显存（按段计：最忙的是第 {stage} 段）",
+        en: "Memory per card (stage by stage: the busiest is stage {stage})",
+    };
+
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&MEMORY_BAR, &CARD_TRAFFIC, &PLAN_TRAFFIC];
+    pub const ALL: &[&Text] = &[
+        &MEMORY_BAR,
+        &CARD_TRAFFIC,
+        &PLAN_TRAFFIC,
+        &MEMORY_EVEN,
+        &MEMORY_BUSIEST,
+    ];
 }
 
 /// The memory bar in words: model states + activations = total / capacity.
@@ -76,9 +93,21 @@ fn collective_name(lang: Lang, collective: Collective) -> &'static str {
     }
 }
 
-/// Model states + activations of the busiest card against its capacity.
+/// The memory figure's title: the even split's first stage, or the busiest stage by number.
+fn memory_title(lang: Lang, busiest: Option<u32>) -> String {
+    match busiest {
+        None => text::MEMORY_EVEN.get(lang).to_string(),
+        Some(stage) => text::MEMORY_BUSIEST.fill(lang, &[("stage", &stage)]),
+    }
+}
+
+/// Model states + activations of the busiest card against its capacity. `busiest` names the
+/// stage when memory is accounted stage by stage.
 #[component]
-pub fn MemoryFigure(#[prop(into)] memory: Signal<Memory>) -> impl IntoView {
+pub fn MemoryFigure(
+    #[prop(into)] memory: Signal<Memory>,
+    #[prop(into)] busiest: Signal<Option<u32>>,
+) -> impl IntoView {
     let lang = use_lang();
     let share = move |part: fn(&Memory) -> f64| {
         memory.with(|m| {
@@ -89,7 +118,9 @@ pub fn MemoryFigure(#[prop(into)] memory: Signal<Memory>) -> impl IntoView {
     let capacity_at = move || share(|m| m.capacity.get());
     view! {
         <div class="figure memory-figure" class:over=move || !memory.with(|m| m.fits)>
-            <h3 class="figure-title"><T zh="每卡显存（最忙的卡：第一段流水线）" en="Memory per card (the busiest: first pipeline stage)" /></h3>
+            <h3 class="figure-title" data-testid="memory-title" data-busiest-stage=move || busiest.get().map(|s| s.to_string())>
+                {move || memory_title(lang.get(), busiest.get())}
+            </h3>
             <div class="memory-bar" role="img" aria-label=move || memory.with(|m| memory_label(lang.get(), m))>
                 <span class="bar-states" style:width=move || share(|m| m.model_states.get())></span>
                 <span class="bar-activations" style:width=move || share(|m| m.activations.get())></span>
@@ -280,8 +311,14 @@ mod tests {
                 memory_label(lang, &memory);
                 traffic_heading(lang, Some(3));
                 traffic_heading(lang, None);
+                memory_title(lang, None);
+                memory_title(lang, Some(7));
             }
         });
+        assert_eq!(
+            memory_title(Lang::Zh, Some(7)),
+            "每卡显存（按段计：最忙的是第 7 段）"
+        );
         assert_eq!(
             memory_label(Lang::Zh, &memory),
             "模型状态 55.6 GB + 激活 2.7 GB = 58.2 GB / 80.0 GB"

@@ -22,6 +22,8 @@ pub fn GridLabView(
     let plan = Signal::derive(move || lab.plan.get());
     let report = Signal::derive(move || lab.report.get());
     let memory = Signal::derive(move || lab.report.with(|r| r.memory));
+    let busiest = Signal::derive(move || lab.report.with(|r| r.busiest_stage));
+    let cards_memory = Signal::derive(move || lab.cards_memory.get());
     let traffic = Signal::derive(move || lab.traffic.get());
     let selected = Signal::derive(move || lab.selected.get());
     let groups = Signal::derive(move || lab.groups.get());
@@ -45,12 +47,13 @@ pub fn GridLabView(
                     plan=plan
                     selected=selected
                     groups=groups
+                    memory=cards_memory
                     on_toggle=on_toggle
                     on_clear=on_clear
                 />
             </div>
             <div class="grid-lab-figures">
-                <MemoryFigure memory=memory />
+                <MemoryFigure memory=memory busiest=busiest />
                 <BubbleFigure report=report />
                 <Warnings report=report />
             </div>

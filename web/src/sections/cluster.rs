@@ -2,14 +2,14 @@
 
 use leptos::prelude::*;
 use parallel_core::lesson::sixty_four_gpu_plans;
-use parallel_core::{Dim, PlanConfig};
+use parallel_core::{stages_imbalance, Accounting, Bytes, Dim, PlanConfig, Report, Schedule};
 
 use crate::components::grid_section::GridLabView;
 use crate::components::lesson_table::LessonTable;
 use crate::components::share::EmbedHere;
 use crate::components::tasks::{GuidedTasks, Task};
 use crate::format;
-use crate::i18n::T;
+use crate::i18n::{Lang, T};
 use crate::lab::GridLab;
 use parallel_core::link::Section;
 use parallel_core::link::Widget;
@@ -29,8 +29,68 @@ mod text {
         en: "activations per card {activations} · CP {cp}",
     };
 
+    /// The stage steps' reading: the busiest and the lightest stage, and how uneven they are.
+    pub const OBSERVE_STAGES: Text = Text {
+        zh: "最忙：第 {busiest} 段 {most} · 最轻 {least} · 最大 ÷ 最小 = {ratio}",
+        en: "busiest: stage {busiest} {most} · lightest {least} · max ÷ min = {ratio}",
+    };
+
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&OBSERVE_BUBBLE, &OBSERVE_CP];
+    pub const ALL: &[&Text] = &[&OBSERVE_BUBBLE, &OBSERVE_CP, &OBSERVE_STAGES];
+}
+
+/// What the stage steps read off the live report: the busiest stage against the lightest.
+fn observe_stages(lang: Lang, r: &Report) -> String {
+    let busiest = r.busiest_stage.unwrap_or(0);
+    let most = r
+        .by_stage
+        .iter()
+        .map(|s| s.total)
+        .fold(Bytes::new(0.0), |a, b| if b > a { b } else { a });
+    let least = r
+        .by_stage
+        .iter()
+        .map(|s| s.total)
+        .fold(None, |a: Option<Bytes>, b| {
+            Some(a.map_or(b, |a| if b < a { b } else { a }))
+        })
+        .unwrap_or(most);
+    let ratio = format!("{:.2}", stages_imbalance(&r.by_stage));
+    text::OBSERVE_STAGES.fill(
+        lang,
+        &[
+            ("busiest", &busiest),
+            ("most", &most),
+            ("least", &least),
+            ("ratio", &ratio),
+        ],
+    )
+}
+
+/// Seed 003's question, "is memory even across pipeline stages?", as two steps.
+fn stage_tasks() -> Vec<Task> {
+    let base = || PlanConfig {
+        accounting: Accounting::Stages,
+        ..PlanConfig::lesson_64_gpus()
+    };
+    vec![
+        Task {
+            id: "64-stages",
+            todo_zh: "先猜：TP 8 × PP 8 时哪一段最重？再把「显存怎么记」换成「按段计」：第 0 段多存嵌入和 8 个在途 micro-batch，第 7 段多存输出头和整张词表的 FP32 logits。网格里每张卡按自己的段着色。",
+            todo_en: "Guess first: at TP 8 × PP 8, which stage is heaviest? Then switch memory accounting to \"by stage\": stage 0 also holds the embedding and 8 micro-batches in flight, stage 7 the output head and the FP32 logits over the whole vocabulary. Each card of the grid is tinted by its own stage.",
+            target: base(),
+            select: None,
+            observe: observe_stages,
+        },
+        Task {
+            id: "64-stages-even",
+            todo_zh: "试着拉平：换 interleaved 调度（v = 2），再试选择性重计算，读「最大 ÷ 最小」怎么变。（给首尾两段少分几层更直接，但这里没有建模。）",
+            todo_en: "Try to even it out: switch to the interleaved schedule (v = 2), then try selective recompute, and read how max ÷ min moves. (Giving the first and last stage fewer layers is more direct, but it is not modelled here.)",
+            target: PlanConfig { schedule: Schedule::Interleaved, virtual_stages: 2, ..base() },
+            select: None,
+            observe: observe_stages,
+        },
+    ]
 }
 
 fn tasks() -> Vec<Task> {
@@ -97,6 +157,8 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
             </div>
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
+            <h3><T zh="每一段的显存一样吗？" en="Is memory the same on every stage?" /></h3>
+            <GuidedTasks tasks=stage_tasks() lab=lab />
             <h3><T zh="64 卡方案（现算）" en="The 64-card plans (computed live)" /></h3>
             <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab />
             <EmbedHere widget=Widget::Table64 />
@@ -119,7 +181,7 @@ mod tests {
     fn every_sentence_is_filled_with_its_names() {
         assert_all_used(text::ALL, || {
             for lang in [Lang::Zh, Lang::En] {
-                for task in tasks() {
+                for task in tasks().into_iter().chain(stage_tasks()) {
                     (task.observe)(lang, &evaluate(&task.target).unwrap());
                 }
             }

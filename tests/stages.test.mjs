@@ -1,0 +1,101 @@
+// Each card's own memory (memory by pipeline stage): on the 64-card grid at TP 8 × PP 8, set
+// by the sliders, "by stage" gives every card the CLI's `by_stage` entry of its own stage (the
+// first and last stages heavier than the middle), the headline names the busiest stage, the
+// tint's legend is there, and hovering a card reads its memory out; "even" puts the lesson's
+// one figure on all 64 cards.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { SELECTS, SLIDERS, choose, cli, keyboardTo } from './drive.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+const ACCOUNTING = SELECTS.find((s) => s.field === 'accounting');
+
+/** Every card's `data-bytes`, `data-stage` and `data-fits`, by card number. */
+async function cards(grid) {
+  return grid.locator('[data-card]').evaluateAll((all) =>
+    all.map((card) => ({
+      card: Number(card.dataset.card),
+      bytes: Number(card.getAttribute('data-bytes')),
+      stage: Number(card.getAttribute('data-stage')),
+      fits: card.getAttribute('data-fits') === 'true',
+    })),
+  );
+}
+
+test('64 cards, TP 8 × PP 8: by stage, each card shows its own stage; even, all show one figure', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const section = page.getByTestId('section-64');
+  const grid = section.getByTestId('grid-64');
+  const slider = (field) => SLIDERS.find((s) => s.field === field);
+  // The lesson's start is TP 8 × PP 8; move there anyway by keys, as a student would.
+  await keyboardTo(section, slider('tp'), 8);
+  await keyboardTo(section, slider('pp'), 8);
+  const config = { gpus: 64, tp: 8, pp: 8 };
+
+  // The lesson's even split: one figure on every card, the headline's.
+  const even = await cards(grid);
+  assert.equal(even.length, 64);
+  const headline = Number(await section.getByTestId('mem-total').getAttribute('data-bytes'));
+  assert.ok(even.every((c) => c.bytes === headline), 'even: all 64 cards show the headline');
+  assert.equal(headline, cli(['eval'], config).ok.memory.total);
+
+  // By stage.
+  await choose(section, ACCOUNTING, 'stages', 'keys');
+  const report = cli(['eval'], { ...config, accounting: 'stages' }).ok;
+  const stages = report.memory.by_stage;
+  const byStage = await cards(grid);
+  for (const c of byStage) {
+    const groups = cli(['groups', '--card', String(c.card)], config).ok;
+    const stage = groups.pp.indexOf(c.card);
+    assert.equal(c.stage, stage, `card ${c.card} is on stage ${stage}`);
+    assert.equal(c.bytes, stages[stage].total, `card ${c.card}: the CLI's by_stage[${stage}].total`);
+    assert.equal(c.fits, stages[stage].fits);
+  }
+  const of = (stage) => byStage.find((c) => c.stage === stage).bytes;
+  assert.ok(of(0) > of(3) && of(7) > of(3), 'the first and last stages carry more than the middle');
+  assert.equal(Number(await section.getByTestId('mem-total').getAttribute('data-bytes')), report.memory.total);
+  const title = section.getByTestId('memory-title');
+  assert.equal(await title.getAttribute('data-busiest-stage'), String(report.memory.busiest_stage));
+  assert.match(await title.innerText(), new RegExp(`第 ${report.memory.busiest_stage} 段`));
+
+  // The tint's legend, and a card's memory read out on hover.
+  assert.equal(await section.getByTestId('memory-scale').count(), 1);
+  await grid.getByTestId('card-63').hover();
+  const detail = await section.getByTestId('card-memory-detail').innerText();
+  assert.match(detail, /卡 63：第 7 段，8 层/);
+
+  // The link carries the choice.
+  await page.waitForFunction(() => /g64=[^&]*stages/.test(location.hash), null, { timeout: 3_000 });
+
+  // Back to the lesson's split: every card equal again.
+  await choose(section, ACCOUNTING, 'even');
+  const again = await cards(grid);
+  assert.ok(again.every((c) => c.bytes === headline));
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('by stage, a card over its capacity is marked, not by colour alone', async () => {
+  const { page, context, problems } = await openPage(lab, undefined, { fragment: 'g64=tp8.pp8.selective.m64.s131072.stages' });
+  const section = page.getByTestId('section-64');
+  const grid = section.getByTestId('grid-64');
+  const all = await cards(grid);
+  const over = all.filter((c) => !c.fits);
+  assert.ok(over.length > 0, 'some stage does not fit at s = 131,072 with selective recompute');
+  for (const { card } of over.slice(0, 3)) {
+    const element = grid.getByTestId(`card-${card}`);
+    assert.match((await element.getAttribute('class')) ?? '', /\bover\b/);
+    assert.equal(await element.locator('.card-over').count(), 1, 'the "!" mark');
+  }
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
