@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CJK, openPage, settleAndCheck, startLab } from './harness.mjs';
 import {
-  SELECTS, SLIDERS, START, choose, cli, controlError, differences, expected, fullConfig,
+  MODELS, SELECTS, SLIDERS, START, choose, cli, controlError, differences, expected, fullConfig,
   keyboardTo, pointerTo, rng, shown, sliderState, thousands,
 } from './drive.mjs';
 
@@ -173,6 +173,8 @@ function randomPlan(r, id) {
     recompute: r.pick(['full', 'selective', 'none']),
     schedule: r.pick(['1f1b', 'gpipe', 'interleaved']),
     accounting: r.pick(['even', 'stages']),
+    // The lesson's anchor most of the time, any preset otherwise.
+    model: r.next() < 0.6 ? 'qwen3.8-27b' : r.pick(MODELS),
   });
   const keepInvalid = r.next() < 0.15;
   for (let i = 0; i < 500; i++) {

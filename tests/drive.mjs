@@ -35,7 +35,7 @@ export const START = {
 export function fullConfig(config) {
   return {
     tp: 1, pp: 1, cp: 1, micro_batches: 8, seq_len: 4096, zero: 0,
-    recompute: 'full', schedule: '1f1b', virtual_stages: 1, accounting: 'even',
+    model: 'qwen3.8-27b', recompute: 'full', schedule: '1f1b', virtual_stages: 1, accounting: 'even',
     ...config,
   };
 }
@@ -57,7 +57,14 @@ export const SLIDERS = [
 }));
 
 /** The selects of a grid: config field, test id, options (value → config fields). */
+/** The model presets of the picker, in its order (the CLI's preset ids). */
+export const MODELS = ['qwen3.8-27b', 'llama3-8b', 'llama3-70b', 'llama3-405b', 'qwen3-30b-a3b', 'mixtral-8x7b', 'deepseek-v3'];
+
 export const SELECTS = [
+  {
+    field: 'model', testId: 'select-model',
+    options: Object.fromEntries(MODELS.map((id) => [id, { model: id }])),
+  },
   {
     field: 'zero', testId: 'select-zero',
     options: { 0: { zero: 0 }, 1: { zero: 1 }, 2: { zero: 2 }, 3: { zero: 3 } },

@@ -20,11 +20,13 @@ mod canvas;
 mod layout;
 mod memory;
 mod schedule;
+pub mod stages;
 mod traffic;
 
 pub use bubble::{bubble_series, BubbleChart, BubblePoint, BubbleSeries};
 pub use memory::{memory_series, MemoryBar, MemoryChart, MemorySeries};
 pub use schedule::ScheduleChart;
+pub use stages::StageChart;
 pub use traffic::{traffic_series, TrafficBar, TrafficChart, TrafficSeries};
 
 /// Drawing functions, one per chart, generic over the plotters backend.

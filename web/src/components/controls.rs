@@ -6,8 +6,9 @@
 //! was moved, while the figures keep the last valid plan.
 
 use leptos::prelude::*;
-use parallel_core::{Accounting, PlanConfig, Recompute, Schedule};
+use parallel_core::{Accounting, ModelChoice, PlanConfig, Preset, Recompute, Schedule};
 
+use crate::components::model_card::ModelCard;
 use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, T};
@@ -224,8 +225,27 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
         .collect_view();
 
     let dp = move || lab.report.with(|r| r.dp);
+    let model = Signal::derive(move || lab.plan.with(|p| *p.model()));
     view! {
         <div class="controls">
+            <Choice
+                lab=lab
+                field="model"
+                test_id="select-model"
+                label_zh="模型"
+                label_en="Model"
+                options=Preset::ALL.iter().map(|p| (p.id(), p.name(), p.name())).collect()
+                get=|c| match &c.model {
+                    ModelChoice::Preset(p) => p.id().to_string(),
+                    _ => "custom".to_string(),
+                }
+                set=|c, v| {
+                    if let Some(preset) = Preset::from_id(v) {
+                        c.model = ModelChoice::Preset(preset);
+                    }
+                }
+            />
+            <ModelCard model=model />
             {sliders}
             <Choice
                 lab=lab

@@ -6,6 +6,7 @@ pub mod device_grid;
 pub mod figures;
 pub mod grid_section;
 pub mod lesson_table;
+pub mod model_card;
 pub mod prediction;
 pub mod schedule_view;
 pub mod share;
