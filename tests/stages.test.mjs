@@ -67,6 +67,14 @@ test('64 cards, TP 8 × PP 8: by stage, each card shows its own stage; even, all
   assert.equal(await title.getAttribute('data-busiest-stage'), String(report.memory.busiest_stage));
   assert.match(await title.innerText(), new RegExp(`第 ${report.memory.busiest_stage} 段`));
 
+  // The per-stage chart: one bar per stage, the busiest named (its data-series lists the core's
+  // figures, stage:states:activations in GB).
+  const chart = section.getByTestId('chart-stages');
+  await chart.scrollIntoViewIfNeeded();
+  const series = await chart.getAttribute('data-series');
+  assert.match(series, new RegExp(`busiest=${report.memory.busiest_stage}\\b`));
+  assert.equal((series.match(/\b\d+:[\d.]+:[\d.]+/g) ?? []).length, 8, series);
+
   // The tint's legend, and a card's memory read out on hover.
   assert.equal(await section.getByTestId('memory-scale').count(), 1);
   await grid.getByTestId('card-63').hover();

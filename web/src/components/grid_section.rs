@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::charts::{BubbleChart, MemoryChart, TrafficChart};
+use crate::charts::{BubbleChart, MemoryChart, StageChart, TrafficChart};
 use crate::components::controls::GridControls;
 use crate::components::device_grid::DeviceGrid;
 use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
@@ -62,6 +62,7 @@ pub fn GridLabView(
             </div>
             <div class="grid-lab-charts">
                 <MemoryChart plan=plan />
+                <StageChart plan=plan />
                 <TrafficChart traffic=traffic />
                 <BubbleChart plan=plan />
                 <ScheduleView plan=plan />
