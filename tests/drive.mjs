@@ -224,7 +224,11 @@ export async function choose(section, select, value, how = 'pick', onStep = noSt
 /** The message under a control, or null. */
 export async function controlError(section, testId) {
   const message = controlOf(section, testId).locator('.control-error');
-  return (await message.count()) ? (await message.innerText()).trim() : null;
+  if (!(await message.count())) return null;
+  // Read as a student reads it: on screen (sections far away are not rendered).
+  await message.scrollIntoViewIfNeeded();
+  await section.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return (await message.innerText()).trim();
 }
 
 /**
@@ -284,8 +288,8 @@ export function expected(config, card) {
   const report = cli(['eval', '--card', String(card)], config).ok;
   const groups = cli(['groups', '--card', String(card)], config).ok;
   const roles = {};
-  for (const dim of ['tp', 'cp', 'pp', 'dp']) {
-    if (groups[dim].length < 2) continue;
+  for (const dim of ['tp', 'cp', 'pp', 'dp', 'ep', 'edp']) {
+    if (!groups[dim] || groups[dim].length < 2) continue;
     for (const member of groups[dim]) roles[member] = [...(roles[member] ?? []), dim];
   }
   const cardGroups = {};

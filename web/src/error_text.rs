@@ -113,6 +113,9 @@ fn chinese(error: &PlanError) -> String {
             "{gpus} 张卡不能被 EP·PP = {ep}·{pp} = {} 整除。",
             u64::from(*ep) * u64::from(*pp)
         ),
+        PlanError::ExpertsNotDivisible { experts, ep } => {
+            format!("每个 MoE 层的 {experts} 个专家不能平均分到 EP = {ep} 张卡上。")
+        }
         PlanError::MoreThanLayers {
             field,
             value,
@@ -200,6 +203,7 @@ mod tests {
                 ep: 3,
                 pp: 2,
             },
+            PlanError::ExpertsNotDivisible { experts: 8, ep: 16 },
             PlanError::MoreThanLayers {
                 field: "model.moe_layers",
                 value: 70,
@@ -249,6 +253,7 @@ mod tests {
             | PlanError::InterleavedLayers { .. }
             | PlanError::EpNeedsMoe { .. }
             | PlanError::EpNotDivisible { .. }
+            | PlanError::ExpertsNotDivisible { .. }
             | PlanError::MoreThanLayers { .. }
             | PlanError::TopKAboveExperts { .. }
             | PlanError::ParamsBelowRouted
@@ -285,7 +290,7 @@ mod tests {
         let mut kinds: Vec<_> = variants.iter().map(std::mem::discriminant).collect();
         kinds.dedup();
         assert_eq!(kinds.len(), variants.len());
-        assert_eq!(variants.len(), 21, "one case per variant of PlanError");
+        assert_eq!(variants.len(), 22, "one case per variant of PlanError");
     }
 
     use parallel_core::lang::has_cjk;

@@ -205,7 +205,7 @@ fn groups_of_a_card() {
         (
             r#"{"model":"deepseek-v3","gpus":16,"pp":2,"ep":4}"#,
             "2",
-            serde_json::json!({"tp": [2], "cp": [2], "pp": [2, 3], "dp": [0, 2, 4, 6, 8, 10, 12, 14], "ep": [0, 2, 4, 6]}),
+            serde_json::json!({"tp": [2], "cp": [2], "pp": [2, 3], "dp": [0, 2, 4, 6, 8, 10, 12, 14], "ep": [0, 2, 4, 6], "edp": [2, 10]}),
         ),
     ];
     for (config, card, expected) in cases {

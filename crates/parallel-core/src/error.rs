@@ -104,6 +104,13 @@ pub enum PlanError {
         /// p.
         pp: u32,
     },
+    /// For an MoE model, the routed experts do not split evenly over e cards.
+    ExpertsNotDivisible {
+        /// Routed experts per MoE layer.
+        experts: u32,
+        /// e.
+        ep: u32,
+    },
     /// An inline model's `full_attention_layers` or `moe_layers` above its `layers`.
     MoreThanLayers {
         /// The field, `model.full_attention_layers` or `model.moe_layers`.
@@ -189,7 +196,9 @@ impl PlanError {
             PlanError::InterleavedMicroBatches { .. } | PlanError::TimelineTooLarge { .. } => {
                 "micro_batches"
             }
-            PlanError::EpNeedsMoe { .. } | PlanError::EpNotDivisible { .. } => "ep",
+            PlanError::EpNeedsMoe { .. }
+            | PlanError::EpNotDivisible { .. }
+            | PlanError::ExpertsNotDivisible { .. } => "ep",
             PlanError::TopKAboveExperts { .. } => "model.top_k",
             PlanError::ParamsBelowRouted => "model.params",
             PlanError::NoSuchCard { .. } => "card",
@@ -243,6 +252,9 @@ impl PlanError {
                 "{gpus} GPUs do not divide by ep·pp = {ep}·{pp} = {}",
                 u64::from(*ep) * u64::from(*pp)
             ),
+            PlanError::ExpertsNotDivisible { experts, ep } => {
+                format!("the {experts} experts of an MoE layer do not split evenly over ep = {ep} cards")
+            }
             PlanError::MoreThanLayers { value, layers, .. } => {
                 format!("{value} is more than the model's {layers} layers")
             }

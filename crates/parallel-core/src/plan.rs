@@ -201,6 +201,12 @@ impl Plan {
                     pp: c.pp,
                 })
             }
+            Some(moe) if moe.experts % c.ep != 0 => {
+                return Err(PlanError::ExpertsNotDivisible {
+                    experts: moe.experts,
+                    ep: c.ep,
+                })
+            }
             _ => {}
         }
 

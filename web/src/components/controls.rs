@@ -216,6 +216,21 @@ fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
     ]
 }
 
+/// The expert-parallel slider, for MoE models: e over powers of two up to the grid's N.
+fn ep_spec(gpus: u32) -> SliderSpec {
+    SliderSpec {
+        field: "ep",
+        test_id: "slider-ep",
+        label_zh: "EP 专家并行",
+        label_en: "EP expert parallel",
+        min: 1,
+        max: gpus.max(1),
+        log2: true,
+        get: |c| c.ep,
+        set: |c, v| c.ep = v,
+    }
+}
+
 /// All controls of one grid. `max_tp` caps TP (a node, as the lesson does).
 #[component]
 pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView {
@@ -226,6 +241,11 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
 
     let dp = move || lab.report.with(|r| r.dp);
     let model = Signal::derive(move || lab.plan.with(|p| *p.model()));
+    let gpus = lab.config.with_untracked(|c| c.gpus);
+    let is_moe = move || {
+        lab.config
+            .with(|c| c.model.resolve().is_ok_and(|m| m.is_moe()))
+    };
     view! {
         <div class="controls">
             <Choice
@@ -242,11 +262,18 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
                 set=|c, v| {
                     if let Some(preset) = Preset::from_id(v) {
                         c.model = ModelChoice::Preset(preset);
+                        // Expert parallelism exists only for MoE models.
+                        if !preset.model().is_moe() {
+                            c.ep = 1;
+                        }
                     }
                 }
             />
             <ModelCard model=model />
             {sliders}
+            <Show when=is_moe>
+                <Slider spec=ep_spec(gpus) lab=lab />
+            </Show>
             <Choice
                 lab=lab
                 field="zero"

@@ -546,7 +546,10 @@ fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32)
         }
         .into_any(),
         Some(g) => {
-            let rows = [(Dim::Tp, g.tp), (Dim::Cp, g.cp), (Dim::Pp, g.pp), (Dim::Dp, g.dp)]
+            let mut lit = vec![(Dim::Tp, g.tp), (Dim::Cp, g.cp), (Dim::Pp, g.pp), (Dim::Dp, g.dp)];
+            lit.extend(g.ep.map(|members| (Dim::Ep, members)));
+            lit.extend(g.edp.map(|members| (Dim::Edp, members)));
+            let rows = lit
                 .into_iter()
                 .map(|(dim, members)| {
                     let lang = lang.get();

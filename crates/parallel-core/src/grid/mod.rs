@@ -39,9 +39,13 @@ pub struct Groups {
     pub pp: Vec<u32>,
     /// Cards of its DP group.
     pub dp: Vec<u32>,
-    /// Cards of its EP group (MoE models only).
+    /// Cards of its EP group (MoE models with e > 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ep: Option<Vec<u32>>,
+    /// Cards of its expert-data-parallel group, those holding the same experts (MoE models
+    /// with e > 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edp: Option<Vec<u32>>,
 }
 
 /// Sizes and strides of the four dense dimensions for one plan; all grid questions go here.
@@ -223,6 +227,11 @@ impl Grid {
             dp: self.group(card, Dim::Dp)?,
             ep: if self.ep > 1 {
                 Some(self.group(card, Dim::Ep)?)
+            } else {
+                None
+            },
+            edp: if self.ep > 1 {
+                Some(self.group(card, Dim::Edp)?)
             } else {
                 None
             },

@@ -1,0 +1,60 @@
+// MoE on the grid: pick Mixtral 8x7B on the 64-card grid, move the EP slider (it appears for
+// MoE models only) to 8 by keys, click a card: its EP and expert-DP groups light up with their
+// own words in data-groups, and the traffic table's EP all-to-all and expert-DP rows, every
+// figure and every card's groups equal `parallel-lab eval --card` / `groups --card`. EP 16
+// does not divide Mixtral's 8 experts: the reason shows under the slider, in both languages.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { CJK, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { SELECTS, choose, controlError, differences, expected, keyboardTo, shown } from './drive.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+const EP = { field: 'ep', testId: 'slider-ep', min: 0, max: 6, log2: true };
+
+test('Mixtral on 64 cards, EP 8: EP and expert-DP groups and traffic agree with the CLI', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const section = page.getByTestId('section-64');
+  assert.equal(await section.getByTestId('slider-ep').count(), 0, 'no EP slider for the dense anchor');
+  await choose(section, SELECTS.find((s) => s.field === 'model'), 'mixtral-8x7b', 'pick');
+  assert.match(await visibleText(section.getByTestId('model-figures')), /46,702,792,704/);
+  const slider = section.getByTestId('slider-ep');
+  assert.equal(await slider.count(), 1, 'the EP slider appears for an MoE model');
+  // Lesson start TP 8 × PP 8 leaves 1 card per stage and TP group: take PP 1 for room.
+  await keyboardTo(section, { field: 'pp', testId: 'slider-pp', min: 1, max: 8 }, 1, 'ends');
+  await keyboardTo(section, EP, 3); // 2^3 = 8
+  assert.equal(await slider.getAttribute('aria-valuetext'), '8');
+  const config = { model: 'mixtral-8x7b', gpus: 64, tp: 8, pp: 1, ep: 8 };
+  await section.getByTestId('grid-64').getByTestId('card-9').click();
+  const want = expected(config, 9);
+  const got = await shown(section);
+  assert.deepEqual(differences(got, want), []);
+  const words = new Set(Object.values(got.groups).flatMap((g) => g.split(' ')));
+  assert.ok(words.has('ep') && words.has('edp'), `ep and edp among the cards' groups: ${[...words]}`);
+  assert.ok(got.traffic.some((t) => t.dim === 'ep' && t.collective === 'all-to-all'));
+  assert.ok(got.traffic.some((t) => t.dim === 'edp'));
+
+  // EP 16 does not divide the 8 experts.
+  await keyboardTo(section, EP, 4);
+  const zh = await controlError(section, 'slider-ep');
+  assert.ok(zh && zh.includes('8 个专家') && zh.includes('16'), zh);
+  await page.getByTestId('lang-toggle').click();
+  const en = await controlError(section, 'slider-ep');
+  assert.ok(en && !CJK.test(en) && en.includes('8 experts'), en);
+  CJK.lastIndex = 0;
+  await keyboardTo(section, EP, 3);
+  assert.equal(await controlError(section, 'slider-ep'), null);
+
+  // Back to a dense model: EP returns to 1 and its slider goes away.
+  await choose(section, SELECTS.find((s) => s.field === 'model'), 'qwen3.8-27b', 'pick');
+  assert.equal(await section.getByTestId('slider-ep').count(), 0);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
