@@ -53,6 +53,32 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
         }
         report.forget();
     });
+    // Course text can drive the widget: `postMessage({type: "parallel-lab:set", plan})` from
+    // the parent page, read like a link (so any origin may send it; what is not used is named
+    // in the notice).
+    if let Some(grid) = widget.grid() {
+        let lab = match grid {
+            GridId::Eight => page.lab8,
+            GridId::SixtyFour => page.lab64,
+        };
+        let on_message =
+            Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+                let data = event.data();
+                let kind = js_sys::Reflect::get(&data, &"type".into())
+                    .ok()
+                    .and_then(|t| t.as_string());
+                if kind.as_deref() != Some("parallel-lab:set") {
+                    return;
+                }
+                let plan =
+                    js_sys::Reflect::get(&data, &"plan".into()).unwrap_or(JsValue::UNDEFINED);
+                let notices = crate::js_api::apply_set_message(lab, grid, &plan);
+                page.notices.set(notices);
+            });
+        let _ = window()
+            .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
+        on_message.forget();
+    }
     let lab64 = page.lab64;
     let plan64 = Signal::derive(move || lab64.plan.get());
     let traffic64 = Signal::derive(move || lab64.traffic.get());

@@ -13,6 +13,7 @@ pub mod error_text;
 pub mod format;
 pub mod i18n;
 pub mod input;
+pub mod js_api;
 pub mod lab;
 pub mod offline;
 pub mod permalink;

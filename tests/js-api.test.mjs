@@ -1,0 +1,100 @@
+// The JavaScript API for course authors: `evaluate`, `groups` and `countParams` on
+// `window.wasmBindings` equal `parallel-lab eval`, `groups --card` and `model` on the same
+// input, and reject bad input with the CLI's one line; a course page on another origin drives
+// an embedded grid with `postMessage({type: "parallel-lab:set", plan})`, read like a link.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DESKTOP, openPage, origin, serveStatic, settleAndCheck, startLab, stopServer, watchProblems } from './harness.mjs';
+import { CLI, cli } from './drive.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const FIXTURE = path.join(HERE, '..', 'crates', 'parallel-core', 'tests', 'fixtures', 'hf', 'mixtral-8x7b.json');
+
+let lab;
+let course;
+const coursePage = { type: 'text/html; charset=utf-8', body: '' };
+before(async () => {
+  lab = await startLab();
+  course = await serveStatic(null, {}, { files: { '/lesson.html': coursePage } });
+});
+after(async () => {
+  await lab?.close();
+  if (course) await stopServer(course);
+});
+
+test('evaluate, groups and countParams from JS equal the CLI', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const configs = [
+    {},
+    { gpus: 64, tp: 8, pp: 2, zero: 1 },
+    { gpus: 64, tp: 8, pp: 8, accounting: 'stages', recompute: 'selective' },
+    { model: 'mixtral-8x7b', gpus: 64, tp: 4, pp: 2, ep: 8, zero: 1 },
+  ];
+  for (const config of configs) {
+    const fromJs = await page.evaluate((c) => window.wasmBindings.evaluate(c), config);
+    assert.deepEqual(fromJs, cli(['eval'], config).ok, JSON.stringify(config));
+    const card = config.gpus ? config.gpus - 1 : 3;
+    const groupsJs = await page.evaluate(([c, n]) => window.wasmBindings.groups(c, n), [config, card]);
+    assert.deepEqual(groupsJs, cli(['groups', '--card', String(card)], config).ok);
+  }
+  // Bad input: the CLI's line, thrown.
+  const bad = { gpus: 8, tp: 3 };
+  const thrown = await page.evaluate((c) => {
+    try {
+      window.wasmBindings.evaluate(c);
+      return null;
+    } catch (e) {
+      return String(e);
+    }
+  }, bad);
+  assert.equal(thrown, cli(['eval'], bad).error);
+  // countParams on a real config.json.
+  const hf = JSON.parse(await readFile(FIXTURE, 'utf8'));
+  const counted = await page.evaluate((c) => window.wasmBindings.countParams(c), hf);
+  const run = spawnSync(CLI, ['model'], { input: JSON.stringify(hf), encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(counted, JSON.parse(run.stdout));
+  assert.equal(counted.params, 46_702_792_704);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('a course page on another origin drives an embedded grid by postMessage, as a link would', async () => {
+  const src = `${lab.baseUrl}#embed=grid-64`;
+  coursePage.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Lesson</title><link rel="icon" href="data:,"></head>
+<body><h1>Now set TP to 4</h1><iframe src="${src}" title="Parallel Lab" width="900" height="1200"></iframe></body></html>`;
+  const context = await lab.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
+  const inner = page.frameLocator('iframe');
+  await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  const send = (plan) =>
+    page.evaluate((p) => document.querySelector('iframe').contentWindow.postMessage({ type: 'parallel-lab:set', plan: p }, '*'), plan);
+
+  // An object with the CLI's field names.
+  await send({ tp: 4, pp: 2, zero: 1 });
+  await inner.getByTestId('slider-tp').and(inner.locator('[aria-valuetext="4"]')).waitFor({ timeout: 5_000 });
+  assert.equal(await inner.getByTestId('slider-pp').getAttribute('aria-valuetext'), '2');
+  const want = cli(['eval'], { gpus: 64, tp: 4, pp: 2, zero: 1 }).ok;
+  assert.equal(Number(await inner.getByTestId('mem-total').getAttribute('data-bytes')), want.memory.total);
+
+  // A link's tokens, with one the grid cannot take (TP across nodes): the rest applies, the
+  // notice names it.
+  await send('tp16.pp4');
+  await inner.getByTestId('slider-pp').and(inner.locator('[aria-valuetext="4"]')).waitFor({ timeout: 5_000 });
+  await inner.getByTestId('link-notice').waitFor({ timeout: 5_000 });
+  assert.match(await inner.getByTestId('link-notice').innerText(), /tp16/);
+
+  // Anything else is ignored.
+  await page.evaluate(() => document.querySelector('iframe').contentWindow.postMessage({ type: 'other', plan: { tp: 1 } }, '*'));
+  await page.waitForTimeout(200);
+  assert.equal(await inner.getByTestId('slider-pp').getAttribute('aria-valuetext'), '4');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
