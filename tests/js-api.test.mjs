@@ -64,6 +64,38 @@ test('evaluate, groups and countParams from JS equal the CLI', async () => {
   await context.close();
 });
 
+test('your own model: a pasted config.json is counted and used; a broken one is named and changes nothing', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const section = page.getByTestId('section-8');
+  const hf = JSON.parse(await readFile(FIXTURE.replace('mixtral-8x7b', 'llama3-8b'), 'utf8'));
+  await section.locator('.own-model summary').click();
+  const box = section.getByTestId('model-config');
+  await box.fill(JSON.stringify(hf, null, 2));
+  await section.getByTestId('model-config-apply').click();
+  const result = section.getByTestId('model-config-result');
+  assert.equal(await result.getAttribute('data-params'), '8030261248');
+  assert.match(await result.innerText(), /8,030,261,248/);
+  assert.match(await section.getByTestId('model-figures').innerText(), /8,030,261,248/);
+  // The grid's figures are the CLI's for the same model, given as {"hf_config": …}.
+  const want = cli(['eval'], { gpus: 8, zero: 3, model: { hf_config: hf } }).ok;
+  assert.equal(Number(await section.getByTestId('mem-total').getAttribute('data-bytes')), want.memory.total);
+
+  // A config without hidden_size: one message naming it; the model stays.
+  const broken = { ...hf };
+  delete broken.hidden_size;
+  await box.fill(JSON.stringify(broken));
+  await section.getByTestId('model-config-apply').click();
+  const error = await section.getByTestId('model-config-error').innerText();
+  assert.match(error, /hidden_size/);
+  assert.equal(Number(await section.getByTestId('mem-total').getAttribute('data-bytes')), want.memory.total);
+  // Not JSON at all.
+  await box.fill('{ not json');
+  await section.getByTestId('model-config-apply').click();
+  assert.match(await section.getByTestId('model-config-error').innerText(), /JSON/);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
 test('a course page on another origin drives an embedded grid by postMessage, as a link would', async () => {
   const src = `${lab.baseUrl}#embed=grid-64`;
   coursePage.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Lesson</title><link rel="icon" href="data:,"></head>

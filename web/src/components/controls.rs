@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use parallel_core::{Accounting, ModelChoice, PlanConfig, Preset, Recompute, Schedule};
 
 use crate::components::model_card::ModelCard;
+use crate::components::own_model::OwnModel;
 use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, T};
@@ -254,7 +255,11 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
                 test_id="select-model"
                 label_zh="模型"
                 label_en="Model"
-                options=Preset::ALL.iter().map(|p| (p.id(), p.name(), p.name())).collect()
+                options=Preset::ALL
+                    .iter()
+                    .map(|p| (p.id(), p.name(), p.name()))
+                    .chain([("custom", "你自己的模型", "your own model")])
+                    .collect()
                 get=|c| match &c.model {
                     ModelChoice::Preset(p) => p.id().to_string(),
                     _ => "custom".to_string(),
@@ -270,6 +275,7 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
                 }
             />
             <ModelCard model=model />
+            <OwnModel lab=lab />
             {sliders}
             <Show when=is_moe>
                 <Slider spec=ep_spec(gpus) lab=lab />

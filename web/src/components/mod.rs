@@ -7,6 +7,7 @@ pub mod figures;
 pub mod grid_section;
 pub mod lesson_table;
 pub mod model_card;
+pub mod own_model;
 pub mod prediction;
 pub mod schedule_view;
 pub mod share;

@@ -1,0 +1,114 @@
+//! "Your own model": a Hugging Face `config.json` pasted (or dropped) into the page becomes the
+//! grid's model, counted by the core exactly as `parallel-lab model` counts it. A config the
+//! counter cannot read gets one message naming the field, in the page's language, and the
+//! previous model stays.
+
+use leptos::prelude::*;
+use parallel_core::hf::HfConfig;
+use parallel_core::numbers::thousands;
+use parallel_core::ModelChoice;
+
+use crate::error_text::explain;
+use crate::i18n::{use_lang, Lang, T};
+use crate::lab::GridLab;
+
+/// The box's sentences.
+mod text {
+    use crate::text::Text;
+
+    /// A config that is not JSON.
+    pub const NOT_JSON: Text = Text {
+        zh: "这不是一段 JSON：请粘贴模型的 config.json 全文。",
+        en: "That is not JSON: paste the whole config.json of the model.",
+    };
+    /// JSON that is not a config object (a field of the wrong type, or not an object).
+    pub const NOT_CONFIG: Text = Text {
+        zh: "这段 JSON 不是一份模型的 config.json：有字段的类型不对。",
+        en: "That JSON is not a model's config.json: a field has the wrong type.",
+    };
+    /// A config read and counted.
+    pub const COUNTED: Text = Text {
+        zh: "已读入：{params} 个参数，网格里现在是这个模型。",
+        en: "Read: {params} parameters; the grid now uses this model.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[&NOT_JSON, &NOT_CONFIG, &COUNTED];
+}
+
+/// What reading a pasted config gave: the model to use and its count, or why not.
+pub fn read_config(lang: Lang, json: &str) -> Result<(ModelChoice, u64), String> {
+    let Ok(value) = js_value(json) else {
+        return Err(text::NOT_JSON.get(lang).to_string());
+    };
+    let config: HfConfig = value.map_err(|_| text::NOT_CONFIG.get(lang).to_string())?;
+    let model = config.to_model().map_err(|e| explain(lang, &e))?;
+    Ok((ModelChoice::Inline(model.model), model.params))
+}
+
+/// Parses JSON text into a config: `Err(())` when it is not JSON at all, `Ok(Err(reason))`
+/// when it is JSON but not a config object.
+fn js_value(json: &str) -> Result<Result<HfConfig, String>, ()> {
+    let value = js_sys::JSON::parse(json).map_err(|_| ())?;
+    Ok(serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string()))
+}
+
+/// The paste box under a grid's model picker.
+#[component]
+pub fn OwnModel(lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let pasted = RwSignal::new(String::new());
+    let outcome = RwSignal::new(None::<Result<u64, String>>);
+    let apply = move |_| {
+        let lang = lang.get_untracked();
+        match read_config(lang, &pasted.get_untracked()) {
+            Ok((model, params)) => {
+                lab.edit("model", |c| c.model = model);
+                outcome.set(Some(Ok(params)));
+            }
+            Err(reason) => outcome.set(Some(Err(reason))),
+        }
+    };
+    view! {
+        <details class="own-model">
+            <summary><T zh="你自己的模型：粘贴 config.json" en="Your own model: paste a config.json" /></summary>
+            <textarea
+                data-testid="model-config"
+                rows="5"
+                aria-label=move || lang.get().pick("模型的 config.json", "The model's config.json")
+                prop:value=move || pasted.get()
+                on:input=move |event| pasted.set(event_target_value(&event))
+            ></textarea>
+            <button type="button" class="small" data-testid="model-config-apply" on:click=apply>
+                <T zh="用这个模型" en="Use this model" />
+            </button>
+            {move || outcome.get().map(|result| match result {
+                Ok(params) => view! {
+                    <p class="own-model-result" role="status" data-testid="model-config-result" data-params=params.to_string()>
+                        {text::COUNTED.fill(lang.get(), &[("params", &thousands(params as f64))])}
+                    </p>
+                }.into_any(),
+                Err(reason) => view! {
+                    <p class="control-error" role="alert" data-testid="model-config-error">{reason}</p>
+                }.into_any(),
+            })}
+        </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::testing::assert_all_used;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                text::NOT_JSON.get(lang);
+                text::NOT_CONFIG.get(lang);
+                text::COUNTED.fill(lang, &[("params", &thousands(8_030_261_248.0))]);
+            }
+        });
+    }
+}
