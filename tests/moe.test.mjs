@@ -40,6 +40,9 @@ test('Mixtral on 64 cards, EP 8: EP and expert-DP groups and traffic agree with 
   assert.ok(words.has('ep') && words.has('edp'), `ep and edp among the cards' groups: ${[...words]}`);
   assert.ok(got.traffic.some((t) => t.dim === 'ep' && t.collective === 'all-to-all'));
   assert.ok(got.traffic.some((t) => t.dim === 'edp'));
+  // The model states split into routed experts and the dense rest.
+  const experts = Number(await section.getByTestId('mem-experts').getAttribute('data-bytes'));
+  assert.ok(experts > 0 && experts < got.memory.model_states.bytes, `experts ${experts}`);
 
   // EP 16 does not divide the 8 experts.
   await keyboardTo(section, EP, 4);

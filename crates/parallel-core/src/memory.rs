@@ -100,17 +100,55 @@ impl Plan {
     /// Ψ_d = (P − P_routed)/(t·p) over D, plus the experts Ψ_e = P_routed/(e·p) over the
     /// expert-data-parallel group of N/(e·p) cards (expert TP = 1).
     pub fn model_states(&self) -> ModelStates {
+        let dense = self.dense_states();
+        match self.expert_states() {
+            Some(experts) => dense.plus(experts),
+            None => dense,
+        }
+    }
+
+    /// The dense part of [`Plan::model_states`]: Ψ_d = (P − P_routed)/(t·p) over the group
+    /// D = d·c, by ZeRO's ledger (all of it for a dense model).
+    pub fn dense_states(&self) -> ModelStates {
         let d = self.degrees();
-        let g = self.precision().grad_bytes();
         let routed = self.model().routed_params();
         let dense_psi = (self.model().params - routed) / (f64::from(d.tp) * f64::from(d.pp));
-        let dense = ModelStates::ledger(dense_psi, f64::from(d.weight_group()), self.zero(), g);
+        ModelStates::ledger(
+            dense_psi,
+            f64::from(d.weight_group()),
+            self.zero(),
+            self.precision().grad_bytes(),
+        )
+    }
+
+    /// The routed experts' share of [`Plan::model_states`] (MoE models; `None` when dense):
+    /// Ψ_e = P_routed/(e·p) over the expert-data-parallel group of N/(e·p) cards, by ZeRO's
+    /// ledger. The rest of the model states is the dense part.
+    ///
+    /// ```
+    /// use parallel_core::{Plan, PlanConfig, Preset, ModelChoice};
+    /// let moe = Plan::new(&PlanConfig {
+    ///     model: ModelChoice::Preset(Preset::Mixtral8x7b), gpus: 64, tp: 8, ep: 8, ..PlanConfig::default()
+    /// })?;
+    /// let experts = moe.expert_states().unwrap().total();
+    /// assert!(experts < moe.model_states().total());
+    /// assert!(Plan::new(&PlanConfig::default())?.expert_states().is_none());
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn expert_states(&self) -> Option<ModelStates> {
+        let routed = self.model().routed_params();
         if routed == 0.0 {
-            return dense;
+            return None;
         }
+        let d = self.degrees();
         let expert_psi = routed / (f64::from(d.ep) * f64::from(d.pp));
         let edp = f64::from(d.expert_dp.unwrap_or(1));
-        dense.plus(ModelStates::ledger(expert_psi, edp, self.zero(), g))
+        Some(ModelStates::ledger(
+            expert_psi,
+            edp,
+            self.zero(),
+            self.precision().grad_bytes(),
+        ))
     }
 
     /// Micro-batches whose activations the first stage holds at its peak (SPEC §4):

@@ -3,7 +3,7 @@
 //! Each figure carries its raw value in a `data-*` attribute for the browser tests.
 
 use leptos::prelude::*;
-use parallel_core::{Collective, Dim, Link, Memory, Report, Traffic};
+use parallel_core::{Bytes, Collective, Dim, Link, Memory, Report, Traffic};
 
 use crate::components::table_scroll::TableScroll;
 use crate::format;
@@ -40,6 +40,12 @@ mod text {
         en: "Memory per card (stage by stage: the busiest is stage {stage})",
     };
 
+    /// An MoE model's model states, split: the routed experts and the dense rest.
+    pub const EXPERT_SPLIT: Text = Text {
+        zh: "其中路由专家 {experts}，稠密部分 {dense}",
+        en: "of which routed experts {experts}, dense part {dense}",
+    };
+
     #[cfg(test)]
     pub const ALL: &[&Text] = &[
         &MEMORY_BAR,
@@ -47,6 +53,7 @@ mod text {
         &PLAN_TRAFFIC,
         &MEMORY_EVEN,
         &MEMORY_BUSIEST,
+        &EXPERT_SPLIT,
     ];
 }
 
@@ -93,6 +100,12 @@ fn collective_name(lang: Lang, collective: Collective) -> &'static str {
     }
 }
 
+/// An MoE model's model states split into the routed experts and the dense rest (both the
+/// core's figures).
+fn expert_split(lang: Lang, experts: Bytes, dense: Bytes) -> String {
+    text::EXPERT_SPLIT.fill(lang, &[("experts", &experts), ("dense", &dense)])
+}
+
 /// The memory figure's title: the even split's first stage, or the busiest stage by number.
 fn memory_title(lang: Lang, busiest: Option<u32>) -> String {
     match busiest {
@@ -107,6 +120,9 @@ fn memory_title(lang: Lang, busiest: Option<u32>) -> String {
 pub fn MemoryFigure(
     #[prop(into)] memory: Signal<Memory>,
     #[prop(into)] busiest: Signal<Option<u32>>,
+    /// The routed experts' and the dense part's model states (MoE models, even split), if any.
+    #[prop(into)]
+    experts: Signal<Option<(Bytes, Bytes)>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let share = move |part: fn(&Memory) -> f64| {
@@ -132,6 +148,11 @@ pub fn MemoryFigure(
                     <dd data-testid="mem-states" data-bytes=move || memory.with(|m| m.model_states.get().to_string())>
                         {move || memory.with(|m| format::bytes(m.model_states))}
                     </dd>
+                    {move || experts.get().map(|(e, dense)| view! {
+                        <dd class="memory-split" data-testid="mem-experts" data-bytes=e.get().to_string()>
+                            {expert_split(lang.get(), e, dense)}
+                        </dd>
+                    })}
                 </div>
                 <div>
                     <dt><T zh="激活" en="Activations" /></dt>
@@ -313,6 +334,7 @@ mod tests {
                 traffic_heading(lang, None);
                 memory_title(lang, None);
                 memory_title(lang, Some(7));
+                expert_split(lang, Bytes::new(2e9), Bytes::new(5e9));
             }
         });
         assert_eq!(

@@ -23,6 +23,18 @@ pub fn GridLabView(
     let report = Signal::derive(move || lab.report.get());
     let memory = Signal::derive(move || lab.report.with(|r| r.memory));
     let busiest = Signal::derive(move || lab.report.with(|r| r.busiest_stage));
+    // The experts' share is of the even split's states: shown with "even" only.
+    let experts = Signal::derive(move || {
+        lab.report
+            .with(|r| r.busiest_stage.is_none())
+            .then(|| {
+                lab.plan.with(|p| {
+                    p.expert_states()
+                        .map(|e| (e.total(), p.dense_states().total()))
+                })
+            })
+            .flatten()
+    });
     let cards_memory = Signal::derive(move || lab.cards_memory.get());
     let traffic = Signal::derive(move || lab.traffic.get());
     let selected = Signal::derive(move || lab.selected.get());
@@ -53,7 +65,7 @@ pub fn GridLabView(
                 />
             </div>
             <div class="grid-lab-figures">
-                <MemoryFigure memory=memory busiest=busiest />
+                <MemoryFigure memory=memory busiest=busiest experts=experts />
                 <BubbleFigure report=report />
                 <Warnings report=report />
             </div>
