@@ -80,6 +80,19 @@ test('your own model: a pasted config.json is counted and used; a broken one is 
   const want = cli(['eval'], { gpus: 8, zero: 3, model: { hf_config: hf } }).ok;
   assert.equal(Number(await section.getByTestId('mem-total').getAttribute('data-bytes')), want.memory.total);
 
+  // The link carries the model by its fields; a reload comes back to it.
+  await page.waitForFunction(() => /g8=[^&]*mdl-p8030261248-/.test(location.hash), null, { timeout: 3_000 });
+  const link = await page.evaluate(() => location.href);
+  const again = await context.newPage();
+  await again.goto(link, { waitUntil: 'load' });
+  const figures = again.getByTestId('section-8').getByTestId('model-figures');
+  await figures.waitFor({ state: 'attached', timeout: 30_000 });
+  await figures.scrollIntoViewIfNeeded();
+  assert.match(await figures.innerText(), /8,030,261,248/);
+  assert.equal(await again.getByTestId('section-8').getByTestId('select-model').inputValue(), 'custom');
+  assert.equal(Number(await again.getByTestId('section-8').getByTestId('mem-total').getAttribute('data-bytes')), want.memory.total);
+  await again.close();
+
   // A config without hidden_size: one message naming it; the model stays.
   const broken = { ...hf };
   delete broken.hidden_size;

@@ -195,3 +195,67 @@ fn fuzz_a_million_strings() {
         .unwrap();
     println!("fuzzed {cases} inputs");
 }
+
+/// A custom model (a pasted config.json, once counted) travels in the link by its fields, in
+/// one short token, and comes back equal; broken model tokens are named and change nothing.
+#[test]
+fn a_custom_model_round_trips_by_its_fields() {
+    use parallel_core::hf::HfConfig;
+    use parallel_core::link::IgnoredReason;
+    for fixture in [
+        "llama3-8b",
+        "mixtral-8x7b",
+        "qwen3-30b-a3b",
+        "llama3.2-1b",
+        "deepseek-v3",
+    ] {
+        let path = format!(
+            "{}/tests/fixtures/hf/{fixture}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let hf: HfConfig = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let inline = hf.to_model().unwrap().model;
+        for grid in GridId::ALL {
+            let config = PlanConfig {
+                model: ModelChoice::Inline(inline.clone()),
+                ..grid.start()
+            };
+            if Plan::new(&config).is_err() {
+                continue;
+            }
+            let state = LinkState {
+                g64: if grid == GridId::SixtyFour {
+                    config.clone()
+                } else {
+                    GridId::SixtyFour.start()
+                },
+                g8: if grid == GridId::Eight {
+                    config.clone()
+                } else {
+                    GridId::Eight.start()
+                },
+                ..LinkState::default()
+            };
+            let link = encode(&state);
+            assert!(link.len() < 200, "{fixture}: {link}");
+            let (back, notices) = decode(&link);
+            assert!(notices.is_empty(), "{fixture}: {notices:?}");
+            assert_eq!(back.plan(grid), &config, "{fixture} on {grid:?}: {link}");
+        }
+    }
+    for bad in [
+        "mdl-h4096-zz9",
+        "mdl-hx",
+        "mdl-h99999999999",
+        "mdl-",
+        "mdl-h4096.llama",
+    ] {
+        let (plan, notices) = decode_plan(bad, GridId::Eight);
+        assert_eq!(plan.model, GridId::Eight.base().model, "{bad}");
+        assert!(!notices.is_empty(), "{bad}");
+        assert!(
+            notices.iter().all(|n| n.reason != IgnoredReason::TooLong),
+            "{bad}"
+        );
+    }
+}

@@ -2,7 +2,7 @@
 //! that differ from the grid's base config, [`decode_plan`] reads them back leniently.
 
 use crate::config::{Accounting, PlanConfig, Precision, RankOrder, Recompute, Schedule};
-use crate::model::{ModelChoice, Preset};
+use crate::model::{InlineModel, ModelChoice, Preset};
 use crate::plan::Plan;
 
 use super::notice::{ignored, Ignored, IgnoredReason};
@@ -112,6 +112,92 @@ const WORDS: [(&str, Change); 18] = [
     ("stages", Change::Accounting(Accounting::Stages)),
 ];
 
+/// The prefix of a custom model's token: `mdl-p8030261248-h4096-l32-a32-k8-d128-f14336-v128256`.
+const INLINE_PREFIX: &str = "mdl-";
+
+/// The keys of a custom model's fields in its token, in the order they are written.
+const INLINE_KEYS: [&str; 14] = [
+    "p", "h", "l", "a", "k", "d", "fa", "f", "v", "ml", "e", "x", "ef", "s",
+];
+
+/// A custom model (an inline model, or a pasted config.json once counted) as one token: its
+/// fields, not its JSON, each a key and digits joined by `-`, `t` for tied embeddings.
+fn encode_inline(m: &InlineModel) -> String {
+    let values: [Option<u64>; 14] = [
+        m.params,
+        m.hidden.map(u64::from),
+        m.layers.map(u64::from),
+        m.heads.map(u64::from),
+        m.kv_heads.map(u64::from),
+        m.head_dim.map(u64::from),
+        m.full_attention_layers.map(u64::from),
+        m.ffn.map(u64::from),
+        m.vocab.map(u64::from),
+        m.moe_layers.map(u64::from),
+        m.experts.map(u64::from),
+        m.top_k.map(u64::from),
+        m.expert_ffn.map(u64::from),
+        m.shared_experts.map(u64::from),
+    ];
+    let mut out = String::from("mdl");
+    for (key, value) in INLINE_KEYS.iter().zip(values) {
+        if let Some(value) = value {
+            out.push('-');
+            out.push_str(key);
+            out.push_str(&value.to_string());
+        }
+    }
+    if m.tied_embeddings {
+        out.push_str("-t");
+    }
+    out
+}
+
+/// Reads a custom model's token back; `Malformed` on any part it does not know.
+fn decode_inline(token: &str) -> Result<InlineModel, IgnoredReason> {
+    let body = token
+        .strip_prefix(INLINE_PREFIX)
+        .ok_or(IgnoredReason::Malformed)?;
+    let mut m = InlineModel::default();
+    for part in body.split('-') {
+        if part == "t" {
+            m.tied_embeddings = true;
+            continue;
+        }
+        let split = part
+            .find(|c: char| c.is_ascii_digit())
+            .ok_or(IgnoredReason::Malformed)?;
+        let (key, digits) = part.split_at(split);
+        if !digits.chars().all(|c| c.is_ascii_digit()) {
+            return Err(IgnoredReason::Malformed);
+        }
+        let value: u64 = digits.parse().map_err(|_| IgnoredReason::OutOfRange)?;
+        let small = || {
+            u32::try_from(value)
+                .map(Some)
+                .map_err(|_| IgnoredReason::OutOfRange)
+        };
+        match key {
+            "p" => m.params = Some(value),
+            "h" => m.hidden = small()?,
+            "l" => m.layers = small()?,
+            "a" => m.heads = small()?,
+            "k" => m.kv_heads = small()?,
+            "d" => m.head_dim = small()?,
+            "fa" => m.full_attention_layers = small()?,
+            "f" => m.ffn = small()?,
+            "v" => m.vocab = small()?,
+            "ml" => m.moe_layers = small()?,
+            "e" => m.experts = small()?,
+            "x" => m.top_k = small()?,
+            "ef" => m.expert_ffn = small()?,
+            "s" => m.shared_experts = small()?,
+            _ => return Err(IgnoredReason::Malformed),
+        }
+    }
+    Ok(m)
+}
+
 /// The anchor's alias (the default model, written only to return to it).
 const ANCHOR_WORD: &str = "qwen";
 
@@ -186,8 +272,13 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
         match &config.model {
             ModelChoice::Preset(Preset::Qwen38_27b) => out.push(ANCHOR_WORD.to_string()),
             ModelChoice::Preset(p) => out.extend(word_of(Change::Model(*p)).map(str::to_string)),
-            // Inline and config.json models have no link form; the page never produces them.
-            ModelChoice::Inline(_) | ModelChoice::HfConfig(_) => {}
+            // A custom model is written by its fields (a config.json once counted).
+            ModelChoice::Inline(m) => out.push(encode_inline(m)),
+            ModelChoice::HfConfig(c) => {
+                if let Ok(counted) = c.to_model() {
+                    out.push(encode_inline(&counted.model));
+                }
+            }
         }
     }
     let mut num = |key: &str, value: u64, base_value: u64| {
@@ -299,6 +390,7 @@ pub fn decode_plan(value: &str, grid: GridId) -> (PlanConfig, Vec<Ignored>) {
     let mut ignored_parts = Vec::new();
     let mut changes: Vec<(Change, &str)> = Vec::new();
     let mut seen_ranks: Vec<u8> = Vec::new();
+    let mut custom: Option<(InlineModel, &str)> = None;
     for (i, token) in value.split('.').enumerate() {
         if token.is_empty() {
             continue;
@@ -306,6 +398,21 @@ pub fn decode_plan(value: &str, grid: GridId) -> (PlanConfig, Vec<Ignored>) {
         if i >= MAX_TOKENS {
             ignored_parts.push(ignored(token, IgnoredReason::TooLong));
             break;
+        }
+        if token.starts_with(INLINE_PREFIX) {
+            // A custom model: the model's place in the table (rank 0), like a preset word.
+            let rank = Change::Model(Preset::Qwen38_27b).rank();
+            match decode_inline(token) {
+                Ok(_) if seen_ranks.contains(&rank) => {
+                    ignored_parts.push(ignored(token, IgnoredReason::Repeated))
+                }
+                Ok(model) => {
+                    seen_ranks.push(rank);
+                    custom = Some((model, token));
+                }
+                Err(reason) => ignored_parts.push(ignored(token, reason)),
+            }
+            continue;
         }
         match parse_token(token) {
             Ok(change) => {
@@ -324,6 +431,18 @@ pub fn decode_plan(value: &str, grid: GridId) -> (PlanConfig, Vec<Ignored>) {
     }
     changes.sort_by_key(|(change, _)| change.rank());
     let mut config = grid.base();
+    if let Some((model, token)) = custom {
+        let next = PlanConfig {
+            model: ModelChoice::Inline(model),
+            ..config.clone()
+        };
+        match Plan::new(&next) {
+            Ok(_) => config = next,
+            Err(error) => {
+                ignored_parts.push(ignored(token, IgnoredReason::Invalid(error.to_string())))
+            }
+        }
+    }
     for (change, token) in changes {
         let mut next = config.clone();
         change.apply(&mut next);
