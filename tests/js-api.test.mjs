@@ -93,6 +93,19 @@ test('your own model: a pasted config.json is counted and used; a broken one is 
   assert.equal(Number(await again.getByTestId('section-8').getByTestId('mem-total').getAttribute('data-bytes')), want.memory.total);
   await again.close();
 
+  // A file dropped on the box is read and used: Mixtral's config.json.
+  const mixtral = await readFile(FIXTURE, 'utf8');
+  await box.evaluate((element, text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], 'config.json', { type: 'application/json' }));
+    element.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, mixtral);
+  await section.getByTestId('model-config-result').and(page.locator('[data-params="46702792704"]')).waitFor({ timeout: 5_000 });
+  // Back to Llama 3 8B for what follows.
+  await box.fill(JSON.stringify(hf, null, 2));
+  await section.getByTestId('model-config-apply').click();
+  await section.getByTestId('model-config-result').and(page.locator('[data-params="8030261248"]')).waitFor({ timeout: 5_000 });
+
   // A config without hidden_size: one message naming it; the model stays.
   const broken = { ...hf };
   delete broken.hidden_size;

@@ -59,7 +59,7 @@ pub fn OwnModel(lab: GridLab) -> impl IntoView {
     let lang = use_lang();
     let pasted = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Result<u64, String>>);
-    let apply = move |_| {
+    let use_text = move || {
         let lang = lang.get_untracked();
         match read_config(lang, &pasted.get_untracked()) {
             Ok((model, params)) => {
@@ -69,15 +69,36 @@ pub fn OwnModel(lab: GridLab) -> impl IntoView {
             Err(reason) => outcome.set(Some(Err(reason))),
         }
     };
+    let apply = move |_| use_text();
+    // A config.json file dropped on the box is read and used at once.
+    let on_drop = move |event: leptos::ev::DragEvent| {
+        event.prevent_default();
+        let Some(file) = event
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0))
+        else {
+            return;
+        };
+        wasm_bindgen_futures::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+            if let Some(text) = text.ok().and_then(|t| t.as_string()) {
+                pasted.set(text);
+                use_text();
+            }
+        });
+    };
     view! {
         <details class="own-model">
-            <summary><T zh="你自己的模型：粘贴 config.json" en="Your own model: paste a config.json" /></summary>
+            <summary><T zh="你自己的模型：粘贴或拖入 config.json" en="Your own model: paste or drop a config.json" /></summary>
             <textarea
                 data-testid="model-config"
                 rows="5"
                 aria-label=move || lang.get().pick("模型的 config.json", "The model's config.json")
                 prop:value=move || pasted.get()
                 on:input=move |event| pasted.set(event_target_value(&event))
+                on:dragover=move |event: leptos::ev::DragEvent| event.prevent_default()
+                on:drop=on_drop
             ></textarea>
             <button type="button" class="small" data-testid="model-config-apply" on:click=apply>
                 <T zh="用这个模型" en="Use this model" />
