@@ -38,7 +38,7 @@ use core::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::PlanError;
-use crate::model::InlineModel;
+use crate::model::{at_least_one, required, InlineModel};
 
 /// `model.hf_config.<key>`, the field named in errors.
 macro_rules! key {
@@ -458,24 +458,6 @@ impl MoeParts {
     }
 }
 
-/// A field that must be present and at least 1.
-fn need(value: Option<u32>, field: &'static str) -> Result<u32, PlanError> {
-    match value {
-        None => Err(PlanError::Missing { field }),
-        Some(0) => Err(PlanError::BelowOne { field }),
-        Some(v) => Ok(v),
-    }
-}
-
-/// A field that may be absent (then `default`) but not 0.
-fn at_least_one(value: Option<u32>, field: &'static str, default: u32) -> Result<u32, PlanError> {
-    match value {
-        Some(0) => Err(PlanError::BelowOne { field }),
-        Some(v) => Ok(v),
-        None => Ok(default),
-    }
-}
-
 /// A nullable field that must be present: `null` is `None`; a number must be at least 1.
 fn need_nullable(
     value: Option<Option<u32>>,
@@ -571,10 +553,10 @@ impl HfConfig {
         use HfFamily as F;
         let family = self.family()?;
         let mut notes = Vec::new();
-        let h = need(self.hidden_size, key!("hidden_size"))?;
-        let layers = need(self.num_hidden_layers, key!("num_hidden_layers"))?;
-        let heads = need(self.num_attention_heads, key!("num_attention_heads"))?;
-        let vocab = need(self.vocab_size, key!("vocab_size"))?;
+        let h = required(self.hidden_size, key!("hidden_size"))?;
+        let layers = required(self.num_hidden_layers, key!("num_hidden_layers"))?;
+        let heads = required(self.num_attention_heads, key!("num_attention_heads"))?;
+        let vocab = required(self.vocab_size, key!("vocab_size"))?;
         let kv_field = key!("num_key_value_heads");
         let kv_heads = match family {
             F::Llama => {
@@ -585,7 +567,7 @@ impl HfConfig {
             }
             // MLA has no KV heads of its own: the stand-in for the CP formula.
             F::DeepseekV3 => at_least_one(self.num_key_value_heads, kv_field, heads)?,
-            _ => need(self.num_key_value_heads, kv_field)?,
+            _ => required(self.num_key_value_heads, kv_field)?,
         };
         at_most(kv_heads, heads, kv_field)?;
         self.check_layer_types()?;
@@ -595,7 +577,7 @@ impl HfConfig {
         let moe_layers = moe.as_ref().map_or(0, |m| m.layers);
         let dense_layers = layers - moe_layers;
         let ffn = if dense_layers > 0 {
-            need(self.intermediate_size, key!("intermediate_size"))?
+            required(self.intermediate_size, key!("intermediate_size"))?
         } else {
             0
         };
@@ -822,10 +804,10 @@ impl HfConfig {
         let head_dim_field = key!("head_dim");
         let head_dim = || match family {
             // Qwen3's default head_dim (128) is not h / a: the config must say.
-            F::Qwen3 | F::Qwen3Moe => need(self.head_dim, head_dim_field),
+            F::Qwen3 | F::Qwen3Moe => required(self.head_dim, head_dim_field),
             _ => match self.head_dim {
-                Some(hd) => need(Some(hd), head_dim_field),
-                None => need(Some(h / heads), head_dim_field),
+                Some(hd) => required(Some(hd), head_dim_field),
+                None => required(Some(h / heads), head_dim_field),
             },
         };
         Ok(match family {
@@ -865,10 +847,10 @@ impl HfConfig {
             },
             F::DeepseekV3 => Attention::Mla {
                 q_lora_rank: need_nullable(self.q_lora_rank, key!("q_lora_rank"))?,
-                kv_lora_rank: need(self.kv_lora_rank, key!("kv_lora_rank"))?,
-                nope: need(self.qk_nope_head_dim, key!("qk_nope_head_dim"))?,
-                rope: need(self.qk_rope_head_dim, key!("qk_rope_head_dim"))?,
-                v: need(self.v_head_dim, key!("v_head_dim"))?,
+                kv_lora_rank: required(self.kv_lora_rank, key!("kv_lora_rank"))?,
+                nope: required(self.qk_nope_head_dim, key!("qk_nope_head_dim"))?,
+                rope: required(self.qk_rope_head_dim, key!("qk_rope_head_dim"))?,
+                v: required(self.v_head_dim, key!("v_head_dim"))?,
                 bias,
             },
         })
@@ -881,7 +863,7 @@ impl HfConfig {
         let top_k_field = key!("num_experts_per_tok");
         let top_k = |experts: u32| -> Result<u32, PlanError> {
             at_most(
-                need(self.num_experts_per_tok, top_k_field)?,
+                required(self.num_experts_per_tok, top_k_field)?,
                 experts,
                 top_k_field,
             )
@@ -889,12 +871,12 @@ impl HfConfig {
         let parts = match family {
             F::Llama | F::Mistral | F::Qwen2 | F::Qwen3 => None,
             F::Mixtral => {
-                let experts = need(self.num_local_experts, key!("num_local_experts"))?;
+                let experts = required(self.num_local_experts, key!("num_local_experts"))?;
                 Some(MoeParts {
                     layers,
                     experts,
                     top_k: top_k(experts)?,
-                    expert_ffn: need(self.intermediate_size, key!("intermediate_size"))?,
+                    expert_ffn: required(self.intermediate_size, key!("intermediate_size"))?,
                     shared_ffn: 0,
                     shared_experts: 0,
                     shared_gate: false,
@@ -921,9 +903,9 @@ impl HfConfig {
                     let moe_layers = layers / step - listed_sparse as u32;
                     let top_k = top_k(experts)?;
                     let expert_ffn =
-                        need(self.moe_intermediate_size, key!("moe_intermediate_size"))?;
+                        required(self.moe_intermediate_size, key!("moe_intermediate_size"))?;
                     let (shared_ffn, shared_experts) = if family == F::Qwen2Moe {
-                        let width = need(
+                        let width = required(
                             self.shared_expert_intermediate_size,
                             key!("shared_expert_intermediate_size"),
                         )?;
@@ -958,7 +940,7 @@ impl HfConfig {
                             multiples_below(layers, freq) - multiples_below(first_dense, freq);
                         let top_k = top_k(experts)?;
                         let expert_ffn =
-                            need(self.moe_intermediate_size, key!("moe_intermediate_size"))?;
+                            required(self.moe_intermediate_size, key!("moe_intermediate_size"))?;
                         let shared = match self.n_shared_experts {
                             None => {
                                 return Err(PlanError::Missing {

@@ -396,7 +396,8 @@ pub struct InlineModel {
     pub shared_experts: Option<u32>,
 }
 
-fn required(value: Option<u32>, field: &'static str) -> Result<u32, PlanError> {
+/// A field that must be present and at least 1 (inline models and config.json alike).
+pub(crate) fn required(value: Option<u32>, field: &'static str) -> Result<u32, PlanError> {
     match value {
         None => Err(PlanError::Missing { field }),
         Some(0) => Err(PlanError::BelowOne { field }),
@@ -404,7 +405,12 @@ fn required(value: Option<u32>, field: &'static str) -> Result<u32, PlanError> {
     }
 }
 
-fn at_least_one(value: Option<u32>, field: &'static str, default: u32) -> Result<u32, PlanError> {
+/// A field that may be absent (then `default`) but not 0.
+pub(crate) fn at_least_one(
+    value: Option<u32>,
+    field: &'static str,
+    default: u32,
+) -> Result<u32, PlanError> {
     match value {
         Some(0) => Err(PlanError::BelowOne { field }),
         Some(v) => Ok(v),
