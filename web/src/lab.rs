@@ -56,7 +56,7 @@ impl GridLab {
             let card = selected.get()?;
             plan.read().grid().groups(card).ok()
         });
-        let cards_memory = Memo::new(move |_| plan.read().cards_memory());
+        let cards_memory = Memo::new(move |_| report.with(|r| plan.read().cards_memory(r)));
         GridLab {
             config,
             selected,

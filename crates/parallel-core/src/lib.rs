@@ -64,7 +64,7 @@ pub use model::{count_params, InlineModel, Model, ModelChoice, Moe, Preset};
 pub use plan::{Degrees, Plan, MAX_GPUS, MAX_SEQ_LEN};
 pub use report::{evaluate, Report};
 pub use schedule::{simulate_schedule, Op, OpKind, ScheduleView, Timeline, MAX_TIMELINE_SLOTS};
-pub use stages::{stages_imbalance, StageMemory};
+pub use stages::{stages_imbalance, stages_range, StageMemory};
 pub use tp_bench::{tp_bench, BenchShape, TpBench};
 pub use traffic::{Collective, Traffic};
 pub use units::{Bytes, BytesPerSec, Seconds, GB, GIB};

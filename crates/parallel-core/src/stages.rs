@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::config::{Accounting, Schedule};
 use crate::memory::ModelStates;
 use crate::plan::Plan;
+use crate::report::Report;
 use crate::units::Bytes;
 
 /// Bytes per logit kept for the loss: FP32.
@@ -158,41 +159,50 @@ impl Plan {
         busiest(&self.memory_by_stage())
     }
 
-    /// The memory every card shows, card by card: with "stages" the entry of the card's own
-    /// stage (its pp coordinate); with "even" the even split's figures (SPEC §4) on every card,
-    /// tagged with the card's stage and that stage's layers.
+    /// The memory every card shows, card by card, read off this plan's `report` (no figure is
+    /// computed again): with "stages" the `by_stage` entry of the card's own stage (its pp
+    /// coordinate); with "even" the headline (§4's even split) on every card, tagged with the
+    /// card's stage and that stage's layers.
     ///
     /// ```
     /// use parallel_core::{Accounting, Plan, PlanConfig};
-    /// let even = Plan::new(&PlanConfig::lesson_64_gpus())?.cards_memory();
+    /// let plan = Plan::new(&PlanConfig::lesson_64_gpus())?;
+    /// let even = plan.cards_memory(&plan.report());
     /// assert!(even.iter().all(|c| c.total == even[0].total));
     /// let stages = Plan::new(&PlanConfig { accounting: Accounting::Stages, ..PlanConfig::lesson_64_gpus() })?;
-    /// let cards = stages.cards_memory();
+    /// let cards = stages.cards_memory(&stages.report());
     /// assert_eq!((cards[0].stage, cards[63].stage), (0, 7)); // TP 8 × PP 8: 8 cards a stage
     /// assert!(cards[63].total > cards[24].total);
     /// # Ok::<(), parallel_core::PlanError>(())
     /// ```
-    pub fn cards_memory(&self) -> Vec<StageMemory> {
-        let stages = self.memory_by_stage();
-        let even = self.memory();
+    pub fn cards_memory(&self, report: &Report) -> Vec<StageMemory> {
         let grid = self.grid();
+        let last = report.by_stage.len().saturating_sub(1);
         (0..self.gpus())
-            .map(|card| {
-                let stage = grid.coords(card).map_or(0, |c| c.pp);
-                let own = stages[stage.min(self.degrees().pp - 1) as usize];
-                match self.config().accounting {
+            .filter_map(|card| {
+                let stage = grid.coords(card).map_or(0, |c| c.pp) as usize;
+                let own = *report.by_stage.get(stage.min(last))?;
+                Some(match self.config().accounting {
                     Accounting::Stages => own,
                     Accounting::Even => StageMemory {
-                        model_states: even.model_states,
-                        activations: even.activations,
-                        total: even.total,
-                        fits: even.fits,
+                        model_states: report.memory.model_states,
+                        activations: report.memory.activations,
+                        total: report.memory.total,
+                        fits: report.memory.fits,
                         ..own
                     },
-                }
+                })
             })
             .collect()
     }
+}
+
+/// The lightest and the heaviest stage's totals, `None` when there are no stages.
+pub fn stages_range(stages: &[StageMemory]) -> Option<(Bytes, Bytes)> {
+    let totals = stages.iter().map(|s| s.total);
+    let least = totals.clone().reduce(|a, b| if b < a { b } else { a })?;
+    let most = totals.reduce(|a, b| if b > a { b } else { a })?;
+    Some((least, most))
 }
 
 /// How uneven the stages are: the largest total over the smallest (1 when all are equal, or
@@ -206,13 +216,9 @@ impl Plan {
 /// # Ok::<(), parallel_core::PlanError>(())
 /// ```
 pub fn stages_imbalance(stages: &[StageMemory]) -> f64 {
-    let totals = stages.iter().map(|s| s.total.get());
-    let max = totals.clone().fold(f64::NEG_INFINITY, f64::max);
-    let min = totals.fold(f64::INFINITY, f64::min);
-    if stages.is_empty() || min <= 0.0 {
-        1.0
-    } else {
-        max / min
+    match stages_range(stages) {
+        Some((least, most)) if least.get() > 0.0 => most.get() / least.get(),
+        _ => 1.0,
     }
 }
 

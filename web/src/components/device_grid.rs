@@ -376,6 +376,8 @@ pub fn DeviceGrid(
 
     // The card under the pointer or the keyboard focus: its memory is read out below the grid.
     let pointed = RwSignal::new(None::<u32>);
+    // One capacity for every card (the tint's top and the read-out's "capacity").
+    let capacity = Memo::new(move |_| plan.with(|p| p.capacity()));
     let cards = (0..gpus)
         .map(|card| {
             let (x, y) = layout.card_origin(card);
@@ -383,7 +385,6 @@ pub fn DeviceGrid(
             let card_roles = Memo::new(move |_| roles.with(|r| r.get(card as usize).cloned().unwrap_or_default()));
             let card_roles = move || card_roles.get();
             let own = Memo::new(move |_| memory.with(|m| m.get(card as usize).copied()));
-            let capacity = Memo::new(move |_| plan.with(|p| p.capacity()));
             let over = move || own.with(|m| m.is_some_and(|m| !m.fits));
             let is_selected = move || selected.get() == Some(card);
             let data_groups = move || {
@@ -516,15 +517,15 @@ pub fn DeviceGrid(
             <p class="card-memory-detail" data-testid="card-memory-detail" aria-live="polite">
                 {move || pointed.get().and_then(|card| {
                     let m = memory.with(|m| m.get(card as usize).copied())?;
-                    Some(card_memory_line(lang.get(), card, &m, plan.with(|p| p.capacity())))
+                    Some(card_memory_line(lang.get(), card, &m, capacity.get()))
                 })}
             </p>
             <div class="memory-scale" data-testid="memory-scale">
                 <span class="memory-scale-end">"0 GB"</span>
                 <span class="memory-scale-bar" aria-hidden="true"></span>
-                <span class="memory-scale-end">{move || format::bytes(plan.with(|p| p.capacity()))}</span>
+                <span class="memory-scale-end">{move || format::bytes(capacity.get())}</span>
                 <span class="memory-scale-note">
-                    {move || text::SCALE.fill(lang.get(), &[("capacity", &format::bytes(plan.with(|p| p.capacity())))])}
+                    {move || text::SCALE.fill(lang.get(), &[("capacity", &format::bytes(capacity.get()))])}
                 </span>
             </div>
             <GroupLegend groups=groups gpus_per_node=gpus_per_node />

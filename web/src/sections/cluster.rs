@@ -2,7 +2,9 @@
 
 use leptos::prelude::*;
 use parallel_core::lesson::sixty_four_gpu_plans;
-use parallel_core::{stages_imbalance, Accounting, Bytes, Dim, PlanConfig, Report, Schedule};
+use parallel_core::{
+    stages_imbalance, stages_range, Accounting, Dim, PlanConfig, Report, Schedule,
+};
 
 use crate::components::grid_section::GridLabView;
 use crate::components::lesson_table::LessonTable;
@@ -42,19 +44,7 @@ mod text {
 /// What the stage steps read off the live report: the busiest stage against the lightest.
 fn observe_stages(lang: Lang, r: &Report) -> String {
     let busiest = r.busiest_stage.unwrap_or(0);
-    let most = r
-        .by_stage
-        .iter()
-        .map(|s| s.total)
-        .fold(Bytes::new(0.0), |a, b| if b > a { b } else { a });
-    let least = r
-        .by_stage
-        .iter()
-        .map(|s| s.total)
-        .fold(None, |a: Option<Bytes>, b| {
-            Some(a.map_or(b, |a| if b < a { b } else { a }))
-        })
-        .unwrap_or(most);
+    let (least, most) = stages_range(&r.by_stage).unwrap_or_default();
     let ratio = format!("{:.2}", stages_imbalance(&r.by_stage));
     text::OBSERVE_STAGES.fill(
         lang,
