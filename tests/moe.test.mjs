@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CJK, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
-import { SELECTS, choose, controlError, differences, expected, keyboardTo, shown } from './drive.mjs';
+import { SELECTS, choose, cli, controlError, differences, expected, keyboardTo, pointerTo, shown, sliderState, thousands } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -43,6 +43,34 @@ test('Mixtral on 64 cards, EP 8: EP and expert-DP groups and traffic agree with 
   // The model states split into routed experts and the dense rest.
   const experts = Number(await section.getByTestId('mem-experts').getAttribute('data-bytes'));
   assert.ok(experts > 0 && experts < got.memory.model_states.bytes, `experts ${experts}`);
+
+  // The whole range, by keys and by pointer: at every position the slider shows 2^position,
+  // and the page's verdict and figures are the CLI's for that EP.
+  const check = async (position, how) => {
+    const ep = 2 ** position;
+    const state = await sliderState(section, EP);
+    assert.equal(state.position, position, how);
+    assert.equal(state.valuetext, thousands(ep), how);
+    assert.equal(state.label, thousands(ep), how);
+    const verdict = cli(['eval', '--card', '9'], { ...config, ep });
+    const message = await controlError(section, 'slider-ep');
+    assert.equal(message !== null, Boolean(verdict.error), `${how}: EP ${ep}, CLI ${verdict.error ?? 'accepts'}, page ${message}`);
+    if (verdict.ok) assert.deepEqual(differences(await shown(section), expected({ ...config, ep }, 9)), [], `${how}: EP ${ep}`);
+  };
+  await keyboardTo(section, EP, 0, 'ends');
+  await check(0, 'Home');
+  for (let position = 1; position <= 6; position++) {
+    await slider.press('ArrowRight');
+    await check(position, `ArrowRight to ${position}`);
+  }
+  await slider.press('Home');
+  await check(0, 'Home again');
+  await slider.press('End');
+  await check(6, 'End');
+  for (const target of [0, 6, 3]) {
+    await pointerTo(section, EP, target);
+    await check(target, `pointer to ${target}`);
+  }
 
   // EP 16 does not divide the 8 experts.
   await keyboardTo(section, EP, 4);
