@@ -107,3 +107,25 @@ test('by stage, a card over its capacity is marked, not by colour alone', async 
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+test('the two stage steps set their plans up, and their readings are the CLI\'s', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const section = page.getByTestId('section-64');
+  const steps = [
+    ['64-stages', { gpus: 64, tp: 8, pp: 8, accounting: 'stages' }],
+    ['64-stages-even', { gpus: 64, tp: 8, pp: 8, accounting: 'stages', schedule: 'interleaved', virtual_stages: 2 }],
+  ];
+  for (const [id, config] of steps) {
+    const step = section.getByTestId(`task-${id}`);
+    await step.getByRole('button').click();
+    const report = cli(['eval'], config).ok;
+    assert.equal(Number(await section.getByTestId('mem-total').getAttribute('data-bytes')), report.memory.total, id);
+    const reading = await step.locator('.task-observation').innerText();
+    const stages = report.memory.by_stage.map((s) => s.total);
+    const ratio = (Math.max(...stages) / Math.min(...stages)).toFixed(2);
+    assert.match(reading, new RegExp(`第 ${report.memory.busiest_stage} 段`), `${id}: ${reading}`);
+    assert.ok(reading.includes(ratio), `${id}: "${reading}" lacks max ÷ min = ${ratio}`);
+  }
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
