@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CJK, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
-import { SELECTS, choose, cli, controlError, differences, expected, keyboardTo, pointerTo, shown, sliderState, thousands } from './drive.mjs';
+import { SELECTS, choose, cli, controlError, differences, expected, gb, keyboardTo, pointerTo, shown, sliderState, thousands } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -43,6 +43,24 @@ test('Mixtral on 64 cards, EP 8: EP and expert-DP groups and traffic agree with 
   // The model states split into routed experts and the dense rest.
   const experts = Number(await section.getByTestId('mem-experts').getAttribute('data-bytes'));
   assert.ok(experts > 0 && experts < got.memory.model_states.bytes, `experts ${experts}`);
+  // With PP 1 the one stage holds the whole model, so the even split's experts are stage 0's.
+  assert.equal(experts, cli(['eval', '--card', '9'], config).ok.memory.by_stage[0].expert_states);
+  // Stage by stage (chosen by keys): the split is the busiest stage's, as `eval` reports it,
+  // and its two parts add up to that stage's model states shown above it.
+  const accounting = SELECTS.find((s) => s.field === 'accounting');
+  for (const pp of [1, 2]) {
+    await keyboardTo(section, { field: 'pp', testId: 'slider-pp', min: 1, max: 8 }, pp);
+    await choose(section, accounting, 'stages', 'keys');
+    const staged = cli(['eval', '--card', '9'], { ...config, pp, accounting: 'stages' }).ok.memory;
+    const stage = staged.by_stage[staged.busiest_stage];
+    const split = section.getByTestId('mem-experts');
+    assert.equal(Number(await split.getAttribute('data-bytes')), stage.expert_states, `PP ${pp}, stages`);
+    assert.equal(Number(await section.getByTestId('mem-states').getAttribute('data-bytes')), stage.model_states);
+    const text = await visibleText(split);
+    assert.ok(text.includes(gb(stage.expert_states)) && text.includes(gb(stage.model_states - stage.expert_states)), text);
+    await choose(section, accounting, 'even', 'keys');
+  }
+  await keyboardTo(section, { field: 'pp', testId: 'slider-pp', min: 1, max: 8 }, 1);
 
   // The whole range, by keys and by pointer: at every position the slider shows 2^position,
   // and the page's verdict and figures are the CLI's for that EP.

@@ -107,7 +107,12 @@ fn chinese(error: &PlanError) -> String {
             u64::from(*pp) * u64::from(*virtual_stages)
         ),
         PlanError::EpNeedsMoe { model } => {
-            format!("专家并行只用于 MoE 模型；{model} 是稠密模型。")
+            // An inline model (a config pasted into the page) has no name of its own.
+            if model == "custom model" {
+                "专家并行只用于 MoE 模型；你给出的模型是稠密模型。".to_string()
+            } else {
+                format!("专家并行只用于 MoE 模型；{model} 是稠密模型。")
+            }
         }
         PlanError::EpNotDivisible { gpus, ep, pp } => format!(
             "{gpus} 张卡不能被 EP·PP = {ep}·{pp} = {} 整除。",
@@ -157,6 +162,7 @@ fn chinese(error: &PlanError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parallel_core::ModelChoice;
 
     /// One error of every variant, with the numbers a student could reach.
     fn every_variant() -> Vec<PlanError> {
@@ -281,6 +287,17 @@ mod tests {
         assert_eq!(
             rejected(Lang::En, &error),
             format!("The core rejects this plan: {error}")
+        );
+    }
+
+    #[test]
+    fn a_pasted_model_is_named_in_chinese() {
+        let error = PlanError::EpNeedsMoe {
+            model: ModelChoice::Inline(Default::default()).label().to_string(),
+        };
+        assert_eq!(
+            explain(Lang::Zh, &error),
+            "专家并行只用于 MoE 模型；你给出的模型是稠密模型。"
         );
     }
 

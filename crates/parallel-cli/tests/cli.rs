@@ -947,3 +947,19 @@ fn help_shows_the_model_command() {
         assert!(text.contains(part), "help lacks {part}");
     }
 }
+
+#[test]
+fn an_moe_report_splits_each_stage_s_states() {
+    let r = json_of(
+        &["eval"],
+        r#"{"model":"mixtral-8x7b","gpus":64,"tp":4,"pp":2,"ep":8,"accounting":"stages"}"#,
+    );
+    for stage in r["memory"]["by_stage"].as_array().unwrap() {
+        let experts = stage["expert_states"].as_f64().unwrap();
+        assert!(experts > 0.0 && experts < stage["model_states"].as_f64().unwrap());
+    }
+    let dense = json_of(&["eval"], LESSON_64_ZERO1);
+    assert!(dense["memory"]["by_stage"][0]
+        .get("expert_states")
+        .is_none());
+}

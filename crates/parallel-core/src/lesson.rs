@@ -207,20 +207,38 @@ impl Recipe {
         }
     }
 
-    /// The plan of this recipe where the model is known (the anchor): 128K-token sequences
-    /// (the recipes' response cap), ZeRO-1 (a distributed optimizer), full recompute.
+    /// The plan of this recipe where the lab knows the model (the anchor's preset); `None`
+    /// for the rows whose config is not in the lab.
     pub fn plan(&self) -> Option<Result<Plan, crate::PlanError>> {
-        self.preset.map(|preset| {
-            Plan::new(&PlanConfig {
-                model: ModelChoice::Preset(preset),
-                gpus: self.gpus,
-                tp: self.tp,
-                pp: self.pp,
-                cp: self.cp,
-                seq_len: 131_072,
-                zero: 1,
-                ..PlanConfig::default()
-            })
+        self.preset
+            .map(|preset| self.plan_with(ModelChoice::Preset(preset)))
+    }
+
+    /// This recipe's layout with `model` (the row's own preset, or a config the user
+    /// supplies): 128K-token sequences (the recipes' response cap), ZeRO-1 (a distributed
+    /// optimizer), full recompute, and the row's TP, PP, CP and EP.
+    ///
+    /// ```
+    /// use parallel_core::lesson::recipes;
+    /// use parallel_core::{ModelChoice, Preset};
+    /// // GLM-4.7-Flash's row (8 cards, TP 2 × CP 4, EP 8) with Qwen3-30B-A3B's 128 experts.
+    /// let plan = recipes()[0].plan_with(ModelChoice::Preset(Preset::Qwen3_30bA3b))?;
+    /// assert_eq!((plan.degrees().ep, plan.degrees().expert_dp), (8, Some(1)));
+    /// // A dense model cannot take the row's EP 8.
+    /// assert!(recipes()[0].plan_with(ModelChoice::Preset(Preset::Llama3_8b)).is_err());
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn plan_with(&self, model: ModelChoice) -> Result<Plan, crate::PlanError> {
+        Plan::new(&PlanConfig {
+            model,
+            gpus: self.gpus,
+            tp: self.tp,
+            pp: self.pp,
+            cp: self.cp,
+            ep: self.ep,
+            seq_len: 131_072,
+            zero: 1,
+            ..PlanConfig::default()
         })
     }
 }

@@ -22,12 +22,24 @@ pub struct StageMemory {
     pub layers: u32,
     /// Weights, gradients and optimizer states of the stage's shard.
     pub model_states: Bytes,
+    /// The routed experts' part of `model_states` (zero for a dense model): the stage's
+    /// share of P_routed over e, by ZeRO's ledger over the expert-data-parallel group. In the
+    /// report's JSON only for MoE models, so a dense report's entry keeps SPEC §11's keys.
+    #[serde(skip_serializing_if = "Bytes::is_zero")]
+    pub expert_states: Bytes,
     /// Saved activations (and, on the last stage, the logits of one micro-batch).
     pub activations: Bytes,
     /// model_states + activations.
     pub total: Bytes,
     /// total ≤ capacity.
     pub fits: bool,
+}
+
+impl StageMemory {
+    /// The dense part of the stage's model states: everything but the routed experts.
+    pub fn dense_states(&self) -> Bytes {
+        Bytes::new(self.model_states.get() - self.expert_states.get())
+    }
 }
 
 impl Plan {
@@ -128,10 +140,12 @@ impl Plan {
                 let psi = (embedding + head + share * dense_body) / t;
                 let mut states =
                     ModelStates::ledger(psi, f64::from(d.weight_group()), self.zero(), g);
+                let mut expert_states = Bytes::ZERO;
                 if routed > 0.0 {
                     let expert_psi = share * routed / f64::from(d.ep);
                     let edp = f64::from(d.expert_dp.unwrap_or(1));
                     let experts = ModelStates::ledger(expert_psi, edp, self.zero(), g);
+                    expert_states = experts.total();
                     states = states.plus(experts);
                 }
                 let full_attention = f64::from(model.full_attention_layers) * share;
@@ -146,6 +160,7 @@ impl Plan {
                     stage,
                     layers: layers_i,
                     model_states,
+                    expert_states,
                     activations,
                     total,
                     fits: total <= self.capacity(),
@@ -178,6 +193,9 @@ impl Plan {
     pub fn cards_memory(&self, report: &Report) -> Vec<StageMemory> {
         let grid = self.grid();
         let last = report.by_stage.len().saturating_sub(1);
+        let even_experts = self
+            .expert_states()
+            .map_or(Bytes::ZERO, |experts| experts.total());
         (0..self.gpus())
             .filter_map(|card| {
                 let stage = grid.coords(card).map_or(0, |c| c.pp) as usize;
@@ -186,6 +204,7 @@ impl Plan {
                     Accounting::Stages => own,
                     Accounting::Even => StageMemory {
                         model_states: report.memory.model_states,
+                        expert_states: even_experts,
                         activations: report.memory.activations,
                         total: report.memory.total,
                         fits: report.memory.fits,

@@ -28,6 +28,11 @@ pub const GIB: f64 = 1_073_741_824.0;
 pub struct Bytes(f64);
 
 impl Bytes {
+    /// Exactly zero bytes (a dense model's expert states).
+    pub fn is_zero(&self) -> bool {
+        self.0 == 0.0
+    }
+
     /// Zero bytes.
     pub const ZERO: Bytes = Bytes(0.0);
 

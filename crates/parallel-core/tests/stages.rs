@@ -194,3 +194,45 @@ fn even_is_the_default_and_keeps_the_lesson() {
     assert_eq!(stages["memory"]["busiest_stage"], 7);
     assert_eq!(stages["memory"]["by_stage"].as_array().unwrap().len(), 8);
 }
+
+/// The stages' expert states add up to p × the even split's (the ledger is linear in Ψ_e and
+/// the stages' layer shares add up to 1); the dense rest is the states minus the experts; a
+/// dense model has none.
+#[test]
+fn expert_states_split_each_stage() {
+    use parallel_core::Preset;
+    for (pp, zero) in [(1, 0), (2, 1), (4, 3), (8, 2)] {
+        let plan = Plan::new(&PlanConfig {
+            model: ModelChoice::Preset(Preset::Mixtral8x7b),
+            gpus: 64,
+            tp: 2,
+            pp,
+            ep: 8,
+            zero,
+            ..PlanConfig::default()
+        })
+        .unwrap();
+        let stages = plan.memory_by_stage();
+        let even = plan.expert_states().unwrap().total().get();
+        let sum: f64 = stages.iter().map(|s| s.expert_states.get()).sum();
+        assert!(
+            close(sum, f64::from(pp) * even),
+            "pp {pp}: {sum} vs {pp} × {even}"
+        );
+        for s in &stages {
+            assert!(s.expert_states.get() > 0.0 && s.expert_states < s.model_states);
+            assert!(close(
+                s.dense_states().get() + s.expert_states.get(),
+                s.model_states.get()
+            ));
+        }
+        if pp == 1 {
+            assert!(close(stages[0].expert_states.get(), even));
+        }
+    }
+    let dense = Plan::new(&PlanConfig::lesson_64_gpus()).unwrap();
+    assert!(dense
+        .memory_by_stage()
+        .iter()
+        .all(|s| s.expert_states.get() == 0.0));
+}

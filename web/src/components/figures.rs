@@ -120,7 +120,7 @@ fn memory_title(lang: Lang, busiest: Option<u32>) -> String {
 pub fn MemoryFigure(
     #[prop(into)] memory: Signal<Memory>,
     #[prop(into)] busiest: Signal<Option<u32>>,
-    /// The routed experts' and the dense part's model states (MoE models, even split), if any.
+    /// The routed experts' and the dense part's model states of the card shown (MoE models), if any.
     #[prop(into)]
     experts: Signal<Option<(Bytes, Bytes)>>,
 ) -> impl IntoView {

@@ -23,17 +23,20 @@ pub fn GridLabView(
     let report = Signal::derive(move || lab.report.get());
     let memory = Signal::derive(move || lab.report.with(|r| r.memory));
     let busiest = Signal::derive(move || lab.report.with(|r| r.busiest_stage));
-    // The experts' share is of the even split's states: shown with "even" only.
+    // An MoE model's states split into routed experts and the dense rest: the even split's,
+    // or with "stages" the busiest stage's (the stage the figure shows).
     let experts = Signal::derive(move || {
-        lab.report
-            .with(|r| r.busiest_stage.is_none())
-            .then(|| {
-                lab.plan.with(|p| {
-                    p.expert_states()
-                        .map(|e| (e.total(), p.dense_states().total()))
-                })
-            })
-            .flatten()
+        lab.report.with(|r| match r.busiest_stage {
+            Some(stage) => r
+                .by_stage
+                .get(stage as usize)
+                .filter(|s| s.expert_states.get() > 0.0)
+                .map(|s| (s.expert_states, s.dense_states())),
+            None => lab.plan.with(|p| {
+                p.expert_states()
+                    .map(|e| (e.total(), p.dense_states().total()))
+            }),
+        })
     });
     let cards_memory = Signal::derive(move || lab.cards_memory.get());
     let traffic = Signal::derive(move || lab.traffic.get());

@@ -9,8 +9,9 @@ use parallel_core::numbers::thousands;
 use parallel_core::ModelChoice;
 
 use crate::error_text::explain;
-use crate::i18n::{use_lang, Lang, T};
+use crate::i18n::{use_lang, Lang};
 use crate::lab::GridLab;
+use crate::text::Text;
 
 /// The box's sentences.
 mod text {
@@ -26,14 +27,29 @@ mod text {
         zh: "这段 JSON 不是一份模型的 config.json：有字段的类型不对。",
         en: "That JSON is not a model's config.json: a field has the wrong type.",
     };
-    /// A config read and counted.
+    /// A config read and counted, on a grid.
     pub const COUNTED: Text = Text {
         zh: "已读入：{params} 个参数，网格里现在是这个模型。",
         en: "Read: {params} parameters; the grid now uses this model.",
     };
+    /// The grid's box, folded.
+    pub const SUMMARY: Text = Text {
+        zh: "你自己的模型：粘贴或拖入 config.json",
+        en: "Your own model: paste or drop a config.json",
+    };
+    /// The text area's name.
+    pub const AREA: Text = Text {
+        zh: "模型的 config.json",
+        en: "The model's config.json",
+    };
+    /// The button that reads the pasted text.
+    pub const USE: Text = Text {
+        zh: "用这个模型",
+        en: "Use this model",
+    };
 
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&NOT_JSON, &NOT_CONFIG, &COUNTED];
+    pub const ALL: &[&Text] = &[&NOT_JSON, &NOT_CONFIG, &COUNTED, &SUMMARY, &AREA, &USE];
 }
 
 /// What reading a pasted config gave: the model to use and its count, or why not.
@@ -53,9 +69,31 @@ fn js_value(json: &str) -> Result<Result<HfConfig, String>, ()> {
     Ok(serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string()))
 }
 
-/// The paste box under a grid's model picker.
+/// The paste box under a grid's model picker: a config read here becomes the grid's model.
 #[component]
 pub fn OwnModel(lab: GridLab) -> impl IntoView {
+    let on_model = Callback::new(move |model: ModelChoice| lab.edit("model", |c| c.model = model));
+    view! {
+        <ConfigPaste
+            test_id="model-config"
+            summary=text::SUMMARY
+            counted=text::COUNTED
+            on_model=on_model
+        />
+    }
+}
+
+/// A box that takes a pasted or dropped `config.json` and hands the model it counts to
+/// `on_model`; a config it cannot read leaves the previous model and says why. `test_id`
+/// names the text area; its button, result and message are `{test_id}-apply`, `-result` and
+/// `-error`. `counted` is the sentence after a config is read (`{params}` is filled).
+#[component]
+pub fn ConfigPaste(
+    test_id: &'static str,
+    summary: Text,
+    counted: Text,
+    on_model: Callback<ModelChoice>,
+) -> impl IntoView {
     let lang = use_lang();
     let pasted = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Result<u64, String>>);
@@ -63,7 +101,7 @@ pub fn OwnModel(lab: GridLab) -> impl IntoView {
         let lang = lang.get_untracked();
         match read_config(lang, &pasted.get_untracked()) {
             Ok((model, params)) => {
-                lab.edit("model", |c| c.model = model);
+                on_model.run(model);
                 outcome.set(Some(Ok(params)));
             }
             Err(reason) => outcome.set(Some(Err(reason))),
@@ -90,27 +128,27 @@ pub fn OwnModel(lab: GridLab) -> impl IntoView {
     };
     view! {
         <details class="own-model">
-            <summary><T zh="你自己的模型：粘贴或拖入 config.json" en="Your own model: paste or drop a config.json" /></summary>
+            <summary>{move || summary.get(lang.get())}</summary>
             <textarea
-                data-testid="model-config"
+                data-testid=test_id
                 rows="5"
-                aria-label=move || lang.get().pick("模型的 config.json", "The model's config.json")
+                aria-label=move || text::AREA.get(lang.get())
                 prop:value=move || pasted.get()
                 on:input=move |event| pasted.set(event_target_value(&event))
                 on:dragover=move |event: leptos::ev::DragEvent| event.prevent_default()
                 on:drop=on_drop
             ></textarea>
-            <button type="button" class="small" data-testid="model-config-apply" on:click=apply>
-                <T zh="用这个模型" en="Use this model" />
+            <button type="button" class="small" data-testid=format!("{test_id}-apply") on:click=apply>
+                {move || text::USE.get(lang.get())}
             </button>
             {move || outcome.get().map(|result| match result {
                 Ok(params) => view! {
-                    <p class="own-model-result" role="status" data-testid="model-config-result" data-params=params.to_string()>
-                        {text::COUNTED.fill(lang.get(), &[("params", &thousands(params as f64))])}
+                    <p class="own-model-result" role="status" data-testid=format!("{test_id}-result") data-params=params.to_string()>
+                        {counted.fill(lang.get(), &[("params", &thousands(params as f64))])}
                     </p>
                 }.into_any(),
                 Err(reason) => view! {
-                    <p class="control-error" role="alert" data-testid="model-config-error">{reason}</p>
+                    <p class="control-error" role="alert" data-testid=format!("{test_id}-error")>{reason}</p>
                 }.into_any(),
             })}
         </details>
@@ -129,6 +167,9 @@ mod tests {
                 text::NOT_JSON.get(lang);
                 text::NOT_CONFIG.get(lang);
                 text::COUNTED.fill(lang, &[("params", &thousands(8_030_261_248.0))]);
+                text::SUMMARY.get(lang);
+                text::AREA.get(lang);
+                text::USE.get(lang);
             }
         });
     }

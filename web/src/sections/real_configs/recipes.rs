@@ -3,9 +3,11 @@
 
 use leptos::prelude::*;
 use parallel_core::lesson::{recipes, Recipe};
-use parallel_core::{Bytes, PlanError};
+use parallel_core::ModelChoice;
 
+use crate::components::own_model::ConfigPaste;
 use crate::components::table_scroll::TableScroll;
+use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 
@@ -16,19 +18,30 @@ mod text {
     /// How the table is derived, and the assumptions of its memory figures.
     pub const NOTE: Text = Text {
         zh: "DP = N ÷ (TP·PP·CP)，专家 DP = N ÷ (EP·PP)（EP = 1 的稠密模型记 —）。\
-             这些是仓库配方的起步值，不是实测的最小卡数。只有锚点 Qwen3.8-27B 的 config \
-             在本页里，所以只有它算显存，口径是本页的假设：序列 {seq}、ZeRO-{zero}、全量重计算、\
-             m = {m}；真实配方还把 Adam 放到 CPU 上，本页不计这一项。",
+             这些是仓库配方的起步值，不是实测的最小卡数。本页只带着锚点 Qwen3.8-27B 的 config；\
+             其他行在模型名下粘贴或拖入它的 config.json，就算出那一行的显存。口径是本页的假设：\
+             序列 {seq}、ZeRO-{zero}、全量重计算、m = {m}；真实配方还把 Adam 放到 CPU 上，本页不计这一项。",
         en: "DP = N ÷ (TP·PP·CP), expert DP = N ÷ (EP·PP) (— for a dense model with EP = 1). \
-             These are a repository's starting recipes, not measured minimum card counts. Only \
-             the anchor Qwen3.8-27B has its config in this lab, so only its row gets memory \
-             figures, under this page's assumptions: sequence {seq}, ZeRO-{zero}, full \
-             recompute, m = {m}. The real recipe also moves Adam to the CPU, which the page \
-             does not model.",
+             These are a repository's starting recipes, not measured minimum card counts. The \
+             lab carries only the anchor Qwen3.8-27B's config; paste or drop a model's \
+             config.json under its name to get that row's memory. The figures follow this \
+             page's assumptions: sequence {seq}, ZeRO-{zero}, full recompute, m = {m}. The \
+             real recipe also moves Adam to the CPU, which the page does not model.",
+    };
+
+    /// The paste box under a row's model name, folded.
+    pub const SUPPLY: Text = Text {
+        zh: "给出它的 config.json",
+        en: "Supply its config.json",
+    };
+    /// A config read for a row.
+    pub const COUNTED: Text = Text {
+        zh: "已读入：{params} 个参数，这一行的显存按它来算。",
+        en: "Read: {params} parameters; this row's memory is counted with it.",
     };
 
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&NOTE];
+    pub const ALL: &[&Text] = &[&NOTE, &SUPPLY, &COUNTED];
 }
 
 /// The note under the table: DP and expert DP, and the assumptions of the memory figures.
@@ -49,7 +62,11 @@ pub fn recipe_divides(recipe: &Recipe) -> bool {
 #[component]
 pub fn RecipeTable() -> impl IntoView {
     let lang = use_lang();
-    let mut assumptions: Option<(u32, u8, u32)> = None;
+    // The page's assumptions are the recipes' (Recipe::plan_with): the same for every row.
+    let assumptions = recipes()[3]
+        .plan()
+        .and_then(Result::ok)
+        .map(|plan| (plan.seq_len(), plan.zero(), plan.micro_batches()));
     let rows = recipes()
         .into_iter()
         .map(|recipe| {
@@ -60,34 +77,38 @@ pub fn RecipeTable() -> impl IntoView {
                 None => lang.get().pick("不能整除", "does not divide").to_string(),
             };
             let expert_dp = move || if recipe.ep > 1 { count(layout.expert_dp) } else { "—".to_string() };
-            let memory: Option<Result<(Bytes, Bytes, Bytes, bool), PlanError>> = recipe.plan().map(|checked| {
-                checked.map(|plan| {
-                    assumptions = Some((plan.seq_len(), plan.zero(), plan.micro_batches()));
-                    let m = plan.memory();
-                    (m.model_states, m.activations, m.total, m.fits)
+            // The row's model: its preset, or a config the user supplies under its name.
+            let supplied = RwSignal::new(recipe.preset.map(ModelChoice::Preset));
+            let memory = Memo::new(move |_| {
+                supplied.get().map(|model| {
+                    recipe.plan_with(model).map(|plan| {
+                        let m = plan.memory();
+                        (m.model_states, m.activations, m.total, m.fits)
+                    })
                 })
             });
-            let memory_cells = match memory {
+            let memory_cells = move || match memory.get() {
                 Some(Ok((states, activations, total, fits))) => view! {
                     <td class="num" data-testid="recipe-states" data-bytes=states.get().to_string()>{format::bytes(states)}</td>
-                    <td class="num">{format::bytes(activations)}</td>
-                    <td class="num">{format::bytes(total)} {if fits { " ✓" } else { " ✗" }}</td>
+                    <td class="num" data-testid="recipe-activations" data-bytes=activations.get().to_string()>{format::bytes(activations)}</td>
+                    <td class="num" data-testid="recipe-total" data-bytes=total.get().to_string()>{format::bytes(total)} {if fits { " ✓" } else { " ✗" }}</td>
                 }
                 .into_any(),
                 Some(Err(error)) => view! {
-                    <td colspan="3" role="alert">
-                        {move || match lang.get() {
-                            Lang::Zh => format!("核心拒绝了这个配方（字段 {}）。", error.field()),
-                            Lang::En => error.to_string(),
-                        }}
-                    </td>
+                    <td colspan="3" role="alert" data-testid="recipe-error">{move || explain(lang.get(), &error)}</td>
                 }
                 .into_any(),
                 None => view! { <td class="num">"—"</td><td class="num">"—"</td><td class="num">"—"</td> }.into_any(),
             };
+            let paste = recipe.preset.is_none().then(|| {
+                let on_model = Callback::new(move |model| supplied.set(Some(model)));
+                view! {
+                    <ConfigPaste test_id="recipe-config" summary=text::SUPPLY counted=text::COUNTED on_model=on_model />
+                }
+            });
             view! {
                 <tr data-testid=format!("recipe-{}", recipe.model) data-divides=divides.to_string()>
-                    <th scope="row">{recipe.model}</th>
+                    <th scope="row">{recipe.model}{paste}</th>
                     <td class="num">{format::thousands(u64::from(recipe.gpus))}</td>
                     <td class="num">{recipe.tp}</td>
                     <td class="num">{recipe.pp}</td>
@@ -143,6 +164,8 @@ mod tests {
         crate::text::testing::assert_all_used(text::ALL, || {
             for lang in [Lang::Zh, Lang::En] {
                 note_text(lang, 4096, 3, 8);
+                text::SUPPLY.get(lang);
+                text::COUNTED.fill(lang, &[("params", &1)]);
             }
         });
         assert!(note_text(Lang::En, 4096, 3, 8)
