@@ -34,6 +34,11 @@ pub enum Command {
     },
     /// Read a Hugging Face `config.json` on stdin and print its inline model and counts.
     Model,
+    /// Search every plan of the config on stdin's model, cluster and global batch (SPEC §12).
+    Search {
+        /// `--top K`: how many of the best fitting plans to print (default 20).
+        top: usize,
+    },
 }
 
 /// `--url LINK [--grid 8|64]`: a plan taken from a page link instead of stdin.
@@ -151,12 +156,26 @@ fn card_arg(flags: &mut Flags<'_>) -> Result<Option<u32>, CliError> {
         .transpose()
 }
 
+/// `--top K` (default [`parallel_core::search::DEFAULT_TOP`]).
+fn top_arg(flags: &mut Flags<'_>) -> Result<usize, CliError> {
+    match flags.value("--top")? {
+        None => Ok(parallel_core::search::DEFAULT_TOP),
+        Some(top) => top
+            .parse::<usize>()
+            .ok()
+            .filter(|k| *k >= 1)
+            .ok_or_else(|| {
+                CliError::invalid("--top", format!("expected a count 1, 2, 3, …, got `{top}`"))
+            }),
+    }
+}
+
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::invalid(
             "command",
-            "missing; expected eval, groups, model, table, bench or help (try --help)",
+            "missing; expected eval, groups, model, search, table, bench or help (try --help)",
         ));
     };
     let is_help = |a: &String| matches!(a.as_str(), "help" | "--help" | "-h");
@@ -185,11 +204,14 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             quick: flags.switch("--quick"),
         },
         "model" => Command::Model,
+        "search" => Command::Search {
+            top: top_arg(&mut flags)?,
+        },
         other => {
             return Err(CliError::invalid(
                 "command",
                 format!(
-                    "unknown command `{other}`; expected eval, groups, model, table, bench or help"
+                    "unknown command `{other}`; expected eval, groups, model, search, table, bench or help"
                 ),
             ))
         }

@@ -7,6 +7,9 @@
 //! - `model`: a Hugging Face `config.json` on stdin → `{"model", "params", "active_params",
 //!   "notes"}`: the inline model it stands for and its exact parameter counts
 //!   (`parallel_core::hf`, SPEC §13).
+//! - `search [--top K]`: a config on stdin (model, cluster, `global_batch`, …) → every plan
+//!   enumerated, the fitting ones ranked by estimated step time (`parallel_core::search`,
+//!   SPEC §12): `{"considered", "valid", "fitting", "plans": [{"config", "report"}…]}`.
 //! - `bench`: times the core (a benchmark, not a test).
 //! - `eval --url LINK` / `groups --url LINK`: the plan of a page link instead of stdin (the
 //!   same codec as the page, `parallel_core::link`), so a link and a config are interchangeable.
@@ -58,6 +61,10 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result
         Command::Table(table_args) => table::run(&table_args, stdin, out)?,
         Command::Bench { quick } => bench::run(quick, out)?,
         Command::Model => eval::model(&input::parse_hf_config(&input::read_all(stdin)?)?, out)?,
+        Command::Search { top } => {
+            let config = input::parse_config(&input::read_all(stdin)?)?;
+            eval::write_json_line(&parallel_core::search::search(&config, top)?, out)?;
+        }
     }
     out.flush()?;
     Ok(())

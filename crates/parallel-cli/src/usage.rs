@@ -14,6 +14,14 @@ USAGE
   parallel-lab model               read a Hugging Face config.json on stdin, print the inline
                                     model it stands for with its exact parameter counts:
                                     {"model": {INLINE}, "params", "active_params", "notes"}
+  parallel-lab search [--top K]     read a plan on stdin and search every plan of its model,
+                                    gpus, gpus_per_node, seq_len and global_batch (required),
+                                    memory, bandwidths and gpu_tflops: t <= gpus_per_node, p, c,
+                                    e (MoE), b in 1/2/4/8 with m = global_batch/(d*b) whole,
+                                    ZeRO 0-3, recompute, gpipe/1f1b/interleaved (v 2, 4); print
+                                    {"considered", "valid", "fitting", "plans": [{"config",
+                                    "report"}...]}: the K (default 20) quickest fitting plans
+                                    by estimated step_s (ties: less memory)
   parallel-lab table [OPTIONS]      render the lesson's tables (Markdown by default)
   parallel-lab bench [--quick]      time the core: one evaluation, and a sweep of 1,024-GPU plans
   parallel-lab help | --help        print this text
@@ -37,7 +45,16 @@ PLAN (a JSON object; every field is optional, empty input = all defaults)
   seq_len 4096, zero 0 (0-3), recompute "full" (none|selective|full),
   schedule "1f1b" (gpipe|1f1b|interleaved), virtual_stages 1,
   precision "bf16-grads" (bf16-grads|fp32-grads), gpu_memory_gb 80, nvlink_gbps 160,
-  ib_gbps 50, order "tp-cp-pp-dp" (tp-cp-pp-dp|tp-cp-dp-pp)
+  ib_gbps 50, order "tp-cp-pp-dp" (tp-cp-pp-dp|tp-cp-dp-pp), accounting "even" (even|stages),
+  gpu_tflops 400 (effective TFLOP/s per card, for the step-time estimate),
+  global_batch (sequences per step; the search only)
+
+REPORT
+  {"dp", "memory", "comm", "bubble", "warnings", "estimate"}; estimate (an estimate, not a
+  measurement) = {"tokens_per_step", "flops_per_step", "compute_s", "exposed_comm_s",
+  "bubble_s", "step_s", "tokens_per_s_per_gpu"}: FLOPs = (6*P_act + 6*F*a*head_dim*s)*T
+  (x 4/3 with full recompute), compute = FLOPs/(N*gpu_tflops*1e12), step = compute*(1+bubble
+  ratio) + tp + cp + ep + pp seconds + max(0, dp + edp seconds - 2/3*compute)
 
 EXAMPLES
   echo '{"gpus":64,"tp":8,"pp":2,"zero":1}' | parallel-lab eval
@@ -50,6 +67,7 @@ EXAMPLES
   parallel-lab table --table llama3 --format csv > llama3.csv
   parallel-lab table --lang zh --format json > tables.json
   echo '[{"label":"DP 8, ZeRO-3","config":{"zero":3}}]' | parallel-lab table --stdin
+  echo '{"gpus":64,"global_batch":256,"seq_len":8192}' | parallel-lab search --top 5
   cargo run --release -p parallel-cli -- bench
 
 CONFIG.JSON (parallel-lab model, {"hf_config": ...})

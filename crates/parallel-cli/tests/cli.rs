@@ -51,7 +51,23 @@ fn eval_prints_the_spec_report() {
         k.sort();
         k
     };
-    assert_eq!(keys(&r), ["bubble", "comm", "dp", "memory", "warnings"]);
+    assert_eq!(
+        keys(&r),
+        ["bubble", "comm", "dp", "estimate", "memory", "warnings"]
+    );
+    // SPEC §12: the estimate's fields.
+    assert_eq!(
+        keys(&r["estimate"]),
+        [
+            "bubble_s",
+            "compute_s",
+            "exposed_comm_s",
+            "flops_per_step",
+            "step_s",
+            "tokens_per_s_per_gpu",
+            "tokens_per_step"
+        ]
+    );
     // SPEC §11: `by_stage` always; `busiest_stage` only with "accounting": "stages".
     assert_eq!(
         keys(&r["memory"]),
@@ -962,4 +978,58 @@ fn an_moe_report_splits_each_stage_s_states() {
     assert!(dense["memory"]["by_stage"][0]
         .get("expert_states")
         .is_none());
+}
+
+#[test]
+fn search_prints_ranked_plans_that_eval_agrees_with() {
+    let r = json_of(
+        &["search", "--top", "3"],
+        r#"{"gpus":64,"global_batch":128}"#,
+    );
+    let mut keys: Vec<&String> = r.as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(keys, ["considered", "fitting", "plans", "valid"]);
+    let plans = r["plans"].as_array().unwrap();
+    assert_eq!(plans.len(), 3);
+    assert!(r["fitting"].as_u64().unwrap() >= 3);
+    let mut last = 0.0;
+    for plan in plans {
+        let step = plan["report"]["estimate"]["step_s"].as_f64().unwrap();
+        assert!(step >= last);
+        last = step;
+        // Its config, given to eval, reports the same memory and step time.
+        let again = json_of(&["eval"], &plan["config"].to_string());
+        assert_eq!(again, plan["report"]);
+    }
+    let all = json_of(
+        &["search", "--top=100000"],
+        r#"{"gpus":8,"global_batch":64}"#,
+    );
+    assert_eq!(
+        all["plans"].as_array().unwrap().len() as u64,
+        all["fitting"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn search_rejects_bad_input_by_name() {
+    for (args, stdin, start) in [
+        (&["search"][..], "{}", "global_batch: "),
+        (&["search"][..], r#"{"global_batch":0}"#, "global_batch: "),
+        (
+            &["search"][..],
+            r#"{"global_batch":8,"gpu_tflops":0}"#,
+            "gpu_tflops: ",
+        ),
+        (&["search", "--top", "0"][..], "{}", "--top: "),
+        (&["search", "--top", "x"][..], "{}", "--top: "),
+    ] {
+        let out = run(args, stdin);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {stdin}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with(&format!("parallel-lab: error: {start}")),
+            "{args:?} {stdin}: {stderr}"
+        );
+    }
 }

@@ -136,6 +136,11 @@ pub struct PlanConfig {
     pub order: RankOrder,
     /// Memory accounting: the lesson's even split (default) or stage by stage.
     pub accounting: Accounting,
+    /// Effective dense BF16 TFLOP/s per card for the step-time estimate (SPEC §12); default 400.
+    pub gpu_tflops: f64,
+    /// Sequences per step, for the plan search only (SPEC §12); absent by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_batch: Option<u32>,
 }
 
 impl Default for PlanConfig {
@@ -161,6 +166,8 @@ impl Default for PlanConfig {
             ib_gbps: 50.0,
             order: RankOrder::TpCpPpDp,
             accounting: Accounting::Even,
+            gpu_tflops: 400.0,
+            global_batch: None,
         }
     }
 }

@@ -126,7 +126,12 @@ impl Plan {
     /// Warnings (the plan is still valid): t > gpus_per_node, L not divisible by p, and
     /// s not divisible by 2c when c > 1.
     pub fn new(config: &PlanConfig) -> Result<Plan, PlanError> {
-        let model = config.model.resolve()?;
+        Plan::with_model(config, config.model.resolve()?)
+    }
+
+    /// [`Plan::new`] with the config's model already resolved (the search resolves it once
+    /// for every candidate plan).
+    pub(crate) fn with_model(config: &PlanConfig, model: Model) -> Result<Plan, PlanError> {
         let c = config;
         at_least_one(c.gpus, "gpus")?;
         at_most(c.gpus, MAX_GPUS, "gpus")?;
@@ -148,6 +153,7 @@ impl Plan {
         positive_finite(c.gpu_memory_gb, "gpu_memory_gb")?;
         positive_finite(c.nvlink_gbps, "nvlink_gbps")?;
         positive_finite(c.ib_gbps, "ib_gbps")?;
+        positive_finite(c.gpu_tflops, "gpu_tflops")?;
 
         let (p, cp, e) = (u64::from(c.pp), u64::from(c.cp), u64::from(c.ep));
         let n = u64::from(c.gpus);

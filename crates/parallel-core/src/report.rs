@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::bubble::Bubble;
 use crate::config::{Accounting, PlanConfig};
 use crate::error::{PlanError, Warning};
+use crate::estimate::Estimate;
 use crate::memory::Memory;
 use crate::plan::Plan;
 use crate::stages::{busiest, StageMemory};
@@ -28,6 +29,8 @@ pub struct Report {
     pub comm: Vec<Traffic>,
     /// Pipeline bubble.
     pub bubble: Bubble,
+    /// The step-time estimate (SPEC §12).
+    pub estimate: Estimate,
     /// Soft problems.
     pub warnings: Vec<Warning>,
 }
@@ -51,12 +54,14 @@ impl Plan {
                 (memory, Some(stage))
             }
         };
+        let comm = self.traffic();
         Report {
             dp: self.degrees().dp,
             memory,
             by_stage,
             busiest_stage,
-            comm: self.traffic(),
+            estimate: self.estimate_with(&comm),
+            comm,
             bubble: self.bubble(),
             warnings: self.warnings().to_vec(),
         }
@@ -74,7 +79,7 @@ impl Serialize for Report {
             #[serde(skip_serializing_if = "Option::is_none")]
             busiest_stage: Option<u32>,
         }
-        let mut out = serializer.serialize_struct("Report", 5)?;
+        let mut out = serializer.serialize_struct("Report", 6)?;
         out.serialize_field("dp", &self.dp)?;
         out.serialize_field(
             "memory",
@@ -86,6 +91,7 @@ impl Serialize for Report {
         )?;
         out.serialize_field("comm", &self.comm)?;
         out.serialize_field("bubble", &self.bubble)?;
+        out.serialize_field("estimate", &self.estimate)?;
         out.serialize_field("warnings", &self.warnings)?;
         out.end()
     }

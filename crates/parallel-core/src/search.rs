@@ -1,0 +1,429 @@
+//! The plan search (SPEC §12): every plan of a model on a cluster for a global batch, ranked
+//! by estimated step time.
+//!
+//! The candidates are t ≤ gpus_per_node dividing N, p dividing N/t (at most L stages), c
+//! dividing N/(t·p), e dividing the experts with e·p dividing N (MoE models; 1 otherwise),
+//! b ∈ {1, 2, 4, 8} with m = global_batch/(d·b) whole, ZeRO 0–3, the three recompute modes,
+//! and the schedules GPipe, 1F1B and interleaved with v ∈ {2, 4} (with one stage only 1F1B:
+//! the schedules are then the same plan, and interleaving needs p > 1). Each is checked by
+//! [`Plan::new`]'s rules; those that fit are ranked by `step_s`, ties by lower total memory.
+//!
+//! [`Search`] runs in slices ([`Search::advance`]) so that the page can spread it over
+//! several frames and drop it when its inputs change; [`search`] runs it at once.
+
+use serde::Serialize;
+
+use crate::config::{PlanConfig, Recompute, Schedule};
+use crate::error::PlanError;
+use crate::estimate::Term;
+use crate::model::{Model, ModelChoice};
+use crate::plan::Plan;
+use crate::report::Report;
+use crate::units::{Bytes, Seconds};
+
+/// Micro-batch sizes b the search tries.
+pub const MICRO_BATCH_SIZES: [u32; 4] = [1, 2, 4, 8];
+
+/// Plans the search returns unless told otherwise (`--top K`).
+pub const DEFAULT_TOP: usize = 20;
+
+/// Valid plans that do not fit kept to show how near they come (the least memory first).
+pub const NEAR_MISSES: usize = 5;
+
+/// One plan found: its config (give it to `eval`) and its report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Found {
+    /// The plan as `eval` takes it.
+    pub config: PlanConfig,
+    /// Its report, `estimate` included.
+    pub report: Report,
+}
+
+/// What a search found (SPEC §12's `search` JSON).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchOutcome {
+    /// Candidate plans enumerated.
+    pub considered: u64,
+    /// Candidates that pass [`Plan::new`]'s checks.
+    pub valid: u64,
+    /// Valid plans whose busiest card fits its memory.
+    pub fitting: u64,
+    /// The best fitting plans, quickest first (ties: less memory first).
+    pub plans: Vec<Found>,
+    /// The valid plans that do not fit, least memory first (not part of the CLI's JSON).
+    #[serde(skip)]
+    pub near_misses: Vec<Found>,
+}
+
+/// Why the first plan of a ranking is ahead of the second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ahead {
+    /// Quicker: `term` is the largest difference, by `by` seconds (positive: the first is
+    /// quicker on it).
+    Quicker {
+        /// The term that differs most.
+        term: Term,
+        /// The second's term minus the first's.
+        by: Seconds,
+    },
+    /// Equally quick; less memory on the busiest card, by `by`.
+    LessMemory {
+        /// The second's total minus the first's.
+        by: Bytes,
+    },
+    /// Equal in time and memory: the first comes first in enumeration order.
+    Tie,
+}
+
+impl SearchOutcome {
+    /// Why the top plan beats the next, when there are two.
+    pub fn why_first(&self) -> Option<Ahead> {
+        let [first, second, ..] = self.plans.as_slice() else {
+            return None;
+        };
+        Some(ahead(&first.report, &second.report))
+    }
+}
+
+/// Why `a` ranks before `b`: the largest term of the estimate that differs, or the memory.
+pub fn ahead(a: &Report, b: &Report) -> Ahead {
+    if a.estimate.step_s != b.estimate.step_s {
+        if let Some((term, by)) = a.estimate.largest_difference(&b.estimate) {
+            return Ahead::Quicker { term, by };
+        }
+    }
+    let by = Bytes::new(b.memory.total.get() - a.memory.total.get());
+    if by.get() != 0.0 {
+        Ahead::LessMemory { by }
+    } else {
+        Ahead::Tie
+    }
+}
+
+/// The schedules tried, with v.
+const SCHEDULES: [(Schedule, u32); 4] = [
+    (Schedule::OneFOneB, 1),
+    (Schedule::Gpipe, 1),
+    (Schedule::Interleaved, 2),
+    (Schedule::Interleaved, 4),
+];
+const RECOMPUTES: [Recompute; 3] = [Recompute::None, Recompute::Selective, Recompute::Full];
+/// Variants of one layout: ZeRO × recompute × schedule.
+const VARIANTS: usize = 4 * RECOMPUTES.len() * SCHEDULES.len();
+
+/// A layout: degrees, b and the m it leaves.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    tp: u32,
+    pp: u32,
+    cp: u32,
+    ep: u32,
+    b: u32,
+    m: u32,
+}
+
+/// A fitting candidate as ranked: step, total memory, and its enumeration index.
+#[derive(Clone, Copy, Debug)]
+struct Ranked {
+    step: f64,
+    total: f64,
+    index: u64,
+}
+
+/// A search in progress.
+#[derive(Debug)]
+pub struct Search {
+    base: PlanConfig,
+    model: Model,
+    /// The model as candidates carry it (resolved once; inline when given as a config.json).
+    choice: ModelChoice,
+    layouts: Vec<Layout>,
+    next: u64,
+    considered: u64,
+    valid: u64,
+    fitting: u64,
+    top: usize,
+    best: Vec<Ranked>,
+    misses: Vec<Ranked>,
+}
+
+fn divisors(n: u32) -> impl Iterator<Item = u32> {
+    (1..=n).filter(move |k| n % k == 0)
+}
+
+impl Search {
+    /// Prepares the search of `base` (its gpus, gpus_per_node, model, seq_len, global_batch,
+    /// gpu_memory_gb, bandwidths, gpu_tflops, precision, order and accounting are kept), for
+    /// the `top` best plans. Errors name the field: a model that does not resolve, a missing
+    /// `global_batch`, or a base field out of range.
+    pub fn new(base: &PlanConfig, top: usize) -> Result<Search, PlanError> {
+        let model = base.model.resolve()?;
+        let global_batch = match base.global_batch {
+            None => {
+                return Err(PlanError::Missing {
+                    field: "global_batch",
+                })
+            }
+            Some(0) => {
+                return Err(PlanError::BelowOne {
+                    field: "global_batch",
+                })
+            }
+            Some(g) => g,
+        };
+        // The base's own fields (GPUs, memory, bandwidths, …) checked once, as a 1-way plan.
+        let probe = PlanConfig {
+            tp: 1,
+            pp: 1,
+            cp: 1,
+            ep: 1,
+            micro_batches: 1,
+            micro_batch_size: 1,
+            zero: 0,
+            schedule: Schedule::OneFOneB,
+            virtual_stages: 1,
+            ..base.clone()
+        };
+        Plan::with_model(&probe, model)?;
+        let choice = match &base.model {
+            ModelChoice::HfConfig(config) => ModelChoice::Inline(config.to_model()?.model),
+            other => other.clone(),
+        };
+        let n = base.gpus;
+        let experts = model.moe.map(|m| m.experts);
+        let mut layouts = Vec::new();
+        for tp in divisors(n).filter(|t| *t <= base.gpus_per_node) {
+            for pp in divisors(n / tp).filter(|p| *p <= model.layers) {
+                for cp in divisors(n / (tp * pp)) {
+                    let dp = n / (tp * pp * cp);
+                    let eps: Vec<u32> = match experts {
+                        Some(experts) => divisors(experts)
+                            .filter(|e| u64::from(*e) * u64::from(pp) <= u64::from(n))
+                            .filter(|e| n % (e * pp) == 0)
+                            .collect(),
+                        None => vec![1],
+                    };
+                    for ep in eps {
+                        for b in MICRO_BATCH_SIZES {
+                            let per_step = u64::from(dp) * u64::from(b);
+                            if u64::from(global_batch) % per_step == 0 {
+                                let m = (u64::from(global_batch) / per_step) as u32;
+                                layouts.push(Layout {
+                                    tp,
+                                    pp,
+                                    cp,
+                                    ep,
+                                    b,
+                                    m,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Search {
+            base: base.clone(),
+            model,
+            choice,
+            layouts,
+            next: 0,
+            considered: 0,
+            valid: 0,
+            fitting: 0,
+            top,
+            best: Vec::new(),
+            misses: Vec::new(),
+        })
+    }
+
+    /// Enumeration slots in all (layouts × variants; with one stage, the slots of other
+    /// schedules than 1F1B are skipped, not considered).
+    pub fn total(&self) -> u64 {
+        self.layouts.len() as u64 * VARIANTS as u64
+    }
+
+    /// Enumeration slots done so far (for a progress bar: `done() / total()`).
+    pub fn done(&self) -> u64 {
+        self.next
+    }
+
+    /// Whether slot `index` is a distinct plan: with one stage only 1F1B is.
+    fn distinct(&self, index: u64) -> bool {
+        let layout = self.layouts[(index / VARIANTS as u64) as usize];
+        let variant = (index % VARIANTS as u64) as usize;
+        layout.pp > 1 || SCHEDULES[variant % SCHEDULES.len()].0 == Schedule::OneFOneB
+    }
+
+    /// The candidate config at enumeration index `index` (the base's other fields kept).
+    fn candidate(&self, index: u64) -> PlanConfig {
+        let layout = self.layouts[(index / VARIANTS as u64) as usize];
+        let variant = (index % VARIANTS as u64) as usize;
+        let (schedule, virtual_stages) = SCHEDULES[variant % SCHEDULES.len()];
+        let recompute = RECOMPUTES[(variant / SCHEDULES.len()) % RECOMPUTES.len()];
+        let zero = (variant / (SCHEDULES.len() * RECOMPUTES.len())) as u8;
+        PlanConfig {
+            model: self.choice.clone(),
+            tp: layout.tp,
+            pp: layout.pp,
+            cp: layout.cp,
+            ep: layout.ep,
+            micro_batches: layout.m,
+            micro_batch_size: layout.b,
+            zero,
+            recompute,
+            schedule,
+            virtual_stages,
+            ..self.base.clone()
+        }
+    }
+
+    /// Evaluates up to `budget` more candidates; true when every candidate is done.
+    pub fn advance(&mut self, budget: u64) -> bool {
+        let end = (self.next + budget).min(self.total());
+        while self.next < end {
+            let index = self.next;
+            self.next += 1;
+            if !self.distinct(index) {
+                continue;
+            }
+            self.considered += 1;
+            let Ok(plan) = Plan::with_model(&self.candidate(index), self.model) else {
+                continue;
+            };
+            self.valid += 1;
+            let (total, fits) = plan.headline_memory();
+            if fits {
+                self.fitting += 1;
+                let step = plan.estimate().step_s.get();
+                keep(
+                    &mut self.best,
+                    self.top,
+                    Ranked { step, total, index },
+                    faster,
+                );
+            } else {
+                keep(
+                    &mut self.misses,
+                    NEAR_MISSES,
+                    Ranked {
+                        step: 0.0,
+                        total,
+                        index,
+                    },
+                    lighter,
+                );
+            }
+        }
+        self.next >= self.total()
+    }
+
+    /// The outcome so far (all of it once [`Search::advance`] returned true): the kept plans
+    /// with their full reports, their model as the base gave it.
+    pub fn outcome(&self) -> SearchOutcome {
+        let found = |ranked: &[Ranked]| -> Vec<Found> {
+            ranked
+                .iter()
+                .filter_map(|r| {
+                    let mut config = self.candidate(r.index);
+                    let plan = Plan::with_model(&config, self.model).ok()?;
+                    config.model = self.base.model.clone();
+                    Some(Found {
+                        report: plan.report(),
+                        config,
+                    })
+                })
+                .collect()
+        };
+        SearchOutcome {
+            considered: self.considered,
+            valid: self.valid,
+            fitting: self.fitting,
+            plans: found(&self.best),
+            near_misses: found(&self.misses),
+        }
+    }
+}
+
+/// Ranking of fitting plans: step, then total memory, then enumeration order.
+fn faster(a: &Ranked, b: &Ranked) -> core::cmp::Ordering {
+    a.step
+        .total_cmp(&b.step)
+        .then(a.total.total_cmp(&b.total))
+        .then(a.index.cmp(&b.index))
+}
+
+/// Ranking of near misses: total memory, then enumeration order.
+fn lighter(a: &Ranked, b: &Ranked) -> core::cmp::Ordering {
+    a.total.total_cmp(&b.total).then(a.index.cmp(&b.index))
+}
+
+/// Inserts `item` into the sorted `list` of at most `limit` entries.
+fn keep(
+    list: &mut Vec<Ranked>,
+    limit: usize,
+    item: Ranked,
+    order: fn(&Ranked, &Ranked) -> core::cmp::Ordering,
+) {
+    if limit == 0 {
+        return;
+    }
+    if list.len() == limit {
+        match list.last() {
+            Some(last) if order(&item, last).is_lt() => {
+                list.pop();
+            }
+            _ => return,
+        }
+    }
+    let at = list.partition_point(|x| order(x, &item).is_lt());
+    list.insert(at, item);
+}
+
+/// The search both benchmarks time (`parallel-lab bench` natively, `tests/bench.mjs` in the
+/// page's wasm): the anchor on 1,024 cards (8 a node), a global batch of 1,024 sequences of
+/// 4,096 tokens.
+pub fn bench_config() -> PlanConfig {
+    PlanConfig {
+        gpus: 1024,
+        global_batch: Some(1024),
+        ..PlanConfig::default()
+    }
+}
+
+/// Runs the whole search of `base` for the `top` best plans (SPEC §12).
+///
+/// ```
+/// use parallel_core::{search::search, PlanConfig};
+/// // The lesson's 8 cards with a global batch of 64 sequences.
+/// let found = search(&PlanConfig { global_batch: Some(64), ..PlanConfig::default() }, 20)?;
+/// assert!(found.fitting > 0 && found.fitting <= found.valid && found.valid <= found.considered);
+/// let steps: Vec<f64> = found.plans.iter().map(|p| p.report.estimate.step_s.get()).collect();
+/// assert!(steps.windows(2).all(|w| w[0] <= w[1]));
+/// # Ok::<(), parallel_core::PlanError>(())
+/// ```
+pub fn search(base: &PlanConfig, top: usize) -> Result<SearchOutcome, PlanError> {
+    let mut search = Search::new(base, top)?;
+    search.advance(u64::MAX);
+    Ok(search.outcome())
+}
+
+impl Plan {
+    /// The headline memory's total and whether it fits, in this plan's accounting, without
+    /// building the whole report (the search asks this of every candidate).
+    pub(crate) fn headline_memory(&self) -> (f64, bool) {
+        match self.config().accounting {
+            crate::config::Accounting::Even => {
+                let m = self.memory();
+                (m.total.get(), m.fits)
+            }
+            crate::config::Accounting::Stages => {
+                let stages = self.memory_by_stage();
+                let busiest = crate::stages::busiest(&stages) as usize;
+                stages
+                    .get(busiest)
+                    .map_or((0.0, false), |s| (s.total.get(), s.fits))
+            }
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! The plan search (SPEC §12): what it returns is valid, fits, is sorted and evaluates to
+//! what it printed; the lesson's fitting 8-GPU plans are among its plans with the lesson's
+//! memory; more memory never removes a plan; a model that fits nowhere says so.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use std::collections::BTreeSet;
+
+use parallel_core::lesson::eight_gpu_plans;
+use parallel_core::search::{ahead, search, Ahead, Search};
+use parallel_core::{evaluate, Accounting, ModelChoice, PlanConfig, Preset};
+use proptest::prelude::*;
+
+fn key(c: &PlanConfig) -> String {
+    format!(
+        "t{} p{} c{} e{} b{} m{} z{} {} {} v{}",
+        c.tp,
+        c.pp,
+        c.cp,
+        c.ep,
+        c.micro_batch_size,
+        c.micro_batches,
+        c.zero,
+        c.recompute,
+        c.schedule,
+        c.virtual_stages
+    )
+}
+
+fn check_outcome(base: &PlanConfig, top: usize) -> parallel_core::search::SearchOutcome {
+    let found = search(base, top).unwrap();
+    assert!(found.fitting <= found.valid && found.valid <= found.considered);
+    assert_eq!(found.plans.len() as u64, found.fitting.min(top as u64));
+    for plan in &found.plans {
+        // Valid, fits, and `eval` of its config is exactly the report printed.
+        let again = evaluate(&plan.config).unwrap();
+        assert_eq!(again, plan.report, "{}", key(&plan.config));
+        assert!(plan.report.memory.fits);
+        let c = &plan.config;
+        assert_eq!(
+            u64::from(plan.report.dp) * u64::from(c.micro_batches) * u64::from(c.micro_batch_size),
+            u64::from(base.global_batch.unwrap()),
+            "d·m·b = global batch"
+        );
+        assert!(c.tp <= base.gpus_per_node);
+        assert_eq!(c.model, base.model);
+    }
+    for pair in found.plans.windows(2) {
+        let (a, b) = (&pair[0].report, &pair[1].report);
+        assert!(
+            a.estimate.step_s < b.estimate.step_s
+                || (a.estimate.step_s == b.estimate.step_s && a.memory.total <= b.memory.total)
+        );
+        assert!(
+            !matches!(ahead(a, b), Ahead::Quicker { by, .. } if by.get() < 0.0 && a.estimate.step_s == b.estimate.step_s)
+        );
+    }
+    for miss in &found.near_misses {
+        assert!(!miss.report.memory.fits);
+        assert_eq!(evaluate(&miss.config).unwrap(), miss.report);
+    }
+    found
+}
+
+#[test]
+fn the_lesson_s_fitting_plans_appear_with_the_lesson_s_memory() {
+    let base = PlanConfig {
+        global_batch: Some(64),
+        ..PlanConfig::default()
+    };
+    let found = check_outcome(&base, usize::MAX);
+    assert!(found.fitting > 0);
+    let mut seen = 0;
+    for lesson in eight_gpu_plans() {
+        let want = evaluate(&lesson.config).unwrap();
+        if !want.memory.fits {
+            continue;
+        }
+        seen += 1;
+        // Same plan, m = 64/d sequences per pipeline (the lesson's 1F1B memory does not
+        // depend on m once m ≥ p).
+        let c = &lesson.config;
+        let m = 64 / want.dp;
+        let hit = found
+            .plans
+            .iter()
+            .find(|p| {
+                let f = &p.config;
+                (
+                    f.tp,
+                    f.pp,
+                    f.cp,
+                    f.zero,
+                    f.recompute,
+                    f.schedule,
+                    f.micro_batch_size,
+                ) == (c.tp, c.pp, c.cp, c.zero, c.recompute, c.schedule, 1)
+                    && f.micro_batches == m
+            })
+            .unwrap_or_else(|| panic!("{} not found", lesson.id));
+        assert_eq!(hit.report.memory, want.memory, "{}", lesson.id);
+    }
+    assert!(seen >= 3, "the lesson has fitting plans: {seen}");
+    // And the search explains its first place.
+    assert!(found.why_first().is_some());
+}
+
+#[test]
+fn a_model_that_fits_nowhere_says_so() {
+    let base = PlanConfig {
+        model: ModelChoice::Preset(Preset::Llama3_405b),
+        gpu_memory_gb: 40.0,
+        global_batch: Some(64),
+        ..PlanConfig::default()
+    };
+    let found = check_outcome(&base, 20);
+    assert_eq!((found.fitting, found.plans.len()), (0, 0));
+    assert!(found.valid > 0);
+    assert!(!found.near_misses.is_empty());
+    assert!(found.why_first().is_none());
+}
+
+#[test]
+fn moe_models_search_expert_parallelism_too() {
+    let base = PlanConfig {
+        model: ModelChoice::Preset(Preset::Mixtral8x7b),
+        gpus: 64,
+        global_batch: Some(128),
+        ..PlanConfig::default()
+    };
+    let found = check_outcome(&base, 50);
+    assert!(found.fitting > 0);
+    let eps: BTreeSet<u32> = found.plans.iter().map(|p| p.config.ep).collect();
+    assert!(eps.iter().any(|e| *e > 1), "{eps:?}");
+}
+
+#[test]
+fn bad_input_names_the_field() {
+    let no_batch = search(&PlanConfig::default(), 20).unwrap_err();
+    assert_eq!(no_batch.field(), "global_batch");
+    let zero = search(
+        &PlanConfig {
+            global_batch: Some(0),
+            ..PlanConfig::default()
+        },
+        20,
+    )
+    .unwrap_err();
+    assert_eq!(zero.field(), "global_batch");
+    let memory = search(
+        &PlanConfig {
+            global_batch: Some(8),
+            gpu_memory_gb: -1.0,
+            ..PlanConfig::default()
+        },
+        20,
+    )
+    .unwrap_err();
+    assert_eq!(memory.field(), "gpu_memory_gb");
+}
+
+#[test]
+fn slices_add_up_to_the_whole_search() {
+    let base = PlanConfig {
+        gpus: 64,
+        global_batch: Some(256),
+        accounting: Accounting::Stages,
+        ..PlanConfig::default()
+    };
+    let whole = search(&base, 20).unwrap();
+    let mut sliced = Search::new(&base, 20).unwrap();
+    let mut slices = 0;
+    while !sliced.advance(997) {
+        slices += 1;
+    }
+    assert!(slices > 1);
+    assert_eq!(sliced.outcome(), whole);
+    assert_eq!(sliced.done(), sliced.total());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// More memory per card never removes a plan, and every plan returned checks out.
+    #[test]
+    fn more_memory_never_removes_a_plan(
+        gpus in prop::sample::select(vec![8u32, 16, 32, 64]),
+        batch_exp in 3u32..8,
+        seq_exp in 11u32..15,
+        model in prop::sample::select(vec![Preset::Qwen38_27b, Preset::Llama3_8b, Preset::Llama3_70b, Preset::Qwen3_30bA3b]),
+        memory in 24.0f64..96.0,
+        extra in 1.0f64..64.0,
+        stages in any::<bool>(),
+    ) {
+        let base = PlanConfig {
+            model: ModelChoice::Preset(model),
+            gpus,
+            seq_len: 1 << seq_exp,
+            global_batch: Some(1 << batch_exp),
+            gpu_memory_gb: memory,
+            accounting: if stages { Accounting::Stages } else { Accounting::Even },
+            ..PlanConfig::default()
+        };
+        let small = check_outcome(&base, usize::MAX);
+        let large = check_outcome(&PlanConfig { gpu_memory_gb: memory + extra, ..base.clone() }, usize::MAX);
+        prop_assert_eq!(small.considered, large.considered);
+        prop_assert_eq!(small.valid, large.valid);
+        let fits_large: BTreeSet<String> = large.plans.iter().map(|p| key(&p.config)).collect();
+        for plan in &small.plans {
+            prop_assert!(fits_large.contains(&key(&plan.config)), "{} lost with more memory", key(&plan.config));
+        }
+    }
+}
