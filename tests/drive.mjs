@@ -264,8 +264,21 @@ export async function shown(section) {
   const cards = await section.locator('[data-card]').evaluateAll((all) =>
     all.map((card) => ({ stage: Number(card.getAttribute('data-stage')), bytes: Number(card.getAttribute('data-bytes')) })),
   );
+  const split = section.getByTestId('estimate-split');
+  const throughput = section.getByTestId('estimate-throughput');
+  const step = section.getByTestId('estimate-step');
+  const estimate = {
+    step_s: Number(await step.getAttribute('data-seconds')),
+    compute_s: Number(await split.getAttribute('data-compute')),
+    bubble_s: Number(await split.getAttribute('data-bubble')),
+    exposed_comm_s: Number(await split.getAttribute('data-exposed')),
+    tokens_per_s_per_gpu: Number(await throughput.getAttribute('data-tokens-per-s')),
+    tokens_per_step: Number(await throughput.getAttribute('data-tokens-per-step')),
+    text: [(await step.innerText()).trim(), (await split.innerText()).trim(), (await throughput.innerText()).trim()],
+  };
   return {
     dp: Number((await section.getByTestId('derived-dp').innerText()).trim()),
+    estimate,
     memory,
     traffic,
     bubble: {
@@ -279,6 +292,9 @@ export async function shown(section) {
 
 /** "55.6 GB": the core's Bytes display, one decimal in GB. */
 export const gb = (bytes) => `${(bytes / 1e9).toFixed(1)} GB`;
+
+/** "18.47 s" or "67.1 ms": the core's Seconds display. */
+export const secondsText = (s) => (s >= 1 ? `${s.toFixed(2)} s` : `${(s * 1e3).toFixed(1)} ms`);
 
 /**
  * What the grid should show for `config` with `card` selected, from the CLI: `eval --card`
@@ -325,6 +341,17 @@ export function differences(got, want) {
     same(`traffic.${t.dim} collective`, row.collective, t.collective);
     if (!row.cells.includes(String(t.group_size))) out.push(`traffic.${t.dim}: no cell shows ${t.group_size}`);
     if (!row.cells.includes(gb(t.bytes))) out.push(`traffic.${t.dim}: no cell shows ${gb(t.bytes)}`);
+  }
+  // The step-time estimate: every term, and each shown in the text.
+  for (const key of ['step_s', 'compute_s', 'bubble_s', 'exposed_comm_s', 'tokens_per_s_per_gpu', 'tokens_per_step']) {
+    same(`estimate.${key}`, got.estimate[key], r.estimate[key]);
+  }
+  if (got.estimate.text[0] !== secondsText(r.estimate.step_s)) out.push(`estimate step text: page "${got.estimate.text[0]}", CLI ${secondsText(r.estimate.step_s)}`);
+  for (const key of ['compute_s', 'bubble_s', 'exposed_comm_s']) {
+    if (!got.estimate.text[1].includes(secondsText(r.estimate[key]))) out.push(`estimate ${key}: "${got.estimate.text[1]}" lacks ${secondsText(r.estimate[key])}`);
+  }
+  for (const count of [Math.round(r.estimate.tokens_per_s_per_gpu), r.estimate.tokens_per_step]) {
+    if (!got.estimate.text[2].includes(thousands(count))) out.push(`estimate throughput: "${got.estimate.text[2]}" lacks ${thousands(count)}`);
   }
   same('bubble.ratio', got.bubble.ratio, r.bubble.ratio);
   same('bubble.share', got.bubble.share, r.bubble.share);

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::charts::{BubbleChart, MemoryChart, StageChart, TrafficChart};
 use crate::components::controls::GridControls;
 use crate::components::device_grid::DeviceGrid;
+use crate::components::estimate::EstimateFigure;
 use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
 use crate::components::schedule_view::ScheduleView;
 use crate::i18n::T;
@@ -38,6 +39,8 @@ pub fn GridLabView(
             }),
         })
     });
+    let estimate = Signal::derive(move || lab.report.with(|r| r.estimate));
+    let tflops = Signal::derive(move || lab.plan.with(|p| p.config().gpu_tflops));
     let cards_memory = Signal::derive(move || lab.cards_memory.get());
     let traffic = Signal::derive(move || lab.traffic.get());
     let selected = Signal::derive(move || lab.selected.get());
@@ -70,6 +73,7 @@ pub fn GridLabView(
             <div class="grid-lab-figures">
                 <MemoryFigure memory=memory busiest=busiest experts=experts />
                 <BubbleFigure report=report />
+                <EstimateFigure estimate=estimate tflops=tflops />
                 <Warnings report=report />
             </div>
             <div class="grid-lab-traffic">
