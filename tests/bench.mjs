@@ -31,6 +31,11 @@
 // ≤ 150 ms) and interactive, the moment the 64-card grid's figures exist (target ≤ 250 ms;
 // ≤ 600 ms with the CPU slowed 4× through the DevTools protocol).
 //
+// Search: the plan search of 1,024 cards (the anchor, global batch 1,024: the same base as
+// `parallel_core::search::bench_config`, which `parallel-lab bench` times natively), run in
+// the page's wasm through `window.wasmBindings.search`, median and max of 9 runs after one
+// warm-up (target ≤ 50 ms).
+//
 // Prints a table; exits 0 unless --strict and a target is missed.
 
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -47,6 +52,9 @@ const TARGET_JS_MEDIAN_MS = 2;
 const TARGET_FCP_MS = 150;
 const TARGET_INTERACTIVE_MS = 250;
 const TARGET_INTERACTIVE_SLOW_MS = 600;
+const TARGET_SEARCH_MS = 50;
+/** `parallel_core::search::bench_config()`, as the JS API takes it. */
+const SEARCH_BASE = { gpus: 1024, global_batch: 1024 };
 
 const { values: args } = parseArgs({
   options: {
@@ -229,6 +237,29 @@ async function loading(slowdown, runs) {
   }
 }
 
+/** The 1,024-card plan search in the page's wasm: median and max of `runs` timed runs. */
+async function searchTime(runs) {
+  const lab = await startLab();
+  try {
+    const { page, problems } = await openPage(lab, DESKTOP);
+    const timed = await page.evaluate(({ base, runs }) => {
+      const { search } = window.wasmBindings;
+      const first = search(base, 20);
+      const ms = [];
+      for (let i = 0; i < runs; i++) {
+        const start = performance.now();
+        search(base, 20);
+        ms.push(performance.now() - start);
+      }
+      return { ms, considered: first.considered, fitting: first.fitting };
+    }, { base: SEARCH_BASE, runs });
+    if (problems.length) throw new Error(`the page reported problems:\n${problems.join('\n')}`);
+    return { ...timed, p50: percentile(timed.ms, 50), max: Math.max(...timed.ms) };
+  } finally {
+    await lab.close();
+  }
+}
+
 async function sizes() {
   const files = (await readdir(DIST)).filter((f) => /\.(wasm|js|css)$/.test(f)).sort();
   const rows = [];
@@ -245,6 +276,7 @@ const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 const { browserVersion, results } = await latency();
 const files = await sizes();
 const loads = [await loading(1, 5), await loading(4, 3)];
+const searched = await searchTime(9);
 
 const LABELS = {
   handler: 'dispatch → handler returned',
@@ -303,7 +335,12 @@ for (const { slowdown, runs, fcp, interactive } of loads) {
 }
 console.log('  an embedded widget loads the same wasm, JS and CSS as the page (one entry point)');
 
+const searchOk = searched.p50 <= TARGET_SEARCH_MS;
+ok &&= searchOk;
+console.log(`\n  plan search in the page's wasm: ${SEARCH_BASE.gpus} cards, global batch ${SEARCH_BASE.global_batch}, ${searched.considered} plans considered, ${searched.fitting} fitting`);
+console.log(`  ${searched.ms.length} runs: median ${searched.p50.toFixed(1)} ms, max ${searched.max.toFixed(1)} ms (target ≤ ${TARGET_SEARCH_MS} ${searchOk ? '✓' : '✗'})`);
+
 if (args.json) {
-  await writeFile(args.json, JSON.stringify({ n: N, warmup: WARMUP, browserVersion, cpus: os.cpus().length, results, files, totalGzip: total, loads }, null, 2));
+  await writeFile(args.json, JSON.stringify({ n: N, warmup: WARMUP, browserVersion, cpus: os.cpus().length, results, files, totalGzip: total, loads, search: searched }, null, 2));
 }
 if (args.strict && !ok) process.exit(1);

@@ -3,7 +3,9 @@
 //!
 //! - `evaluate(config)`: the report of a plan, the CLI's `eval` JSON as a plain object;
 //! - `groups(config, card)`: one card's groups, the CLI's `groups --card`;
-//! - `countParams(hfConfig)`: a Hugging Face `config.json` object counted, the CLI's `model`.
+//! - `countParams(hfConfig)`: a Hugging Face `config.json` object counted, the CLI's `model`;
+//! - `search(config, top)`: every plan of the config's model, cluster and `global_batch`
+//!   ranked by estimated step time, the CLI's `search --top K` (top 20 when absent).
 //!
 //! Configs are plain objects with the CLI's field names (`PlanConfig`'s serde form); `undefined`
 //! or `null` is the default plan. A rejected input throws a string naming the field, the same
@@ -62,6 +64,16 @@ pub fn count_params_js(hf_config: JsValue) -> Result<JsValue, JsValue> {
         .to_model()
         .map_err(|e| JsValue::from_str(&e.to_string()))?;
     to_js(&model)
+}
+
+/// `search(config, top)`: the CLI's `search --top K` (K = 20 when `top` is absent).
+#[wasm_bindgen(js_name = search)]
+pub fn search_js(config: JsValue, top: Option<u32>) -> Result<JsValue, JsValue> {
+    let config = config_of(config)?;
+    let top = top.map_or(parallel_core::search::DEFAULT_TOP, |k| k.max(1) as usize);
+    let found = parallel_core::search::search(&config, top)
+        .map_err(|e| JsValue::from_str(&e.to_string()))?;
+    to_js(&found)
 }
 
 /// What a `parallel-lab:set` message asks of a grid, as a link's plan tokens: a string is

@@ -38,6 +38,7 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
         (
             prop::sample::select(vec![RankOrder::TpCpPpDp, RankOrder::TpCpDpPp]),
             prop::sample::select(vec![Accounting::Even, Accounting::Stages]),
+            prop::sample::select(vec![400.0, 312.5, 989.0]),
         ),
     )
         .prop_map(
@@ -53,7 +54,7 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 v,
                 precision,
                 mem,
-                (order, accounting),
+                (order, accounting, gpu_tflops),
             )| PlanConfig {
                 model: ModelChoice::Preset(preset),
                 gpus: n,
@@ -75,6 +76,7 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 gpu_memory_gb: mem,
                 order,
                 accounting,
+                gpu_tflops,
                 ..PlanConfig::default()
             },
         )
@@ -185,7 +187,7 @@ fn fuzz_a_million_strings() {
     let strategy = prop_oneof![
         ".{0,200}",
         "(g8|g64|c8|c64|sec|lang|embed)=[a-z0-9.%p&=-]{0,80}",
-        "#g(8|64)=((tp|pp|cp|m|s|z|v|n|gpn|mem|ib|nvl|ep|b)[0-9p]{0,12}|full|selective|none|gpipe|1f1b|interleaved|fp32|bf16|llama|deepseek|qwen)(\\.((tp|pp|cp|m|s|z|v|mem)[0-9p]{0,12}|interleaved|selective)){0,8}",
+        "#g(8|64)=((tp|pp|cp|m|s|z|v|n|gpn|mem|ib|nvl|ep|b|tf)[0-9p]{0,12}|full|selective|none|gpipe|1f1b|interleaved|fp32|bf16|llama|deepseek|qwen)(\\.((tp|pp|cp|m|s|z|v|mem)[0-9p]{0,12}|interleaved|selective)){0,8}",
     ];
     runner
         .run(&strategy, |input| {

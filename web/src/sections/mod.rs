@@ -7,3 +7,4 @@ pub mod evolution;
 pub mod intro;
 pub mod one_machine;
 pub mod real_configs;
+pub mod search;

@@ -34,6 +34,7 @@ enum Change {
     Ib(f64),
     Order(RankOrder),
     Accounting(Accounting),
+    Tflops(f64),
 }
 
 impl Change {
@@ -60,6 +61,7 @@ impl Change {
             Change::Ib(_) => 17,
             Change::Order(_) => 18,
             Change::Accounting(_) => 19,
+            Change::Tflops(_) => 20,
         }
     }
 
@@ -85,6 +87,7 @@ impl Change {
             Change::Ib(v) => c.ib_gbps = v,
             Change::Order(v) => c.order = v,
             Change::Accounting(v) => c.accounting = v,
+            Change::Tflops(v) => c.gpu_tflops = v,
         }
     }
 }
@@ -202,8 +205,8 @@ fn decode_inline(token: &str) -> Result<InlineModel, IgnoredReason> {
 const ANCHOR_WORD: &str = "qwen";
 
 /// Keys of numeric tokens.
-const NUMBER_KEYS: [&str; 14] = [
-    "n", "gpn", "tp", "pp", "cp", "ep", "m", "b", "s", "z", "v", "mem", "nvl", "ib",
+const NUMBER_KEYS: [&str; 15] = [
+    "n", "gpn", "tp", "pp", "cp", "ep", "m", "b", "s", "z", "v", "mem", "nvl", "ib", "tf",
 ];
 
 /// Reads one token. Err(reason) when it is not a well-formed token.
@@ -255,6 +258,7 @@ fn parse_token(token: &str) -> Result<Change, IgnoredReason> {
         "v" => Change::VirtualStages(int()?),
         "mem" => Change::Memory(float()?),
         "nvl" => Change::NvLink(float()?),
+        "tf" => Change::Tflops(float()?),
         _ => Change::Ib(float()?),
     })
 }
@@ -330,6 +334,7 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
         ("mem", config.gpu_memory_gb, base.gpu_memory_gb),
         ("nvl", config.nvlink_gbps, base.nvlink_gbps),
         ("ib", config.ib_gbps, base.ib_gbps),
+        ("tf", config.gpu_tflops, base.gpu_tflops),
     ] {
         if value != base_value {
             out.push(format!("{key}{}", float_value(value)));

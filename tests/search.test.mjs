@@ -1,0 +1,174 @@
+// The plan search on the page (issue 12): typed into as a student types, it runs on its own
+// when the inputs settle; its counts, its rows (in order) and every row's figures are the
+// CLI's `search` and `eval` of the same plans; the sort buttons sort; a row's `load` puts its
+// plan into the grid of its size, whose figures then equal `eval --card`; a model that fits
+// nowhere says so, with its nearest misses greyed; a bad field is named and stops nothing.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { cli, differences, expected, rng, shown, thousands } from './drive.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+const FIELDS = {
+  gpus: 'search-gpus', gpus_per_node: 'search-gpn', seq_len: 'search-seq', global_batch: 'search-batch',
+  gpu_memory_gb: 'search-memory', nvlink_gbps: 'search-nvlink', ib_gbps: 'search-ib', gpu_tflops: 'search-tflops',
+};
+const DEFAULTS = { model: 'qwen3.8-27b', gpus: 64, gpus_per_node: 8, seq_len: 4096, global_batch: 256, gpu_memory_gb: 80, nvlink_gbps: 160, ib_gbps: 50, gpu_tflops: 400 };
+
+/** Types `value` into a search field as a person does: select all, type, and move on. */
+async function typeInto(panel, id, value) {
+  const input = panel.getByTestId(id);
+  await input.click();
+  await input.press('Control+A');
+  await input.pressSequentially(String(value));
+}
+
+/** Waits until the panel's status says done for a search started after `before`. */
+async function settled(panel) {
+  const status = panel.getByTestId('search-status');
+  await status.and(panel.page().locator('[data-done="true"]')).waitFor({ timeout: 30_000 });
+  return (await visibleText(status)).trim();
+}
+
+/** Compares the panel's outcome with `parallel-lab search` on the same base config. */
+async function checkAgainstCli(panel, base, why) {
+  const status = await settled(panel);
+  const want = cli(['search', '--top', '20'], base).ok;
+  for (const n of [want.considered, want.valid]) assert.ok(status.includes(thousands(n)), `${why}: status "${status}" lacks ${n}`);
+  const rows = await panel.locator('tr[data-testid="search-row"]').evaluateAll((trs) =>
+    trs.map((tr) => ({ step: Number(tr.dataset.stepS), bytes: Number(tr.dataset.bytes), config: JSON.parse(tr.dataset.config), cells: [...tr.querySelectorAll('td')].map((td) => td.textContent.trim()) })));
+  assert.equal(rows.length, want.plans.length, `${why}: rows`);
+  if (want.fitting > 0) assert.ok(status.includes(thousands(want.fitting)), `${why}: fitting in "${status}"`);
+  for (const [i, row] of rows.entries()) {
+    const plan = want.plans[i];
+    assert.deepEqual(row.config, plan.config, `${why}: row ${i + 1}'s plan`);
+    assert.equal(row.step, plan.report.estimate.step_s, `${why}: row ${i + 1} step`);
+    assert.equal(row.bytes, plan.report.memory.total, `${why}: row ${i + 1} memory`);
+    // And `eval` of the row's plan gives the same figures (the search prints evaluations).
+    const again = cli(['eval'], row.config).ok;
+    assert.equal(again.estimate.step_s, row.step);
+    assert.ok(row.cells.includes(`${(plan.report.memory.total / 1e9).toFixed(1)} GB`), `${why}: row ${i + 1} memory cell`);
+    assert.equal(row.cells[0], String(i + 1));
+  }
+  const steps = rows.map((r) => r.step);
+  assert.deepEqual(steps, [...steps].sort((a, b) => a - b), `${why}: sorted by step`);
+  return { want, rows, status };
+}
+
+test('the search panel equals parallel-lab search, sorts, and loads a plan into the 64-card grid', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const panel = page.getByTestId('search-panel');
+  await panel.scrollIntoViewIfNeeded();
+  // It ran on its own with the starting inputs.
+  await checkAgainstCli(panel, DEFAULTS, 'defaults');
+
+  // The sort buttons: memory ascending, then descending; throughput descending first.
+  const column = async (attr) => panel.locator('tr[data-testid="search-row"]').evaluateAll((trs, a) => trs.map((tr) => Number(tr.dataset[a])), attr);
+  await panel.getByTestId('sort-memory').click();
+  let bytes = await column('bytes');
+  assert.deepEqual(bytes, [...bytes].sort((a, b) => a - b));
+  assert.equal(await panel.getByTestId('sort-memory').locator('xpath=..').getAttribute('aria-sort'), 'ascending');
+  await panel.getByTestId('sort-memory').press('Enter');
+  bytes = await column('bytes');
+  assert.deepEqual(bytes, [...bytes].sort((a, b) => b - a));
+  await panel.getByTestId('sort-throughput').click();
+  const tokens = await column('tokensPerS');
+  assert.deepEqual(tokens, [...tokens].sort((a, b) => b - a));
+  await panel.getByTestId('sort-step').click();
+  const steps = await column('stepS');
+  assert.deepEqual(steps, [...steps].sort((a, b) => a - b));
+
+  // Load the first loadable row into the 64-card grid; the grid then shows that plan.
+  const row = panel.locator('tr[data-testid="search-row"]').filter({ has: page.locator('button[data-testid="load"]:not([disabled])') }).first();
+  const config = JSON.parse(await row.getAttribute('data-config'));
+  await row.getByTestId('load').click();
+  const section = page.getByTestId('section-64');
+  await section.getByTestId('grid-64').getByTestId('card-9').click();
+  assert.deepEqual(differences(await shown(section), expected(config, 9)), []);
+  assert.equal(await section.getByTestId('slider-tp').getAttribute('aria-valuetext'), String(config.tp));
+  assert.equal(await section.getByTestId('slider-pp').getAttribute('aria-valuetext'), String(config.pp));
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('typed inputs search on their own once they settle; every result is the CLI\'s (random bases)', async () => {
+  const seed = Number(process.env.SEED ?? Date.now() % 1e9);
+  console.log(`search bases: SEED=${seed}`);
+  const { pick } = rng(seed);
+  const { page, context, problems } = await openPage(lab);
+  const panel = page.getByTestId('search-panel');
+  await panel.scrollIntoViewIfNeeded();
+  await settled(panel);
+  let base = { ...DEFAULTS };
+  for (let round = 0; round < Number(process.env.SEARCHES ?? 4); round++) {
+    const next = {
+      ...base,
+      model: pick(['qwen3.8-27b', 'llama3-8b', 'llama3-70b', 'mixtral-8x7b', 'qwen3-30b-a3b']),
+      gpus: pick([8, 16, 32, 64, 128]),
+      seq_len: pick([2048, 4096, 8192]),
+      global_batch: pick([32, 64, 128, 512]),
+      gpu_memory_gb: pick([40, 80, 94.5, 141]),
+      gpu_tflops: pick([312, 400, 989]),
+    };
+    await panel.getByTestId('search-model').selectOption(next.model);
+    for (const [field, id] of Object.entries(FIELDS)) {
+      if (next[field] !== base[field]) await typeInto(panel, id, next[field]);
+    }
+    base = next;
+    // No click: the search runs once the inputs rest.
+    await checkAgainstCli(panel, base, `round ${round} ${JSON.stringify(base)}`);
+  }
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('a model that fits nowhere says so; a bad field is named; the 8-card grid takes an 8-card plan', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const panel = page.getByTestId('search-panel');
+  await panel.scrollIntoViewIfNeeded();
+  await settled(panel);
+  await panel.getByTestId('search-model').selectOption('llama3-405b');
+  await typeInto(panel, 'search-gpus', 8);
+  await typeInto(panel, 'search-batch', 64);
+  await typeInto(panel, 'search-memory', 40);
+  const base = { ...DEFAULTS, model: 'llama3-405b', gpus: 8, global_batch: 64, gpu_memory_gb: 40 };
+  const { want, status } = await checkAgainstCli(panel, base, 'fits nowhere');
+  assert.equal(want.fitting, 0);
+  assert.match(status, /放不下/);
+  const misses = panel.locator('tr[data-testid="search-miss"]');
+  assert.ok((await misses.count()) > 0, 'the nearest misses are shown');
+  const over = Number(await misses.first().getByTestId('search-overflow').getAttribute('data-bytes'));
+  const missConfig = JSON.parse(await misses.first().getAttribute('data-config'));
+  const missReport = cli(['eval'], missConfig).ok;
+  assert.equal(over, missReport.memory.total - missReport.memory.capacity);
+  assert.ok(over > 0);
+
+  // A field that does not read: named under it, and the search waits.
+  await typeInto(panel, 'search-gpus', 'abc');
+  const error = panel.locator('label[for="search-gpus"] .field-error');
+  assert.match(await error.innerText(), /不是一个数/);
+  // Back to 8 cards of the anchor: the 8-card grid takes the first loadable plan.
+  await panel.getByTestId('search-model').selectOption('qwen3.8-27b');
+  await typeInto(panel, 'search-gpus', 8);
+  await typeInto(panel, 'search-memory', 80);
+  await checkAgainstCli(panel, { ...base, model: 'qwen3.8-27b', gpu_memory_gb: 80 }, '8 cards');
+  const row = panel.locator('tr[data-testid="search-row"]').filter({ has: page.locator('button[data-testid="load"]:not([disabled])') }).first();
+  const config = JSON.parse(await row.getAttribute('data-config'));
+  await row.getByTestId('load').click();
+  const section = page.getByTestId('section-8');
+  await section.getByTestId('grid-8').getByTestId('card-3').click();
+  assert.deepEqual(differences(await shown(section), expected(config, 3)), []);
+  await page.getByTestId('lang-toggle').click();
+  const english = await visibleText(panel.getByTestId('search-status'));
+  assert.ok(!/[\u4e00-\u9fff]/.test(english), english);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});

@@ -1,0 +1,170 @@
+//! The search panel's inputs as text, read into the one `PlanConfig` the core searches. No
+//! views here: every field is parsed by [`crate::input`], and a bad one is named.
+
+use parallel_core::{ModelChoice, PlanConfig, Preset};
+
+use crate::input::{parse_number, parse_whole, InputError};
+
+/// One input of the panel: its test id (also its element id), its names, an example, and
+/// how its text reads.
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    /// `search-gpus`, …: the element id and the test hook.
+    pub id: &'static str,
+    /// The label in Chinese.
+    pub zh: &'static str,
+    /// The label in English.
+    pub en: &'static str,
+    /// The unit shown after the box.
+    pub unit: &'static str,
+    /// A value to show as the placeholder and in messages.
+    pub example: &'static str,
+    /// The field's value from its text.
+    pub read: fn(&str) -> Result<f64, InputError>,
+    /// Whether the text reads (for the field's own message).
+    pub check: fn(&str) -> Result<(), InputError>,
+}
+
+/// The most cards the panel searches (2¹²: the search stays well under a frame per slice).
+pub const MAX_GPUS: u32 = 4096;
+
+/// A positive number, at most `max`.
+fn positive(text: &str, max: f64, units: &[&str]) -> Result<f64, InputError> {
+    let value = parse_number(text, units)?;
+    if value < 0.0 {
+        Err(InputError::Negative)
+    } else if value == 0.0 {
+        Err(InputError::NotPositive)
+    } else if value > max {
+        Err(InputError::TooLarge(crate::format::thousands(max as u64)))
+    } else {
+        Ok(value)
+    }
+}
+
+fn gpus(t: &str) -> Result<f64, InputError> {
+    parse_whole(t, 1, MAX_GPUS).map(f64::from)
+}
+fn per_node(t: &str) -> Result<f64, InputError> {
+    parse_whole(t, 1, 64).map(f64::from)
+}
+fn seq(t: &str) -> Result<f64, InputError> {
+    parse_whole(t, 128, 1 << 20).map(f64::from)
+}
+fn batch(t: &str) -> Result<f64, InputError> {
+    parse_whole(t, 1, 1 << 16).map(f64::from)
+}
+fn memory(t: &str) -> Result<f64, InputError> {
+    positive(t, 100_000.0, &["gb", "g"])
+}
+fn bandwidth(t: &str) -> Result<f64, InputError> {
+    positive(t, 100_000.0, &["gb/s", "gbps"])
+}
+fn tflops(t: &str) -> Result<f64, InputError> {
+    positive(t, 100_000.0, &["tflop/s", "tflops"])
+}
+
+/// The panel's number fields, in the order they are shown.
+pub const FIELDS: [Field; 8] = [
+    Field { id: "search-gpus", zh: "卡数 N", en: "Cards N", unit: "", example: "64", read: gpus, check: |t| gpus(t).map(|_| ()) },
+    Field { id: "search-gpn", zh: "每节点卡数", en: "Cards per node", unit: "", example: "8", read: per_node, check: |t| per_node(t).map(|_| ()) },
+    Field { id: "search-seq", zh: "序列长度 s", en: "Sequence length s", unit: "tokens", example: "4096", read: seq, check: |t| seq(t).map(|_| ()) },
+    Field { id: "search-batch", zh: "全局批（每步序列数）", en: "Global batch (sequences per step)", unit: "", example: "256", read: batch, check: |t| batch(t).map(|_| ()) },
+    Field { id: "search-memory", zh: "每卡显存", en: "Card memory", unit: "GB", example: "80", read: memory, check: |t| memory(t).map(|_| ()) },
+    Field { id: "search-nvlink", zh: "NVLink 带宽", en: "NVLink bandwidth", unit: "GB/s", example: "160", read: bandwidth, check: |t| bandwidth(t).map(|_| ()) },
+    Field { id: "search-ib", zh: "InfiniBand 带宽", en: "InfiniBand bandwidth", unit: "GB/s", example: "50", read: bandwidth, check: |t| bandwidth(t).map(|_| ()) },
+    Field { id: "search-tflops", zh: "每卡有效算力", en: "Effective compute per card", unit: "TFLOP/s", example: "400", read: tflops, check: |t| tflops(t).map(|_| ()) },
+];
+
+/// Checks one field's text by its id (one of [`FIELDS`]).
+pub fn check(id: &str, text: &str) -> Result<(), InputError> {
+    FIELDS
+        .iter()
+        .find(|f| f.id == id)
+        .map_or(Ok(()), |f| (f.check)(text))
+}
+
+/// The config to search from the model id and the fields' texts (in [`FIELDS`] order), or
+/// every field that does not read, with its problem.
+pub fn config_of(
+    model: &str,
+    texts: &[String; FIELDS.len()],
+) -> Result<PlanConfig, Vec<(&'static str, InputError)>> {
+    let mut values = [0.0; FIELDS.len()];
+    let mut problems = Vec::new();
+    for (i, field) in FIELDS.iter().enumerate() {
+        match (field.read)(&texts[i]) {
+            Ok(v) => values[i] = v,
+            Err(e) => problems.push((field.id, e)),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let preset = Preset::ALL
+        .into_iter()
+        .find(|p| p.id() == model)
+        .unwrap_or(Preset::Qwen38_27b);
+    // Whole numbers were checked by parse_whole: the casts are exact.
+    let [gpus, gpn, seq, batch, memory, nvlink, ib, tflops] = values;
+    Ok(PlanConfig {
+        model: ModelChoice::Preset(preset),
+        gpus: gpus as u32,
+        gpus_per_node: gpn as u32,
+        seq_len: seq as u32,
+        global_batch: Some(batch as u32),
+        gpu_memory_gb: memory,
+        nvlink_gbps: nvlink,
+        ib_gbps: ib,
+        gpu_tflops: tflops,
+        ..PlanConfig::default()
+    })
+}
+
+/// The fields' starting texts: 64 cards of 8 a node, 4,096 tokens, 256 sequences a step,
+/// and the lab's default card (80 GB, 160 / 50 GB/s, 400 TFLOP/s).
+pub fn defaults() -> [String; FIELDS.len()] {
+    let base = PlanConfig::default();
+    [
+        "64".to_string(),
+        base.gpus_per_node.to_string(),
+        base.seq_len.to_string(),
+        "256".to_string(),
+        base.gpu_memory_gb.to_string(),
+        base.nvlink_gbps.to_string(),
+        base.ib_gbps.to_string(),
+        base.gpu_tflops.to_string(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_read_as_the_lab_s_card() {
+        let config = config_of("qwen3.8-27b", &defaults()).unwrap();
+        assert_eq!((config.gpus, config.gpus_per_node, config.seq_len), (64, 8, 4096));
+        assert_eq!(config.global_batch, Some(256));
+        assert_eq!(config.gpu_tflops, 400.0);
+        let mixtral = config_of("mixtral-8x7b", &defaults()).unwrap();
+        assert_eq!(mixtral.model, ModelChoice::Preset(Preset::Mixtral8x7b));
+    }
+
+    #[test]
+    fn every_bad_field_is_named() {
+        let mut texts = defaults();
+        texts[0] = "0".into();
+        texts[3] = "abc".into();
+        texts[4] = "-80".into();
+        texts[7] = "".into();
+        let problems = config_of("qwen3.8-27b", &texts).unwrap_err();
+        let ids: Vec<&str> = problems.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, ["search-gpus", "search-batch", "search-memory", "search-tflops"]);
+        assert_eq!(problems[2].1, InputError::Negative);
+        assert_eq!(check("search-gpus", "5000"), Err(InputError::TooLarge("4,096".to_string())));
+        assert_eq!(check("search-gpus", "1,024"), Ok(()));
+        assert_eq!(check("search-memory", "94.5 GB"), Ok(()));
+        assert_eq!(check("search-ib", "0"), Err(InputError::NotPositive));
+    }
+}

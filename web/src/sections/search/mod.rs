@@ -1,0 +1,216 @@
+//! "Which plan should I use?": the plan search of SPEC §12 on the page. Model, cards, cards
+//! per node, sequence, global batch, card memory, bandwidths and TFLOP/s in; the fitting
+//! plans ranked by estimated step time out, each loadable into the grid of its size.
+//!
+//! The search runs when the inputs settle ([`SETTLE_MS`] after the last keystroke) or on the
+//! button, in slices of [`SLICE`] candidates spread over timer callbacks, so a slider moved
+//! meanwhile is never blocked; a change of input drops the search in flight.
+//!
+//! Rooms: [`form`] reads the inputs into a `PlanConfig` (no views), [`results`] shows the
+//! outcome.
+
+pub mod form;
+pub mod results;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use leptos::prelude::*;
+use parallel_core::search::{Search, SearchOutcome};
+use parallel_core::{Bytes, PlanConfig, Preset};
+
+use crate::error_text::explain;
+use crate::i18n::{use_lang, T};
+use crate::lab::GridLab;
+use crate::sections::decisions::fields::{NumberField, SelectField};
+use form::{config_of, defaults, FIELDS};
+use results::{sorted, summary, PlanTable, SortKey};
+
+/// How long the inputs must rest before the search runs on its own.
+pub const SETTLE_MS: u64 = 400;
+
+/// Candidates evaluated per timer callback (about a millisecond of wasm).
+pub const SLICE: u64 = 3000;
+
+/// Plans the table lists.
+pub const TOP: usize = 20;
+
+/// Where a search stands.
+#[derive(Clone, Debug, PartialEq)]
+enum Status {
+    /// Not run yet (or the inputs do not read).
+    Idle,
+    /// Running: the share done.
+    Running(f64),
+    /// Done, with the card capacity searched against.
+    Done(Box<SearchOutcome>, Bytes),
+    /// The core rejected the base config.
+    Rejected(String),
+}
+
+/// The search panel. A row's `load` puts its plan into `lab8` or `lab64` and scrolls there.
+#[component]
+pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let model = RwSignal::new(Preset::Qwen38_27b.id().to_string());
+    let texts: [RwSignal<String>; FIELDS.len()] = defaults().map(RwSignal::new);
+    let config = Memo::new(move |_| {
+        let values = texts.map(|t| t.get());
+        config_of(&model.get(), &values).ok()
+    });
+    let status = RwSignal::new(Status::Idle);
+    // Bumped by every input change and every start: a slice of an older run sees a newer
+    // number and stops.
+    let generation = StoredValue::new(0u64);
+
+    let run_now = move || {
+        let Some(base) = config.get_untracked() else {
+            status.set(Status::Idle);
+            return;
+        };
+        let run = generation.get_value() + 1;
+        generation.set_value(run);
+        match Search::new(&base, TOP) {
+            Err(e) => status.set(Status::Rejected(explain(lang.get_untracked(), &e))),
+            Ok(search) => {
+                status.set(Status::Running(0.0));
+                slice(Rc::new(RefCell::new(search)), base, run, generation, status);
+            }
+        }
+    };
+    // Inputs settle → search. The first run happens once the panel is built.
+    Effect::new(move |previous: Option<()>| {
+        let readable = config.with(Option::is_some);
+        let run = generation.get_value() + 1;
+        generation.set_value(run);
+        // The shown outcome is of other inputs now: it goes until the new one is in.
+        status.set(Status::Idle);
+        if !readable {
+            return;
+        }
+        let delay = if previous.is_some() { SETTLE_MS } else { 0 };
+        set_timeout(
+            move || {
+                if generation.get_value() == run {
+                    run_now();
+                }
+            },
+            Duration::from_millis(delay),
+        );
+    });
+
+    let sort = RwSignal::new((SortKey::Step, false));
+    let rows = Signal::derive(move || {
+        let (key, descending) = sort.get();
+        status.with(|s| match s {
+            Status::Done(outcome, _) => sorted(&outcome.plans, key, descending),
+            _ => Vec::new(),
+        })
+    });
+    let misses = Signal::derive(move || {
+        status.with(|s| match s {
+            Status::Done(outcome, _) if outcome.fitting == 0 => sorted(&outcome.near_misses, SortKey::Memory, false),
+            _ => Vec::new(),
+        })
+    });
+    let on_load = Callback::new(move |plan: PlanConfig| {
+        let (lab, section) = if plan.gpus == 8 { (lab8, "section-8") } else { (lab64, "section-64") };
+        lab.selected.set(None);
+        lab.load(plan);
+        scroll_to_grid(section);
+    });
+
+    let model_options: Vec<(&'static str, &'static str, &'static str)> =
+        Preset::ALL.iter().map(|p| (p.id(), p.name(), p.name())).collect();
+    let fields = FIELDS
+        .iter()
+        .zip(texts)
+        .map(|(field, value)| {
+            view! {
+                <NumberField id=field.id label_zh=field.zh label_en=field.en unit=field.unit
+                    example=field.example value=value validate=field.check />
+            }
+        })
+        .collect_view();
+    let state_line = move || {
+        status.with(|s| match s {
+            Status::Idle => lang.get().pick(
+                "上面的数都填好、停下来后，就会自动搜索。",
+                "The search runs on its own once the figures above read and rest.",
+            ).to_string(),
+            Status::Running(done) => format!(
+                "{}{:.0}%",
+                lang.get().pick("正在搜索… ", "Searching… "),
+                done * 100.0
+            ),
+            Status::Rejected(reason) => reason.clone(),
+            Status::Done(outcome, capacity) => summary(lang.get(), outcome, *capacity).join(" "),
+        })
+    };
+    let running = move || status.with(|s| matches!(s, Status::Running(_)));
+    let done = move || status.with(|s| matches!(s, Status::Done(..)));
+    view! {
+        <div class="search-panel" data-testid="search-panel">
+            <h3><T zh="哪套方案最快？把所有方案搜一遍" en="Which plan is quickest? Search every plan" /></h3>
+            <p class="lead">
+                <T zh="给出模型、集群和全局批，页面枚举 TP、PP、CP、EP、b、m、ZeRO、重计算与调度的每一种组合，留下放得下的，按估算的每步时间排序。时间是估算：按每卡有效算力计算，气泡与关键路径上的通信照实计入，DP 通信只能藏在反向传播后面。"
+                   en="Give a model, a cluster and a global batch: the page enumerates every combination of TP, PP, CP, EP, b, m, ZeRO, recompute and schedule, keeps those that fit and ranks them by estimated step time. The time is an estimate: compute at an effective throughput per card, plus the bubble and the communication on the critical path; DP traffic can hide only behind the backward pass." />
+            </p>
+            <div class="search-form decision-form">
+                <SelectField id="search-model" label_zh="模型" label_en="Model" options=model_options value=model />
+                {fields}
+                <button type="button" data-testid="search-run" disabled=running on:click=move |_| run_now()>
+                    <T zh="搜索" en="Search" />
+                </button>
+            </div>
+            <p class="search-status" role="status" data-testid="search-status"
+               data-done=move || done().to_string()>{state_line}</p>
+            <Show when=move || !rows.with(Vec::is_empty)>
+                <PlanTable rows=rows miss=false sort=sort on_load=on_load />
+            </Show>
+            <Show when=move || !misses.with(Vec::is_empty)>
+                <PlanTable rows=misses miss=true sort=sort on_load=on_load />
+            </Show>
+        </div>
+    }
+}
+
+/// Runs one slice of `search`, then schedules the next, until done or superseded.
+fn slice(
+    search: Rc<RefCell<Search>>,
+    base: PlanConfig,
+    run: u64,
+    generation: StoredValue<u64>,
+    status: RwSignal<Status>,
+) {
+    if generation.get_value() != run {
+        return;
+    }
+    let finished = search.borrow_mut().advance(SLICE);
+    if finished {
+        let outcome = search.borrow().outcome();
+        status.set(Status::Done(
+            Box::new(outcome),
+            Bytes::from_gb(base.gpu_memory_gb),
+        ));
+        return;
+    }
+    let share = {
+        let s = search.borrow();
+        s.done() as f64 / s.total().max(1) as f64
+    };
+    status.set(Status::Running(share));
+    set_timeout(
+        move || slice(search, base, run, generation, status),
+        Duration::ZERO,
+    );
+}
+
+/// Brings a grid into view after a plan is loaded into it.
+fn scroll_to_grid(section: &str) {
+    let Some(element) = document().query_selector(&format!("[data-testid=\"{section}\"]")).ok().flatten() else {
+        return;
+    };
+    element.scroll_into_view();
+}

@@ -1,0 +1,421 @@
+//! The search's outcome as the page shows it: counts, why the first plan beats the second, a
+//! sortable table of the fitting plans with a `load` button each, and, when nothing fits, the
+//! nearest misses greyed with their overflow. Every figure is the core's report of the plan.
+
+use leptos::prelude::*;
+use parallel_core::estimate::Term;
+use parallel_core::search::{Ahead, Found, SearchOutcome};
+use parallel_core::{Bytes, PlanConfig, Recompute, Schedule, Seconds};
+
+use crate::components::table_scroll::TableScroll;
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
+
+/// The sentences of the results.
+pub mod text {
+    use crate::text::Text;
+
+    /// Counts of the search.
+    pub const COUNTS: Text = Text {
+        zh: "考虑了 {considered} 套方案，其中 {valid} 套成立，{fitting} 套放得下；下表按估算的每步时间列出最快的 {shown} 套。",
+        en: "{considered} plans considered, {valid} valid, {fitting} fit; the table lists the {shown} quickest by estimated step time.",
+    };
+    /// Nothing fits.
+    pub const NOTHING_FITS: Text = Text {
+        zh: "考虑了 {considered} 套方案，其中 {valid} 套成立，但没有一套放得进每卡 {capacity}：这个模型在这些卡上放不下。下面灰色的是最接近的几套和它们超出的量。",
+        en: "{considered} plans considered, {valid} valid, and none fits in {capacity} per card: this model does not fit on these cards. Greyed below: the nearest plans and how far over they are.",
+    };
+    /// Nothing is valid at all.
+    pub const NOTHING_VALID: Text = Text {
+        zh: "考虑了 {considered} 套方案，没有一套成立（卡数、专家数与全局批凑不出整数的切分）。",
+        en: "{considered} plans considered and none is valid (the cards, experts and global batch give no whole split).",
+    };
+    /// Why the first beats the second on time.
+    pub const AHEAD_TIME: Text = Text {
+        zh: "第 1 名比第 2 名每步快 {gap}，差得最多的一项是{term}（{by}）。",
+        en: "The first plan is {gap} a step quicker than the second; the term that differs most is {term} ({by}).",
+    };
+    /// Why the first beats the second on memory.
+    pub const AHEAD_MEMORY: Text = Text {
+        zh: "第 1、2 名估算时间相同，第 1 名最忙的卡少用 {by} 显存。",
+        en: "The first two plans take the same estimated time; the first uses {by} less on its busiest card.",
+    };
+    /// A tie.
+    pub const AHEAD_TIE: Text = Text {
+        zh: "第 1、2 名的时间和显存都一样，按枚举顺序排。",
+        en: "The first two plans are equal in time and memory; they are ranked in enumeration order.",
+    };
+    /// The load button of a row.
+    pub const LOAD: Text = Text {
+        zh: "装入 {cards} 卡网格",
+        en: "Load into the {cards}-card grid",
+    };
+    /// Why a row cannot be loaded.
+    pub const NO_GRID: Text = Text {
+        zh: "页面的网格只有 8 卡和 64 卡（每节点 8 卡），滑块只到 TP 8、PP/CP 8、m 64、b 1、v 2、序列 1,024–131,072 的 2 的幂：这套只能在表里看。",
+        en: "The page's grids have 8 and 64 cards (8 a node), and their controls reach TP 8, PP/CP 8, m 64, b 1, v 2 and sequences of 1,024–131,072 in powers of two: this plan can only be read here.",
+    };
+
+    #[cfg(test)]
+    pub const ALL: &[&Text] = &[
+        &COUNTS,
+        &NOTHING_FITS,
+        &NOTHING_VALID,
+        &AHEAD_TIME,
+        &AHEAD_MEMORY,
+        &AHEAD_TIE,
+        &LOAD,
+        &NO_GRID,
+    ];
+}
+
+/// A column the table sorts by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortKey {
+    /// Estimated step time (the search's own order).
+    Step,
+    /// Memory of the busiest card.
+    Memory,
+    /// Tokens per second per card.
+    Throughput,
+}
+
+/// The name of a term of the step.
+fn term_name(lang: Lang, term: Term) -> &'static str {
+    match term {
+        Term::Compute => lang.pick("计算", "compute"),
+        Term::Bubble => lang.pick("气泡", "the bubble"),
+        Term::ExposedComm => lang.pick("未被掩盖的通信", "exposed communication"),
+    }
+}
+
+/// The first lines above the table: counts, and why the first plan leads.
+pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<String> {
+    let count = |n: u64| format::thousands(n);
+    if outcome.valid == 0 {
+        return vec![text::NOTHING_VALID.fill(lang, &[("considered", &count(outcome.considered))])];
+    }
+    if outcome.fitting == 0 {
+        return vec![text::NOTHING_FITS.fill(
+            lang,
+            &[
+                ("considered", &count(outcome.considered)),
+                ("valid", &count(outcome.valid)),
+                ("capacity", &capacity),
+            ],
+        )];
+    }
+    let mut lines = vec![text::COUNTS.fill(
+        lang,
+        &[
+            ("considered", &count(outcome.considered)),
+            ("valid", &count(outcome.valid)),
+            ("fitting", &count(outcome.fitting)),
+            ("shown", &outcome.plans.len()),
+        ],
+    )];
+    if let (Some(ahead), [first, second, ..]) = (outcome.why_first(), outcome.plans.as_slice()) {
+        lines.push(match ahead {
+            Ahead::Quicker { term, by } => {
+                let gap = Seconds::new(
+                    second.report.estimate.step_s.get() - first.report.estimate.step_s.get(),
+                );
+                let by = if by.get() >= 0.0 {
+                    lang.pick("少 ", "less by ").to_string() + &format::seconds(by)
+                } else {
+                    lang.pick("反而多 ", "more by ").to_string()
+                        + &format::seconds(Seconds::new(-by.get()))
+                };
+                text::AHEAD_TIME.fill(
+                    lang,
+                    &[
+                        ("gap", &format::seconds(gap)),
+                        ("term", &term_name(lang, term)),
+                        ("by", &by),
+                    ],
+                )
+            }
+            Ahead::LessMemory { by } => text::AHEAD_MEMORY.fill(lang, &[("by", &by)]),
+            Ahead::Tie => text::AHEAD_TIE.get(lang).to_string(),
+        });
+    }
+    lines
+}
+
+/// The schedule cell: "1F1B", "GPipe", "interleaved v = 2".
+fn schedule_cell(config: &PlanConfig) -> String {
+    match config.schedule {
+        Schedule::OneFOneB => "1F1B".to_string(),
+        Schedule::Gpipe => "GPipe".to_string(),
+        Schedule::Interleaved => format!("interleaved v = {}", config.virtual_stages),
+    }
+}
+
+fn recompute_cell(lang: Lang, recompute: Recompute) -> &'static str {
+    match recompute {
+        Recompute::Full => lang.pick("全量", "full"),
+        Recompute::Selective => lang.pick("选择性", "selective"),
+        Recompute::None => lang.pick("不重算", "none"),
+    }
+}
+
+/// Which of the page's grids can show this plan with its controls: 8 or 64 cards of 8 a
+/// node, within the sliders' ranges. `None` when neither can.
+pub fn grid_for(config: &PlanConfig) -> Option<u32> {
+    let fits_controls = config.gpus_per_node == 8
+        && config.tp <= 8
+        && config.pp <= 8
+        && config.cp <= 8
+        && config.micro_batches <= 64
+        && config.micro_batch_size == 1
+        && config.virtual_stages <= 2
+        && config.seq_len.is_power_of_two()
+        && (1024..=131_072).contains(&config.seq_len);
+    (fits_controls && matches!(config.gpus, 8 | 64)).then_some(config.gpus)
+}
+
+/// Rows sorted by `key` (ascending, or descending when `descending`); the search's rank is
+/// kept with each row.
+pub fn sorted(plans: &[Found], key: SortKey, descending: bool) -> Vec<(usize, Found)> {
+    let mut rows: Vec<(usize, Found)> = plans.iter().cloned().enumerate().collect();
+    let value = |f: &Found| match key {
+        SortKey::Step => f.report.estimate.step_s.get(),
+        SortKey::Memory => f.report.memory.total.get(),
+        SortKey::Throughput => f.report.estimate.tokens_per_s_per_gpu,
+    };
+    rows.sort_by(|a, b| {
+        let order = value(&a.1).total_cmp(&value(&b.1)).then(a.0.cmp(&b.0));
+        if descending {
+            order.reverse()
+        } else {
+            order
+        }
+    });
+    rows
+}
+
+/// One row of plans: degrees, memory, step and its split, throughput, and the load button
+/// (`on_load` with the config; disabled when no grid can show it). `miss` greys the row and
+/// shows its overflow instead of a button.
+#[component]
+pub fn PlanRow(rank: usize, found: Found, miss: bool, on_load: Callback<PlanConfig>) -> impl IntoView {
+    let lang = use_lang();
+    let c = found.config.clone();
+    let r = &found.report;
+    let e = r.estimate;
+    let memory = r.memory;
+    let grid = grid_for(&c);
+    let ep = if r.by_stage.iter().any(|s| s.expert_states.get() > 0.0) || c.ep > 1 {
+        c.ep.to_string()
+    } else {
+        "—".to_string()
+    };
+    let schedule = schedule_cell(&c);
+    let overflow = Bytes::new(memory.total.get() - memory.capacity.get());
+    let action = if miss {
+        view! { <td class="num" data-testid="search-overflow" data-bytes=overflow.get().to_string()>{format!("+{overflow}")}</td> }.into_any()
+    } else {
+        let config = c.clone();
+        view! {
+            <td>
+                <button type="button" class="small" data-testid="load" disabled=grid.is_none()
+                    title=move || grid.is_none().then(|| text::NO_GRID.get(lang.get()))
+                    on:click=move |_| on_load.run(config.clone())>
+                    {move || match grid {
+                        Some(cards) => text::LOAD.fill(lang.get(), &[("cards", &cards)]),
+                        None => lang.get().pick("网格装不下", "no grid").to_string(),
+                    }}
+                </button>
+            </td>
+        }
+        .into_any()
+    };
+    view! {
+        <tr data-testid=if miss { "search-miss" } else { "search-row" } class:miss=miss
+            data-step-s=e.step_s.get().to_string()
+            data-bytes=memory.total.get().to_string()
+            data-tokens-per-s=e.tokens_per_s_per_gpu.to_string()
+            data-config=serde_json_config(&c)>
+            <td class="num">{rank + 1}</td>
+            <td class="num">{c.tp}</td>
+            <td class="num">{c.pp}</td>
+            <td class="num">{c.cp}</td>
+            <td class="num">{ep}</td>
+            <td class="num">{r.dp}</td>
+            <td class="num">{c.micro_batch_size}</td>
+            <td class="num">{c.micro_batches}</td>
+            <td class="num">{c.zero}</td>
+            <td>{move || recompute_cell(lang.get(), c.recompute)}</td>
+            <td>{schedule}</td>
+            <td class="num">{format::bytes(memory.total)}</td>
+            <td class="num">{format::seconds(e.step_s)}</td>
+            <td class="num secondary">{format!("{} / {} / {}", format::seconds(e.compute_s), format::seconds(e.bubble_s), format::seconds(e.exposed_comm_s))}</td>
+            <td class="num">{format::thousands(e.tokens_per_s_per_gpu.round() as u64)}</td>
+            {action}
+        </tr>
+    }
+}
+
+/// The config of a row as the CLI's JSON (for tests and for copying), model included.
+fn serde_json_config(config: &PlanConfig) -> String {
+    serde_wasm_bindgen::to_value(config)
+        .ok()
+        .and_then(|v| js_sys::JSON::stringify(&v).ok())
+        .and_then(|s| s.as_string())
+        .unwrap_or_default()
+}
+
+/// A sortable column header: a button that sorts by `key`, with `aria-sort` on the cell.
+#[component]
+pub fn SortHeader(
+    key: SortKey,
+    zh: &'static str,
+    en: &'static str,
+    sort: RwSignal<(SortKey, bool)>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let aria = move || {
+        let (k, descending) = sort.get();
+        if k != key {
+            "none"
+        } else if descending {
+            "descending"
+        } else {
+            "ascending"
+        }
+    };
+    let test_id = match key {
+        SortKey::Step => "sort-step",
+        SortKey::Memory => "sort-memory",
+        SortKey::Throughput => "sort-throughput",
+    };
+    view! {
+        <th scope="col" class="num" aria-sort=aria>
+            <button type="button" class="sort" data-testid=test_id
+                on:click=move |_| sort.update(|(k, descending)| {
+                    if *k == key { *descending = !*descending } else { *k = key; *descending = key == SortKey::Throughput }
+                })>
+                {move || lang.get().pick(zh, en)}
+                {move || match aria() { "ascending" => " ↑", "descending" => " ↓", _ => "" }}
+            </button>
+        </th>
+    }
+}
+
+/// The table of plans (fitting, or the near misses greyed).
+#[component]
+pub fn PlanTable(
+    #[prop(into)] rows: Signal<Vec<(usize, Found)>>,
+    miss: bool,
+    sort: RwSignal<(SortKey, bool)>,
+    on_load: Callback<PlanConfig>,
+) -> impl IntoView {
+    view! {
+        <TableScroll zh="搜索结果" en="Search results">
+            <table class="lesson-table search-table" data-testid=if miss { "search-misses" } else { "search-results" }>
+                <thead>
+                    <tr>
+                        <th scope="col" class="num">"#"</th>
+                        <th scope="col" class="num">"TP"</th>
+                        <th scope="col" class="num">"PP"</th>
+                        <th scope="col" class="num">"CP"</th>
+                        <th scope="col" class="num">"EP"</th>
+                        <th scope="col" class="num">"DP"</th>
+                        <th scope="col" class="num">"b"</th>
+                        <th scope="col" class="num">"m"</th>
+                        <th scope="col" class="num">"ZeRO"</th>
+                        <th scope="col"><T zh="重计算" en="Recompute" /></th>
+                        <th scope="col"><T zh="调度" en="Schedule" /></th>
+                        <SortHeader key=SortKey::Memory zh="最忙卡显存" en="Busiest card" sort=sort />
+                        <SortHeader key=SortKey::Step zh="每步（估算）" en="Step (estimate)" sort=sort />
+                        <th scope="col" class="num"><T zh="计算 / 气泡 / 通信" en="Compute / bubble / comm" /></th>
+                        <SortHeader key=SortKey::Throughput zh="每卡 tokens/s" en="Tokens/s per card" sort=sort />
+                        <th scope="col">{if miss { view! { <T zh="超出" en="Over by" /> } } else { view! { <T zh="网格" en="Grid" /> } }}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || rows.get().into_iter().map(|(rank, found)| view! {
+                        <PlanRow rank=rank found=found miss=miss on_load=on_load />
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </TableScroll>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parallel_core::search::search;
+
+    #[test]
+    fn every_sentence_is_filled_with_its_names() {
+        let found = search(
+            &PlanConfig {
+                global_batch: Some(64),
+                ..PlanConfig::default()
+            },
+            5,
+        )
+        .unwrap();
+        let none = search(
+            &PlanConfig {
+                global_batch: Some(64),
+                gpu_memory_gb: 10.0,
+                ..PlanConfig::default()
+            },
+            5,
+        )
+        .unwrap();
+        let capacity = Bytes::from_gb(80.0);
+        crate::text::testing::assert_all_used(text::ALL, || {
+            for lang in [Lang::Zh, Lang::En] {
+                summary(lang, &found, capacity);
+                summary(lang, &none, capacity);
+                text::NOTHING_VALID.fill(lang, &[("considered", &"0")]);
+                text::AHEAD_MEMORY.fill(lang, &[("by", &capacity)]);
+                text::AHEAD_TIE.get(lang);
+                text::LOAD.fill(lang, &[("cards", &8)]);
+                text::NO_GRID.get(lang);
+            }
+        });
+        let lines = summary(Lang::En, &found, capacity);
+        assert!(lines[0].ends_with("the table lists the 5 quickest by estimated step time."));
+        assert!(lines[1].starts_with("The first plan is "), "{}", lines[1]);
+        assert!(summary(Lang::Zh, &none, capacity)[0].contains("放不下"));
+    }
+
+    #[test]
+    fn rows_sort_by_each_key_and_keep_their_rank() {
+        let found = search(
+            &PlanConfig {
+                gpus: 64,
+                global_batch: Some(256),
+                ..PlanConfig::default()
+            },
+            20,
+        )
+        .unwrap();
+        let by_step = sorted(&found.plans, SortKey::Step, false);
+        assert!(by_step.iter().enumerate().all(|(i, (rank, _))| i == *rank));
+        let by_memory = sorted(&found.plans, SortKey::Memory, false);
+        assert!(by_memory
+            .windows(2)
+            .all(|w| w[0].1.report.memory.total <= w[1].1.report.memory.total));
+        let fastest = sorted(&found.plans, SortKey::Throughput, true);
+        assert!(fastest.windows(2).all(|w| {
+            w[0].1.report.estimate.tokens_per_s_per_gpu >= w[1].1.report.estimate.tokens_per_s_per_gpu
+        }));
+    }
+
+    #[test]
+    fn only_plans_the_grids_controls_reach_load() {
+        let base = PlanConfig::lesson_64_gpus();
+        assert_eq!(grid_for(&base), Some(64));
+        assert_eq!(grid_for(&PlanConfig::lesson_8_gpus()), Some(8));
+        assert_eq!(grid_for(&PlanConfig { pp: 16, ..base.clone() }), None);
+        assert_eq!(grid_for(&PlanConfig { micro_batch_size: 2, ..base.clone() }), None);
+        assert_eq!(grid_for(&PlanConfig { seq_len: 3000, ..base.clone() }), None);
+        assert_eq!(grid_for(&PlanConfig { gpus: 128, ..base }), None);
+    }
+}
