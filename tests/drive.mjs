@@ -290,11 +290,24 @@ export async function shown(section) {
   };
 }
 
+/**
+ * `x` with `digits` decimals as Rust's `{:.N}` writes it: like `toFixed`, except that an exact
+ * tie (2516.25 to one decimal) goes to the even digit, where `toFixed` rounds it up.
+ */
+export function fixed(x, digits) {
+  const scaled = x * 10 ** digits;
+  if (Number.isInteger(scaled * 2) && !Number.isInteger(scaled)) {
+    const down = Math.floor(scaled);
+    return ((down % 2 === 0 ? down : down + 1) / 10 ** digits).toFixed(digits);
+  }
+  return x.toFixed(digits);
+}
+
 /** "55.6 GB": the core's Bytes display, one decimal in GB. */
-export const gb = (bytes) => `${(bytes / 1e9).toFixed(1)} GB`;
+export const gb = (bytes) => `${fixed(bytes / 1e9, 1)} GB`;
 
 /** "18.47 s" or "67.1 ms": the core's Seconds display. */
-export const secondsText = (s) => (s >= 1 ? `${s.toFixed(2)} s` : `${(s * 1e3).toFixed(1)} ms`);
+export const secondsText = (s) => (s >= 1 ? `${fixed(s, 2)} s` : `${fixed(s * 1e3, 1)} ms`);
 
 /**
  * What the grid should show for `config` with `card` selected, from the CLI: `eval --card`

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DESKTOP, openPage, origin, serveStatic, settleAndCheck, startLab, stopServer, watchProblems } from './harness.mjs';
-import { CLI, cli } from './drive.mjs';
+import { CLI, cli, gb } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(HERE, '..', 'crates', 'parallel-core', 'tests', 'fixtures', 'hf', 'mixtral-8x7b.json');
@@ -190,7 +190,7 @@ test('the recipes table counts memory for a row whose config.json the user suppl
       for (const [id, key] of [['recipe-states', 'model_states'], ['recipe-activations', 'activations'], ['recipe-total', 'total']]) {
         const cell = tr.getByTestId(id);
         assert.equal(Number(await cell.getAttribute('data-bytes')), verdict.ok.memory[key], `${row} with ${name}: ${key}`);
-        assert.ok((await cell.innerText()).includes(`${(verdict.ok.memory[key] / 1e9).toFixed(1)} GB`), `${row} ${key}`);
+        assert.ok((await cell.innerText()).includes(gb(verdict.ok.memory[key])), `${row} ${key}`);
       }
       assert.equal(await tr.getByTestId('recipe-error').count(), 0);
     } else {

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
-import { cli, differences, expected, rng, shown, thousands } from './drive.mjs';
+import { cli, differences, expected, gb, rng, shown, thousands } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -55,7 +55,7 @@ async function checkAgainstCli(panel, base, why) {
     // And `eval` of the row's plan gives the same figures (the search prints evaluations).
     const again = cli(['eval'], row.config).ok;
     assert.equal(again.estimate.step_s, row.step);
-    assert.ok(row.cells.includes(`${(plan.report.memory.total / 1e9).toFixed(1)} GB`), `${why}: row ${i + 1} memory cell`);
+    assert.ok(row.cells.includes(gb(plan.report.memory.total)), `${why}: row ${i + 1} memory cell`);
     assert.equal(row.cells[0], String(i + 1));
   }
   const steps = rows.map((r) => r.step);

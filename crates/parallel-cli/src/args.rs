@@ -17,6 +17,8 @@ pub enum Command {
         card: Option<u32>,
         /// A lab link (`--url`) instead of stdin.
         link: Option<LinkArgs>,
+        /// `--explain`: add every figure's formula, substituted values and source.
+        explain: bool,
     },
     /// Print the groups of one card of the config on stdin, or of a lab link.
     Groups {
@@ -187,6 +189,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
         "eval" => Command::Eval {
             card: card_arg(&mut flags)?,
             link: link_args(&mut flags)?,
+            explain: flags.switch("--explain"),
         },
         "groups" => {
             let card = card_arg(&mut flags)?;
@@ -377,6 +380,7 @@ mod tests {
                 Ok(Command::Eval {
                     card: None,
                     link: None,
+                    explain: false,
                 }),
             ),
             (
@@ -384,6 +388,15 @@ mod tests {
                 Ok(Command::Eval {
                     card: Some(9),
                     link: None,
+                    explain: false,
+                }),
+            ),
+            (
+                "eval --explain",
+                Ok(Command::Eval {
+                    card: None,
+                    link: None,
+                    explain: true,
                 }),
             ),
             (
@@ -394,6 +407,7 @@ mod tests {
                         url: "#g8=z3".into(),
                         grid: Some(parallel_core::link::GridId::Eight),
                     }),
+                    explain: false,
                 }),
             ),
             (

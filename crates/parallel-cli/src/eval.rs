@@ -7,16 +7,32 @@ use parallel_core::{Plan, PlanConfig};
 
 use crate::error::CliError;
 
-/// The SPEC §10 report of a config: `{"dp", "memory", "comm", "bubble", "warnings"}`.
-/// With a card, `comm` carries that card's own links (the page's view of a selected card);
-/// bytes and group sizes are the same for every card.
-pub fn eval(config: &PlanConfig, card: Option<u32>, out: &mut dyn Write) -> Result<(), CliError> {
+/// The SPEC §10 report of a config: `{"dp", "memory", "comm", "bubble", "warnings",
+/// "estimate"}`. With a card, `comm` carries that card's own links (the page's view of a
+/// selected card); bytes and group sizes are the same for every card. With `explain`, the
+/// report gains `"explain": [{"figure", "formula", "substituted", "result", "unit", "shown",
+/// "source"}…]`, one entry per figure (`parallel_core::explain`).
+pub fn eval(
+    config: &PlanConfig,
+    card: Option<u32>,
+    explain: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let plan = Plan::new(config)?;
     let mut report = plan.report();
     if let Some(card) = card {
         report.comm = plan.traffic_for_card(card)?;
     }
-    write_json_line(&report, out)
+    if !explain {
+        return write_json_line(&report, out);
+    }
+    let mut value = serde_json::to_value(&report).map_err(std::io::Error::from)?;
+    let explained =
+        serde_json::to_value(plan.explain_all(&report)).map_err(std::io::Error::from)?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert("explain".to_string(), explained);
+    }
+    write_json_line(&value, out)
 }
 
 /// The TP, CP, PP, DP (and, for MoE models, EP) groups of one card.

@@ -38,12 +38,16 @@ pub use usage::USAGE;
 pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), CliError> {
     match args::parse(args)? {
         Command::Help => out.write_all(USAGE.as_bytes())?,
-        Command::Eval { card, link } => {
+        Command::Eval {
+            card,
+            link,
+            explain,
+        } => {
             let config = match link {
                 Some(link) => link_input::plan_of(&link)?.0,
                 None => input::parse_config(&input::read_all(stdin)?)?,
             };
-            eval::eval(&config, card, out)?;
+            eval::eval(&config, card, explain, out)?;
         }
         Command::Groups { card, link } => {
             let (config, link_card) = match link {

@@ -4,9 +4,11 @@
 pub const USAGE: &str = r#"parallel-lab: memory, traffic and pipeline bubble of a GPU training plan, per card.
 
 USAGE
-  parallel-lab eval [--card N]      read a plan (JSON) on stdin, print its report (JSON); with
+  parallel-lab eval [--card N] [--explain]
+                                    read a plan (JSON) on stdin, print its report (JSON); with
                                     --card, the traffic's links are card N's own (as the page
-                                    shows a selected card)
+                                    shows a selected card); with --explain, "explain" lists every
+                                    figure's formula, its substituted values, result and source
   parallel-lab groups --card N      read a plan on stdin, print card N's TP/CP/PP/DP(/EP) groups
   parallel-lab eval --url LINK [--grid 8|64]
   parallel-lab groups --url LINK [--grid 8|64] [--card N]

@@ -1033,3 +1033,32 @@ fn search_rejects_bad_input_by_name() {
         );
     }
 }
+
+#[test]
+fn eval_explain_gives_each_figure_its_formula_and_the_report_s_value() {
+    let r = json_of(&["eval", "--explain", "--card", "9"], LESSON_64_ZERO1);
+    let explain = r["explain"].as_array().unwrap();
+    let find = |id: &str| {
+        explain
+            .iter()
+            .find(|e| e["figure"] == id)
+            .unwrap_or_else(|| panic!("{id} not explained"))
+    };
+    assert_eq!(find("mem-states")["result"], r["memory"]["model_states"]);
+    assert_eq!(find("mem-states")["shown"], "12.2 GB");
+    assert_eq!(find("bubble")["result"], r["bubble"]["ratio"]);
+    assert_eq!(find("estimate-step")["result"], r["estimate"]["step_s"]);
+    for row in r["comm"].as_array().unwrap() {
+        let dim = row["dim"].as_str().unwrap();
+        let bytes = find(&format!("traffic-{dim}"));
+        assert_eq!(bytes["result"], row["bytes"]);
+        assert!(!bytes["formula"].as_str().unwrap().is_empty());
+        assert!(!bytes["source"].as_str().unwrap().is_empty());
+        assert_eq!(
+            find(&format!("traffic-{dim}-time"))["result"],
+            row["seconds"]
+        );
+    }
+    // Without the flag the report keeps SPEC §10's keys.
+    assert!(json_of(&["eval"], LESSON_64_ZERO1).get("explain").is_none());
+}

@@ -141,8 +141,9 @@ impl Plan {
                 .map(|t| t.seconds.get())
                 .sum()
         };
-        let blocking = seconds(&[Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp]);
-        let hidden = seconds(&[Dim::Dp, Dim::Edp]);
+        // + 0.0: an empty sum of f64 is −0.0.
+        let blocking = seconds(&[Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp]) + 0.0;
+        let hidden = seconds(&[Dim::Dp, Dim::Edp]) + 0.0;
         let exposed = blocking + (hidden - BACKWARD_SHARE * compute).max(0.0);
         let bubble = compute * self.bubble().ratio;
         let step = compute + bubble + exposed;

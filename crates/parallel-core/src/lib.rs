@@ -38,6 +38,7 @@ mod cp_layout;
 mod error;
 pub mod estimate;
 pub mod evolution;
+pub mod explain;
 mod grid;
 pub mod hf;
 pub mod lang;

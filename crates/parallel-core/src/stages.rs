@@ -113,42 +113,25 @@ impl Plan {
     /// ```
     pub fn memory_by_stage(&self) -> Vec<StageMemory> {
         let d = self.degrees();
-        let model = self.model();
         let g = self.precision().grad_bytes();
-        let t = f64::from(d.tp);
-        let layers = f64::from(model.layers);
-        let vh = f64::from(model.vocab) * f64::from(model.hidden);
-        let tied = model.tied_embeddings;
-        let body = (model.params - vh * if tied { 1.0 } else { 2.0 }).max(0.0);
-        let routed = model.routed_params().min(body);
-        let dense_body = body - routed;
-        let last = d.pp - 1;
         let (per_layer, scores) = self.activation_per_layer();
-        let s_local = f64::from(self.seq_len()) / f64::from(d.cp);
-        let b = f64::from(self.micro_batch_size());
-        let logits = Bytes::new(LOGIT_BYTES * s_local * b * f64::from(model.vocab) / t);
+        let logits = self.stage_logits();
+        let last = d.pp - 1;
         (0..d.pp)
             .map(|stage| {
                 let layers_i = self.stage_layers(stage);
-                let share = f64::from(layers_i) / layers;
-                let embedding = if stage == 0 { vh } else { 0.0 };
-                let head = if stage == last && !(tied && d.pp == 1) {
-                    vh
-                } else {
-                    0.0
-                };
-                let psi = (embedding + head + share * dense_body) / t;
+                let (psi, expert_psi) = self.stage_shards(stage);
                 let mut states =
                     ModelStates::ledger(psi, f64::from(d.weight_group()), self.zero(), g);
                 let mut expert_states = Bytes::ZERO;
-                if routed > 0.0 {
-                    let expert_psi = share * routed / f64::from(d.ep);
+                if expert_psi > 0.0 {
                     let edp = f64::from(d.expert_dp.unwrap_or(1));
                     let experts = ModelStates::ledger(expert_psi, edp, self.zero(), g);
                     expert_states = experts.total();
                     states = states.plus(experts);
                 }
-                let full_attention = f64::from(model.full_attention_layers) * share;
+                let share = f64::from(layers_i) / f64::from(self.model().layers);
+                let full_attention = f64::from(self.model().full_attention_layers) * share;
                 let per_micro_batch = per_layer * f64::from(layers_i) + scores * full_attention;
                 let mut activations = per_micro_batch * self.stage_in_flight(stage);
                 if stage == last {
@@ -167,6 +150,41 @@ impl Plan {
                 }
             })
             .collect()
+    }
+
+    /// The parameters stage i holds per card (SPEC §11): the dense shard
+    /// Ψ_i = (embedding_i + head_i + L_i·(B − P_routed)/L)/t and the experts'
+    /// Ψ_e,i = (L_i/L)·P_routed/e (0 for a dense model).
+    pub fn stage_shards(&self, stage: u32) -> (f64, f64) {
+        let d = self.degrees();
+        let model = self.model();
+        let t = f64::from(d.tp);
+        let vh = f64::from(model.vocab) * f64::from(model.hidden);
+        let tied = model.tied_embeddings;
+        let body = (model.params - vh * if tied { 1.0 } else { 2.0 }).max(0.0);
+        let routed = model.routed_params().min(body);
+        let share = f64::from(self.stage_layers(stage)) / f64::from(model.layers);
+        let embedding = if stage == 0 { vh } else { 0.0 };
+        let head = if stage == d.pp - 1 && !(tied && d.pp == 1) {
+            vh
+        } else {
+            0.0
+        };
+        let psi = (embedding + head + share * (body - routed)) / t;
+        let expert_psi = if routed > 0.0 {
+            share * routed / f64::from(d.ep)
+        } else {
+            0.0
+        };
+        (psi, expert_psi)
+    }
+
+    /// The FP32 logits of one micro-batch the last stage keeps for the loss: 4·s'·b·V/t.
+    pub fn stage_logits(&self) -> Bytes {
+        let d = self.degrees();
+        let s_local = f64::from(self.seq_len()) / f64::from(d.cp);
+        let b = f64::from(self.micro_batch_size());
+        Bytes::new(LOGIT_BYTES * s_local * b * f64::from(self.model().vocab) / f64::from(d.tp))
     }
 
     /// The stage with the largest total (the first such stage on a tie).

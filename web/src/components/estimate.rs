@@ -55,7 +55,10 @@ fn throughput_text(lang: Lang, e: &Estimate) -> String {
     text::THROUGHPUT.fill(
         lang,
         &[
-            ("tokens", &format::thousands(e.tokens_per_s_per_gpu.round() as u64)),
+            (
+                "tokens",
+                &format::thousands(e.tokens_per_s_per_gpu.round() as u64),
+            ),
             ("per_step", &format::thousands(e.tokens_per_step as u64)),
         ],
     )
@@ -68,7 +71,8 @@ pub fn EstimateFigure(
     #[prop(into)] tflops: Signal<f64>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let seconds = move |pick: fn(&Estimate) -> Seconds| estimate.with(|e| pick(e).get().to_string());
+    let seconds =
+        move |pick: fn(&Estimate) -> Seconds| estimate.with(|e| pick(e).get().to_string());
     view! {
         <div class="figure estimate-figure" data-testid="estimate">
             <h3 class="figure-title"><T zh="估算的每步时间" en="Estimated step time" /></h3>

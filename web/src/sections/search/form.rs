@@ -66,14 +66,78 @@ fn tflops(t: &str) -> Result<f64, InputError> {
 
 /// The panel's number fields, in the order they are shown.
 pub const FIELDS: [Field; 8] = [
-    Field { id: "search-gpus", zh: "卡数 N", en: "Cards N", unit: "", example: "64", read: gpus, check: |t| gpus(t).map(|_| ()) },
-    Field { id: "search-gpn", zh: "每节点卡数", en: "Cards per node", unit: "", example: "8", read: per_node, check: |t| per_node(t).map(|_| ()) },
-    Field { id: "search-seq", zh: "序列长度 s", en: "Sequence length s", unit: "tokens", example: "4096", read: seq, check: |t| seq(t).map(|_| ()) },
-    Field { id: "search-batch", zh: "全局批（每步序列数）", en: "Global batch (sequences per step)", unit: "", example: "256", read: batch, check: |t| batch(t).map(|_| ()) },
-    Field { id: "search-memory", zh: "每卡显存", en: "Card memory", unit: "GB", example: "80", read: memory, check: |t| memory(t).map(|_| ()) },
-    Field { id: "search-nvlink", zh: "NVLink 带宽", en: "NVLink bandwidth", unit: "GB/s", example: "160", read: bandwidth, check: |t| bandwidth(t).map(|_| ()) },
-    Field { id: "search-ib", zh: "InfiniBand 带宽", en: "InfiniBand bandwidth", unit: "GB/s", example: "50", read: bandwidth, check: |t| bandwidth(t).map(|_| ()) },
-    Field { id: "search-tflops", zh: "每卡有效算力", en: "Effective compute per card", unit: "TFLOP/s", example: "400", read: tflops, check: |t| tflops(t).map(|_| ()) },
+    Field {
+        id: "search-gpus",
+        zh: "卡数 N",
+        en: "Cards N",
+        unit: "",
+        example: "64",
+        read: gpus,
+        check: |t| gpus(t).map(|_| ()),
+    },
+    Field {
+        id: "search-gpn",
+        zh: "每节点卡数",
+        en: "Cards per node",
+        unit: "",
+        example: "8",
+        read: per_node,
+        check: |t| per_node(t).map(|_| ()),
+    },
+    Field {
+        id: "search-seq",
+        zh: "序列长度 s",
+        en: "Sequence length s",
+        unit: "tokens",
+        example: "4096",
+        read: seq,
+        check: |t| seq(t).map(|_| ()),
+    },
+    Field {
+        id: "search-batch",
+        zh: "全局批（每步序列数）",
+        en: "Global batch (sequences per step)",
+        unit: "",
+        example: "256",
+        read: batch,
+        check: |t| batch(t).map(|_| ()),
+    },
+    Field {
+        id: "search-memory",
+        zh: "每卡显存",
+        en: "Card memory",
+        unit: "GB",
+        example: "80",
+        read: memory,
+        check: |t| memory(t).map(|_| ()),
+    },
+    Field {
+        id: "search-nvlink",
+        zh: "NVLink 带宽",
+        en: "NVLink bandwidth",
+        unit: "GB/s",
+        example: "160",
+        read: bandwidth,
+        check: |t| bandwidth(t).map(|_| ()),
+    },
+    Field {
+        id: "search-ib",
+        zh: "InfiniBand 带宽",
+        en: "InfiniBand bandwidth",
+        unit: "GB/s",
+        example: "50",
+        read: bandwidth,
+        check: |t| bandwidth(t).map(|_| ()),
+    },
+    Field {
+        id: "search-tflops",
+        zh: "每卡有效算力",
+        en: "Effective compute per card",
+        unit: "TFLOP/s",
+        example: "400",
+        read: tflops,
+        check: |t| tflops(t).map(|_| ()),
+    },
 ];
 
 /// Checks one field's text by its id (one of [`FIELDS`]).
@@ -144,7 +208,10 @@ mod tests {
     #[test]
     fn the_defaults_read_as_the_lab_s_card() {
         let config = config_of("qwen3.8-27b", &defaults()).unwrap();
-        assert_eq!((config.gpus, config.gpus_per_node, config.seq_len), (64, 8, 4096));
+        assert_eq!(
+            (config.gpus, config.gpus_per_node, config.seq_len),
+            (64, 8, 4096)
+        );
         assert_eq!(config.global_batch, Some(256));
         assert_eq!(config.gpu_tflops, 400.0);
         let mixtral = config_of("mixtral-8x7b", &defaults()).unwrap();
@@ -160,9 +227,20 @@ mod tests {
         texts[7] = "".into();
         let problems = config_of("qwen3.8-27b", &texts).unwrap_err();
         let ids: Vec<&str> = problems.iter().map(|(id, _)| *id).collect();
-        assert_eq!(ids, ["search-gpus", "search-batch", "search-memory", "search-tflops"]);
+        assert_eq!(
+            ids,
+            [
+                "search-gpus",
+                "search-batch",
+                "search-memory",
+                "search-tflops"
+            ]
+        );
         assert_eq!(problems[2].1, InputError::Negative);
-        assert_eq!(check("search-gpus", "5000"), Err(InputError::TooLarge("4,096".to_string())));
+        assert_eq!(
+            check("search-gpus", "5000"),
+            Err(InputError::TooLarge("4,096".to_string()))
+        );
         assert_eq!(check("search-gpus", "1,024"), Ok(()));
         assert_eq!(check("search-memory", "94.5 GB"), Ok(()));
         assert_eq!(check("search-ib", "0"), Err(InputError::NotPositive));

@@ -110,19 +110,27 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
     });
     let misses = Signal::derive(move || {
         status.with(|s| match s {
-            Status::Done(outcome, _) if outcome.fitting == 0 => sorted(&outcome.near_misses, SortKey::Memory, false),
+            Status::Done(outcome, _) if outcome.fitting == 0 => {
+                sorted(&outcome.near_misses, SortKey::Memory, false)
+            }
             _ => Vec::new(),
         })
     });
     let on_load = Callback::new(move |plan: PlanConfig| {
-        let (lab, section) = if plan.gpus == 8 { (lab8, "section-8") } else { (lab64, "section-64") };
+        let (lab, section) = if plan.gpus == 8 {
+            (lab8, "section-8")
+        } else {
+            (lab64, "section-64")
+        };
         lab.selected.set(None);
         lab.load(plan);
         scroll_to_grid(section);
     });
 
-    let model_options: Vec<(&'static str, &'static str, &'static str)> =
-        Preset::ALL.iter().map(|p| (p.id(), p.name(), p.name())).collect();
+    let model_options: Vec<(&'static str, &'static str, &'static str)> = Preset::ALL
+        .iter()
+        .map(|p| (p.id(), p.name(), p.name()))
+        .collect();
     let fields = FIELDS
         .iter()
         .zip(texts)
@@ -135,10 +143,13 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         .collect_view();
     let state_line = move || {
         status.with(|s| match s {
-            Status::Idle => lang.get().pick(
-                "上面的数都填好、停下来后，就会自动搜索。",
-                "The search runs on its own once the figures above read and rest.",
-            ).to_string(),
+            Status::Idle => lang
+                .get()
+                .pick(
+                    "上面的数都填好、停下来后，就会自动搜索。",
+                    "The search runs on its own once the figures above read and rest.",
+                )
+                .to_string(),
             Status::Running(done) => format!(
                 "{}{:.0}%",
                 lang.get().pick("正在搜索… ", "Searching… "),
@@ -209,7 +220,11 @@ fn slice(
 
 /// Brings a grid into view after a plan is loaded into it.
 fn scroll_to_grid(section: &str) {
-    let Some(element) = document().query_selector(&format!("[data-testid=\"{section}\"]")).ok().flatten() else {
+    let Some(element) = document()
+        .query_selector(&format!("[data-testid=\"{section}\"]"))
+        .ok()
+        .flatten()
+    else {
         return;
     };
     element.scroll_into_view();

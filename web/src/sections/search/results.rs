@@ -198,7 +198,12 @@ pub fn sorted(plans: &[Found], key: SortKey, descending: bool) -> Vec<(usize, Fo
 /// (`on_load` with the config; disabled when no grid can show it). `miss` greys the row and
 /// shows its overflow instead of a button.
 #[component]
-pub fn PlanRow(rank: usize, found: Found, miss: bool, on_load: Callback<PlanConfig>) -> impl IntoView {
+pub fn PlanRow(
+    rank: usize,
+    found: Found,
+    miss: bool,
+    on_load: Callback<PlanConfig>,
+) -> impl IntoView {
     let lang = use_lang();
     let c = found.config.clone();
     let r = &found.report;
@@ -404,7 +409,8 @@ mod tests {
             .all(|w| w[0].1.report.memory.total <= w[1].1.report.memory.total));
         let fastest = sorted(&found.plans, SortKey::Throughput, true);
         assert!(fastest.windows(2).all(|w| {
-            w[0].1.report.estimate.tokens_per_s_per_gpu >= w[1].1.report.estimate.tokens_per_s_per_gpu
+            w[0].1.report.estimate.tokens_per_s_per_gpu
+                >= w[1].1.report.estimate.tokens_per_s_per_gpu
         }));
     }
 
@@ -413,9 +419,27 @@ mod tests {
         let base = PlanConfig::lesson_64_gpus();
         assert_eq!(grid_for(&base), Some(64));
         assert_eq!(grid_for(&PlanConfig::lesson_8_gpus()), Some(8));
-        assert_eq!(grid_for(&PlanConfig { pp: 16, ..base.clone() }), None);
-        assert_eq!(grid_for(&PlanConfig { micro_batch_size: 2, ..base.clone() }), None);
-        assert_eq!(grid_for(&PlanConfig { seq_len: 3000, ..base.clone() }), None);
+        assert_eq!(
+            grid_for(&PlanConfig {
+                pp: 16,
+                ..base.clone()
+            }),
+            None
+        );
+        assert_eq!(
+            grid_for(&PlanConfig {
+                micro_batch_size: 2,
+                ..base.clone()
+            }),
+            None
+        );
+        assert_eq!(
+            grid_for(&PlanConfig {
+                seq_len: 3000,
+                ..base.clone()
+            }),
+            None
+        );
         assert_eq!(grid_for(&PlanConfig { gpus: 128, ..base }), None);
     }
 }
