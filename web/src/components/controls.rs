@@ -6,8 +6,10 @@
 //! was moved, while the figures keep the last valid plan.
 
 use leptos::prelude::*;
+use parallel_core::explain::Figure;
 use parallel_core::{Accounting, ModelChoice, PlanConfig, Preset, Recompute, Schedule};
 
+use crate::components::explain::ExplainButton;
 use crate::components::model_card::ModelCard;
 use crate::components::own_model::OwnModel;
 use crate::error_text::explain;
@@ -358,6 +360,7 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
             <div class="control derived">
                 <span class="control-name"><T zh="DP 数据并行（推出来的）" en="DP data parallel (derived)" /></span>
                 <output class="control-value" data-testid="derived-dp">{dp}</output>
+                " "<ExplainButton figure=Figure::Dp lab=lab />
                 <p class="control-note"><T zh="d = N ÷ (TP·PP·CP)" en="d = N ÷ (TP·PP·CP)" /></p>
             </div>
         </div>

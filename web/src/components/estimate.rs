@@ -3,7 +3,11 @@
 //! its assumptions one click away. Every figure comes from the report's `estimate`.
 
 use leptos::prelude::*;
+use parallel_core::explain::Figure;
 use parallel_core::{Estimate, Seconds};
+
+use crate::components::explain::ExplainButton;
+use crate::lab::GridLab;
 
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
@@ -69,6 +73,8 @@ fn throughput_text(lang: Lang, e: &Estimate) -> String {
 pub fn EstimateFigure(
     #[prop(into)] estimate: Signal<Estimate>,
     #[prop(into)] tflops: Signal<f64>,
+    /// The grid whose figures the explanations open on.
+    lab: GridLab,
 ) -> impl IntoView {
     let lang = use_lang();
     let seconds =
@@ -81,6 +87,8 @@ pub fn EstimateFigure(
                     {move || estimate.with(|e| format::seconds(e.step_s))}
                 </span>
                 <span class="caption"><T zh=" 估算" en=" estimate" /></span>
+                " "<ExplainButton figure=Figure::StepTime lab=lab />
+                " "<ExplainButton figure=Figure::Compute lab=lab />
             </p>
             <p class="secondary" data-testid="estimate-split"
                data-compute=move || seconds(|e| e.compute_s)
@@ -92,6 +100,10 @@ pub fn EstimateFigure(
                data-tokens-per-s=move || estimate.with(|e| e.tokens_per_s_per_gpu.to_string())
                data-tokens-per-step=move || estimate.with(|e| e.tokens_per_step.to_string())>
                 {move || estimate.with(|e| throughput_text(lang.get(), e))}
+            </p>
+            <p class="secondary why">
+                <ExplainButton figure=Figure::TokensPerStep lab=lab />
+                " "<ExplainButton figure=Figure::Throughput lab=lab />
             </p>
             <details class="assumptions">
                 <summary><T zh="估算的假设" en="What the estimate assumes" /></summary>

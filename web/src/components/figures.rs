@@ -3,11 +3,14 @@
 //! Each figure carries its raw value in a `data-*` attribute for the browser tests.
 
 use leptos::prelude::*;
+use parallel_core::explain::Figure;
 use parallel_core::{Bytes, Collective, Dim, Link, Memory, Report, Traffic};
 
+use crate::components::explain::ExplainButton;
 use crate::components::table_scroll::TableScroll;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
+use crate::lab::GridLab;
 
 /// The sentences of the figures.
 mod text {
@@ -123,6 +126,8 @@ pub fn MemoryFigure(
     /// The routed experts' and the dense part's model states of the card shown (MoE models), if any.
     #[prop(into)]
     experts: Signal<Option<(Bytes, Bytes)>>,
+    /// The grid whose figures the explanations open on.
+    lab: GridLab,
 ) -> impl IntoView {
     let lang = use_lang();
     let share = move |part: fn(&Memory) -> f64| {
@@ -144,7 +149,7 @@ pub fn MemoryFigure(
             </div>
             <dl class="memory-numbers">
                 <div>
-                    <dt><T zh="模型状态" en="Model states" /></dt>
+                    <dt><T zh="模型状态" en="Model states" /> <ExplainButton figure=Figure::ModelStates lab=lab /></dt>
                     <dd data-testid="mem-states" data-bytes=move || memory.with(|m| m.model_states.get().to_string())>
                         {move || memory.with(|m| format::bytes(m.model_states))}
                     </dd>
@@ -155,13 +160,13 @@ pub fn MemoryFigure(
                     })}
                 </div>
                 <div>
-                    <dt><T zh="激活" en="Activations" /></dt>
+                    <dt><T zh="激活" en="Activations" /> <ExplainButton figure=Figure::Activations lab=lab /></dt>
                     <dd data-testid="mem-activations" data-bytes=move || memory.with(|m| m.activations.get().to_string())>
                         {move || memory.with(|m| format::bytes(m.activations))}
                     </dd>
                 </div>
                 <div class="memory-total">
-                    <dt><T zh="合计" en="Total" /></dt>
+                    <dt><T zh="合计" en="Total" /> <ExplainButton figure=Figure::Total lab=lab /></dt>
                     <dd data-testid="mem-total" data-bytes=move || memory.with(|m| m.total.get().to_string())
                         data-fits=move || memory.with(|m| m.fits.to_string())>
                         {move || memory.with(|m| format::bytes(m.total))}
@@ -183,7 +188,7 @@ pub fn MemoryFigure(
 }
 
 /// One row of the traffic table.
-fn traffic_row(lang: Lang, t: Traffic) -> impl IntoView {
+fn traffic_row(lang: Lang, t: Traffic, lab: GridLab) -> impl IntoView {
     let dim = t.dim.as_str();
     view! {
         <tr
@@ -200,6 +205,10 @@ fn traffic_row(lang: Lang, t: Traffic) -> impl IntoView {
             <td class="num">{format::bytes(t.bytes)}</td>
             <td class=format!("link link-{}", t.link.as_str())>{format::link(lang, t.link)}</td>
             <td class="num">{format::seconds(t.seconds)}</td>
+            <td class="why">
+                <ExplainButton figure=Figure::Traffic(t.dim) lab=lab />
+                <ExplainButton figure=Figure::TrafficTime(t.dim) lab=lab />
+            </td>
         </tr>
     }
 }
@@ -209,6 +218,8 @@ fn traffic_row(lang: Lang, t: Traffic) -> impl IntoView {
 pub fn TrafficTable(
     #[prop(into)] traffic: Signal<Vec<Traffic>>,
     #[prop(into)] selected: Signal<Option<u32>>,
+    /// The grid whose figures the explanations open on.
+    lab: GridLab,
 ) -> impl IntoView {
     let lang = use_lang();
     let heading = move || traffic_heading(lang.get(), selected.get());
@@ -217,14 +228,14 @@ pub fn TrafficTable(
         let rows = traffic.get();
         if rows.is_empty() {
             view! {
-                <tr><td colspan="6" class="empty">
+                <tr><td colspan="7" class="empty">
                     {lang.pick("这个方案没有卡间通信（每一维都是 1）。", "No traffic between cards: every degree is 1.")}
                 </td></tr>
             }
             .into_any()
         } else {
             rows.into_iter()
-                .map(|t| traffic_row(lang, t))
+                .map(|t| traffic_row(lang, t, lab))
                 .collect_view()
                 .into_any()
         }
@@ -242,6 +253,7 @@ pub fn TrafficTable(
                             <th scope="col"><T zh="每卡每步" en="Bytes / card / step" /></th>
                             <th scope="col"><T zh="链路" en="Link" /></th>
                             <th scope="col"><T zh="按带宽的时间" en="Time at link bandwidth" /></th>
+                            <th scope="col"><T zh="怎么算（字节 / 时间）" en="Why (bytes / time)" /></th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
@@ -253,7 +265,11 @@ pub fn TrafficTable(
 
 /// The pipeline bubble: (p−1)/m and its share of the step.
 #[component]
-pub fn BubbleFigure(#[prop(into)] report: Signal<Report>) -> impl IntoView {
+pub fn BubbleFigure(
+    #[prop(into)] report: Signal<Report>,
+    /// The grid whose figures the explanations open on.
+    lab: GridLab,
+) -> impl IntoView {
     let ratio = move || report.with(|r| r.bubble.ratio);
     let share = move || report.with(|r| r.bubble.share);
     view! {
@@ -264,10 +280,14 @@ pub fn BubbleFigure(#[prop(into)] report: Signal<Report>) -> impl IntoView {
                     {move || if ratio() == 0.0 { "—".to_string() } else { format::percent(ratio()) }}
                 </span>
                 <span class="caption"><T zh=" 空等 ÷ 计算 = (p−1)/m" en=" idle ÷ compute = (p−1)/m" /></span>
+                " "<ExplainButton figure=Figure::BubbleRatio lab=lab />
             </p>
-            <p class="secondary" data-testid="bubble-share" data-share=move || share().to_string()>
-                <T zh="占整步时间 " en="Share of the step " />
-                {move || format::percent(share())}
+            <p class="secondary">
+                <span data-testid="bubble-share" data-share=move || share().to_string()>
+                    <T zh="占整步时间 " en="Share of the step " />
+                    {move || format::percent(share())}
+                </span>
+                " "<ExplainButton figure=Figure::BubbleShare lab=lab />
             </p>
         </div>
     }

@@ -71,13 +71,13 @@ pub fn GridLabView(
                 />
             </div>
             <div class="grid-lab-figures">
-                <MemoryFigure memory=memory busiest=busiest experts=experts />
-                <BubbleFigure report=report />
-                <EstimateFigure estimate=estimate tflops=tflops />
+                <MemoryFigure memory=memory busiest=busiest experts=experts lab=lab />
+                <BubbleFigure report=report lab=lab />
+                <EstimateFigure estimate=estimate tflops=tflops lab=lab />
                 <Warnings report=report />
             </div>
             <div class="grid-lab-traffic">
-                <TrafficTable traffic=traffic selected=selected />
+                <TrafficTable traffic=traffic selected=selected lab=lab />
             </div>
             <div class="grid-lab-charts">
                 <MemoryChart plan=plan />

@@ -4,6 +4,7 @@
 pub mod controls;
 pub mod device_grid;
 pub mod estimate;
+pub mod explain;
 pub mod figures;
 pub mod grid_section;
 pub mod lesson_table;

@@ -1,0 +1,107 @@
+// Every figure explains itself (issue 13): beside each computed figure of a grid a button
+// `explain-<figure>` opens a panel `explanation` whose `data-result` equals the figure's own
+// value attribute, whose formula, substituted values and result are `parallel-lab eval
+// --explain --card N`'s for the same plan, reached by keyboard (Enter opens, Esc closes and
+// gives the focus back) in both languages.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { SLIDERS, cli, keyboardTo, rng } from './drive.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** The figure's own value attribute on the page, for an explained figure id. */
+async function figureValue(section, id) {
+  const attr = async (testId, name) => Number(await section.getByTestId(testId).getAttribute(name));
+  if (id.startsWith('traffic-') && id.endsWith('-time')) return null; // compared with the CLI
+  if (id.startsWith('traffic-')) return attr(id, 'data-bytes');
+  switch (id) {
+    case 'mem-states': case 'mem-activations': case 'mem-total': return attr(id, 'data-bytes');
+    case 'bubble': return attr(id, 'data-ratio');
+    case 'bubble-share': return attr(id, 'data-share');
+    case 'estimate-step': return attr(id, 'data-seconds');
+    case 'estimate-compute': return attr('estimate-split', 'data-compute');
+    case 'estimate-tokens': return attr('estimate-throughput', 'data-tokens-per-step');
+    case 'estimate-throughput': return attr('estimate-throughput', 'data-tokens-per-s');
+    case 'derived-dp': return Number((await section.getByTestId('derived-dp').innerText()).trim());
+    default: throw new Error(`no value attribute known for ${id}`);
+  }
+}
+
+/** Opens every explanation of the section (by keyboard), checks it, closes it with Esc. */
+async function checkAll(section, config, card) {
+  const want = cli(['eval', '--explain', '--card', String(card)], config).ok;
+  const byId = Object.fromEntries(want.explain.map((e) => [e.figure, e]));
+  const buttons = section.locator('button[data-testid^="explain-"]');
+  const ids = await buttons.evaluateAll((all) => all.map((b) => b.dataset.testid.slice('explain-'.length)));
+  assert.deepEqual([...ids].sort(), Object.keys(byId).sort(), 'a button for every figure the CLI explains');
+  for (const id of ids) {
+    const button = section.getByTestId(`explain-${id}`);
+    await button.focus();
+    await button.press('Enter');
+    const panel = section.getByTestId('explanation');
+    assert.equal(await panel.count(), 1, id);
+    assert.equal(await button.getAttribute('aria-expanded'), 'true');
+    const result = Number(await panel.getAttribute('data-result'));
+    const own = await figureValue(section, id);
+    if (own !== null) assert.equal(result, own, `${id}: panel ${result}, figure ${own}`);
+    const e = byId[id];
+    assert.equal(result, e.result, `${id}: the CLI's result`);
+    assert.equal((await panel.getByTestId('explanation-formula').innerText()).trim(), e.formula, id);
+    assert.equal((await panel.getByTestId('explanation-substituted').innerText()).trim(), e.substituted, id);
+    assert.equal((await panel.getByTestId('explanation-shown').innerText()).trim(), e.shown, id);
+    await panel.press('Escape');
+    assert.equal(await section.getByTestId('explanation').count(), 0, `${id}: Esc closes`);
+    assert.equal(await button.evaluate((b) => document.activeElement === b), true, `${id}: focus back on the button`);
+  }
+  return ids.length;
+}
+
+test('every figure of both grids opens its explanation, equal to the figure and to the CLI', async () => {
+  const seed = Number(process.env.SEED ?? Date.now() % 1e9);
+  console.log(`explanations: SEED=${seed}`);
+  const { pick } = rng(seed);
+  const { page, context, problems } = await openPage(lab);
+  let opened = 0;
+  for (const [grid, base] of [['8', { gpus: 8, zero: 3 }], ['64', { gpus: 64, tp: 8, pp: 8 }]]) {
+    const section = page.getByTestId(`section-${grid}`);
+    await section.getByTestId(`grid-${grid}`).getByTestId('card-1').click();
+    opened += await checkAll(section, base, 1);
+    // Two plans reached by the sliders' keys, each with a random card.
+    let config = { ...base };
+    for (let round = 0; round < 2; round++) {
+      const tp = pick([1, 2, 4, 8]);
+      const pp = pick([1, 2, 4]);
+      const m = pick([4, 8, 16]);
+      await keyboardTo(section, SLIDERS.find((s) => s.field === 'tp'), tp);
+      await keyboardTo(section, SLIDERS.find((s) => s.field === 'pp'), pp);
+      await keyboardTo(section, SLIDERS.find((s) => s.field === 'micro_batches'), m);
+      const next = { ...config, tp, pp, micro_batches: m };
+      if (cli(['eval'], next).error) continue;
+      config = next;
+      const card = pick([0, 3, Number(grid) - 1]);
+      const target = section.getByTestId(`grid-${grid}`).getByTestId(`card-${card}`);
+      if ((await target.getAttribute('aria-pressed')) !== 'true') await target.click();
+      opened += await checkAll(section, config, card);
+    }
+  }
+  assert.ok(opened >= 40, `${opened} panels opened`);
+  // In English the panel's words are English.
+  await page.getByTestId('lang-toggle').click();
+  const section = page.getByTestId('section-8');
+  await section.getByTestId('explain-mem-states').click();
+  const text = await section.getByTestId('explanation').innerText();
+  assert.ok(!/[\u4e00-\u9fff]/.test(text), text);
+  assert.match(text, /Formula/);
+  await section.getByTestId('explain-mem-states').click();
+  assert.equal(await section.getByTestId('explanation').count(), 0, 'a second click closes');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
