@@ -68,6 +68,25 @@ pub fn cp_positions(
         .collect())
 }
 
+/// The rank that holds each token position 0 … s−1 (the inverse of [`cp_positions`]).
+///
+/// ```
+/// use parallel_core::{cp_token_ranks, CpLayout};
+/// assert_eq!(cp_token_ranks(8, 2, CpLayout::Contiguous).unwrap(), [0, 0, 0, 0, 1, 1, 1, 1]);
+/// assert_eq!(cp_token_ranks(8, 2, CpLayout::Zigzag).unwrap(), [0, 0, 1, 1, 1, 1, 0, 0]);
+/// ```
+pub fn cp_token_ranks(seq_len: u32, cp: u32, layout: CpLayout) -> Result<Vec<u32>, PlanError> {
+    let mut ranks = vec![0; seq_len as usize];
+    for (rank, ranges) in cp_positions(seq_len, cp, layout)?.into_iter().enumerate() {
+        for range in ranges {
+            for position in range {
+                ranks[position as usize] = rank as u32;
+            }
+        }
+    }
+    Ok(ranks)
+}
+
 /// Causal query-key pairs of each rank: Σ (i + 1) over its positions.
 ///
 /// ```

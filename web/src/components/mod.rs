@@ -2,6 +2,7 @@
 //! and formats what the core computed.
 
 pub mod controls;
+pub mod cp_layouts;
 pub mod device_grid;
 pub mod estimate;
 pub mod explain;

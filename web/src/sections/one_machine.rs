@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use parallel_core::lesson::eight_gpu_plans;
 use parallel_core::{ModelStates, PlanConfig, Preset, Recompute};
 
+use crate::components::cp_layouts::CpLayouts;
 use crate::components::grid_section::GridLabView;
 use crate::components::lesson_table::LessonTable;
 use crate::components::prediction::Prediction;
@@ -129,6 +130,7 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
                            en="A pipeline does not pay inside one machine: the traffic it saves between stages is not scarce on NVLink, and it brings a bubble." /></li>
                 </ol>
             </div>
+            <CpLayouts />
         </section>
     }
 }
