@@ -88,8 +88,10 @@ fn mask_paths(ranks: &[u32], cp: u32) -> Vec<(u32, String)> {
 #[component]
 fn LayoutView(layout: CpLayout, tokens: Signal<u32>, cp: Signal<u32>) -> impl IntoView {
     let lang = use_lang();
-    let ranks = Memo::new(move |_| cp_token_ranks(tokens.get(), cp.get(), layout).unwrap_or_default());
-    let counts = Memo::new(move |_| causal_pairs(tokens.get(), cp.get(), layout).unwrap_or_default());
+    let ranks =
+        Memo::new(move |_| cp_token_ranks(tokens.get(), cp.get(), layout).unwrap_or_default());
+    let counts =
+        Memo::new(move |_| causal_pairs(tokens.get(), cp.get(), layout).unwrap_or_default());
     let id = match layout {
         CpLayout::Contiguous => "contiguous",
         CpLayout::Zigzag => "zigzag",

@@ -41,14 +41,22 @@ pub fn figure_name(lang: Lang, figure: Figure) -> String {
         Figure::Activations => lang.pick("激活", "activations").into(),
         Figure::Total => lang.pick("每卡合计", "total per card").into(),
         Figure::Dp => lang.pick("数据并行度 DP", "data-parallel degree DP").into(),
-        Figure::Traffic(d) => format!("{} {}", dim(d), lang.pick("每卡每步字节", "bytes per card per step")),
-        Figure::TrafficTime(d) => format!("{} {}", dim(d), lang.pick("通信时间", "communication time")),
+        Figure::Traffic(d) => format!(
+            "{} {}",
+            dim(d),
+            lang.pick("每卡每步字节", "bytes per card per step")
+        ),
+        Figure::TrafficTime(d) => {
+            format!("{} {}", dim(d), lang.pick("通信时间", "communication time"))
+        }
         Figure::BubbleRatio => lang.pick("气泡比", "bubble ratio").into(),
         Figure::BubbleShare => lang.pick("气泡占整步", "bubble's share of the step").into(),
         Figure::TokensPerStep => lang.pick("每步 token 数", "tokens per step").into(),
         Figure::StepTime => lang.pick("估算的每步时间", "estimated step time").into(),
         Figure::Compute => lang.pick("估算的计算时间", "estimated compute time").into(),
-        Figure::Throughput => lang.pick("每卡每秒 token 数", "tokens per second per card").into(),
+        Figure::Throughput => lang
+            .pick("每卡每秒 token 数", "tokens per second per card")
+            .into(),
     }
 }
 
@@ -74,7 +82,10 @@ pub fn ExplainButton(figure: Figure, lab: GridLab) -> impl IntoView {
     let open = RwSignal::new(false);
     let button = NodeRef::<Button>::new();
     let id = figure.id();
-    let panel_id = format!("explain-panel-{id}-{}", lab.config.with_untracked(|c| c.gpus));
+    let panel_id = format!(
+        "explain-panel-{id}-{}",
+        lab.config.with_untracked(|c| c.gpus)
+    );
     let close = move || {
         open.set(false);
         if let Some(b) = button.get() {
@@ -152,7 +163,13 @@ mod tests {
                 text::EXPLAIN.fill(lang, &[("figure", &figure_name(lang, Figure::ModelStates))]);
             }
         });
-        assert_eq!(figure_name(Lang::En, Figure::Traffic(Dim::Tp)), "TP bytes per card per step");
-        assert_eq!(figure_name(Lang::Zh, Figure::TrafficTime(Dim::Dp)), "DP（含 ZeRO） 通信时间");
+        assert_eq!(
+            figure_name(Lang::En, Figure::Traffic(Dim::Tp)),
+            "TP bytes per card per step"
+        );
+        assert_eq!(
+            figure_name(Lang::Zh, Figure::TrafficTime(Dim::Dp)),
+            "DP（含 ZeRO） 通信时间"
+        );
     }
 }

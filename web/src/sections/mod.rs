@@ -6,5 +6,6 @@ pub mod decisions;
 pub mod evolution;
 pub mod intro;
 pub mod one_machine;
+pub mod questions;
 pub mod real_configs;
 pub mod search;

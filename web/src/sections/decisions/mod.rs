@@ -20,6 +20,7 @@ use parallel_core::link::Section;
 
 use crate::i18n::T;
 use crate::lab::GridLab;
+use crate::sections::questions::Questions;
 use crate::sections::search::PlanSearch;
 use bench::TpBenchView;
 use one::DecisionOneForm;
@@ -38,6 +39,7 @@ pub fn Decisions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
             <DecisionOneForm lab8=lab8 />
             <DecisionTwoForm lab64=lab64 />
             <DecisionThreeForm />
+            <Questions lab8=lab8 lab64=lab64 />
             <PlanSearch lab8=lab8 lab64=lab64 />
             <div class="acceptance" data-testid="acceptance">
                 <h3><T zh="验收" en="Acceptance" /></h3>

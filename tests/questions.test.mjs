@@ -1,0 +1,58 @@
+// Questions students ask (issue 13, seed 003): each question has a prediction box, a button
+// that sets its grid to the demonstration plan (the grid's figures then equal `parallel-lab
+// eval` of that plan), and an answer read from the grid that cites the figure on screen; the
+// answer waits while the grid shows another plan; two questions say the lab cannot answer them.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { differences, expected, shown } from './drive.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+test('every question sets its plan up and answers from the figures on screen', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const questions = page.getByTestId('question');
+  const count = await questions.count();
+  assert.ok(count >= 11, `${count} questions`);
+  for (let i = 0; i < count; i++) {
+    const question = questions.nth(i);
+    const id = await question.getAttribute('data-question');
+    const grid = await question.getAttribute('data-grid');
+    const config = JSON.parse(await question.getAttribute('data-plan'));
+    await question.scrollIntoViewIfNeeded();
+    await question.getByTestId('question-prediction').fill('我猜 50 GB');
+    await question.getByTestId('question-setup').click();
+    const answer = question.getByTestId('question-answer');
+    assert.equal(await answer.getAttribute('data-in-grid'), 'true', id);
+    // The grid shows the plan: every figure equals the CLI's for it.
+    const section = page.getByTestId(`section-${grid}`);
+    await section.getByTestId(`grid-${grid}`).getByTestId('card-0').click();
+    assert.deepEqual(differences(await shown(section), expected(config, 0)), [], id);
+    // The answer cites the figure on screen, as the grid shows it.
+    const cited = await visibleText(section.getByTestId(await answer.getAttribute('data-cites')));
+    const figure = cited.match(/[\d,.]+ (GB|%)|[\d.]+%/)?.[0];
+    assert.ok(figure, `${id}: no figure in "${cited}"`);
+    const text = await visibleText(answer);
+    assert.ok(text.includes(figure), `${id}: answer "${text}" does not cite ${figure}`);
+    assert.equal(await question.getByTestId('question-prediction').inputValue(), '我猜 50 GB');
+  }
+  // Moving the grid away: the answer waits for the plan again.
+  const first = questions.first();
+  await first.getByTestId('question-setup').click();
+  await page.getByTestId('section-8').getByTestId('slider-tp').press('End');
+  assert.equal(await first.getByTestId('question-answer').getAttribute('data-in-grid'), 'false');
+  assert.match(await visibleText(first.getByTestId('question-answer')), /按上面的按钮/);
+  assert.equal(await page.getByTestId('questions-beyond').locator('li').count(), 2);
+  await page.getByTestId('lang-toggle').click();
+  const english = await visibleText(page.getByTestId('questions'));
+  assert.ok(!/[\u4e00-\u9fff]/.test(english.replace('我猜 50 GB', '')), english.slice(0, 200));
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
