@@ -206,10 +206,22 @@ export async function cardGroups(grid) {
 /** Visible text of a locator, whitespace collapsed (scrolled into view first, as a reader
  * does: sections far below are not rendered until they come near the viewport). */
 export async function visibleText(locator) {
+  const frames = () => locator.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await locator.scrollIntoViewIfNeeded();
   // The browser decides what is near the viewport while it renders the next frame.
-  await locator.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  return (await locator.innerText()).replace(/\s+/g, ' ').trim();
+  await frames();
+  let text = await locator.innerText();
+  if (!text.trim() && (await locator.evaluate((element) => element.textContent.trim() !== ''))) {
+    // A section far away is laid out at its placeholder size (`content-visibility: auto`), so
+    // the element's own position was stale: come to its section first, as a reader scrolling
+    // there would, then to the element.
+    await locator.evaluate((element) => element.closest('section')?.scrollIntoView({ block: 'start' }));
+    await frames();
+    await locator.scrollIntoViewIfNeeded();
+    await frames();
+    text = await locator.innerText();
+  }
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -91,6 +91,8 @@ test('the search panel equals parallel-lab search, sorts, and loads a plan into 
   const config = JSON.parse(await row.getAttribute('data-config'));
   await row.getByTestId('load').click();
   const section = page.getByTestId('section-64');
+  // The page brings the grid to the top of the viewport.
+  await page.waitForFunction(() => Math.abs(document.querySelector('[data-testid="section-64"]').getBoundingClientRect().top) < 2, null, { timeout: 5_000 });
   await section.getByTestId('grid-64').getByTestId('card-9').click();
   assert.deepEqual(differences(await shown(section), expected(config, 9)), []);
   assert.equal(await section.getByTestId('slider-tp').getAttribute('aria-valuetext'), String(config.tp));

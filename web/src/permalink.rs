@@ -204,23 +204,29 @@ pub fn track_section(section: RwSignal<Option<Section>>) {
 /// Scrolls to a section now and records it as the one in view (the contents links: a plain
 /// `href="#part-one"` would replace the page's state in the address).
 pub fn go_to(section: RwSignal<Option<Section>>, to: Section) {
-    settle_on(to, 0);
+    settle_on(format!("#{}", to.id()), 0);
     section.set(Some(to));
 }
 
 /// Scrolls the section a link names into view, once the page is drawn.
 pub fn scroll_to(section: Section) {
-    request_animation_frame(move || settle_on(section, 0));
+    bring_into_view(format!("#{}", section.id()));
 }
 
-/// The most frames spent bringing a section to the top of the viewport.
+/// Brings the element `selector` finds to the top of the viewport, from the next frame on (a
+/// grid after a plan is loaded into it from far below).
+pub fn bring_into_view(selector: String) {
+    request_animation_frame(move || settle_on(selector, 0));
+}
+
+/// The most frames spent bringing an element to the top of the viewport.
 const SETTLE_FRAMES: u32 = 12;
 
-/// Scrolls `section` to the top, then checks again at the next frames: the sections far below
+/// Scrolls the element to the top, then checks again at the next frames: the sections far below
 /// are drawn only near the viewport (CSS `content-visibility`), so those passed on the way may
 /// take their real height once drawn and move the target; it is scrolled again until it stays.
-fn settle_on(section: Section, frame: u32) {
-    let Some(element) = document().get_element_by_id(section.id()) else {
+fn settle_on(selector: String, frame: u32) {
+    let Some(element) = document().query_selector(&selector).ok().flatten() else {
         return;
     };
     let top = element.get_bounding_client_rect().top();
@@ -232,7 +238,7 @@ fn settle_on(section: Section, frame: u32) {
     options.set_behavior(web_sys::ScrollBehavior::Instant);
     element.scroll_into_view_with_scroll_into_view_options(&options);
     if frame < SETTLE_FRAMES {
-        request_animation_frame(move || settle_on(section, frame + 1));
+        request_animation_frame(move || settle_on(selector, frame + 1));
     }
 }
 

@@ -36,13 +36,7 @@ fn QuestionCard(question: Question, lab: GridLab) -> impl IntoView {
     let set_up = move |_| {
         lab.selected.set(None);
         lab.load(demo.clone());
-        if let Some(grid) = document()
-            .query_selector(&format!("[data-testid=\"{section}\"]"))
-            .ok()
-            .flatten()
-        {
-            grid.scroll_into_view();
-        }
+        crate::permalink::bring_into_view(format!("[data-testid=\"{section}\"]"));
     };
     let answer = move || {
         in_grid.get().then(|| {

@@ -124,7 +124,7 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         };
         lab.selected.set(None);
         lab.load(plan);
-        scroll_to_grid(section);
+        crate::permalink::bring_into_view(format!("[data-testid=\"{section}\"]"));
     });
 
     let model_options: Vec<(&'static str, &'static str, &'static str)> = Preset::ALL
@@ -216,16 +216,4 @@ fn slice(
         move || slice(search, base, run, generation, status),
         Duration::ZERO,
     );
-}
-
-/// Brings a grid into view after a plan is loaded into it.
-fn scroll_to_grid(section: &str) {
-    let Some(element) = document()
-        .query_selector(&format!("[data-testid=\"{section}\"]"))
-        .ok()
-        .flatten()
-    else {
-        return;
-    };
-    element.scroll_into_view();
 }
