@@ -35,6 +35,61 @@ pub struct StageMemory {
     pub fits: bool,
 }
 
+/// What every stage's shard is computed from, worked out once per plan.
+struct ShardBasis {
+    /// V·h: the embedding, and the output head.
+    vh: f64,
+    /// The body B minus the routed experts, spread over the layers.
+    dense_body: f64,
+    /// P_routed (0 for a dense model).
+    routed: f64,
+    layers: f64,
+    tp: f64,
+    ep: f64,
+    last: u32,
+    /// The head has its own copy (not p = 1 with tied embeddings).
+    own_head: bool,
+}
+
+impl ShardBasis {
+    fn of(plan: &Plan) -> ShardBasis {
+        let d = plan.degrees();
+        let model = plan.model();
+        let vh = f64::from(model.vocab) * f64::from(model.hidden);
+        let tied = model.tied_embeddings;
+        let body = (model.params - vh * if tied { 1.0 } else { 2.0 }).max(0.0);
+        let routed = model.routed_params().min(body);
+        ShardBasis {
+            vh,
+            dense_body: body - routed,
+            routed,
+            layers: f64::from(model.layers),
+            tp: f64::from(d.tp),
+            ep: f64::from(d.ep),
+            last: d.pp - 1,
+            own_head: !(tied && d.pp == 1),
+        }
+    }
+
+    /// (Ψ_i, Ψ_e,i) of stage `stage` holding `layers_i` layers.
+    fn shards(&self, stage: u32, layers_i: u32) -> (f64, f64) {
+        let share = f64::from(layers_i) / self.layers;
+        let embedding = if stage == 0 { self.vh } else { 0.0 };
+        let head = if stage == self.last && self.own_head {
+            self.vh
+        } else {
+            0.0
+        };
+        let psi = (embedding + head + share * self.dense_body) / self.tp;
+        let expert_psi = if self.routed > 0.0 {
+            share * self.routed / self.ep
+        } else {
+            0.0
+        };
+        (psi, expert_psi)
+    }
+}
+
 impl StageMemory {
     /// The dense part of the stage's model states: everything but the routed experts.
     pub fn dense_states(&self) -> Bytes {
@@ -112,42 +167,78 @@ impl Plan {
     /// # Ok::<(), parallel_core::PlanError>(())
     /// ```
     pub fn memory_by_stage(&self) -> Vec<StageMemory> {
+        // (A test checks this loop against stage_layers and stage_in_flight for every stage.)
         let d = self.degrees();
         let g = self.precision().grad_bytes();
         let (per_layer, scores) = self.activation_per_layer();
         let logits = self.stage_logits();
+        let basis = ShardBasis::of(self);
+        let (dense_group, expert_group) = (
+            f64::from(d.weight_group()),
+            f64::from(d.expert_dp.unwrap_or(1)),
+        );
+        let layers = f64::from(self.model().layers);
+        let full_attention = f64::from(self.model().full_attention_layers);
+        let capacity = self.capacity();
         let last = d.pp - 1;
+        // Middle stages with the same layers and micro-batches in flight hold the same bytes
+        // (runs of them are long with many stages): the previous one is reused.
+        let mut previous: Option<(u32, f64, StageMemory)> = None;
+        // stage_layers and stage_in_flight, with their per-plan parts worked out once.
+        let (base, remainder) = (self.model().layers / d.pp, self.model().layers % d.pp);
+        let (m, p, v) = (
+            f64::from(self.micro_batches()),
+            f64::from(d.pp),
+            f64::from(self.virtual_stages()),
+        );
+        let schedule = self.schedule();
         (0..d.pp)
             .map(|stage| {
-                let layers_i = self.stage_layers(stage);
-                let (psi, expert_psi) = self.stage_shards(stage);
-                let mut states =
-                    ModelStates::ledger(psi, f64::from(d.weight_group()), self.zero(), g);
+                let layers_i = base + u32::from(stage >= 1 && stage <= remainder);
+                let i = f64::from(stage);
+                let in_flight = match schedule {
+                    Schedule::Gpipe => m,
+                    Schedule::OneFOneB => m.min(p - i),
+                    Schedule::Interleaved => {
+                        (m * v).min(2.0 * (p - i - 1.0) + (v - 1.0) * p + 1.0) / v
+                    }
+                };
+                let middle = stage != 0 && stage != last;
+                if let Some((layers, flight, memory)) = previous.filter(|_| middle) {
+                    if layers == layers_i && flight == in_flight {
+                        return StageMemory { stage, ..memory };
+                    }
+                }
+                let (psi, expert_psi) = basis.shards(stage, layers_i);
+                let mut states = ModelStates::ledger(psi, dense_group, self.zero(), g);
                 let mut expert_states = Bytes::ZERO;
                 if expert_psi > 0.0 {
-                    let edp = f64::from(d.expert_dp.unwrap_or(1));
-                    let experts = ModelStates::ledger(expert_psi, edp, self.zero(), g);
+                    let experts = ModelStates::ledger(expert_psi, expert_group, self.zero(), g);
                     expert_states = experts.total();
                     states = states.plus(experts);
                 }
-                let share = f64::from(layers_i) / f64::from(self.model().layers);
-                let full_attention = f64::from(self.model().full_attention_layers) * share;
-                let per_micro_batch = per_layer * f64::from(layers_i) + scores * full_attention;
-                let mut activations = per_micro_batch * self.stage_in_flight(stage);
+                let share = f64::from(layers_i) / layers;
+                let per_micro_batch =
+                    per_layer * f64::from(layers_i) + scores * (full_attention * share);
+                let mut activations = per_micro_batch * in_flight;
                 if stage == last {
                     activations += logits;
                 }
                 let model_states = states.total();
                 let total = model_states + activations;
-                StageMemory {
+                let memory = StageMemory {
                     stage,
                     layers: layers_i,
                     model_states,
                     expert_states,
                     activations,
                     total,
-                    fits: total <= self.capacity(),
+                    fits: total <= capacity,
+                };
+                if middle {
+                    previous = Some((layers_i, in_flight, memory));
                 }
+                memory
             })
             .collect()
     }
@@ -156,27 +247,7 @@ impl Plan {
     /// Ψ_i = (embedding_i + head_i + L_i·(B − P_routed)/L)/t and the experts'
     /// Ψ_e,i = (L_i/L)·P_routed/e (0 for a dense model).
     pub fn stage_shards(&self, stage: u32) -> (f64, f64) {
-        let d = self.degrees();
-        let model = self.model();
-        let t = f64::from(d.tp);
-        let vh = f64::from(model.vocab) * f64::from(model.hidden);
-        let tied = model.tied_embeddings;
-        let body = (model.params - vh * if tied { 1.0 } else { 2.0 }).max(0.0);
-        let routed = model.routed_params().min(body);
-        let share = f64::from(self.stage_layers(stage)) / f64::from(model.layers);
-        let embedding = if stage == 0 { vh } else { 0.0 };
-        let head = if stage == d.pp - 1 && !(tied && d.pp == 1) {
-            vh
-        } else {
-            0.0
-        };
-        let psi = (embedding + head + share * (body - routed)) / t;
-        let expert_psi = if routed > 0.0 {
-            share * routed / f64::from(d.ep)
-        } else {
-            0.0
-        };
-        (psi, expert_psi)
+        ShardBasis::of(self).shards(stage, self.stage_layers(stage))
     }
 
     /// The FP32 logits of one micro-batch the last stage keeps for the loss: 4·s'·b·V/t.
@@ -314,6 +385,73 @@ mod tests {
             ..PlanConfig::default()
         })
         .unwrap()
+    }
+
+    /// The stage loop's shortcuts (layers and in-flight worked out inline, runs of equal
+    /// middle stages reused) give what the per-stage functions give, stage by stage.
+    #[test]
+    fn the_stage_loop_agrees_with_the_per_stage_functions() {
+        use crate::config::Recompute;
+        for preset in [Preset::Qwen38_27b, Preset::Llama3_405b, Preset::Mixtral8x7b] {
+            for (pp, m, schedule, v) in [
+                (1, 8, Schedule::OneFOneB, 1),
+                (8, 3, Schedule::OneFOneB, 1),
+                (16, 64, Schedule::Gpipe, 1),
+                (4, 8, Schedule::Interleaved, 2),
+                (32, 5, Schedule::OneFOneB, 1),
+            ] {
+                let Ok(plan) = Plan::new(&PlanConfig {
+                    model: ModelChoice::Preset(preset),
+                    gpus: 64,
+                    pp,
+                    micro_batches: m,
+                    schedule,
+                    virtual_stages: v,
+                    recompute: Recompute::None,
+                    ..PlanConfig::default()
+                }) else {
+                    continue;
+                };
+                let g = plan.precision().grad_bytes();
+                let d = plan.degrees();
+                let (per_layer, scores) = plan.activation_per_layer();
+                for s in plan.memory_by_stage() {
+                    let i = s.stage;
+                    assert_eq!(s.layers, plan.stage_layers(i));
+                    let (psi, expert_psi) = plan.stage_shards(i);
+                    let mut states =
+                        ModelStates::ledger(psi, f64::from(d.weight_group()), plan.zero(), g)
+                            .total()
+                            .get();
+                    if expert_psi > 0.0 {
+                        states += ModelStates::ledger(
+                            expert_psi,
+                            f64::from(d.expert_dp.unwrap_or(1)),
+                            plan.zero(),
+                            g,
+                        )
+                        .total()
+                        .get();
+                    }
+                    let share = f64::from(s.layers) / f64::from(plan.model().layers);
+                    let mut activations = (per_layer.get() * f64::from(s.layers)
+                        + scores.get() * f64::from(plan.model().full_attention_layers) * share)
+                        * plan.stage_in_flight(i);
+                    if i == pp - 1 {
+                        activations += plan.stage_logits().get();
+                    }
+                    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+                    assert!(
+                        close(s.model_states.get(), states),
+                        "{preset:?} pp {pp} stage {i}"
+                    );
+                    assert!(
+                        close(s.activations.get(), activations),
+                        "{preset:?} pp {pp} stage {i}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
