@@ -172,11 +172,23 @@ export async function keyboardTo(section, slider, target, how = 'arrows', onStep
 export async function pointerTo(section, slider, target, onStep = noStep) {
   const page = section.page();
   const input = section.getByTestId(slider.testId);
-  await input.scrollIntoViewIfNeeded();
-  const box = await input.boundingBox();
   const span = slider.max - slider.min;
-  const y = box.y + box.height / 2;
-  let x = box.x + 8 + ((target - slider.min) / span) * (box.width - 16);
+  // Look before pressing, as a person does: the page may still be settling (sections near
+  // the viewport take their real height as they are drawn), so wait until the point about
+  // to be pressed is the slider itself.
+  let box;
+  let x;
+  let y;
+  for (let look = 0; ; look++) {
+    await input.scrollIntoViewIfNeeded();
+    box = await input.boundingBox();
+    y = box.y + box.height / 2;
+    x = box.x + 8 + ((target - slider.min) / span) * (box.width - 16);
+    const onSlider = await input.evaluate((element, [px, py]) => document.elementFromPoint(px, py) === element, [x, y]);
+    if (onSlider) break;
+    if (look === 20) throw new Error(`${slider.testId} is not under the pointer at (${x}, ${y})`);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  }
   let last = Number(await input.inputValue());
   const report = async () => {
     const now = Number(await input.inputValue());

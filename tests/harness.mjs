@@ -203,6 +203,19 @@ export async function cardGroups(grid) {
   });
 }
 
+/**
+ * Scrolls to an element as a reader gets there: to its section first (a section far away is
+ * laid out at its placeholder size, `content-visibility: auto`, so the element's own position
+ * can be stale until the section is drawn), then to the element.
+ */
+export async function scrollToElement(locator) {
+  const frames = () => locator.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await locator.evaluate((element) => element.closest('section')?.scrollIntoView({ block: 'start' }));
+  await frames();
+  await locator.scrollIntoViewIfNeeded();
+  await frames();
+}
+
 /** Visible text of a locator, whitespace collapsed (scrolled into view first, as a reader
  * does: sections far below are not rendered until they come near the viewport). */
 export async function visibleText(locator) {

@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { openPage, scrollToElement, settleAndCheck, startLab, visibleText } from './harness.mjs';
 import { cli, differences, expected, gb, rng, shown, thousands } from './drive.mjs';
 
 let lab;
@@ -66,8 +66,11 @@ async function checkAgainstCli(panel, base, why) {
 test('the search panel equals parallel-lab search, sorts, and loads a plan into the 64-card grid', async () => {
   const { page, context, problems } = await openPage(lab);
   const panel = page.getByTestId('search-panel');
-  await panel.scrollIntoViewIfNeeded();
-  // It ran on its own with the starting inputs.
+  // Far below the first screen, nothing has been searched yet.
+  assert.equal(await panel.getByTestId('search-status').getAttribute('data-done'), 'false');
+  assert.equal(await panel.locator('tr[data-testid="search-row"]').count(), 0);
+  await scrollToElement(panel);
+  // Brought into view, it runs on its own with the starting inputs.
   await checkAgainstCli(panel, DEFAULTS, 'defaults');
 
   // The sort buttons: memory ascending, then descending; throughput descending first.
@@ -109,7 +112,7 @@ test('typed inputs search on their own once they settle; every result is the CLI
   const { pick } = rng(seed);
   const { page, context, problems } = await openPage(lab);
   const panel = page.getByTestId('search-panel');
-  await panel.scrollIntoViewIfNeeded();
+  await scrollToElement(panel);
   await settled(panel);
   let base = { ...DEFAULTS };
   for (let round = 0; round < Number(process.env.SEARCHES ?? 4); round++) {
@@ -137,7 +140,7 @@ test('typed inputs search on their own once they settle; every result is the CLI
 test('a model that fits nowhere says so; a bad field is named; the 8-card grid takes an 8-card plan', async () => {
   const { page, context, problems } = await openPage(lab);
   const panel = page.getByTestId('search-panel');
-  await panel.scrollIntoViewIfNeeded();
+  await scrollToElement(panel);
   await settled(panel);
   await panel.getByTestId('search-model').selectOption('llama3-405b');
   await typeInto(panel, 'search-gpus', 8);

@@ -245,34 +245,9 @@ where
     // only marked out of date, and drawn when it comes near the viewport.
     let visible = RwSignal::new(false);
     Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let on_view = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
-            move |entries: js_sys::Array| {
-                let seen = entries
-                    .iter()
-                    .filter_map(|entry| entry.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
-                    .next_back()
-                    .map(|entry| entry.is_intersecting());
-                if let Some(seen) = seen {
-                    if seen != visible.get_untracked() {
-                        visible.set(seen);
-                    }
-                }
-            },
-        );
-        let options = web_sys::IntersectionObserverInit::new();
-        options.set_root_margin("400px 0px");
-        if let Ok(observer) = web_sys::IntersectionObserver::new_with_options(
-            on_view.as_ref().unchecked_ref(),
-            &options,
-        ) {
-            observer.observe(&canvas);
-        } else {
-            visible.set(true);
+        if let Some(canvas) = canvas_ref.get() {
+            watch_visibility(&canvas, visible);
         }
-        on_view.forget();
     });
 
     let paint = std::rc::Rc::new(paint);
@@ -364,4 +339,33 @@ where
         },
         move |area| series.with(|s| draw(area, s, lang.get())),
     )
+}
+
+/// Keeps `visible` true while `element` is on screen or within 400 px of it (an
+/// IntersectionObserver; where there is none, it is always true).
+pub fn watch_visibility(element: &web_sys::Element, visible: RwSignal<bool>) {
+    let on_view = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
+        move |entries: js_sys::Array| {
+            let seen = entries
+                .iter()
+                .filter_map(|entry| entry.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+                .next_back()
+                .map(|entry| entry.is_intersecting());
+            if let Some(seen) = seen {
+                if seen != visible.get_untracked() {
+                    visible.set(seen);
+                }
+            }
+        },
+    );
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin("400px 0px");
+    if let Ok(observer) =
+        web_sys::IntersectionObserver::new_with_options(on_view.as_ref().unchecked_ref(), &options)
+    {
+        observer.observe(element);
+    } else {
+        visible.set(true);
+    }
+    on_view.forget();
 }

@@ -16,7 +16,7 @@
 //! page loads nothing from outside.
 
 mod bubble;
-mod canvas;
+pub(crate) mod canvas;
 mod layout;
 mod memory;
 mod schedule;

@@ -2,7 +2,9 @@
 //! per node, sequence, global batch, card memory, bandwidths and TFLOP/s in; the fitting
 //! plans ranked by estimated step time out, each loadable into the grid of its size.
 //!
-//! The search runs when the inputs settle ([`SETTLE_MS`] after the last keystroke) or on the
+//! The first search waits until the panel comes near the viewport (a reader who never scrolls
+//! here costs the page nothing). Then it runs when the inputs settle ([`SETTLE_MS`] after the
+//! last keystroke) or on the
 //! button, in slices of [`SLICE`] candidates spread over timer callbacks, so a slider moved
 //! meanwhile is never blocked; a change of input drops the search in flight.
 //!
@@ -79,9 +81,23 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
             }
         }
     };
-    // Inputs settle → search. The first run happens once the panel is built.
-    Effect::new(move |previous: Option<()>| {
+    // The first search waits until the panel comes near the viewport: a student who never
+    // scrolls here costs the page nothing.
+    let panel = NodeRef::<leptos::html::Div>::new();
+    let near = RwSignal::new(false);
+    let seen = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || near.get());
+    Effect::new(move |_| {
+        if let Some(element) = panel.get() {
+            crate::charts::canvas::watch_visibility(&element, near);
+        }
+    });
+    // Inputs settle → search.
+    let started = StoredValue::new(false);
+    Effect::new(move |_| {
         let readable = config.with(Option::is_some);
+        if !seen.get() {
+            return;
+        }
         let run = generation.get_value() + 1;
         generation.set_value(run);
         // The shown outcome is of other inputs now: it goes until the new one is in.
@@ -89,7 +105,10 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         if !readable {
             return;
         }
-        let delay = if previous.is_some() { SETTLE_MS } else { 0 };
+        // The first run (the panel just came into view) starts at once; later ones wait for
+        // the inputs to settle.
+        let delay = if started.get_value() { SETTLE_MS } else { 0 };
+        started.set_value(true);
         set_timeout(
             move || {
                 if generation.get_value() == run {
@@ -162,7 +181,7 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
     let running = move || status.with(|s| matches!(s, Status::Running(_)));
     let done = move || status.with(|s| matches!(s, Status::Done(..)));
     view! {
-        <div class="search-panel" data-testid="search-panel">
+        <div class="search-panel" data-testid="search-panel" node_ref=panel>
             <h3><T zh="哪套方案最快？把所有方案搜一遍" en="Which plan is quickest? Search every plan" /></h3>
             <p class="lead">
                 <T zh="给出模型、集群和全局批，页面枚举 TP、PP、CP、EP、b、m、ZeRO、重计算与调度的每一种组合，留下放得下的，按估算的每步时间排序。时间是估算：按每卡有效算力计算，气泡与关键路径上的通信照实计入，DP 通信只能藏在反向传播后面。"
