@@ -188,26 +188,32 @@ pub fn MemoryFigure(
 }
 
 /// One row of the traffic table.
-fn traffic_row(lang: Lang, t: Traffic, lab: GridLab) -> impl IntoView {
-    let dim = t.dim.as_str();
+/// One row of the traffic table: the row of `dim`, kept while the plan has that dimension
+/// (its figures update in place, so a slider's move rebuilds no row).
+fn traffic_row(dim: Dim, traffic: Signal<Vec<Traffic>>, lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let row = move || traffic.with(|rows| rows.iter().find(|t| t.dim == dim).copied());
+    let field =
+        move |read: fn(&Traffic) -> String| move || row().map(|t| read(&t)).unwrap_or_default();
+    let id = dim.as_str();
     view! {
         <tr
-            data-testid=format!("traffic-{dim}")
-            data-bytes=t.bytes.get().to_string()
-            data-link=t.link.as_str()
-            data-group-size=t.group_size
-            data-collective=t.collective.as_str()
-            class=format!("traffic-row link-{}", t.link.as_str())
+            data-testid=format!("traffic-{id}")
+            data-bytes=field(|t| t.bytes.get().to_string())
+            data-link=field(|t| t.link.as_str().to_string())
+            data-group-size=field(|t| t.group_size.to_string())
+            data-collective=field(|t| t.collective.as_str().to_string())
+            class=field(|t| format!("traffic-row link-{}", t.link.as_str()))
         >
-            <th scope="row"><span class=format!("swatch swatch-{dim}") aria-hidden="true"></span>{dim_name(lang, t.dim)}</th>
-            <td>{collective_name(lang, t.collective)}</td>
-            <td class="num">{t.group_size}</td>
-            <td class="num">{format::bytes(t.bytes)}</td>
-            <td class=format!("link link-{}", t.link.as_str())>{format::link(lang, t.link)}</td>
-            <td class="num">{format::seconds(t.seconds)}</td>
+            <th scope="row"><span class=format!("swatch swatch-{id}") aria-hidden="true"></span>{move || dim_name(lang.get(), dim)}</th>
+            <td>{move || row().map(|t| collective_name(lang.get(), t.collective))}</td>
+            <td class="num">{field(|t| t.group_size.to_string())}</td>
+            <td class="num">{field(|t| format::bytes(t.bytes))}</td>
+            <td class=field(|t| format!("link link-{}", t.link.as_str()))>{move || row().map(|t| format::link(lang.get(), t.link))}</td>
+            <td class="num">{field(|t| format::seconds(t.seconds))}</td>
             <td class="why">
-                <ExplainButton figure=Figure::Traffic(t.dim) lab=lab />
-                <ExplainButton figure=Figure::TrafficTime(t.dim) lab=lab />
+                <ExplainButton figure=Figure::Traffic(dim) lab=lab />
+                <ExplainButton figure=Figure::TrafficTime(dim) lab=lab />
             </td>
         </tr>
     }
@@ -223,22 +229,17 @@ pub fn TrafficTable(
 ) -> impl IntoView {
     let lang = use_lang();
     let heading = move || traffic_heading(lang.get(), selected.get());
-    let rows = move || {
-        let lang = lang.get();
-        let rows = traffic.get();
-        if rows.is_empty() {
+    // The dimensions with traffic: rows are keyed by them.
+    let dims =
+        Memo::new(move |_| traffic.with(|rows| rows.iter().map(|t| t.dim).collect::<Vec<Dim>>()));
+    let empty = move || {
+        dims.with(Vec::is_empty).then(|| {
             view! {
                 <tr><td colspan="7" class="empty">
-                    {lang.pick("这个方案没有卡间通信（每一维都是 1）。", "No traffic between cards: every degree is 1.")}
+                    {move || lang.get().pick("这个方案没有卡间通信（每一维都是 1）。", "No traffic between cards: every degree is 1.")}
                 </td></tr>
             }
-            .into_any()
-        } else {
-            rows.into_iter()
-                .map(|t| traffic_row(lang, t, lab))
-                .collect_view()
-                .into_any()
-        }
+        })
     };
     view! {
         <div class="figure traffic-figure">
@@ -256,7 +257,12 @@ pub fn TrafficTable(
                             <th scope="col"><T zh="怎么算（字节 / 时间）" en="Why (bytes / time)" /></th>
                         </tr>
                     </thead>
-                    <tbody>{rows}</tbody>
+                    <tbody>
+                        {empty}
+                        <For each=move || dims.get() key=|dim| *dim let(dim)>
+                            {traffic_row(dim, traffic, lab)}
+                        </For>
+                    </tbody>
                 </table>
             </TableScroll>
         </div>
