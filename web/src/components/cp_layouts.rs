@@ -133,11 +133,11 @@ fn LayoutView(layout: CpLayout, tokens: Signal<u32>, cp: Signal<u32>) -> impl In
     view! {
         <figure class="cp-layout" data-testid="cp-layout" data-layout=id>
             <figcaption>{move || layout_name(lang.get(), layout)}</figcaption>
-            <svg class="cp-strip" width=size height="14" role="img"
+            <svg class="cp-strip" viewBox=move || format!("0 0 {} 14", size()) role="img"
                 aria-label=strip_label>
                 {strip}
             </svg>
-            <svg class="cp-mask" width=size height=size role="img"
+            <svg class="cp-mask" viewBox=move || format!("0 0 {0} {0}", size()) role="img"
                 aria-label=move || lang.get().pick("因果掩码：每一行是一个查询 token，颜色是算它的 rank", "Causal mask: each row is a query token, coloured by the rank that computes it")>
                 <rect x="0" y="0" width=size height=size class="cp-mask-bg" />
                 {mask}

@@ -228,7 +228,7 @@ pub fn PlanRow(
                     on:click=move |_| on_load.run(config.clone())>
                     {move || match grid {
                         Some(cards) => text::LOAD.fill(lang.get(), &[("cards", &cards)]),
-                        None => lang.get().pick("网格装不下", "no grid").to_string(),
+                        None => lang.get().pick("网格摆不出", "not on the grids").to_string(),
                     }}
                 </button>
             </td>
