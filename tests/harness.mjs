@@ -225,13 +225,8 @@ export async function visibleText(locator) {
   await frames();
   let text = await locator.innerText();
   if (!text.trim() && (await locator.evaluate((element) => element.textContent.trim() !== ''))) {
-    // A section far away is laid out at its placeholder size (`content-visibility: auto`), so
-    // the element's own position was stale: come to its section first, as a reader scrolling
-    // there would, then to the element.
-    await locator.evaluate((element) => element.closest('section')?.scrollIntoView({ block: 'start' }));
-    await frames();
-    await locator.scrollIntoViewIfNeeded();
-    await frames();
+    // The element's own position was stale (its section far away, at its placeholder size).
+    await scrollToElement(locator);
     text = await locator.innerText();
   }
   return text.replace(/\s+/g, ' ').trim();

@@ -15,6 +15,15 @@ import { CLI, cli, gb } from './drive.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(HERE, '..', 'crates', 'parallel-core', 'tests', 'fixtures', 'hf', 'mixtral-8x7b.json');
 
+/** Drops a file named config.json holding `text` on `box`, as a file dragged from the desktop. */
+async function dropFile(box, text) {
+  await box.evaluate((element, body) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([body], 'config.json', { type: 'application/json' }));
+    element.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, text);
+}
+
 let lab;
 let course;
 const coursePage = { type: 'text/html; charset=utf-8', body: '' };
@@ -95,11 +104,7 @@ test('your own model: a pasted config.json is counted and used; a broken one is 
 
   // A file dropped on the box is read and used: Mixtral's config.json.
   const mixtral = await readFile(FIXTURE, 'utf8');
-  await box.evaluate((element, text) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([text], 'config.json', { type: 'application/json' }));
-    element.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-  }, mixtral);
+  await dropFile(box, mixtral);
   await section.getByTestId('model-config-result').and(page.locator('[data-params="46702792704"]')).waitFor({ timeout: 5_000 });
   // Back to Llama 3 8B for what follows.
   await box.fill(JSON.stringify(hf, null, 2));
@@ -177,11 +182,7 @@ test('the recipes table counts memory for a row whose config.json the user suppl
       await box.fill(JSON.stringify(hf));
       await tr.getByTestId('recipe-config-apply').click();
     } else {
-      await box.evaluate((element, text) => {
-        const transfer = new DataTransfer();
-        transfer.items.add(new File([text], 'config.json', { type: 'application/json' }));
-        element.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      }, JSON.stringify(hf));
+      await dropFile(box, JSON.stringify(hf));
     }
     const counted = cli(['model'], hf).ok;
     await tr.getByTestId('recipe-config-result').and(page.locator(`[data-params="${counted.params}"]`)).waitFor({ timeout: 5_000 });

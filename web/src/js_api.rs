@@ -27,6 +27,16 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
+/// A value as JSON text with the CLI's field names (a `data-*` attribute a reader or a test
+/// can copy into `parallel-lab`); empty if it cannot be written.
+pub fn json_text<T: Serialize>(value: &T) -> String {
+    to_js(value)
+        .ok()
+        .and_then(|v| js_sys::JSON::stringify(&v).ok())
+        .and_then(|s| s.as_string())
+        .unwrap_or_default()
+}
+
 /// A plan from a plain object; `undefined` and `null` are the default plan.
 fn config_of(value: JsValue) -> Result<PlanConfig, JsValue> {
     if value.is_undefined() || value.is_null() {

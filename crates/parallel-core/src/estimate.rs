@@ -92,6 +92,22 @@ impl Estimate {
     }
 }
 
+/// The seconds of `comm` on the critical path (TP, CP, EP, PP) and those that can hide behind
+/// the backward pass (DP, expert DP).
+pub fn blocking_and_hidden(comm: &[Traffic]) -> (f64, f64) {
+    let seconds = |dims: &[Dim]| -> f64 {
+        comm.iter()
+            .filter(|t| dims.contains(&t.dim))
+            .map(|t| t.seconds.get())
+            .sum()
+    };
+    // + 0.0: an empty sum of f64 is −0.0 (which would print "-0.0 ms").
+    (
+        seconds(&[Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp]) + 0.0,
+        seconds(&[Dim::Dp, Dim::Edp]) + 0.0,
+    )
+}
+
 impl Plan {
     /// FLOPs of one step (SPEC §12): (6·P_act + 6·F·a·head_dim·s)·T, the second term being
     /// causal attention's score and value products over the F full-attention layers; × 4/3
@@ -135,15 +151,7 @@ impl Plan {
         let tokens = self.tokens_per_step();
         let flops = self.flops_per_step();
         let compute = flops / (gpus * self.config().gpu_tflops * 1e12);
-        let seconds = |dims: &[Dim]| -> f64 {
-            comm.iter()
-                .filter(|t| dims.contains(&t.dim))
-                .map(|t| t.seconds.get())
-                .sum()
-        };
-        // + 0.0: an empty sum of f64 is −0.0.
-        let blocking = seconds(&[Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp]) + 0.0;
-        let hidden = seconds(&[Dim::Dp, Dim::Edp]) + 0.0;
+        let (blocking, hidden) = blocking_and_hidden(comm);
         let exposed = blocking + (hidden - BACKWARD_SHARE * compute).max(0.0);
         let bubble = compute * self.bubble().ratio;
         let step = compute + bubble + exposed;

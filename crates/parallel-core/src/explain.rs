@@ -12,7 +12,7 @@ use core::fmt::Write as _;
 use serde::Serialize;
 
 use crate::config::{Accounting, Recompute, Schedule};
-use crate::estimate::{BACKWARD_SHARE, FULL_RECOMPUTE_FACTOR};
+use crate::estimate::{blocking_and_hidden, BACKWARD_SHARE, FULL_RECOMPUTE_FACTOR};
 use crate::grid::Dim;
 use crate::numbers::thousands;
 use crate::plan::Plan;
@@ -723,16 +723,7 @@ impl Plan {
     fn explain_step(&self, report: &Report) -> (String, String, f64) {
         let e = report.estimate;
         // The estimate uses the plan's own links (Plan::traffic), whatever card is selected.
-        let own = self.traffic();
-        let plan_secs = |dims: &[Dim]| -> f64 {
-            own.iter()
-                .filter(|t| dims.contains(&t.dim))
-                .map(|t| t.seconds.get())
-                .sum()
-        };
-        // + 0.0: an empty sum of f64 is −0.0, which would print "-0.0 ms".
-        let blocking = plan_secs(&[Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp]) + 0.0;
-        let hidden = plan_secs(&[Dim::Dp, Dim::Edp]) + 0.0;
+        let (blocking, hidden) = blocking_and_hidden(&self.traffic());
         let compute = e.compute_s.get();
         let exposed = blocking + (hidden - BACKWARD_SHARE * compute).max(0.0);
         let bubble = compute * report.bubble.ratio;

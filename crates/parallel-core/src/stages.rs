@@ -35,6 +35,47 @@ pub struct StageMemory {
     pub fits: bool,
 }
 
+/// How layers and in-flight micro-batches fall on the stages (SPEC §11), worked out once per
+/// plan: [`Plan::stage_layers`], [`Plan::stage_in_flight`] and the stage loop share it.
+struct StageRule {
+    base: u32,
+    remainder: u32,
+    m: f64,
+    p: f64,
+    v: f64,
+    schedule: Schedule,
+}
+
+impl StageRule {
+    fn of(plan: &Plan) -> StageRule {
+        let p = plan.degrees().pp;
+        let layers = plan.model().layers;
+        StageRule {
+            base: layers / p,
+            remainder: layers % p,
+            m: f64::from(plan.micro_batches()),
+            p: f64::from(p),
+            v: f64::from(plan.virtual_stages()),
+            schedule: plan.schedule(),
+        }
+    }
+
+    /// L_i for a stage 0 … p − 1: ⌊L/p⌋, plus one on stages 1 … r.
+    fn layers(&self, stage: u32) -> u32 {
+        self.base + u32::from(stage >= 1 && stage <= self.remainder)
+    }
+
+    /// Micro-batches in flight on a stage 0 … p − 1.
+    fn in_flight(&self, stage: u32) -> f64 {
+        let (m, p, v, i) = (self.m, self.p, self.v, f64::from(stage));
+        match self.schedule {
+            Schedule::Gpipe => m,
+            Schedule::OneFOneB => m.min(p - i),
+            Schedule::Interleaved => (m * v).min(2.0 * (p - i - 1.0) + (v - 1.0) * p + 1.0) / v,
+        }
+    }
+}
+
 /// What every stage's shard is computed from, worked out once per plan.
 struct ShardBasis {
     /// V·h: the embedding, and the output head.
@@ -114,13 +155,10 @@ impl Plan {
     /// # Ok::<(), parallel_core::PlanError>(())
     /// ```
     pub fn stage_layers(&self, stage: u32) -> u32 {
-        let p = self.degrees().pp;
-        if stage >= p {
+        if stage >= self.degrees().pp {
             return 0;
         }
-        let layers = self.model().layers;
-        let (base, remainder) = (layers / p, layers % p);
-        base + u32::from(stage >= 1 && stage <= remainder)
+        StageRule::of(self).layers(stage)
     }
 
     /// Micro-batches whose activations stage i holds at its peak, in whole-stage equivalents
@@ -130,15 +168,7 @@ impl Plan {
     /// p + (p − 1)/v. They agree with the peak the schedule simulator holds per stage (a test
     /// checks p ≤ 16, m ≤ 64, v ≤ 4).
     pub fn stage_in_flight(&self, stage: u32) -> f64 {
-        let m = f64::from(self.micro_batches());
-        let p = f64::from(self.degrees().pp);
-        let i = f64::from(stage.min(self.degrees().pp.saturating_sub(1)));
-        let v = f64::from(self.virtual_stages());
-        match self.schedule() {
-            Schedule::Gpipe => m,
-            Schedule::OneFOneB => m.min(p - i),
-            Schedule::Interleaved => (m * v).min(2.0 * (p - i - 1.0) + (v - 1.0) * p + 1.0) / v,
-        }
+        StageRule::of(self).in_flight(stage.min(self.degrees().pp.saturating_sub(1)))
     }
 
     /// Memory of every pipeline stage, 0 … p − 1 (SPEC §11).
@@ -167,7 +197,7 @@ impl Plan {
     /// # Ok::<(), parallel_core::PlanError>(())
     /// ```
     pub fn memory_by_stage(&self) -> Vec<StageMemory> {
-        // (A test checks this loop against stage_layers and stage_in_flight for every stage.)
+        // (A test checks this loop against the per-stage functions for every stage.)
         let d = self.degrees();
         let g = self.precision().grad_bytes();
         let (per_layer, scores) = self.activation_per_layer();
@@ -185,24 +215,11 @@ impl Plan {
         // (runs of them are long with many stages): the previous one is reused.
         let mut previous: Option<(u32, f64, StageMemory)> = None;
         // stage_layers and stage_in_flight, with their per-plan parts worked out once.
-        let (base, remainder) = (self.model().layers / d.pp, self.model().layers % d.pp);
-        let (m, p, v) = (
-            f64::from(self.micro_batches()),
-            f64::from(d.pp),
-            f64::from(self.virtual_stages()),
-        );
-        let schedule = self.schedule();
+        let rule = StageRule::of(self);
         (0..d.pp)
             .map(|stage| {
-                let layers_i = base + u32::from(stage >= 1 && stage <= remainder);
-                let i = f64::from(stage);
-                let in_flight = match schedule {
-                    Schedule::Gpipe => m,
-                    Schedule::OneFOneB => m.min(p - i),
-                    Schedule::Interleaved => {
-                        (m * v).min(2.0 * (p - i - 1.0) + (v - 1.0) * p + 1.0) / v
-                    }
-                };
+                let layers_i = rule.layers(stage);
+                let in_flight = rule.in_flight(stage);
                 let middle = stage != 0 && stage != last;
                 if let Some((layers, flight, memory)) = previous.filter(|_| middle) {
                     if layers == layers_i && flight == in_flight {

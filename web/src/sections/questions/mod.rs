@@ -23,11 +23,7 @@ fn QuestionCard(question: Question, lab: GridLab) -> impl IntoView {
     };
     let prediction = RwSignal::new(String::new());
     // The plan as the CLI's JSON, for readers who want it (and the page's tests).
-    let plan_json = serde_wasm_bindgen::to_value(&demo)
-        .ok()
-        .and_then(|v| js_sys::JSON::stringify(&v).ok())
-        .and_then(|s| s.as_string())
-        .unwrap_or_default();
+    let plan_json = crate::js_api::json_text(&demo);
     let section = if question.grid == 8 {
         "section-8"
     } else {

@@ -240,7 +240,7 @@ pub fn PlanRow(
             data-step-s=e.step_s.get().to_string()
             data-bytes=memory.total.get().to_string()
             data-tokens-per-s=e.tokens_per_s_per_gpu.to_string()
-            data-config=serde_json_config(&c)>
+            data-config=crate::js_api::json_text(&c)>
             <td class="num">{rank + 1}</td>
             <td class="num">{c.tp}</td>
             <td class="num">{c.pp}</td>
@@ -259,15 +259,6 @@ pub fn PlanRow(
             {action}
         </tr>
     }
-}
-
-/// The config of a row as the CLI's JSON (for tests and for copying), model included.
-fn serde_json_config(config: &PlanConfig) -> String {
-    serde_wasm_bindgen::to_value(config)
-        .ok()
-        .and_then(|v| js_sys::JSON::stringify(&v).ok())
-        .and_then(|s| s.as_string())
-        .unwrap_or_default()
 }
 
 /// A sortable column header: a button that sorts by `key`, with `aria-sort` on the cell.
