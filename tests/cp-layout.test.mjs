@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { pointerTo } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -47,7 +48,7 @@ async function check(figure, tokens, cp, why) {
   }
 }
 
-test('the CP layouts follow the tokens slider and the CP select, by keys, at every position', async () => {
+test('the CP layouts follow the tokens slider and the CP select, by keys at every position and by pointer', async () => {
   const { page, context, problems } = await openPage(lab);
   const figure = page.getByTestId('cp-layouts');
   await figure.scrollIntoViewIfNeeded();
@@ -70,6 +71,13 @@ test('the CP layouts follow the tokens slider and the CP select, by keys, at eve
     }
     await slider.press('End');
     await check(figure, 64, cp, `CP ${cp}, End`);
+  }
+  // The pointer drags the tokens slider to both ends and the middle (CP 8 still chosen).
+  const TOKENS = { testId: 'cp-tokens', min: 8, max: 64 };
+  for (const tokens of [8, 64, 32]) {
+    await pointerTo(figure, TOKENS, tokens);
+    assert.equal(await slider.getAttribute('aria-valuetext'), String(tokens));
+    await check(figure, tokens, 8, `pointer to ${tokens} tokens`);
   }
   // The lesson's numbers.
   await select.focus();
