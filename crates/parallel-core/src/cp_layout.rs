@@ -87,6 +87,20 @@ pub fn cp_token_ranks(seq_len: u32, cp: u32, layout: CpLayout) -> Result<Vec<u32
     Ok(ranks)
 }
 
+/// How uneven the ranks' work is: the most pairs over the fewest (`None` when a rank has
+/// none, or there are no ranks).
+///
+/// ```
+/// use parallel_core::{causal_pairs, pair_imbalance, CpLayout};
+/// assert_eq!(pair_imbalance(&causal_pairs(16, 4, CpLayout::Contiguous).unwrap()), Some(5.8));
+/// assert_eq!(pair_imbalance(&causal_pairs(16, 4, CpLayout::Zigzag).unwrap()), Some(1.0));
+/// ```
+pub fn pair_imbalance(pairs: &[u64]) -> Option<f64> {
+    let most = *pairs.iter().max()?;
+    let least = *pairs.iter().min()?;
+    (least > 0).then(|| most as f64 / least as f64)
+}
+
 /// Causal query-key pairs of each rank: Σ (i + 1) over its positions.
 ///
 /// ```

@@ -58,7 +58,7 @@ mod units;
 
 pub use bubble::Bubble;
 pub use config::{Accounting, PlanConfig, Precision, RankOrder, Recompute, Schedule};
-pub use cp_layout::{causal_pairs, cp_positions, cp_token_ranks, CpLayout};
+pub use cp_layout::{causal_pairs, cp_positions, cp_token_ranks, pair_imbalance, CpLayout};
 pub use error::{PlanError, Warning};
 pub use estimate::Estimate;
 pub use grid::{Coords, Dim, Grid, Groups, Link};

@@ -4,7 +4,7 @@
 //! Every rank and count comes from `parallel_core::{cp_token_ranks, causal_pairs}`.
 
 use leptos::prelude::*;
-use parallel_core::{causal_pairs, cp_token_ranks, CpLayout};
+use parallel_core::{causal_pairs, cp_token_ranks, pair_imbalance, CpLayout};
 
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
@@ -50,13 +50,7 @@ fn layout_name(lang: Lang, layout: CpLayout) -> &'static str {
 /// "10 : 26" and the ratio most ÷ least.
 fn pairs_text(lang: Lang, layout: CpLayout, counts: &[u64]) -> String {
     let list: Vec<String> = counts.iter().map(|c| format::thousands(*c)).collect();
-    let most = counts.iter().copied().max().unwrap_or(0) as f64;
-    let least = counts.iter().copied().min().unwrap_or(0) as f64;
-    let ratio = if least > 0.0 {
-        format!("{:.2}", most / least)
-    } else {
-        "—".to_string()
-    };
+    let ratio = pair_imbalance(counts).map_or_else(|| "—".to_string(), |r| format!("{r:.2}"));
     text::PAIRS.fill(
         lang,
         &[

@@ -3,7 +3,8 @@
 //! report (and, where the answer compares, the core's report of one other plan). No views.
 
 use parallel_core::{
-    evaluate, stages_range, Accounting, Bytes, Dim, Plan, PlanConfig, Recompute, Report, Schedule,
+    evaluate, stages_imbalance, stages_range, Accounting, Bytes, Dim, Plan, PlanConfig, Recompute,
+    Report, Schedule,
 };
 
 use crate::format;
@@ -315,12 +316,8 @@ pub fn questions() -> [Question; 11] {
             },
             cites: "mem-total",
             answer: |lang, _plan, r| {
-                let (least, most) = stages_range(&r.by_stage).unwrap_or((Bytes::ZERO, Bytes::ZERO));
-                let ratio = if least.get() > 0.0 {
-                    format!("{:.2}", most.get() / least.get())
-                } else {
-                    "—".into()
-                };
+                let least = stages_range(&r.by_stage).map_or(Bytes::ZERO, |(least, _)| least);
+                let ratio = format!("{:.2}", stages_imbalance(&r.by_stage));
                 text::STAGES_ANSWER.fill(
                     lang,
                     &[
