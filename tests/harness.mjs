@@ -147,7 +147,11 @@ export function watchProblems(page, problems = []) {
   return problems;
 }
 
-/** Waits until the wasm app has rendered both grids' figures. */
+/**
+ * Waits until the wasm app has rendered both grids' figures, and then the parts below them,
+ * which the page draws one task after another once the first frame is out
+ * (`<html data-drawn="all">`; an embedded widget has no such parts).
+ */
 export async function waitForGrids(page) {
   for (const id of ['section-8', 'section-64']) {
     await page
@@ -155,6 +159,11 @@ export async function waitForGrids(page) {
       .getByTestId('mem-states')
       .waitFor({ state: 'visible', timeout: 30_000 });
   }
+  await page.waitForFunction(
+    () => document.documentElement.classList.contains('embedded-page') || document.documentElement.dataset.drawn === 'all',
+    null,
+    { timeout: 30_000 },
+  );
 }
 
 /**

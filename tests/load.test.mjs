@@ -35,3 +35,44 @@ test('the built page loads in Chinese and shows the model states per card, with 
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+test('the grids come first; the parts below are drawn right after, and a contents link reaches one at once', async () => {
+  // Recorded inside the page, from the first mutation on: the moment the 64-card grid's
+  // figures exist, and which parts existed then.
+  const setup = (page) =>
+    page.addInitScript(() => {
+      const observer = new MutationObserver(() => {
+        if (document.querySelector('[data-testid="section-64"] [data-testid="mem-states"]')) {
+          window.__firstDrawn = ['part-three', 'part-four', 'evolution', 'counting-note'].filter((id) => document.getElementById(id));
+          observer.disconnect();
+        }
+      });
+      observer.observe(document, { subtree: true, childList: true });
+    });
+  const { page, context, problems } = await openPage(lab, undefined, { setup });
+  assert.deepEqual(await page.evaluate(() => window.__firstDrawn), [], 'no later part is built with the grids');
+  // openPage waited for data-drawn="all": every part is there now, once.
+  for (const id of ['part-three', 'part-four', 'evolution', 'counting-note']) {
+    assert.equal(await page.locator(`#${id}`).count(), 1, `#${id} is drawn`);
+  }
+  assert.equal(await page.locator('.later-part').count(), 0, 'no placeholder is left');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+
+  // A reader who clicks the contents' last line as soon as the grids answer lands on it.
+  const early = await browserPage();
+  await early.goto(lab.baseUrl);
+  await early.getByTestId('section-64').getByTestId('mem-states').waitFor();
+  await early.locator('#intro a[href="#counting-note"]').click();
+  await early.waitForFunction(() => {
+    const target = document.getElementById('counting-note');
+    return target && Math.abs(target.getBoundingClientRect().top) < 2;
+  }, null, { timeout: 5_000 });
+  assert.equal(await early.evaluate(() => document.documentElement.dataset.drawn), 'all');
+  await early.context().close();
+});
+
+async function browserPage() {
+  const context = await lab.browser.newContext();
+  return context.newPage();
+}

@@ -99,11 +99,35 @@ test('by stage, a card over its capacity is marked, not by colour alone', async 
   const all = await cards(grid);
   const over = all.filter((c) => !c.fits);
   assert.ok(over.length > 0, 'some stage does not fit at s = 131,072 with selective recompute');
-  for (const { card } of over.slice(0, 3)) {
-    const element = grid.getByTestId(`card-${card}`);
-    assert.match((await element.getAttribute('class')) ?? '', /\bover\b/);
-    assert.equal(await element.locator('.card-over').count(), 1, 'the "!" mark');
-  }
+  // Every card, not a sample: the class and the "!" mark agree with data-fits.
+  const marks = () =>
+    grid.locator('[data-card]').evaluateAll((all) =>
+      all.map((card) => ({
+        fits: card.getAttribute('data-fits') === 'true',
+        over: /\bover\b/.test(card.getAttribute('class') ?? ''),
+        marks: card.querySelectorAll('.card-over').length,
+        text: card.querySelector('.card-over')?.textContent ?? null,
+      })),
+    );
+  const agree = (shown, when) => {
+    for (const [card, c] of shown.entries()) {
+      assert.equal(c.over, !c.fits, `${when}: card ${card}'s class`);
+      assert.equal(c.marks, c.fits ? 0 : 1, `${when}: card ${card}'s "!" mark`);
+      if (!c.fits) assert.equal(c.text, '!');
+    }
+  };
+  agree(await marks(), 'loaded over');
+  // The sequence slider down by keys (131,072 → 4,096 tokens): every card fits, every mark goes;
+  // back up by keys: the same cards are over again, each with one mark.
+  const seq = SLIDERS.find((s) => s.testId === 'slider-seq');
+  await keyboardTo(section, seq, 12);
+  const fitting = await marks();
+  assert.ok(fitting.every((c) => c.fits), 'every stage fits at 4,096 tokens');
+  agree(fitting, 'at 4,096 tokens');
+  await keyboardTo(section, seq, 17);
+  const again = await marks();
+  assert.deepEqual(again.map((c) => c.fits), all.map((c) => c.fits), 'the same cards are over again');
+  agree(again, 'back at 131,072 tokens');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

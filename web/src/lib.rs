@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod input;
 pub mod js_api;
 pub mod lab;
+pub mod later;
 pub mod offline;
 pub mod permalink;
 pub mod sections;
@@ -26,6 +27,7 @@ use crate::components::share::{CopyLink, LinkNotice};
 use crate::embed::EmbedView;
 use crate::i18n::{provide_lang, Lang, T};
 use crate::lab::GridLab;
+use crate::later::{Later, LaterParts};
 use crate::permalink::PageState;
 use crate::sections::cluster::Cluster;
 use crate::sections::counting_note::CountingNote;
@@ -103,8 +105,13 @@ pub fn App() -> impl IntoView {
         .into_any();
     }
     permalink::track_section(page.section);
+    // A link to a section draws the whole page at once, so the scroll lands on its place.
+    let later = LaterParts::new(4, state.section.is_some());
+    provide_context(later);
     if let Some(section) = state.section {
         permalink::scroll_to(section);
+    } else {
+        later.draw_after_first_frame();
     }
     view! {
         <header class="page-header">
@@ -122,10 +129,10 @@ pub fn App() -> impl IntoView {
             <Intro />
             <OneMachine lab=lab8 />
             <Cluster lab=lab64 />
-            <RealConfigs />
-            <Decisions lab8=lab8 lab64=lab64 />
-            <EvolutionMap />
-            <CountingNote />
+            <Later parts=later index=0><RealConfigs /></Later>
+            <Later parts=later index=1><Decisions lab8=lab8 lab64=lab64 /></Later>
+            <Later parts=later index=2><EvolutionMap /></Later>
+            <Later parts=later index=3><CountingNote /></Later>
         </main>
     }
     .into_any()

@@ -203,8 +203,20 @@ pub fn track_section(section: RwSignal<Option<Section>>) {
 
 /// Scrolls to a section now and records it as the one in view (the contents links: a plain
 /// `href="#part-one"` would replace the page's state in the address).
-pub fn go_to(section: RwSignal<Option<Section>>, to: Section) {
-    settle_on(format!("#{}", to.id()), 0);
+/// `later` draws the parts below the grids first when the section is one of them.
+pub fn go_to(
+    section: RwSignal<Option<Section>>,
+    to: Section,
+    later: Option<crate::later::LaterParts>,
+) {
+    match later {
+        Some(later) if document().get_element_by_id(to.id()).is_none() => {
+            // Not drawn yet: draw the rest of the page, then scroll from the next frame on.
+            later.draw_all();
+            bring_into_view(format!("#{}", to.id()));
+        }
+        _ => settle_on(format!("#{}", to.id()), 0),
+    }
     section.set(Some(to));
 }
 

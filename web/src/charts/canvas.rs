@@ -342,17 +342,24 @@ where
 }
 
 /// Keeps `visible` true while `element` is on screen or within 400 px of it (an
-/// IntersectionObserver; where there is none, it is always true).
+/// IntersectionObserver; where there is none, it is always true). Once the view that owns
+/// `visible` is gone, the observer disconnects itself.
 pub fn watch_visibility(element: &web_sys::Element, visible: RwSignal<bool>) {
-    let on_view = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
-        move |entries: js_sys::Array| {
+    let on_view = wasm_bindgen::closure::Closure::<
+        dyn Fn(js_sys::Array, web_sys::IntersectionObserver),
+    >::new(
+        move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+            let Some(was) = visible.try_get_untracked() else {
+                observer.disconnect();
+                return;
+            };
             let seen = entries
                 .iter()
                 .filter_map(|entry| entry.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
                 .next_back()
                 .map(|entry| entry.is_intersecting());
             if let Some(seen) = seen {
-                if seen != visible.get_untracked() {
+                if seen != was {
                     visible.set(seen);
                 }
             }

@@ -141,6 +141,240 @@ pub fn tint(total: Bytes, capacity: Bytes) -> String {
     )
 }
 
+/// What a card shows of the selection: its class, group badges, coordinates and name.
+#[derive(Clone, Debug, PartialEq)]
+struct CardFace {
+    class: String,
+    groups: Option<String>,
+    selected: bool,
+    label: String,
+    badges: String,
+    coords: String,
+}
+
+impl CardFace {
+    fn new(lang: Lang, card: u32, selected: bool, roles: &[Dim], coords: String) -> CardFace {
+        let mut class = String::from("card");
+        for dim in roles {
+            class.push_str(" role-");
+            class.push_str(dim.as_str());
+        }
+        if selected {
+            class.push_str(" selected");
+        }
+        let groups = (!roles.is_empty()).then(|| {
+            roles
+                .iter()
+                .map(|d| d.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+        let badges = if selected {
+            String::from("★")
+        } else {
+            roles.iter().map(|d| badge(*d)).collect()
+        };
+        CardFace {
+            class,
+            groups,
+            selected,
+            label: card_label(lang, card, selected, roles, &coords),
+            badges,
+            coords,
+        }
+    }
+}
+
+/// A card's class: its groups, whether it is selected, and whether it is over its capacity.
+fn card_class(face: &CardFace, memory: Option<&CardMemory>) -> String {
+    if memory.is_some_and(|m| !m.fits) {
+        format!("{} over", face.class)
+    } else {
+        face.class.clone()
+    }
+}
+
+/// What a card shows of its own memory: the data attributes, the tint and the read-out.
+#[derive(Clone, Debug, PartialEq)]
+struct CardMemory {
+    bytes: String,
+    stage: String,
+    fits: bool,
+    tint: String,
+    line: String,
+}
+
+impl CardMemory {
+    fn new(lang: Lang, card: u32, m: &StageMemory, capacity: Bytes) -> CardMemory {
+        CardMemory {
+            bytes: m.total.get().to_string(),
+            stage: m.stage.to_string(),
+            fits: m.fits,
+            tint: tint(m.total, capacity),
+            line: card_memory_line(lang, card, m, capacity),
+        }
+    }
+}
+
+/// A card's elements that change: found once, written by `CardNodes::write`.
+#[derive(Clone)]
+struct CardNodes {
+    g: web_sys::Element,
+    title: web_sys::Element,
+    tint: web_sys::Element,
+    badge: web_sys::Element,
+    coords: web_sys::Element,
+    /// The card's top-left corner in the drawing.
+    origin: (f64, f64),
+}
+
+/// What the cards' elements show, with the elements.
+struct Drawn {
+    nodes: Vec<CardNodes>,
+    faces: Vec<CardFace>,
+    memories: Vec<Option<CardMemory>>,
+}
+
+/// Sets an element's text: in its one text node when it has one (cheaper than replacing the
+/// node, as `textContent` does).
+fn set_text(element: &web_sys::Element, text: &str) {
+    match element.first_child() {
+        Some(node)
+            if node.node_type() == web_sys::Node::TEXT_NODE && node.next_sibling().is_none() =>
+        {
+            node.set_node_value(Some(text))
+        }
+        _ => element.set_text_content(Some(text)),
+    }
+}
+
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+impl CardNodes {
+    fn find(svg: &web_sys::Element, card: u32, origin: (f64, f64)) -> Option<CardNodes> {
+        let g = svg
+            .query_selector(&format!("[data-card='{card}']"))
+            .ok()??;
+        let child = |selector: &str| g.query_selector(selector).ok().flatten();
+        Some(CardNodes {
+            title: child("title")?,
+            tint: child(".card-tint")?,
+            badge: child(".card-badge")?,
+            coords: child(".card-coords")?,
+            g,
+            origin,
+        })
+    }
+
+    /// Writes into the card's elements whatever differs between `old` (what they show) and
+    /// `new`.
+    fn write(
+        &self,
+        old: (Option<&CardFace>, Option<&CardMemory>),
+        new: (&CardFace, Option<&CardMemory>),
+    ) {
+        let (old_face, old_memory) = old;
+        let (face, memory) = new;
+        let set = |element: &web_sys::Element, name: &str, value: Option<&str>| {
+            let _ = match value {
+                Some(value) => element.set_attribute(name, value),
+                None => element.remove_attribute(name),
+            };
+        };
+        let over = |m: Option<&CardMemory>| m.is_some_and(|m| !m.fits);
+        let class = card_class(face, memory);
+        if old_face.map(|f| card_class(f, old_memory)) != Some(class.clone()) {
+            set(&self.g, "class", Some(&class));
+        }
+        if old_face != Some(face) {
+            let old = old_face;
+            if old.map(|f| &f.groups) != Some(&face.groups) {
+                set(&self.g, "data-groups", face.groups.as_deref());
+            }
+            if old.map(|f| f.selected) != Some(face.selected) {
+                set(&self.g, "data-selected", face.selected.then_some("true"));
+                set(
+                    &self.g,
+                    "aria-pressed",
+                    Some(if face.selected { "true" } else { "false" }),
+                );
+            }
+            if old.map(|f| &f.label) != Some(&face.label) {
+                set(&self.g, "aria-label", Some(&face.label));
+            }
+            if old.map(|f| &f.badges) != Some(&face.badges) {
+                set_text(&self.badge, &face.badges);
+            }
+            if old.map(|f| &f.coords) != Some(&face.coords) {
+                set_text(&self.coords, &face.coords);
+            }
+        }
+        if old_memory != memory {
+            let field = |m: Option<&CardMemory>, pick: fn(&CardMemory) -> String| m.map(pick);
+            for (name, pick) in [
+                (
+                    "data-bytes",
+                    (|m: &CardMemory| m.bytes.clone()) as fn(&CardMemory) -> String,
+                ),
+                ("data-stage", |m: &CardMemory| m.stage.clone()),
+                ("data-fits", |m: &CardMemory| m.fits.to_string()),
+            ] {
+                let value = field(memory, pick);
+                if field(old_memory, pick) != value {
+                    set(&self.g, name, value.as_deref());
+                }
+            }
+            if old_memory.map(|m| &m.line) != memory.map(|m| &m.line) {
+                set_text(&self.title, memory.map_or("", |m| m.line.as_str()));
+            }
+            if old_memory.map(|m| &m.tint) != memory.map(|m| &m.tint) {
+                // Through the CSSOM: the page's Content-Security-Policy refuses `style`
+                // attributes (and reporting each refusal is slow).
+                if let Some(tint) = self.tint.dyn_ref::<web_sys::SvgElement>() {
+                    let style = tint.style();
+                    let _ = match memory {
+                        Some(m) => style.set_property("fill", &m.tint),
+                        None => style.remove_property("fill").map(|_| ()),
+                    };
+                }
+            }
+        }
+        // The "!" of a card over its capacity, after a space (as the card's other texts).
+        if over(old_memory) != over(memory) {
+            let mark = self.g.query_selector(".card-over").ok().flatten();
+            match (over(memory), mark) {
+                (true, None) => self.add_over_mark(),
+                (false, Some(mark)) => {
+                    if let Some(space) = mark.previous_sibling() {
+                        if space.node_type() == web_sys::Node::TEXT_NODE {
+                            let _ = self.g.remove_child(&space);
+                        }
+                    }
+                    mark.remove();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn add_over_mark(&self) {
+        let Some(document) = self.g.owner_document() else {
+            return;
+        };
+        let Ok(mark) = document.create_element_ns(Some(SVG_NS), "text") else {
+            return;
+        };
+        let (x, y) = self.origin;
+        let _ = mark.set_attribute("class", "card-over");
+        let _ = mark.set_attribute("x", &(x + CARD_W - 6.0).to_string());
+        let _ = mark.set_attribute("y", &(y + CARD_H - 8.0).to_string());
+        let _ = mark.set_attribute("text-anchor", "end");
+        mark.set_text_content(Some("!"));
+        let _ = self.g.append_with_str_1(" ");
+        let _ = self.g.append_with_node_1(&mark);
+    }
+}
+
 /// Where everything sits: a pure function of N and the node size.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
@@ -337,6 +571,10 @@ pub fn DeviceGrid(
     let (gpus, gpus_per_node) = plan.with_untracked(|p| (p.gpus(), p.gpus_per_node()));
     let layout = Layout::new(gpus, gpus_per_node);
     let nodes = layout.nodes();
+    // The page's language, seen by this grid once: the cards' memos depend on this memo, not
+    // on the page-wide signal, so re-running a card does not touch that signal's (long) list
+    // of subscribers.
+    let lang = Memo::new(move |_| lang.get());
     let roles = Memo::new(move |_| {
         groups.with(|groups| match groups {
             Some(g) => (0..gpus).map(|card| roles_of(g, card)).collect::<Vec<_>>(),
@@ -378,42 +616,50 @@ pub fn DeviceGrid(
     let pointed = RwSignal::new(None::<u32>);
     // One capacity for every card (the tint's top and the read-out's "capacity").
     let capacity = Memo::new(move |_| plan.with(|p| p.capacity()));
+
+    // What every card shows, as two grid-wide memos: the selection's side (groups, coordinates,
+    // name) and the memory's side. A PP move changes nearly every card; one effect then writes
+    // only the attributes and texts that changed, instead of ~15 reactive nodes per card each
+    // re-running (which cost ~4 ms per move on the 64-card grid).
+    let faces = Memo::new(move |_| {
+        let lang = lang.get();
+        let selected = selected.get();
+        roles.with(|roles| {
+            coord_labels.with(|coords| {
+                (0..gpus)
+                    .map(|card| {
+                        let i = card as usize;
+                        CardFace::new(
+                            lang,
+                            card,
+                            selected == Some(card),
+                            roles.get(i).map_or(&[], Vec::as_slice),
+                            coords.get(i).cloned().unwrap_or_default(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let memories = Memo::new(move |_| {
+        let (lang, capacity) = (lang.get(), capacity.get());
+        memory.with(|m| {
+            (0..gpus)
+                .map(|card| {
+                    m.get(card as usize)
+                        .map(|m| CardMemory::new(lang, card, m, capacity))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let svg = NodeRef::<leptos::svg::Svg>::new();
+    let shown = (faces.get_untracked(), memories.get_untracked());
     let cards = (0..gpus)
         .map(|card| {
             let (x, y) = layout.card_origin(card);
-            // One memo per card: a change elsewhere in the grid leaves this card untouched.
-            let card_roles = Memo::new(move |_| roles.with(|r| r.get(card as usize).cloned().unwrap_or_default()));
-            let card_roles = move || card_roles.get();
-            let own = Memo::new(move |_| memory.with(|m| m.get(card as usize).copied()));
-            let over = move || own.with(|m| m.is_some_and(|m| !m.fits));
-            let is_selected = move || selected.get() == Some(card);
-            let data_groups = move || {
-                let r = card_roles();
-                (!r.is_empty()).then(|| r.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(" "))
-            };
-            let class = move || {
-                let mut class = String::from("card");
-                for dim in card_roles() {
-                    class.push_str(" role-");
-                    class.push_str(dim.as_str());
-                }
-                if is_selected() {
-                    class.push_str(" selected");
-                }
-                if over() {
-                    class.push_str(" over");
-                }
-                class
-            };
-            let coords = move || coord_labels.with(|c| c.get(card as usize).cloned().unwrap_or_default());
-            let label = move || card_label(lang.get(), card, is_selected(), &card_roles(), &coords());
-            let badges = move || {
-                if is_selected() {
-                    String::from("★")
-                } else {
-                    card_roles().iter().map(|d| badge(*d)).collect::<String>()
-                }
-            };
+            let face = shown.0.get(card as usize).cloned();
+            let own = shown.1.get(card as usize).cloned().flatten();
+            let face = face.as_ref();
             let on_key = move |event: KeyboardEvent| {
                 let key = event.key();
                 match key.as_str() {
@@ -430,20 +676,22 @@ pub fn DeviceGrid(
                     }
                 }
             };
+            // Drawn with the first state; `write_card` keeps every attribute and text below
+            // up to date (the "!" of a card over its capacity included).
             view! {
                 <g
-                    class=class
+                    class=face.map(|f| card_class(f, own.as_ref()))
                     data-testid=format!("card-{card}")
                     data-card=card
-                    data-groups=data_groups
-                    data-bytes=move || own.with(|m| m.map(|m| m.total.get().to_string()))
-                    data-stage=move || own.with(|m| m.map(|m| m.stage.to_string()))
-                    data-fits=move || own.with(|m| m.map(|m| m.fits.to_string()))
-                    data-selected=move || is_selected().then_some("true")
+                    data-groups=face.and_then(|f| f.groups.clone())
+                    data-bytes=own.as_ref().map(|m| m.bytes.clone())
+                    data-stage=own.as_ref().map(|m| m.stage.clone())
+                    data-fits=own.as_ref().map(|m| m.fits.to_string())
+                    data-selected=face.and_then(|f| f.selected.then_some("true"))
                     role="button"
                     tabindex="0"
-                    aria-pressed=move || if is_selected() { "true" } else { "false" }
-                    aria-label=label
+                    aria-pressed=if face.is_some_and(|f| f.selected) { "true" } else { "false" }
+                    aria-label=face.map(|f| f.label.clone())
                     on:click=move |_| on_toggle.run(card)
                     on:keydown=on_key
                     on:mouseenter=move |_| pointed.set(Some(card))
@@ -451,19 +699,19 @@ pub fn DeviceGrid(
                     on:mouseleave=move |_| pointed.set(None)
                     on:blur=move |_| pointed.set(None)
                 >
-                    <title>{move || own.with(|m| m.map(|m| card_memory_line(lang.get(), card, &m, capacity.get())))}</title>
+                    <title>{own.as_ref().map(|m| m.line.clone())}</title>
                     <rect class="card-body" x=x y=y width=CARD_W height=CARD_H rx="6" />
                     <rect class="card-tint" x=x + 6.0 y=y + 3.0 width=CARD_W - 12.0 height="5" rx="2"
-                        style:fill=move || own.with(|m| m.map(|m| tint(m.total, capacity.get())).unwrap_or_default()) />
+                        style:fill=own.as_ref().map(|m| m.tint.clone()) />
                     // The spaces between the texts are not drawn (SVG ignores text outside
                     // <text>); they keep the card's text "1 TD t0 c0 p0 d1" in words for tools
                     // that read it, matching the start of its accessible name.
                     <text class="card-rank" x=x + 8.0 y=y + 20.0>{card}</text>
                     " "
-                    <text class="card-badge" x=x + CARD_W - 6.0 y=y + 17.0 text-anchor="end">{badges}</text>
+                    <text class="card-badge" x=x + CARD_W - 6.0 y=y + 17.0 text-anchor="end">{face.map(|f| f.badges.clone())}</text>
                     " "
-                    <text class="card-coords" x=x + 8.0 y=y + CARD_H - 8.0>{coords}</text>
-                    {move || over().then(|| view! {
+                    <text class="card-coords" x=x + 8.0 y=y + CARD_H - 8.0>{face.map(|f| f.coords.clone())}</text>
+                    {own.as_ref().is_some_and(|m| !m.fits).then(|| view! {
                         " "
                         <text class="card-over" x=x + CARD_W - 6.0 y=y + CARD_H - 8.0 text-anchor="end">"!"</text>
                     })}
@@ -471,6 +719,40 @@ pub fn DeviceGrid(
             }
         })
         .collect_view();
+    // The one effect that keeps the cards current: it compares each card's new face and memory
+    // with what its elements show and writes the difference.
+    Effect::new(move |previous: Option<Option<Drawn>>| {
+        let (faces, memories) = (faces.get(), memories.get());
+        let drawn = match previous.flatten() {
+            Some(drawn) => drawn,
+            None => {
+                let root = svg.get()?;
+                let nodes = (0..gpus)
+                    .map(|card| CardNodes::find(&root, card, layout.card_origin(card)))
+                    .collect::<Option<Vec<_>>>()?;
+                Drawn {
+                    nodes,
+                    faces: shown.0.clone(),
+                    memories: shown.1.clone(),
+                }
+            }
+        };
+        for (i, node) in drawn.nodes.iter().enumerate() {
+            let (Some(face), Some(memory)) = (faces.get(i), memories.get(i)) else {
+                continue;
+            };
+            let old = (
+                drawn.faces.get(i),
+                drawn.memories.get(i).and_then(Option::as_ref),
+            );
+            node.write(old, (face, memory.as_ref()));
+        }
+        Some(Drawn {
+            nodes: drawn.nodes,
+            faces,
+            memories,
+        })
+    });
 
     let hop_lines = move || {
         let hops = groups.with(|g| {
@@ -504,6 +786,7 @@ pub fn DeviceGrid(
     view! {
         <figure class="grid-figure">
             <svg
+                node_ref=svg
                 class="device-grid"
                 data-testid=test_id
                 viewBox=layout.view_box()

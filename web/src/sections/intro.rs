@@ -73,6 +73,7 @@ pub fn Intro() -> impl IntoView {
     let params_attr = params.clone();
     let shape = move || anchor_shape(lang.get());
     let page = use_context::<crate::permalink::PageState>();
+    let later = use_context::<crate::later::LaterParts>();
     let contents = Section::ALL
         .into_iter()
         .filter_map(|section| contents_line(section).map(|line| (section, line)))
@@ -80,7 +81,7 @@ pub fn Intro() -> impl IntoView {
             let go = move |event: leptos::ev::MouseEvent| {
                 if let Some(page) = page {
                     event.prevent_default();
-                    crate::permalink::go_to(page.section, section);
+                    crate::permalink::go_to(page.section, section, later);
                 }
             };
             let href = format!("#{}", section.id());
