@@ -107,6 +107,8 @@ test('by stage, a card over its capacity is marked, not by colour alone', async 
         over: /\bover\b/.test(card.getAttribute('class') ?? ''),
         marks: card.querySelectorAll('.card-over').length,
         text: card.querySelector('.card-over')?.textContent ?? null,
+        bytes: Number(card.getAttribute('data-bytes')),
+        fill: card.querySelector('.card-tint').getAttribute('fill'),
       })),
     );
   const agree = (shown, when) => {
@@ -114,6 +116,14 @@ test('by stage, a card over its capacity is marked, not by colour alone', async 
       assert.equal(c.over, !c.fits, `${when}: card ${card}'s class`);
       assert.equal(c.marks, c.fits ? 0 : 1, `${when}: card ${card}'s "!" mark`);
       if (!c.fits) assert.equal(c.text, '!');
+      // The tint: light to dark blue with the card's own memory, the darkest at capacity.
+      assert.match(c.fill ?? '', /^#[0-9a-f]{6}$/, `${when}: card ${card}'s tint`);
+      if (!c.fits) assert.equal(c.fill, '#173f87', `${when}: card ${card} is over, the darkest tint`);
+    }
+    const red = (c) => parseInt(c.fill.slice(1, 3), 16);
+    const byBytes = [...shown].sort((a, b) => a.bytes - b.bytes);
+    for (let i = 1; i < byBytes.length; i++) {
+      assert.ok(red(byBytes[i]) <= red(byBytes[i - 1]), `${when}: more memory, a darker tint`);
     }
   };
   agree(await marks(), 'loaded over');

@@ -194,6 +194,105 @@ fn card_class(face: &CardFace, memory: Option<&CardMemory>) -> String {
     }
 }
 
+/// Text made safe for markup: in an attribute value (quoted with `"`) or between tags.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One card as SVG markup, in the state `face` and `own` describe. The spaces between the
+/// texts are not drawn (SVG ignores text outside `<text>`); they keep the card's text
+/// "1 TD t0 c0 p0 d1" in words for tools that read it, matching the start of its name.
+fn card_markup(
+    card: u32,
+    (x, y): (f64, f64),
+    face: Option<&CardFace>,
+    own: Option<&CardMemory>,
+) -> String {
+    use std::fmt::Write;
+    let mut g = String::with_capacity(640);
+    let class = face
+        .map(|f| card_class(f, own))
+        .unwrap_or_else(|| String::from("card"));
+    let _ = write!(
+        g,
+        r#"<g class="{class}" data-testid="card-{card}" data-card="{card}""#
+    );
+    let mut attribute = |name: &str, value: Option<&str>| {
+        if let Some(value) = value {
+            let _ = write!(g, r#" {name}="{}""#, escape(value));
+        }
+    };
+    attribute("data-groups", face.and_then(|f| f.groups.as_deref()));
+    attribute("data-bytes", own.map(|m| m.bytes.as_str()));
+    attribute("data-stage", own.map(|m| m.stage.as_str()));
+    attribute(
+        "data-fits",
+        own.map(|m| if m.fits { "true" } else { "false" }),
+    );
+    attribute(
+        "data-selected",
+        face.and_then(|f| f.selected.then_some("true")),
+    );
+    attribute("role", Some("button"));
+    attribute("tabindex", Some("0"));
+    attribute(
+        "aria-pressed",
+        Some(if face.is_some_and(|f| f.selected) {
+            "true"
+        } else {
+            "false"
+        }),
+    );
+    attribute("aria-label", face.map(|f| f.label.as_str()));
+    let text = |s: Option<&str>| escape(s.unwrap_or_default());
+    let _ = write!(
+        g,
+        r#"><title>{}</title><rect class="card-body" x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="6"></rect>"#,
+        text(own.map(|m| m.line.as_str())),
+    );
+    let _ = write!(
+        g,
+        r#"<rect class="card-tint" x="{}" y="{}" width="{}" height="5" rx="2"{}></rect>"#,
+        x + 6.0,
+        y + 3.0,
+        CARD_W - 12.0,
+        own.map(|m| format!(r#" fill="{}""#, m.tint))
+            .unwrap_or_default(),
+    );
+    let _ = write!(
+        g,
+        r#"<text class="card-rank" x="{}" y="{}">{card}</text> <text class="card-badge" x="{}" y="{}" text-anchor="end">{}</text> <text class="card-coords" x="{}" y="{}">{}</text>"#,
+        x + 8.0,
+        y + 20.0,
+        x + CARD_W - 6.0,
+        y + 17.0,
+        text(face.map(|f| f.badges.as_str())),
+        x + 8.0,
+        y + CARD_H - 8.0,
+        text(face.map(|f| f.coords.as_str())),
+    );
+    if own.is_some_and(|m| !m.fits) {
+        let _ = write!(
+            g,
+            r#" <text class="card-over" x="{}" y="{}" text-anchor="end">!</text>"#,
+            x + CARD_W - 6.0,
+            y + CARD_H - 8.0
+        );
+    }
+    g.push_str("</g>");
+    g
+}
+
 /// What a card shows of its own memory: the data attributes, the tint and the read-out.
 #[derive(Clone, Debug, PartialEq)]
 struct CardMemory {
@@ -328,15 +427,9 @@ impl CardNodes {
                 set_text(&self.title, memory.map_or("", |m| m.line.as_str()));
             }
             if old_memory.map(|m| &m.tint) != memory.map(|m| &m.tint) {
-                // Through the CSSOM: the page's Content-Security-Policy refuses `style`
-                // attributes (and reporting each refusal is slow).
-                if let Some(tint) = self.tint.dyn_ref::<web_sys::SvgElement>() {
-                    let style = tint.style();
-                    let _ = match memory {
-                        Some(m) => style.set_property("fill", &m.tint),
-                        None => style.remove_property("fill").map(|_| ()),
-                    };
-                }
+                // The `fill` presentation attribute (the page's Content-Security-Policy would
+                // refuse a `style` attribute).
+                set(&self.tint, "fill", memory.map(|m| m.tint.as_str()));
             }
         }
         // The "!" of a card over its capacity, after a space (as the card's other texts).
@@ -654,71 +747,63 @@ pub fn DeviceGrid(
     });
     let svg = NodeRef::<leptos::svg::Svg>::new();
     let shown = (faces.get_untracked(), memories.get_untracked());
-    let cards = (0..gpus)
+    // The cards are drawn as one piece of markup (one parse instead of ~20 calls into the DOM
+    // per card), with the first state; their events are handled once for the whole grid below,
+    // and `CardNodes::write` keeps every attribute and text up to date.
+    let markup = (0..gpus)
         .map(|card| {
-            let (x, y) = layout.card_origin(card);
-            let face = shown.0.get(card as usize).cloned();
-            let own = shown.1.get(card as usize).cloned().flatten();
-            let face = face.as_ref();
-            let on_key = move |event: KeyboardEvent| {
-                let key = event.key();
-                match key.as_str() {
-                    "Enter" | " " => {
-                        event.prevent_default();
-                        on_toggle.run(card);
-                    }
-                    "Escape" => on_clear.run(()),
-                    other => {
-                        if let Some(next) = layout.neighbour(card, other) {
-                            event.prevent_default();
-                            focus_card(&event, next);
-                        }
-                    }
-                }
-            };
-            // Drawn with the first state; `write_card` keeps every attribute and text below
-            // up to date (the "!" of a card over its capacity included).
-            view! {
-                <g
-                    class=face.map(|f| card_class(f, own.as_ref()))
-                    data-testid=format!("card-{card}")
-                    data-card=card
-                    data-groups=face.and_then(|f| f.groups.clone())
-                    data-bytes=own.as_ref().map(|m| m.bytes.clone())
-                    data-stage=own.as_ref().map(|m| m.stage.clone())
-                    data-fits=own.as_ref().map(|m| m.fits.to_string())
-                    data-selected=face.and_then(|f| f.selected.then_some("true"))
-                    role="button"
-                    tabindex="0"
-                    aria-pressed=if face.is_some_and(|f| f.selected) { "true" } else { "false" }
-                    aria-label=face.map(|f| f.label.clone())
-                    on:click=move |_| on_toggle.run(card)
-                    on:keydown=on_key
-                    on:mouseenter=move |_| pointed.set(Some(card))
-                    on:focus=move |_| pointed.set(Some(card))
-                    on:mouseleave=move |_| pointed.set(None)
-                    on:blur=move |_| pointed.set(None)
-                >
-                    <title>{own.as_ref().map(|m| m.line.clone())}</title>
-                    <rect class="card-body" x=x y=y width=CARD_W height=CARD_H rx="6" />
-                    <rect class="card-tint" x=x + 6.0 y=y + 3.0 width=CARD_W - 12.0 height="5" rx="2"
-                        style:fill=own.as_ref().map(|m| m.tint.clone()) />
-                    // The spaces between the texts are not drawn (SVG ignores text outside
-                    // <text>); they keep the card's text "1 TD t0 c0 p0 d1" in words for tools
-                    // that read it, matching the start of its accessible name.
-                    <text class="card-rank" x=x + 8.0 y=y + 20.0>{card}</text>
-                    " "
-                    <text class="card-badge" x=x + CARD_W - 6.0 y=y + 17.0 text-anchor="end">{face.map(|f| f.badges.clone())}</text>
-                    " "
-                    <text class="card-coords" x=x + 8.0 y=y + CARD_H - 8.0>{face.map(|f| f.coords.clone())}</text>
-                    {own.as_ref().is_some_and(|m| !m.fits).then(|| view! {
-                        " "
-                        <text class="card-over" x=x + CARD_W - 6.0 y=y + CARD_H - 8.0 text-anchor="end">"!"</text>
-                    })}
-                </g>
-            }
+            let face = shown.0.get(card as usize);
+            let own = shown.1.get(card as usize).and_then(Option::as_ref);
+            card_markup(card, layout.card_origin(card), face, own)
         })
-        .collect_view();
+        .collect::<String>();
+    let card_of = |target: Option<web_sys::EventTarget>| -> Option<u32> {
+        let element = target?.dyn_into::<web_sys::Element>().ok()?;
+        let card = element.closest("[data-card]").ok()??;
+        card.get_attribute("data-card")?.parse().ok()
+    };
+    let on_key = move |event: KeyboardEvent| {
+        let Some(card) = card_of(event.target()) else {
+            return;
+        };
+        let key = event.key();
+        match key.as_str() {
+            "Enter" | " " => {
+                event.prevent_default();
+                on_toggle.run(card);
+            }
+            "Escape" => on_clear.run(()),
+            other => {
+                if let Some(next) = layout.neighbour(card, other) {
+                    event.prevent_default();
+                    focus_card(&event, next);
+                }
+            }
+        }
+    };
+    let point = move |card: Option<u32>| {
+        if pointed.get_untracked() != card {
+            pointed.set(card);
+        }
+    };
+    let cards = view! {
+        <g
+            class="cards"
+            inner_html=markup
+            on:click=move |event| {
+                if let Some(card) = card_of(event.target()) {
+                    on_toggle.run(card);
+                }
+            }
+            on:keydown=on_key
+            // The card under the pointer or holding the focus; leaving for another card (or
+            // for none) says so through the event's related target.
+            on:mouseover=move |event| point(card_of(event.target()))
+            on:mouseout=move |event| point(card_of(event.related_target()))
+            on:focusin=move |event| point(card_of(event.target()))
+            on:focusout=move |event| point(card_of(event.related_target()))
+        ></g>
+    };
     // The one effect that keeps the cards current: it compares each card's new face and memory
     // with what its elements show and writes the difference.
     Effect::new(move |previous: Option<Option<Drawn>>| {
