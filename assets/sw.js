@@ -1,21 +1,26 @@
 // Parallel Lab's service worker: after the first visit the page keeps working offline.
 //
-// On install it reads the page's own index.html and caches it with every asset it names
-// (Trunk's hashed wasm, JS, CSS and favicon). Pages are fetched network-first (a new
-// deployment shows up at once) and fall back to the cache; assets are served from the cache
-// and fetched (then cached) when missing. Only same-origin GET requests are touched: the lab
+// On install it reads the site's two pages (index.html, and embed.html for embedded widgets)
+// and caches each with every asset it names (Trunk's hashed wasm, JS, CSS and favicon). Pages
+// are fetched network-first (a new deployment shows up at once) and fall back to the cache;
+// assets are served from the cache and fetched (then cached) when missing. Only same-origin GET requests are touched: the lab
 // makes no other kind. Works from any sub-path: everything is relative to this file.
-const CACHE = 'parallel-lab-v1';
+const CACHE = 'parallel-lab-v2';
 const PAGE = './';
+const PAGES = [PAGE, './embed.html'];
 
-async function precache() {
-  const cache = await caches.open(CACHE);
-  const response = await fetch(PAGE, { cache: 'no-cache' });
+async function precachePage(cache, page) {
+  const response = await fetch(page, { cache: 'no-cache' });
   if (!response.ok) return;
   const html = await response.clone().text();
   const assets = [...html.matchAll(/(?:href|src)="(\.\/[^"#?]+)"/g)].map((m) => m[1]);
-  await cache.put(PAGE, response);
+  await cache.put(page, response);
   await cache.addAll([...new Set(assets)]);
+}
+
+async function precache() {
+  const cache = await caches.open(CACHE);
+  for (const page of PAGES) await precachePage(cache, page);
 }
 
 self.addEventListener('install', (event) => {
@@ -31,14 +36,21 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+/** The cache key of a page: embed.html is its own; every other address is the lab's page. */
+function pageKey(request) {
+  return new URL(request.url).pathname.endsWith('/embed.html') ? './embed.html' : PAGE;
+}
+
 async function fromNetworkThenCache(request) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(PAGE, response.clone());
+    // Each page under its own address (the page itself, `./` or `./index.html`, or
+    // `./embed.html`).
+    if (response.ok) await cache.put(pageKey(request), response.clone());
     return response;
   } catch (offline) {
-    return (await cache.match(request)) || (await cache.match(PAGE)) || Response.error();
+    return (await cache.match(pageKey(request))) || (await cache.match(PAGE)) || Response.error();
   }
 }
 

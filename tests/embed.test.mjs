@@ -71,7 +71,7 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   await section.getByTestId('embed-grid-64').click();
   const snippet = await section.getByTestId('embed-code-grid-64').inputValue();
   assert.match(snippet, /^<iframe src="[^"]*#[^"]*embed=grid-64[^"]*"[^>]*\bdata-parallel-lab\b[^>]*><\/iframe>\s*<script>[^]*<\/script>$/);
-  assert.ok(snippet.includes(`src="${lab.baseUrl}#`), `the iframe points at the lab: ${snippet}`);
+  assert.ok(snippet.includes(`src="${lab.baseUrl}embed.html#`), `the iframe points at the lab's embed entry point: ${snippet}`);
   await settleAndCheck(full.page, full.problems, assert);
   await full.context.close();
 
@@ -80,6 +80,11 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   const context = await lab.browser.newContext(DESKTOP);
   const page = await context.newPage();
   const problems = watchProblems(page);
+  // What the frame loads: the embed's own wasm, never the whole page's.
+  const wasm = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) wasm.push(new URL(request.url()).pathname);
+  });
   await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
   assert.notEqual(origin(course), new URL(lab.baseUrl).origin);
 
@@ -101,6 +106,7 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   assert.equal(await inner.getByTestId('grid-64').locator('[data-card]').count(), 64);
   assert.equal(await inner.getByTestId('slider-pp').inputValue(), '2');
   assert.equal(await visibleText(inner.getByTestId('derived-dp')), '4');
+  assert.deepEqual(wasm.map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, '')), ['/parallel-embed'], 'only the embed entry point\'s wasm');
 
   // The height message arrived and the snippet's script sized the iframe to the content.
   const frame = await (await iframe.elementHandle()).contentFrame();

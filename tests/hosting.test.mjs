@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DIST, openPage, origin, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { DIST, openPage, origin, settleAndCheck, startLab, visibleText, waitForGrids, watchProblems } from './harness.mjs';
 
 const PREFIX = '/course/parallel-lab/';
 
@@ -34,8 +34,9 @@ function cspDirectives(html) {
   return { content, directives };
 }
 
-test('dist/index.html has a strict CSP meta tag and only relative asset URLs', async () => {
-  const html = await readFile(path.join(DIST, 'index.html'), 'utf8');
+for (const name of ['index.html', 'embed.html']) {
+test(`dist/${name} has a strict CSP meta tag and only relative asset URLs`, async () => {
+  const html = await readFile(path.join(DIST, name), 'utf8');
   const { content, directives } = cspDirectives(html);
   assert.ok(content.includes("'wasm-unsafe-eval'"), content);
   assert.ok(!content.includes("'unsafe-eval'"), `no 'unsafe-eval': ${content}`);
@@ -61,6 +62,7 @@ test('dist/index.html has a strict CSP meta tag and only relative asset URLs', a
   for (const url of urls) assert.match(url, /^\.\/[^/]/, `relative asset URL: ${url}`);
   assert.ok(!/from\s+'\//.test(html) && !/module_or_path:\s*'\//.test(html), 'the loader imports relatively');
 });
+}
 
 test('served under /course/parallel-lab/ only: the page works, every request stays there, no CSP violation', async () => {
   const base = origin(lab.server);
@@ -130,6 +132,27 @@ test('after the first visit a reload works offline, from the service worker', as
   await section.getByTestId('slider-m').fill('32');
   assert.equal(Number(await section.getByTestId('bubble').getAttribute('data-ratio')), 0.03125);
 
+  // An embedded widget works offline too: the first visit cached embed.html and its files.
+  await page.goto(`${lab.baseUrl}embed.html#g64=tp8.pp2.z1&embed=grid-64`, { waitUntil: 'load' });
+  const widget = page.getByTestId('embed-root');
+  await widget.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  assert.equal(await visibleText(widget.getByTestId('derived-dp')), '4');
+  assert.equal(await widget.getByTestId('grid-64').locator('[data-card]').count(), 64);
+  assert.deepEqual(lab.server.requests.slice(served), [], 'the embed came from the cache as well');
+
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('embed.html without a widget in its link opens the whole page with the same link', async () => {
+  const context = await lab.browser.newContext();
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${lab.baseUrl}embed.html#g64=tp4.pp2`, { waitUntil: 'load' });
+  await waitForGrids(page);
+  assert.match(page.url(), /\/index\.html#g64=tp4\.pp2$/);
+  assert.equal(await page.getByTestId('section-64').getByTestId('slider-pp').inputValue(), '2');
+  assert.equal(await page.getByTestId('section-intro').count(), 1, 'the whole page, not a widget');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

@@ -137,6 +137,10 @@ test('a course page on another origin drives an embedded grid by postMessage, as
   await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
   const inner = page.frameLocator('iframe');
   await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  // A link written before embed.html (the page's own address with embed=) lands on the embed
+  // entry point, link unchanged.
+  const framed = page.frames().find((f) => f !== page.mainFrame());
+  assert.match(framed.url(), /\/embed\.html#embed=grid-64$/);
   const send = (plan) =>
     page.evaluate((p) => document.querySelector('iframe').contentWindow.postMessage({ type: 'parallel-lab:set', plan: p }, '*'), plan);
 

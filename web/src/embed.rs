@@ -113,3 +113,26 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
         </div>
     }
 }
+
+/// The embed entry point (`embed.html`, the `parallel-embed` binary): the widget its link names
+/// (`#…&embed=WIDGET`) and nothing of the lesson around it, so a course page that frames one
+/// widget loads that widget's code only. A link without `embed=` is the whole page's: the
+/// reader is sent there with the same link.
+#[component]
+pub fn EmbedApp() -> impl IntoView {
+    let (page, state) = crate::start_page();
+    let Some(widget) = state.embed else {
+        let location = window().location();
+        let hash = location.hash().unwrap_or_default();
+        let _ = location.replace(&format!("index.html{hash}"));
+        return ().into_any();
+    };
+    if let Some(root) = document().document_element() {
+        let _ = root.class_list().add_1("embedded-page");
+    }
+    view! {
+        <crate::components::share::LinkNotice page=page />
+        <EmbedView page=page widget=widget />
+    }
+    .into_any()
+}

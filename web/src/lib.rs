@@ -61,12 +61,10 @@ pub fn LangToggle() -> impl IntoView {
     }
 }
 
-/// The whole page. `main.rs` mounts it on `<body>`.
-///
-/// The state starts from the URL (`permalink`): a link restores both grids, the selected
-/// cards, the section and the language; `embed=WIDGET` shows that widget alone.
-#[component]
-pub fn App() -> impl IntoView {
+/// The state both entry points start from: the link read, the language provided and kept on
+/// `<html lang>` and the title, both grids' labs, the page's state provided as context and
+/// kept in step with the address. Returns the state and the link it came from.
+pub fn start_page() -> (PageState, parallel_core::link::LinkState) {
     let (state, notices) = permalink::read_on_load();
     let lang = provide_lang(state.lang);
     Effect::new(move |_| {
@@ -94,6 +92,17 @@ pub fn App() -> impl IntoView {
     };
     provide_context(page);
     permalink::sync(page);
+    (page, state)
+}
+
+/// The whole page. `main.rs` mounts it on `<body>`.
+///
+/// The state starts from the URL (`permalink`): a link restores both grids, the selected
+/// cards, the section and the language; `embed=WIDGET` shows that widget alone.
+#[component]
+pub fn App() -> impl IntoView {
+    let (page, state) = start_page();
+    let (lab8, lab64) = (page.lab8, page.lab64);
     if let Some(widget) = state.embed {
         if let Some(root) = document().document_element() {
             let _ = root.class_list().add_1("embedded-page");

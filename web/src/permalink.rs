@@ -97,6 +97,17 @@ pub fn base_url() -> String {
     format!("{origin}{path}{search}")
 }
 
+/// The address of the embed entry point next to this page, e.g.
+/// `https://host/course/parallel-lab/embed.html` (from `…/parallel-lab/` or `…/index.html`).
+pub fn embed_url() -> String {
+    let location = window().location();
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    let folder = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    let folder = if folder.is_empty() { "/" } else { folder };
+    format!("{origin}{folder}embed.html")
+}
+
 /// The current fragment, without `#`.
 pub fn current_fragment() -> String {
     let hash = window().location().hash().unwrap_or_default();

@@ -7,7 +7,7 @@ use wasm_bindgen_futures::JsFuture;
 use parallel_core::link::Widget;
 
 use crate::i18n::{use_lang, Lang, T};
-use crate::permalink::{base_url, describe, PageState};
+use crate::permalink::{base_url, describe, embed_url, PageState};
 
 /// Copies `text` to the clipboard; false when the browser refuses (then the caller shows the
 /// text selected for a manual copy).
@@ -129,7 +129,8 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
     let open = RwSignal::new(false);
     let copied = RwSignal::new(false);
     let snippet = move || {
-        let url = format!("{}#{}", base_url(), page.embed_fragment(widget));
+        // The embed entry point: the widget without the lesson around it.
+        let url = format!("{}#{}", embed_url(), page.embed_fragment(widget));
         embed_snippet(
             &url,
             widget_title(lang.get(), widget),

@@ -1,0 +1,19 @@
+// Trunk's post-build hook (Trunk.toml), run with TRUNK_STAGING_DIR set: first the embed entry
+// point is built and added next to index.html (scripts/embed.mjs; not inside that inner
+// build), then every page gets its Content-Security-Policy (scripts/csp.mjs). One hook, so the
+// two steps run in this order (Trunk starts the hooks of one stage side by side).
+import { addEmbed, inner } from './embed.mjs';
+import { writePolicies } from './csp.mjs';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) {
+  console.error('post-build.mjs: TRUNK_STAGING_DIR is not set (run through trunk build)');
+  process.exit(1);
+}
+try {
+  if (!inner) addEmbed(staging);
+  writePolicies(staging);
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
