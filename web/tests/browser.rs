@@ -85,6 +85,23 @@ fn set_select(scope: &Element, id: &str, value: &str) {
 }
 
 /// Waits `ms` milliseconds of the browser's clock.
+/// Waits until the page in `host` has drawn its parts below the grids (one task after another
+/// after its first frame), then until the pages mounted before it have written any address
+/// that the resulting scroll made them write.
+async fn settled(host: &HtmlElement) {
+    for _ in 0..200 {
+        if host.query_selector(".later-part").unwrap().is_none() {
+            break;
+        }
+        sleep(10).await;
+    }
+    assert!(
+        host.query_selector(".later-part").unwrap().is_none(),
+        "the later parts are drawn"
+    );
+    sleep(parallel_web::permalink::WRITE_DELAY_MS + 50).await;
+}
+
 async fn sleep(ms: u64) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
@@ -288,6 +305,7 @@ async fn a_permalink_restores_the_plan_the_card_and_the_language() {
         .is_none());
 
     // Changing the plan writes it back into the address, once the page is quiet.
+    settled(&host).await;
     set_slider(&s64, "slider-m", 32);
     tick().await;
     sleep(parallel_web::permalink::WRITE_DELAY_MS + 50).await;
