@@ -211,9 +211,10 @@ impl Plan {
         let full_attention = f64::from(self.model().full_attention_layers);
         let capacity = self.capacity();
         let last = d.pp - 1;
-        // Middle stages with the same layers and micro-batches in flight hold the same bytes
-        // (runs of them are long with many stages): the previous one is reused.
-        let mut previous: Option<(u32, f64, StageMemory)> = None;
+        // Middle stages with the same layers hold the same model states and the same bytes per
+        // micro-batch (runs of them are long with many stages): those of the previous middle
+        // stage are reused, and only the micro-batches in flight are applied again.
+        let mut previous: Option<(u32, Bytes, Bytes, Bytes)> = None;
         // stage_layers and stage_in_flight, with their per-plan parts worked out once.
         let rule = StageRule::of(self);
         (0..d.pp)
@@ -221,29 +222,36 @@ impl Plan {
                 let layers_i = rule.layers(stage);
                 let in_flight = rule.in_flight(stage);
                 let middle = stage != 0 && stage != last;
-                if let Some((layers, flight, memory)) = previous.filter(|_| middle) {
-                    if layers == layers_i && flight == in_flight {
-                        return StageMemory { stage, ..memory };
+                let reused = previous.filter(|&(layers, ..)| middle && layers == layers_i);
+                let (model_states, expert_states, per_micro_batch) = match reused {
+                    Some((_, states, experts, per_micro_batch)) => {
+                        (states, experts, per_micro_batch)
                     }
+                    None => {
+                        let (psi, expert_psi) = basis.shards(stage, layers_i);
+                        let mut states = ModelStates::ledger(psi, dense_group, self.zero(), g);
+                        let mut expert_states = Bytes::ZERO;
+                        if expert_psi > 0.0 {
+                            let experts =
+                                ModelStates::ledger(expert_psi, expert_group, self.zero(), g);
+                            expert_states = experts.total();
+                            states = states.plus(experts);
+                        }
+                        let share = f64::from(layers_i) / layers;
+                        let per_micro_batch =
+                            per_layer * f64::from(layers_i) + scores * (full_attention * share);
+                        (states.total(), expert_states, per_micro_batch)
+                    }
+                };
+                if middle {
+                    previous = Some((layers_i, model_states, expert_states, per_micro_batch));
                 }
-                let (psi, expert_psi) = basis.shards(stage, layers_i);
-                let mut states = ModelStates::ledger(psi, dense_group, self.zero(), g);
-                let mut expert_states = Bytes::ZERO;
-                if expert_psi > 0.0 {
-                    let experts = ModelStates::ledger(expert_psi, expert_group, self.zero(), g);
-                    expert_states = experts.total();
-                    states = states.plus(experts);
-                }
-                let share = f64::from(layers_i) / layers;
-                let per_micro_batch =
-                    per_layer * f64::from(layers_i) + scores * (full_attention * share);
                 let mut activations = per_micro_batch * in_flight;
                 if stage == last {
                     activations += logits;
                 }
-                let model_states = states.total();
                 let total = model_states + activations;
-                let memory = StageMemory {
+                StageMemory {
                     stage,
                     layers: layers_i,
                     model_states,
@@ -251,11 +259,7 @@ impl Plan {
                     activations,
                     total,
                     fits: total <= capacity,
-                };
-                if middle {
-                    previous = Some((layers_i, in_flight, memory));
                 }
-                memory
             })
             .collect()
     }
