@@ -233,12 +233,11 @@ fn card_markup(
         }
     };
     attribute("data-groups", face.and_then(|f| f.groups.as_deref()));
-    attribute("data-bytes", own.map(|m| m.bytes.as_str()));
-    attribute("data-stage", own.map(|m| m.stage.as_str()));
-    attribute(
-        "data-fits",
-        own.map(|m| if m.fits { "true" } else { "false" }),
-    );
+    if let Some(values) = own.map(CardMemory::attributes) {
+        for (name, value) in CardMemory::ATTRIBUTES.into_iter().zip(values) {
+            attribute(name, Some(value));
+        }
+    }
     attribute(
         "data-selected",
         face.and_then(|f| f.selected.then_some("true")),
@@ -304,6 +303,18 @@ struct CardMemory {
 }
 
 impl CardMemory {
+    /// The card's data attributes of its memory, in the order of [`CardMemory::attributes`].
+    const ATTRIBUTES: [&'static str; 3] = ["data-bytes", "data-stage", "data-fits"];
+
+    /// Total bytes, stage and whether it fits, as the card's data attributes carry them.
+    fn attributes(&self) -> [&str; 3] {
+        [
+            &self.bytes,
+            &self.stage,
+            if self.fits { "true" } else { "false" },
+        ]
+    }
+
     fn new(lang: Lang, card: u32, m: &StageMemory, capacity: Bytes) -> CardMemory {
         CardMemory {
             bytes: m.total.get().to_string(),
@@ -316,7 +327,6 @@ impl CardMemory {
 }
 
 /// A card's elements that change: found once, written by `CardNodes::write`.
-#[derive(Clone)]
 struct CardNodes {
     g: web_sys::Element,
     title: web_sys::Element,
@@ -409,18 +419,14 @@ impl CardNodes {
             }
         }
         if old_memory != memory {
-            let field = |m: Option<&CardMemory>, pick: fn(&CardMemory) -> String| m.map(pick);
-            for (name, pick) in [
-                (
-                    "data-bytes",
-                    (|m: &CardMemory| m.bytes.clone()) as fn(&CardMemory) -> String,
-                ),
-                ("data-stage", |m: &CardMemory| m.stage.clone()),
-                ("data-fits", |m: &CardMemory| m.fits.to_string()),
-            ] {
-                let value = field(memory, pick);
-                if field(old_memory, pick) != value {
-                    set(&self.g, name, value.as_deref());
+            let (was, now) = (
+                old_memory.map(CardMemory::attributes),
+                memory.map(CardMemory::attributes),
+            );
+            for (i, name) in CardMemory::ATTRIBUTES.into_iter().enumerate() {
+                let value = now.map(|values| values[i]);
+                if was.map(|values| values[i]) != value {
+                    set(&self.g, name, value);
                 }
             }
             if old_memory.map(|m| &m.line) != memory.map(|m| &m.line) {
