@@ -43,19 +43,25 @@ test('the grids come first; the parts below are drawn right after, and a content
     page.addInitScript(() => {
       const observer = new MutationObserver(() => {
         if (document.querySelector('[data-testid="section-64"] [data-testid="mem-states"]')) {
-          window.__firstDrawn = ['part-three', 'part-four', 'evolution', 'counting-note'].filter((id) => document.getElementById(id));
+          window.__firstDrawn = [
+            ...['part-three', 'part-four', 'evolution', 'counting-note'].filter((id) => document.getElementById(id)),
+            ...['table-8', 'table-64', 'cp-layouts'].filter((id) => document.querySelector(`[data-testid="${id}"]`)),
+          ];
           observer.disconnect();
         }
       });
       observer.observe(document, { subtree: true, childList: true });
     });
   const { page, context, problems } = await openPage(lab, undefined, { setup });
-  assert.deepEqual(await page.evaluate(() => window.__firstDrawn), [], 'no later part is built with the grids');
+  assert.deepEqual(await page.evaluate(() => window.__firstDrawn), [], 'nothing drawn later is built with the grids');
   // openPage waited for data-drawn="all": every part is there now, once.
   for (const id of ['part-three', 'part-four', 'evolution', 'counting-note']) {
     assert.equal(await page.locator(`#${id}`).count(), 1, `#${id} is drawn`);
   }
-  assert.equal(await page.locator('.later-part').count(), 0, 'no placeholder is left');
+  for (const id of ['table-8', 'table-64', 'cp-layouts']) {
+    assert.equal(await page.getByTestId(id).count(), 1, `${id} is drawn`);
+  }
+  assert.equal(await page.locator('.later-part, .later-block').count(), 0, 'no placeholder is left');
   await settleAndCheck(page, problems, assert);
   await context.close();
 

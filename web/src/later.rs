@@ -1,30 +1,68 @@
-//! The page's parts below the two grids, drawn after the first frame.
+//! The page's content below the two grids, drawn after the first frame.
 //!
-//! Loading builds the header, the intro and both grids in one go, so the grids answer as soon as
-//! the wasm has run; the parts below (real configurations, decisions, the evolution map, the
-//! counting note) are then built one per task, the first after the first frame is painted. A
-//! reader reaches them long after they are drawn; a link to one of them (`sec=`) or a contents
-//! link draws them all at once before scrolling there. When every part is drawn, `<html>` gets
-//! `data-drawn="all"`.
+//! Loading builds the header, the intro and both grids (with their controls and figures) in one
+//! go, so the grids answer as soon as the wasm has run. What follows each grid (its tasks,
+//! table and notes) and the parts below (real configurations, decisions, the evolution map, the
+//! counting note) are then built one piece per task, in page order, the first after the first
+//! frame is painted. A link to a section (`sec=`) or a contents link draws everything at once
+//! before scrolling there. When every piece is drawn, `<html>` gets `data-drawn="all"`. Where
+//! no [`LaterParts`] is provided (an embedded widget), [`Later`] draws its children at once.
 
 use leptos::prelude::*;
 
-/// How many of the later parts are drawn, in page order.
+/// The pieces drawn later, in page order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// Part one after the 8-card grid: tasks, the lesson's 8-card table, the CP layouts.
+    PartOneRest,
+    /// Part two after the 64-card grid: tasks, the 64-card table, the takeaway.
+    PartTwoRest,
+    /// Part three, the real configurations.
+    RealConfigs,
+    /// Part four, the decisions (plan search and questions included).
+    Decisions,
+    /// The evolution map.
+    Evolution,
+    /// The counting note.
+    CountingNote,
+}
+
+impl Piece {
+    /// Every piece, in the order they are drawn.
+    pub const ALL: [Piece; 6] = [
+        Piece::PartOneRest,
+        Piece::PartTwoRest,
+        Piece::RealConfigs,
+        Piece::Decisions,
+        Piece::Evolution,
+        Piece::CountingNote,
+    ];
+
+    fn index(self) -> usize {
+        Piece::ALL.iter().position(|p| *p == self).unwrap_or(0)
+    }
+
+    /// A whole section (its placeholder is a section of about its height) or the rest of one.
+    fn is_section(self) -> bool {
+        !matches!(self, Piece::PartOneRest | Piece::PartTwoRest)
+    }
+}
+
+/// How many of the later pieces are drawn, in page order.
 #[derive(Clone, Copy)]
 pub struct LaterParts {
     drawn: RwSignal<usize>,
-    count: usize,
 }
 
 impl LaterParts {
-    /// `count` parts, none drawn yet, or all of them when `all_now`.
-    pub fn new(count: usize, all_now: bool) -> LaterParts {
+    /// None drawn yet, or all of them when `all_now`.
+    pub fn new(all_now: bool) -> LaterParts {
+        let count = Piece::ALL.len();
         let parts = LaterParts {
             drawn: RwSignal::new(if all_now { count } else { 0 }),
-            count,
         };
         Effect::new(move |_| {
-            if parts.drawn.get() >= parts.count {
+            if parts.drawn.get() >= count {
                 if let Some(root) = document().document_element() {
                     let _ = root.set_attribute("data-drawn", "all");
                 }
@@ -33,7 +71,7 @@ impl LaterParts {
         parts
     }
 
-    /// Draws the parts one task after another, starting after the next frame is painted (a
+    /// Draws the pieces one task after another, starting after the next frame is painted (a
     /// timer set from an animation frame runs once that frame is out).
     pub fn draw_after_first_frame(self) {
         request_animation_frame(move || self.draw_next());
@@ -43,7 +81,7 @@ impl LaterParts {
         set_timeout(
             move || {
                 let drawn = self.drawn.get_untracked();
-                if drawn < self.count {
+                if drawn < Piece::ALL.len() {
                     self.drawn.set(drawn + 1);
                     self.draw_next();
                 }
@@ -52,30 +90,36 @@ impl LaterParts {
         );
     }
 
-    /// Draws every part now (before scrolling to one of them).
+    /// Draws every piece now (before scrolling to one of them).
     pub fn draw_all(self) {
-        if self.drawn.get_untracked() < self.count {
-            self.drawn.set(self.count);
+        if self.drawn.get_untracked() < Piece::ALL.len() {
+            self.drawn.set(Piece::ALL.len());
         }
     }
 
-    /// Whether part `index` (0 = the first below the grids) is drawn.
-    pub fn is_drawn(self, index: usize) -> bool {
-        self.drawn.get() > index
+    /// Whether `piece` is drawn.
+    pub fn is_drawn(self, piece: Piece) -> bool {
+        self.drawn.get() > piece.index()
     }
 }
 
-/// Part `index` of the later parts: `children` once it is drawn, an empty placeholder of about
-/// its height before (so the scroll bar does not jump).
+/// `children` once `piece` is drawn; before, an empty placeholder (for a whole section, about
+/// its height, so the scroll bar does not jump).
 #[component]
-pub fn Later(parts: LaterParts, index: usize, children: ChildrenFn) -> impl IntoView {
-    // A memo, so drawing the next part does not rebuild this one.
-    let drawn = Memo::new(move |_| parts.is_drawn(index));
-    move || {
+pub fn Later(piece: Piece, children: ChildrenFn) -> impl IntoView {
+    let Some(parts) = use_context::<LaterParts>() else {
+        return children().into_any();
+    };
+    // A memo, so drawing the next piece does not rebuild this one.
+    let drawn = Memo::new(move |_| parts.is_drawn(piece));
+    (move || {
         if drawn.get() {
             children().into_any()
-        } else {
+        } else if piece.is_section() {
             view! { <section class="part later-part" aria-hidden="true"></section> }.into_any()
+        } else {
+            view! { <div class="later-block" aria-hidden="true"></div> }.into_any()
         }
-    }
+    })
+    .into_any()
 }

@@ -27,7 +27,7 @@ use crate::components::share::{CopyLink, LinkNotice};
 use crate::embed::EmbedView;
 use crate::i18n::{provide_lang, Lang, T};
 use crate::lab::GridLab;
-use crate::later::{Later, LaterParts};
+use crate::later::{Later, LaterParts, Piece};
 use crate::permalink::PageState;
 use crate::sections::cluster::Cluster;
 use crate::sections::counting_note::CountingNote;
@@ -115,7 +115,7 @@ pub fn App() -> impl IntoView {
     }
     permalink::track_section(page.section);
     // A link to a section draws the whole page at once, so the scroll lands on its place.
-    let later = LaterParts::new(4, state.section.is_some());
+    let later = LaterParts::new(state.section.is_some());
     provide_context(later);
     if let Some(section) = state.section {
         permalink::scroll_to(section);
@@ -138,10 +138,10 @@ pub fn App() -> impl IntoView {
             <Intro />
             <OneMachine lab=lab8 />
             <Cluster lab=lab64 />
-            <Later parts=later index=0><RealConfigs /></Later>
-            <Later parts=later index=1><Decisions lab8=lab8 lab64=lab64 /></Later>
-            <Later parts=later index=2><EvolutionMap /></Later>
-            <Later parts=later index=3><CountingNote /></Later>
+            <Later piece=Piece::RealConfigs><RealConfigs /></Later>
+            <Later piece=Piece::Decisions><Decisions lab8=lab8 lab64=lab64 /></Later>
+            <Later piece=Piece::Evolution><EvolutionMap /></Later>
+            <Later piece=Piece::CountingNote><CountingNote /></Later>
         </main>
     }
     .into_any()

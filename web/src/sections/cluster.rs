@@ -13,6 +13,7 @@ use crate::components::tasks::{GuidedTasks, Task};
 use crate::format;
 use crate::i18n::{Lang, T};
 use crate::lab::GridLab;
+use crate::later::{Later, Piece};
 use parallel_core::link::Section;
 use parallel_core::link::Widget;
 
@@ -145,6 +146,7 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
                 <EmbedHere widget=Widget::ChartTraffic64 />
                 <EmbedHere widget=Widget::ChartBubble64 />
             </div>
+            <Later piece=Piece::PartTwoRest>
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
             <h3><T zh="每一段的显存一样吗？" en="Is memory the same on every stage?" /></h3>
@@ -156,6 +158,7 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
                 <T zh="64 张卡时，每卡的模型状态轻松降到几 GB，问题变成通信走哪条链路：TP 字节最多，但它在机内；跨机的只有流水线的段间激活和 DP 的梯度同步，都比 TP 小一两个数量级。越内层的维度通信越重，越要放在带宽高的链路上。"
                    en="On 64 cards the model states per card drop to a few GB, and the question becomes which link carries what: TP sends the most bytes but stays inside a machine; only the pipeline's activations and DP's gradient sync cross machines, one or two orders of magnitude smaller. The heavier a dimension's traffic, the further inside it goes, onto the faster link." />
             </p>
+            </Later>
         </section>
     }
 }

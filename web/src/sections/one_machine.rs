@@ -13,6 +13,7 @@ use crate::components::tasks::{heaviest, total_line, GuidedTasks, Task};
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
+use crate::later::{Later, Piece};
 use parallel_core::link::Section;
 use parallel_core::link::Widget;
 
@@ -113,6 +114,7 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
             />
             <GridLabView lab=lab grid_id="8" max_tp=8 max_degree=8 />
             <EmbedHere widget=Widget::Grid8 />
+            <Later piece=Piece::PartOneRest>
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
             <p class="note"><T zh="点任意一张卡，看它的 TP 组、流水线、DP 组各是哪几张。" en="Click any card to see which cards share its TP group, its pipeline and its DP group." /></p>
@@ -131,6 +133,7 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
                 </ol>
             </div>
             <CpLayouts />
+            </Later>
         </section>
     }
 }
