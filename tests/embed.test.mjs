@@ -103,6 +103,7 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
     assert.equal(await inner.getByTestId(absent).count(), 0, `no ${absent} in the frame`);
   }
   assert.equal(await inner.locator('header, main').count(), 0, 'no page header or main column');
+  assert.equal(await inner.locator('#shell').count(), 0, "embed.html's loading line is gone once the widget is there");
   assert.equal(await inner.getByTestId('grid-64').locator('[data-card]').count(), 64);
   assert.equal(await inner.getByTestId('slider-pp').inputValue(), '2');
   assert.equal(await visibleText(inner.getByTestId('derived-dp')), '4');
