@@ -45,7 +45,7 @@ test('the grids come first; the parts below are drawn right after, and a content
         if (document.querySelector('[data-testid="section-64"] [data-testid="mem-states"]')) {
           window.__firstDrawn = [
             ...['part-three', 'part-four', 'evolution', 'counting-note'].filter((id) => document.getElementById(id)),
-            ...['table-8', 'table-64', 'cp-layouts'].filter((id) => document.querySelector(`[data-testid="${id}"]`)),
+            ...['table-8', 'table-64', 'cp-layouts', 'chart-memory', 'chart-schedule'].filter((id) => document.querySelector(`[data-testid="${id}"]`)),
           ];
           observer.disconnect();
         }
@@ -60,6 +60,9 @@ test('the grids come first; the parts below are drawn right after, and a content
   }
   for (const id of ['table-8', 'table-64', 'cp-layouts']) {
     assert.equal(await page.getByTestId(id).count(), 1, `${id} is drawn`);
+  }
+  for (const id of ['chart-memory', 'chart-stages', 'chart-traffic', 'chart-bubble', 'chart-schedule']) {
+    assert.equal(await page.getByTestId(id).count(), 2, `${id} is drawn under both grids`);
   }
   assert.equal(await page.locator('.later-part, .later-block').count(), 0, 'no placeholder is left');
   await settleAndCheck(page, problems, assert);

@@ -1,8 +1,8 @@
 //! The page's content below the two grids, drawn after the first frame.
 //!
-//! Loading builds the header, the intro and both grids (with their controls and figures) in one
-//! go, so the grids answer as soon as the wasm has run. What follows each grid (its tasks,
-//! table and notes) and the parts below (real configurations, decisions, the evolution map, the
+//! Loading builds the header, the intro and both grids (with their controls, figures and traffic
+//! tables) in one go, so the grids answer as soon as the wasm has run. Each grid's charts, what
+//! follows each grid (its tasks, table and notes) and the parts below (real configurations, decisions, the evolution map, the
 //! counting note) are then built one piece per task, in page order, the first after the first
 //! frame is painted. A link to a section (`sec=`) or a contents link draws everything at once
 //! before scrolling there. When every piece is drawn, `<html>` gets `data-drawn="all"`. Where
@@ -13,8 +13,12 @@ use leptos::prelude::*;
 /// The pieces drawn later, in page order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Piece {
+    /// The 8-card grid's charts (below its figures and traffic table).
+    ChartsEight,
     /// Part one after the 8-card grid: tasks, the lesson's 8-card table, the CP layouts.
     PartOneRest,
+    /// The 64-card grid's charts.
+    ChartsSixtyFour,
     /// Part two after the 64-card grid: tasks, the 64-card table, the takeaway.
     PartTwoRest,
     /// Part three, the real configurations.
@@ -29,8 +33,10 @@ pub enum Piece {
 
 impl Piece {
     /// Every piece, in the order they are drawn.
-    pub const ALL: [Piece; 6] = [
+    pub const ALL: [Piece; 8] = [
+        Piece::ChartsEight,
         Piece::PartOneRest,
+        Piece::ChartsSixtyFour,
         Piece::PartTwoRest,
         Piece::RealConfigs,
         Piece::Decisions,
@@ -44,7 +50,10 @@ impl Piece {
 
     /// A whole section (its placeholder is a section of about its height) or the rest of one.
     fn is_section(self) -> bool {
-        !matches!(self, Piece::PartOneRest | Piece::PartTwoRest)
+        !matches!(
+            self,
+            Piece::ChartsEight | Piece::PartOneRest | Piece::ChartsSixtyFour | Piece::PartTwoRest
+        )
     }
 }
 

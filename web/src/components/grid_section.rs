@@ -11,6 +11,7 @@ use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warni
 use crate::components::schedule_view::ScheduleView;
 use crate::i18n::T;
 use crate::lab::GridLab;
+use crate::later::{Later, Piece};
 
 /// The interactive lab of one grid. `grid_id` is "8" or "64" (test ids `grid-8`, …).
 #[component]
@@ -80,11 +81,13 @@ pub fn GridLabView(
                 <TrafficTable traffic=traffic selected=selected lab=lab />
             </div>
             <div class="grid-lab-charts">
-                <MemoryChart plan=plan />
-                <StageChart plan=plan />
-                <TrafficChart traffic=traffic />
-                <BubbleChart plan=plan />
-                <ScheduleView plan=plan />
+                <Later piece=if grid_id == "8" { Piece::ChartsEight } else { Piece::ChartsSixtyFour }>
+                    <MemoryChart plan=plan />
+                    <StageChart plan=plan />
+                    <TrafficChart traffic=traffic />
+                    <BubbleChart plan=plan />
+                    <ScheduleView plan=plan />
+                </Later>
             </div>
         </div>
     }
