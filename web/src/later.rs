@@ -101,9 +101,14 @@ impl LaterParts {
 
     /// Draws every piece now (before scrolling to one of them).
     pub fn draw_all(self) {
-        if self.drawn.get_untracked() < Piece::ALL.len() {
+        if !self.all_drawn() {
             self.drawn.set(Piece::ALL.len());
         }
+    }
+
+    /// Whether every piece is drawn (untracked).
+    pub fn all_drawn(self) -> bool {
+        self.drawn.get_untracked() >= Piece::ALL.len()
     }
 
     /// Whether `piece` is drawn.

@@ -214,15 +214,16 @@ pub fn track_section(section: RwSignal<Option<Section>>) {
 
 /// Scrolls to a section now and records it as the one in view (the contents links: a plain
 /// `href="#part-one"` would replace the page's state in the address).
-/// `later` draws the parts below the grids first when the section is one of them.
+/// `later` draws what is still to be drawn first (a piece drawn above the section after the
+/// scroll would move it).
 pub fn go_to(
     section: RwSignal<Option<Section>>,
     to: Section,
     later: Option<crate::later::LaterParts>,
 ) {
     match later {
-        Some(later) if document().get_element_by_id(to.id()).is_none() => {
-            // Not drawn yet: draw the rest of the page, then scroll from the next frame on.
+        Some(later) if !later.all_drawn() => {
+            // Draw the rest of the page, then scroll from the next frame on.
             later.draw_all();
             bring_into_view(format!("#{}", to.id()));
         }
