@@ -194,21 +194,6 @@ fn card_class(face: &CardFace, memory: Option<&CardMemory>) -> String {
     }
 }
 
-/// Text made safe for markup: in an attribute value (quoted with `"`) or between tags.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// One card as SVG markup, in the state `face` and `own` describe. The spaces between the
 /// texts are not drawn (SVG ignores text outside `<text>`); they keep the card's text
 /// "1 TD t0 c0 p0 d1" in words for tools that read it, matching the start of its name.
@@ -229,7 +214,7 @@ fn card_markup(
     );
     let mut attribute = |name: &str, value: Option<&str>| {
         if let Some(value) = value {
-            let _ = write!(g, r#" {name}="{}""#, escape(value));
+            let _ = write!(g, r#" {name}="{}""#, format::escape_markup(value));
         }
     };
     attribute("data-groups", face.and_then(|f| f.groups.as_deref()));
@@ -253,7 +238,7 @@ fn card_markup(
         }),
     );
     attribute("aria-label", face.map(|f| f.label.as_str()));
-    let text = |s: Option<&str>| escape(s.unwrap_or_default());
+    let text = |s: Option<&str>| format::escape_markup(s.unwrap_or_default());
     let _ = write!(
         g,
         r#"><title>{}</title><rect class="card-body" x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="6"></rect>"#,

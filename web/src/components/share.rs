@@ -79,11 +79,7 @@ fn embed_label(lang: Lang, widget: Widget) -> &'static str {
 /// The snippet a teacher pastes: the iframe, and a few lines that let the widget size it.
 pub fn embed_snippet(url: &str, title: &str, height: u32) -> String {
     // Only our own URL and title go in: both are escaped for an attribute anyway.
-    let attr = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('"', "&quot;")
-            .replace('<', "&lt;")
-    };
+    let attr = crate::format::escape_markup;
     format!(
         "<iframe src=\"{}\" title=\"{}\" data-parallel-lab style=\"width:100%;border:0\" height=\"{height}\" loading=\"lazy\"></iframe>\n\
          <script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.type!==\"parallel-lab:height\")return;\
