@@ -153,6 +153,21 @@ struct CardFace {
 }
 
 impl CardFace {
+    /// The card's attributes of the selection, in the order of [`CardFace::attributes`].
+    const ATTRIBUTES: [&'static str; 4] =
+        ["data-groups", "data-selected", "aria-pressed", "aria-label"];
+
+    /// Its groups, whether it is selected (twice: for tests and for assistive technology) and
+    /// its name; `None` leaves the attribute out.
+    fn attributes(&self) -> [Option<&str>; 4] {
+        [
+            self.groups.as_deref(),
+            self.selected.then_some("true"),
+            Some(if self.selected { "true" } else { "false" }),
+            Some(&self.label),
+        ]
+    }
+
     fn new(lang: Lang, card: u32, selected: bool, roles: &[Dim], coords: String) -> CardFace {
         let mut class = String::from("card");
         for dim in roles {
@@ -194,6 +209,12 @@ fn card_class(face: &CardFace, memory: Option<&CardMemory>) -> String {
     }
 }
 
+/// Where the "!" of a card over its capacity goes (its text's anchor, the end of the line),
+/// for a card whose top-left corner is `origin`.
+fn over_mark_at((x, y): (f64, f64)) -> (f64, f64) {
+    (x + CARD_W - 6.0, y + CARD_H - 8.0)
+}
+
 /// One card as SVG markup, in the state `face` and `own` describe. The spaces between the
 /// texts are not drawn (SVG ignores text outside `<text>`); they keep the card's text
 /// "1 TD t0 c0 p0 d1" in words for tools that read it, matching the start of its name.
@@ -217,27 +238,18 @@ fn card_markup(
             let _ = write!(g, r#" {name}="{}""#, format::escape_markup(value));
         }
     };
-    attribute("data-groups", face.and_then(|f| f.groups.as_deref()));
+    if let Some(values) = face.map(CardFace::attributes) {
+        for (name, value) in CardFace::ATTRIBUTES.into_iter().zip(values) {
+            attribute(name, value);
+        }
+    }
     if let Some(values) = own.map(CardMemory::attributes) {
         for (name, value) in CardMemory::ATTRIBUTES.into_iter().zip(values) {
             attribute(name, Some(value));
         }
     }
-    attribute(
-        "data-selected",
-        face.and_then(|f| f.selected.then_some("true")),
-    );
     attribute("role", Some("button"));
     attribute("tabindex", Some("0"));
-    attribute(
-        "aria-pressed",
-        Some(if face.is_some_and(|f| f.selected) {
-            "true"
-        } else {
-            "false"
-        }),
-    );
-    attribute("aria-label", face.map(|f| f.label.as_str()));
     let text = |s: Option<&str>| format::escape_markup(s.unwrap_or_default());
     let _ = write!(
         g,
@@ -266,11 +278,10 @@ fn card_markup(
         text(face.map(|f| f.coords.as_str())),
     );
     if own.is_some_and(|m| !m.fits) {
+        let (mx, my) = over_mark_at((x, y));
         let _ = write!(
             g,
-            r#" <text class="card-over" x="{}" y="{}" text-anchor="end">!</text>"#,
-            x + CARD_W - 6.0,
-            y + CARD_H - 8.0
+            r#" <text class="card-over" x="{mx}" y="{my}" text-anchor="end">!</text>"#
         );
     }
     g.push_str("</g>");
@@ -382,19 +393,15 @@ impl CardNodes {
         }
         if old_face != Some(face) {
             let old = old_face;
-            if old.map(|f| &f.groups) != Some(&face.groups) {
-                set(&self.g, "data-groups", face.groups.as_deref());
-            }
-            if old.map(|f| f.selected) != Some(face.selected) {
-                set(&self.g, "data-selected", face.selected.then_some("true"));
-                set(
-                    &self.g,
-                    "aria-pressed",
-                    Some(if face.selected { "true" } else { "false" }),
-                );
-            }
-            if old.map(|f| &f.label) != Some(&face.label) {
-                set(&self.g, "aria-label", Some(&face.label));
+            let was = old.map(CardFace::attributes);
+            for (i, (name, value)) in CardFace::ATTRIBUTES
+                .into_iter()
+                .zip(face.attributes())
+                .enumerate()
+            {
+                if was.map(|values| values[i]) != Some(value) {
+                    set(&self.g, name, value);
+                }
             }
             if old.map(|f| &f.badges) != Some(&face.badges) {
                 set_text(&self.badge, &face.badges);
@@ -448,10 +455,10 @@ impl CardNodes {
         let Ok(mark) = document.create_element_ns(Some(SVG_NS), "text") else {
             return;
         };
-        let (x, y) = self.origin;
+        let (x, y) = over_mark_at(self.origin);
         let _ = mark.set_attribute("class", "card-over");
-        let _ = mark.set_attribute("x", &(x + CARD_W - 6.0).to_string());
-        let _ = mark.set_attribute("y", &(y + CARD_H - 8.0).to_string());
+        let _ = mark.set_attribute("x", &x.to_string());
+        let _ = mark.set_attribute("y", &y.to_string());
         let _ = mark.set_attribute("text-anchor", "end");
         mark.set_text_content(Some("!"));
         let _ = self.g.append_with_str_1(" ");
@@ -655,10 +662,6 @@ pub fn DeviceGrid(
     let (gpus, gpus_per_node) = plan.with_untracked(|p| (p.gpus(), p.gpus_per_node()));
     let layout = Layout::new(gpus, gpus_per_node);
     let nodes = layout.nodes();
-    // The page's language, seen by this grid once: the cards' memos depend on this memo, not
-    // on the page-wide signal, so re-running a card does not touch that signal's (long) list
-    // of subscribers.
-    let lang = Memo::new(move |_| lang.get());
     let roles = Memo::new(move |_| {
         groups.with(|groups| match groups {
             Some(g) => (0..gpus).map(|card| roles_of(g, card)).collect::<Vec<_>>(),
