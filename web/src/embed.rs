@@ -127,6 +127,12 @@ pub fn EmbedApp() -> impl IntoView {
         let _ = location.replace(&format!("index.html{hash}"));
         return ().into_any();
     };
+    embedded(page, widget)
+}
+
+/// The page in embed mode: `<html class="embedded-page">`, the link's notice and the widget.
+/// `EmbedApp` shows it, and `App` for a link with `embed=` that reached the whole page.
+pub fn embedded(page: PageState, widget: Widget) -> AnyView {
     if let Some(root) = document().document_element() {
         let _ = root.class_list().add_1("embedded-page");
     }

@@ -24,7 +24,6 @@ pub mod text;
 use leptos::prelude::*;
 
 use crate::components::share::{CopyLink, LinkNotice};
-use crate::embed::EmbedView;
 use crate::i18n::{provide_lang, Lang, T};
 use crate::lab::GridLab;
 use crate::later::{Later, LaterParts, Piece};
@@ -104,14 +103,7 @@ pub fn App() -> impl IntoView {
     let (page, state) = start_page();
     let (lab8, lab64) = (page.lab8, page.lab64);
     if let Some(widget) = state.embed {
-        if let Some(root) = document().document_element() {
-            let _ = root.class_list().add_1("embedded-page");
-        }
-        return view! {
-            <LinkNotice page=page />
-            <EmbedView page=page widget=widget />
-        }
-        .into_any();
+        return embed::embedded(page, widget);
     }
     permalink::track_section(page.section);
     // A link to a section draws the whole page at once, so the scroll lands on its place.
