@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cardGroups, openPage, setRange, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { cli } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -71,6 +72,49 @@ test('64 cards, PP 2: moving m from 8 to 32 takes the bubble from 1/8 to 1/32', 
   // The other grid did not move.
   assert.equal(Number(await page.getByTestId('section-8').getByTestId('bubble').getAttribute('data-ratio')), 0);
 
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('64 cards by keyboard: Home, End and arrows move the focus, Enter lights the groups the CLI names, Escape clears', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const section = page.getByTestId('section-64');
+  await setRange(section, 'slider-tp', 4);
+  await setRange(section, 'slider-pp', 2);
+  const config = { gpus: 64, tp: 4, pp: 2 };
+  const grid = section.getByTestId('grid-64');
+  const focused = () => page.evaluate(() => Number(document.activeElement?.getAttribute('data-card')));
+  await grid.getByTestId('card-0').focus();
+  // Four cards a row, eight a machine: End, Home, then right, down, left and up.
+  const moves = [['End', 63], ['Home', 0], ['ArrowRight', 1], ['ArrowRight', 2], ['ArrowDown', 6], ['ArrowDown', 10], ['ArrowLeft', 9], ['ArrowUp', 5]];
+  for (const [key, card] of moves) {
+    await page.keyboard.press(key);
+    assert.equal(await focused(), card, `${key} leads to card ${card}`);
+  }
+  // At the edges the focus stays.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(), 0, 'nothing left of card 0');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), 63, 'nothing below card 63');
+
+  // Enter on two cards in turn: each lights exactly the groups `groups --card` gives.
+  for (const card of [63, 9]) {
+    await grid.getByTestId(`card-${card}`).focus();
+    await page.keyboard.press('Enter');
+    const groups = cli(['groups', '--card', String(card)], config).ok;
+    const expected = {};
+    for (const dim of ['tp', 'cp', 'pp', 'dp']) {
+      if (groups[dim].length < 2) continue;
+      for (const member of groups[dim]) expected[member] = [...(expected[member] ?? []), dim];
+    }
+    for (const member of Object.keys(expected)) expected[member] = expected[member].sort().join(' ');
+    assert.deepEqual(await cardGroups(grid), { groups: expected, selected: [card] }, `card ${card} selected by Enter`);
+    assert.equal(await grid.getByTestId(`card-${card}`).getAttribute('aria-pressed'), 'true');
+  }
+  await page.keyboard.press('Escape');
+  assert.deepEqual(await cardGroups(grid), { groups: {}, selected: [] }, 'Escape clears');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
