@@ -5,6 +5,7 @@ use leptos::html::Div;
 use leptos::prelude::*;
 use parallel_core::lesson::{eight_gpu_plans, sixty_four_gpu_plans};
 use parallel_core::link::{GridId, Widget};
+use parallel_core::{Plan, Traffic};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -80,8 +81,8 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
         on_message.forget();
     }
     let lab64 = page.lab64;
-    let plan64 = Signal::derive(move || lab64.plan.get());
-    let traffic64 = Signal::derive(move || lab64.traffic.get());
+    let plan64: Signal<Plan> = lab64.plan.into();
+    let traffic64: Signal<Vec<Traffic>> = lab64.traffic.into();
     let body = match widget {
         Widget::Grid8 => {
             view! { <GridLabView lab=page.lab8 grid_id="8" max_tp=8 max_degree=8 /> }.into_any()

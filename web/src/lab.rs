@@ -72,14 +72,22 @@ impl GridLab {
 
     /// Changes the config through `edit`, remembering which field the student touched.
     pub fn edit(&self, field: &'static str, edit: impl FnOnce(&mut PlanConfig)) {
-        self.last_edited.set(field);
+        self.touch(field);
         self.config.update(edit);
     }
 
     /// Replaces the whole config (a table row or a guided task) and clears the error focus.
     pub fn load(&self, config: PlanConfig) {
-        self.last_edited.set("");
+        self.touch("");
         self.config.set(config);
+    }
+
+    /// Records the control touched last; only a different one wakes the controls' error
+    /// views (a slider moved twice in a row does not run the others' again).
+    fn touch(&self, field: &'static str) {
+        if self.last_edited.get_untracked() != field {
+            self.last_edited.set(field);
+        }
     }
 
     /// Toggles the selection of `card`: selecting it again clears it.

@@ -70,7 +70,9 @@ impl SliderSpec {
 #[component]
 fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
     let lang = use_lang();
-    let value = move || lab.config.with(|c| (spec.get)(c));
+    // This slider's own value: moving another control does not run this one's views again.
+    let value = Memo::new(move |_| lab.config.with(|c| (spec.get)(c)));
+    let value = move || value.get();
     let shown = move || format::thousands(u64::from(value()));
     let on_input = move |event: leptos::ev::Event| {
         let value = spec.value_at(&event_target_value(&event));
@@ -125,12 +127,14 @@ fn Choice(
         }
         lab.error.get().map(|e| explain(lang.get(), &e))
     };
+    // This selector's own value, as its option's value.
+    let current = Memo::new(move |_| lab.config.with(get));
     let id = format!("{}-{}", test_id, lab.config.with_untracked(|c| c.gpus));
     let options = options
         .into_iter()
         .map(|(value, zh, en)| {
             view! {
-                <option value=value selected=move || lab.config.with(|c| get(c) == value)>
+                <option value=value selected=move || current.with(|c| c == value)>
                     {move || lang.get().pick(zh, en)}
                 </option>
             }
@@ -144,7 +148,7 @@ fn Choice(
             <select
                 id=id
                 data-testid=test_id
-                prop:value=move || lab.config.with(get)
+                prop:value=move || current.get()
                 on:change=move |event| {
                     let value = event_target_value(&event);
                     lab.edit(field, |c| set(c, &value));
@@ -243,12 +247,13 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
         .collect_view();
 
     let dp = move || lab.report.with(|r| r.dp);
-    let model = Signal::derive(move || lab.plan.with(|p| *p.model()));
+    let model = Signal::from(Memo::new(move |_| lab.plan.with(|p| *p.model())));
     let gpus = lab.config.with_untracked(|c| c.gpus);
-    let is_moe = move || {
+    let is_moe = Memo::new(move |_| {
         lab.config
             .with(|c| c.model.resolve().is_ok_and(|m| m.is_moe()))
-    };
+    });
+    let is_moe = move || is_moe.get();
     view! {
         <div class="controls">
             <Choice

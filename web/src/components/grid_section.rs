@@ -2,6 +2,7 @@
 //! traffic, bubble, warnings and charts. Used for the 8-GPU machine and the 64-GPU cluster.
 
 use leptos::prelude::*;
+use parallel_core::{Groups, Plan, Report, StageMemory, Traffic};
 
 use crate::charts::{BubbleChart, MemoryChart, StageChart, TrafficChart};
 use crate::components::controls::GridControls;
@@ -13,6 +14,15 @@ use crate::i18n::T;
 use crate::lab::GridLab;
 use crate::later::{Later, Piece};
 
+/// A part of the lab's state that a figure shows, as a memo: the figure runs again only when
+/// its part changes.
+fn part<T>(read: impl Fn() -> T + Send + Sync + 'static) -> Signal<T>
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| read()).into()
+}
+
 /// The interactive lab of one grid. `grid_id` is "8" or "64" (test ids `grid-8`, …).
 #[component]
 pub fn GridLabView(
@@ -21,13 +31,16 @@ pub fn GridLabView(
     max_tp: u32,
     max_degree: u32,
 ) -> impl IntoView {
-    let plan = Signal::derive(move || lab.plan.get());
-    let report = Signal::derive(move || lab.report.get());
-    let memory = Signal::derive(move || lab.report.with(|r| r.memory));
-    let busiest = Signal::derive(move || lab.report.with(|r| r.busiest_stage));
+    // The lab's memos as they are (a derived signal would clone the plan or report on every
+    // read), and memos of the parts each figure shows, so that a figure whose part did not
+    // change is not run again.
+    let plan: Signal<Plan> = lab.plan.into();
+    let report: Signal<Report> = lab.report.into();
+    let memory = part(move || lab.report.with(|r| r.memory));
+    let busiest = part(move || lab.report.with(|r| r.busiest_stage));
     // An MoE model's states split into routed experts and the dense rest: the even split's,
     // or with "stages" the busiest stage's (the stage the figure shows).
-    let experts = Signal::derive(move || {
+    let experts = part(move || {
         lab.report.with(|r| match r.busiest_stage {
             Some(stage) => r
                 .by_stage
@@ -40,12 +53,12 @@ pub fn GridLabView(
             }),
         })
     });
-    let estimate = Signal::derive(move || lab.report.with(|r| r.estimate));
-    let tflops = Signal::derive(move || lab.plan.with(|p| p.config().gpu_tflops));
-    let cards_memory = Signal::derive(move || lab.cards_memory.get());
-    let traffic = Signal::derive(move || lab.traffic.get());
-    let selected = Signal::derive(move || lab.selected.get());
-    let groups = Signal::derive(move || lab.groups.get());
+    let estimate = part(move || lab.report.with(|r| r.estimate));
+    let tflops = part(move || lab.plan.with(|p| p.config().gpu_tflops));
+    let cards_memory: Signal<Vec<StageMemory>> = lab.cards_memory.into();
+    let traffic: Signal<Vec<Traffic>> = lab.traffic.into();
+    let selected: Signal<Option<u32>> = lab.selected.into();
+    let groups: Signal<Option<Groups>> = lab.groups.into();
     let on_toggle = Callback::new(move |card: u32| lab.toggle(card));
     let on_clear = Callback::new(move |()| lab.selected.set(None));
     let stale = move || lab.error.with(Option::is_some);
