@@ -1,7 +1,8 @@
 // Each card's own memory (memory by pipeline stage): on the 64-card grid at TP 8 × PP 8, set
 // by the sliders, "by stage" gives every card the CLI's `by_stage` entry of its own stage (the
 // first and last stages heavier than the middle), the headline names the busiest stage, the
-// tint's legend is there, and hovering a card reads its memory out; "even" puts the lesson's
+// tint's legend is there, and hovering a card reads its memory out (and makes it that card's
+// title); "even" puts the lesson's
 // one figure on all 64 cards.
 
 import { test, before, after } from 'node:test';
@@ -80,6 +81,17 @@ test('64 cards, TP 8 × PP 8: by stage, each card shows its own stage; even, all
   await grid.getByTestId('card-63').hover();
   const detail = await section.getByTestId('card-memory-detail').innerText();
   assert.match(detail, /卡 63：第 7 段，8 层/);
+  // The card under the pointer has the same words as its title (the browser's tooltip); only
+  // that card has one, and the card the pointer left loses its own.
+  const titleOf = (card) => grid.getByTestId(`card-${card}`).evaluate((g) => g.querySelector(':scope > title').textContent);
+  assert.equal(await titleOf(63), detail);
+  await grid.getByTestId('card-0').hover();
+  const detail0 = await section.getByTestId('card-memory-detail').innerText();
+  assert.match(detail0, /卡 0：第 0 段/);
+  assert.equal(await titleOf(0), detail0);
+  assert.equal(await titleOf(63), '', 'the card the pointer left has no title');
+  const titled = await grid.locator('[data-card] > title').evaluateAll((all) => all.filter((t) => t.textContent !== '').length);
+  assert.equal(titled, 1, 'one card has a title: the one under the pointer');
 
   // The link carries the choice.
   await page.waitForFunction(() => /g64=[^&]*stages/.test(location.hash), null, { timeout: 3_000 });

@@ -253,8 +253,7 @@ fn card_markup(
     let text = |s: Option<&str>| format::escape_markup(s.unwrap_or_default());
     let _ = write!(
         g,
-        r#"><title>{}</title><rect class="card-body" x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="6"></rect>"#,
-        text(own.map(|m| m.line.as_str())),
+        r#"><title></title><rect class="card-body" x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="6"></rect>"#,
     );
     let _ = write!(
         g,
@@ -288,14 +287,14 @@ fn card_markup(
     g
 }
 
-/// What a card shows of its own memory: the data attributes, the tint and the read-out.
+/// What a card shows of its own memory: the data attributes and the tint. (Its memory in words
+/// is read out below the grid, and is the title of the card under the pointer or focus only.)
 #[derive(Clone, Debug, PartialEq)]
 struct CardMemory {
     bytes: String,
     stage: String,
     fits: bool,
     tint: String,
-    line: String,
 }
 
 impl CardMemory {
@@ -311,13 +310,12 @@ impl CardMemory {
         ]
     }
 
-    fn new(lang: Lang, card: u32, m: &StageMemory, capacity: Bytes) -> CardMemory {
+    fn new(m: &StageMemory, capacity: Bytes) -> CardMemory {
         CardMemory {
             bytes: m.total.get().to_string(),
             stage: m.stage.to_string(),
             fits: m.fits,
             tint: tint(m.total, capacity),
-            line: card_memory_line(lang, card, m, capacity),
         }
     }
 }
@@ -325,7 +323,6 @@ impl CardMemory {
 /// A card's elements that change: found once, written by `CardNodes::write`.
 struct CardNodes {
     g: web_sys::Element,
-    title: web_sys::Element,
     tint: web_sys::Element,
     badge: web_sys::Element,
     coords: web_sys::Element,
@@ -362,7 +359,6 @@ impl CardNodes {
             .ok()??;
         let child = |selector: &str| g.query_selector(selector).ok().flatten();
         Some(CardNodes {
-            title: child("title")?,
             tint: child(".card-tint")?,
             badge: child(".card-badge")?,
             coords: child(".card-coords")?,
@@ -420,9 +416,6 @@ impl CardNodes {
                 if was.map(|values| values[i]) != value {
                     set(&self.g, name, value);
                 }
-            }
-            if old_memory.map(|m| &m.line) != memory.map(|m| &m.line) {
-                set_text(&self.title, memory.map_or("", |m| m.line.as_str()));
             }
             if old_memory.map(|m| &m.tint) != memory.map(|m| &m.tint) {
                 // The `fill` presentation attribute (the page's Content-Security-Policy would
@@ -729,15 +722,20 @@ pub fn DeviceGrid(
         })
     });
     let memories = Memo::new(move |_| {
-        let (lang, capacity) = (lang.get(), capacity.get());
+        let capacity = capacity.get();
         memory.with(|m| {
             (0..gpus)
-                .map(|card| {
-                    m.get(card as usize)
-                        .map(|m| CardMemory::new(lang, card, m, capacity))
-                })
+                .map(|card| m.get(card as usize).map(|m| CardMemory::new(m, capacity)))
                 .collect::<Vec<_>>()
         })
+    });
+    // The memory in words of the card under the pointer or holding the focus: read out below
+    // the grid, and that card's title (the browser's tooltip). Only that one card has a title,
+    // so a move does not write 64 of them.
+    let pointed_line = Memo::new(move |_| {
+        let card = pointed.get()?;
+        let m = memory.with(|m| m.get(card as usize).copied())?;
+        Some((card, card_memory_line(lang.get(), card, &m, capacity.get())))
     });
     let svg = NodeRef::<leptos::svg::Svg>::new();
     let shown = (faces.get_untracked(), memories.get_untracked());
@@ -833,6 +831,27 @@ pub fn DeviceGrid(
         })
     });
 
+    // The pointed card's title; the card pointed before loses its own.
+    Effect::new(move |titled: Option<Option<u32>>| {
+        let root = svg.get()?;
+        let title = |card: u32| {
+            root.query_selector(&format!("[data-card='{card}'] > title"))
+                .ok()
+                .flatten()
+        };
+        pointed_line.with(|now| {
+            let card = now.as_ref().map(|(card, _)| *card);
+            if let Some(before) = titled.flatten().filter(|&before| Some(before) != card) {
+                if let Some(element) = title(before) {
+                    set_text(&element, "");
+                }
+            }
+            let (card, line) = now.as_ref()?;
+            set_text(&title(*card)?, line);
+            Some(*card)
+        })
+    });
+
     let hop_lines = move || {
         let hops = groups.with(|g| {
             g.as_ref()
@@ -877,10 +896,7 @@ pub fn DeviceGrid(
                 {cards}
             </svg>
             <p class="card-memory-detail" data-testid="card-memory-detail" aria-live="polite">
-                {move || pointed.get().and_then(|card| {
-                    let m = memory.with(|m| m.get(card as usize).copied())?;
-                    Some(card_memory_line(lang.get(), card, &m, capacity.get()))
-                })}
+                {move || pointed_line.with(|line| line.as_ref().map(|(_, line)| line.clone()))}
             </p>
             <div class="memory-scale" data-testid="memory-scale">
                 <span class="memory-scale-end">"0 GB"</span>
