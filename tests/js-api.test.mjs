@@ -77,6 +77,17 @@ test('your own model: a pasted config.json is counted and used; a broken one is 
   const { page, context, problems } = await openPage(lab);
   const section = page.getByTestId('section-8');
   const hf = JSON.parse(await readFile(FIXTURE.replace('mixtral-8x7b', 'llama3-8b'), 'utf8'));
+  // Picking "your own model" before a config is pasted, by the pointer or by End on the
+  // keyboard, leaves the model as it was: the picker shows the model the figures are for.
+  const picker = section.getByTestId('select-model');
+  const preset = await picker.inputValue();
+  const total = await section.getByTestId('mem-total').getAttribute('data-bytes');
+  await picker.selectOption('custom');
+  assert.equal(await picker.inputValue(), preset, 'picked by the pointer: the preset stays shown');
+  await picker.focus();
+  await page.keyboard.press('End');
+  assert.equal(await picker.inputValue(), preset, 'End on the keyboard: the preset stays shown');
+  assert.equal(await section.getByTestId('mem-total').getAttribute('data-bytes'), total);
   await section.locator('.own-model summary').click();
   const box = section.getByTestId('model-config');
   await box.fill(JSON.stringify(hf, null, 2));

@@ -152,6 +152,12 @@ fn Choice(
                 on:change=move |event| {
                     let value = event_target_value(&event);
                     lab.edit(field, |c| set(c, &value));
+                    // An option the config cannot take as it is ("your own model" before a
+                    // config is pasted) does not stay selected: the select shows the config.
+                    let shown = lab.config.with_untracked(get);
+                    if shown != value {
+                        event_target::<web_sys::HtmlSelectElement>(&event).set_value(&shown);
+                    }
                 }
             >
                 {options}
