@@ -123,22 +123,25 @@ pub fn read_on_load() -> (LinkState, Vec<Ignored>) {
 /// applies the URL on back/forward. Call once, after the state has been applied.
 pub fn sync(page: PageState) {
     let last_write = StoredValue::new(0.0_f64);
-    let last_without_section = StoredValue::new(String::new());
+    let last_without_section = StoredValue::new(None::<LinkState>);
     let first = StoredValue::new(true);
     // Writing the address waits for the page to be quiet for a moment: a slider drag writes
     // once, and the write never delays the figures' update.
     let generation = StoredValue::new(0_u64);
     Effect::new(move |_| {
-        let fragment = page.fragment();
-        let without_section = {
-            let mut state = page.to_link();
-            state.section = None;
-            link::encode(&state)
+        // One reading of the state per change: the fragment is its encoding, and what the
+        // change did is seen by comparing the state without its section.
+        let state = page.to_link();
+        let fragment = link::encode(&state);
+        let without_section = LinkState {
+            section: None,
+            ..state
         };
         let first_run = first.get_value();
         first.set_value(false);
-        let only_scrolled = last_without_section.get_value() == without_section;
-        last_without_section.set_value(without_section);
+        let only_scrolled =
+            last_without_section.with_value(|last| last.as_ref() == Some(&without_section));
+        last_without_section.set_value(Some(without_section));
         let now = js_sys::Date::now();
         // A new history entry only for a change the student made after a pause: not for the
         // link the page was opened with (rewritten in its canonical form), not for scrolling,
