@@ -8,6 +8,52 @@ import assert from 'node:assert/strict';
 import { cardGroups, openPage, setRange, settleAndCheck, startLab, visibleText } from './harness.mjs';
 import { cli } from './drive.mjs';
 
+/** "0–7", "0, 16, 32": the members as the legend writes them (runs of three or more as a range). */
+function cardsText(ranks) {
+  const parts = [];
+  for (let i = 0; i < ranks.length; ) {
+    let end = i;
+    while (end + 1 < ranks.length && ranks[end + 1] === ranks[end] + 1) end += 1;
+    if (end - i >= 2) {
+      parts.push(`${ranks[i]}–${ranks[end]}`);
+      i = end + 1;
+    } else {
+      parts.push(String(ranks[i]));
+      i += 1;
+    }
+  }
+  return parts.join(', ');
+}
+
+/**
+ * The hops drawn and the legend for the lit `card` are the CLI's groups: per group of n > 1
+ * cards, one hop between neighbours (a ring closes when n > 2, a pipeline does not), each on
+ * InfiniBand exactly when it leaves its machine of 8; the legend names each group's members.
+ */
+async function checkLit(section, card, config) {
+  const groups = cli(['groups', '--card', String(card)], config).ok;
+  const drawn = await section.getByTestId('grid-64').locator('path.hop').evaluateAll((all) =>
+    all.map((p) => ({ dim: p.getAttribute('class').match(/hop-(tp|cp|pp|dp)\b/)[1], from: Number(p.dataset.from), to: Number(p.dataset.to), link: p.dataset.link })));
+  const want = [];
+  for (const dim of ['tp', 'cp', 'pp', 'dp']) {
+    const m = groups[dim];
+    if (m.length < 2) continue;
+    for (let i = 0; i + 1 < m.length; i++) want.push({ dim, from: m[i], to: m[i + 1] });
+    if (dim !== 'pp' && m.length > 2) want.push({ dim, from: m[m.length - 1], to: m[0] });
+  }
+  const key = (h) => `${h.dim} ${h.from}-${h.to}`;
+  assert.deepEqual(drawn.map(key).sort(), want.map(key).sort(), `card ${card}, PP ${config.pp}: the hops`);
+  for (const h of drawn) {
+    const across = Math.floor(h.from / 8) !== Math.floor(h.to / 8);
+    assert.equal(h.link, across ? 'ib' : 'nvlink', `hop ${key(h)}`);
+  }
+  for (const dim of ['tp', 'cp', 'pp', 'dp']) {
+    const text = await section.getByTestId(`legend-${dim}`).locator('.legend-members').innerText();
+    if (groups[dim].length > 1) assert.ok(text.startsWith(`${cardsText(groups[dim])} · `), `legend ${dim}: ${text}`);
+    else assert.match(text, /只有自己/, `legend ${dim}`);
+  }
+}
+
 let lab;
 before(async () => {
   lab = await startLab();
@@ -113,8 +159,21 @@ test('64 cards by keyboard: Home, End and arrows move the focus, Enter lights th
     assert.deepEqual(await cardGroups(grid), { groups: expected, selected: [card] }, `card ${card} selected by Enter`);
     assert.equal(await grid.getByTestId(`card-${card}`).getAttribute('aria-pressed'), 'true');
   }
+  // With card 9 lit, its hops and legend are the CLI's groups; PP moved by keys (2 → 4 → 2)
+  // redraws both for the new groups.
+  await checkLit(section, 9, config);
+  const pp = section.getByTestId('slider-pp');
+  await pp.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await checkLit(section, 9, { ...config, pp: 4 });
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await checkLit(section, 9, config);
+  await grid.getByTestId('card-9').focus();
   await page.keyboard.press('Escape');
   assert.deepEqual(await cardGroups(grid), { groups: {}, selected: [] }, 'Escape clears');
+  assert.equal(await grid.locator('path.hop').count(), 0, 'no hops without a selection');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

@@ -586,6 +586,34 @@ pub fn hops(groups: &Groups, gpus_per_node: u32) -> Vec<Hop> {
     out
 }
 
+/// The hops as SVG paths, one per hop: each bent a little by its group's dimension, so that
+/// hops of different groups between the same cards stay apart.
+fn hops_markup(hops: &[Hop], layout: &Layout) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(hops.len() * 120);
+    for hop in hops {
+        let (x1, y1) = layout.card_centre(hop.from);
+        let (x2, y2) = layout.card_centre(hop.to);
+        let bend = match hop.dim {
+            Dim::Tp => 10.0,
+            Dim::Cp => -10.0,
+            Dim::Pp => 22.0,
+            _ => -22.0,
+        };
+        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        let (cx, cy) = (mx - dy / len * bend, my + dx / len * bend);
+        let (dim, link) = (hop.dim.as_str(), hop.link.as_str());
+        let _ = write!(
+            out,
+            r#"<path class="hop hop-{dim} hop-{link}" data-link="{link}" data-from="{}" data-to="{}" d="M{x1:.1},{y1:.1} Q{cx:.1},{cy:.1} {x2:.1},{y2:.1}"></path>"#,
+            hop.from, hop.to
+        );
+    }
+    out
+}
+
 /// The group's letter badge: the non-colour cue.
 pub fn badge(dim: Dim) -> &'static str {
     match dim {
@@ -852,33 +880,15 @@ pub fn DeviceGrid(
         })
     });
 
+    // The hops of the selected card's groups, drawn as one piece of markup: their number
+    // changes with the groups, and rebuilding a list of views re-writes every attribute of
+    // every path (Leptos' erased attributes are removed and set again, not compared).
     let hop_lines = move || {
-        let hops = groups.with(|g| {
+        groups.with(|g| {
             g.as_ref()
-                .map(|g| hops(g, gpus_per_node))
+                .map(|g| hops_markup(&hops(g, gpus_per_node), &layout))
                 .unwrap_or_default()
-        });
-        hops.into_iter()
-            .map(|hop| {
-                let (x1, y1) = layout.card_centre(hop.from);
-                let (x2, y2) = layout.card_centre(hop.to);
-                // Bend each hop a little so that hops of different groups stay apart.
-                let bend = match hop.dim {
-                    Dim::Tp => 10.0,
-                    Dim::Cp => -10.0,
-                    Dim::Pp => 22.0,
-                    _ => -22.0,
-                };
-                let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
-                let (dx, dy) = (x2 - x1, y2 - y1);
-                let len = (dx * dx + dy * dy).sqrt().max(1.0);
-                let (cx, cy) = (mx - dy / len * bend, my + dx / len * bend);
-                let class = format!("hop hop-{} hop-{}", hop.dim.as_str(), hop.link.as_str());
-                view! {
-                    <path class=class data-link=hop.link.as_str() d=format!("M{x1:.1},{y1:.1} Q{cx:.1},{cy:.1} {x2:.1},{y2:.1}") />
-                }
-            })
-            .collect_view()
+        })
     };
 
     view! {
@@ -892,7 +902,7 @@ pub fn DeviceGrid(
                 aria-label=tr("设备网格：点一张卡看它的分组", "Device grid: pick a card to see its groups")
             >
                 {node_boxes}
-                <g class="hops" aria-hidden="true">{hop_lines}</g>
+                <g class="hops" aria-hidden="true" inner_html=hop_lines></g>
                 {cards}
             </svg>
             <p class="card-memory-detail" data-testid="card-memory-detail" aria-live="polite">
@@ -915,8 +925,31 @@ pub fn DeviceGrid(
 #[component]
 fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32) -> impl IntoView {
     let lang = use_lang();
+    // The dimensions lit for the selected card (none without a selection): they change only
+    // with the selection or the model, so the list is built again only then, and a slider
+    // move rewrites only the members' texts.
+    let lit = Memo::new(move |_| {
+        groups.with(|g| {
+            g.as_ref().map(|g| {
+                let mut dims = vec![Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp];
+                dims.extend(g.ep.as_ref().map(|_| Dim::Ep));
+                dims.extend(g.edp.as_ref().map(|_| Dim::Edp));
+                dims
+            })
+        })
+    });
+    let members = move |g: &Groups, dim: Dim| -> Option<Vec<u32>> {
+        match dim {
+            Dim::Tp => Some(g.tp.clone()),
+            Dim::Cp => Some(g.cp.clone()),
+            Dim::Pp => Some(g.pp.clone()),
+            Dim::Dp => Some(g.dp.clone()),
+            Dim::Ep => g.ep.clone(),
+            Dim::Edp => g.edp.clone(),
+        }
+    };
     move || {
-        match groups.get() {
+        match lit.get() {
         None => view! {
             <p class="legend-hint">
                 <T zh="点任意一张卡（或用方向键 + Enter），看它的 TP、CP、PP、DP 组；再点一次或按 Esc 取消。"
@@ -924,24 +957,24 @@ fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32)
             </p>
         }
         .into_any(),
-        Some(g) => {
-            let mut lit = vec![(Dim::Tp, g.tp), (Dim::Cp, g.cp), (Dim::Pp, g.pp), (Dim::Dp, g.dp)];
-            lit.extend(g.ep.map(|members| (Dim::Ep, members)));
-            lit.extend(g.edp.map(|members| (Dim::Edp, members)));
-            let rows = lit
+        Some(dims) => {
+            let rows = dims
                 .into_iter()
-                .map(|(dim, members)| {
-                    let lang = lang.get();
-                    let link = Link::of_cards(&members, gpus_per_node);
-                    let detail = if members.len() > 1 {
-                        format!("{} · {}", format::cards(&members), format::link(lang, link))
-                    } else {
-                        lang.pick("只有自己（这一维是 1）", "only itself (degree 1)").to_string()
+                .map(|dim| {
+                    let detail = move || {
+                        let lang = lang.get();
+                        let members = groups.with(|g| g.as_ref().and_then(|g| members(g, dim)))?;
+                        Some(if members.len() > 1 {
+                            let link = Link::of_cards(&members, gpus_per_node);
+                            format!("{} · {}", format::cards(&members), format::link(lang, link))
+                        } else {
+                            lang.pick("只有自己（这一维是 1）", "only itself (degree 1)").to_string()
+                        })
                     };
                     view! {
                         <li class=format!("legend-item legend-{}", dim.as_str()) data-testid=format!("legend-{}", dim.as_str())>
                             <span class=format!("swatch swatch-{}", dim.as_str()) aria-hidden="true">{badge(dim)}</span>
-                            <span class="legend-name">{group_name(lang, dim)}</span>
+                            <span class="legend-name">{move || group_name(lang.get(), dim)}</span>
                             <span class="legend-members">{detail}</span>
                         </li>
                     }
@@ -992,6 +1025,27 @@ mod tests {
             .iter()
             .filter(|h| h.dim != Dim::Tp)
             .all(|h| h.link == Link::InfiniBand));
+    }
+
+    #[test]
+    fn hops_are_drawn_as_one_path_each_naming_its_cards_and_link() {
+        let plan = Plan::new(&PlanConfig {
+            gpus: 64,
+            tp: 8,
+            pp: 2,
+            ..PlanConfig::default()
+        })
+        .unwrap();
+        let groups = plan.grid().groups(0).unwrap();
+        let drawn = hops(&groups, 8);
+        let markup = hops_markup(&drawn, &Layout::new(64, 8));
+        assert_eq!(markup.matches("<path ").count(), drawn.len());
+        assert!(markup.contains(
+            r#"class="hop hop-tp hop-nvlink" data-link="nvlink" data-from="0" data-to="1""#
+        ));
+        assert!(markup
+            .contains(r#"class="hop hop-pp hop-ib" data-link="ib" data-from="0" data-to="8""#));
+        assert!(!markup.contains("NaN"));
     }
 
     #[test]
