@@ -1004,8 +1004,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn hops_close_rings_but_not_pipelines() {
+    /// Card 0's hops on 64 cards, TP 8 × PP 2 (DP 4), 8 cards a machine.
+    fn card_0_hops() -> Vec<Hop> {
         let plan = Plan::new(&PlanConfig {
             gpus: 64,
             tp: 8,
@@ -1013,8 +1013,12 @@ mod tests {
             ..PlanConfig::default()
         })
         .unwrap();
-        let groups = plan.grid().groups(0).unwrap();
-        let hops = hops(&groups, 8);
+        hops(&plan.grid().groups(0).unwrap(), 8)
+    }
+
+    #[test]
+    fn hops_close_rings_but_not_pipelines() {
+        let hops = card_0_hops();
         let count = |dim| hops.iter().filter(|h| h.dim == dim).count();
         assert_eq!((count(Dim::Tp), count(Dim::Pp), count(Dim::Dp)), (8, 1, 4));
         assert!(hops
@@ -1029,15 +1033,7 @@ mod tests {
 
     #[test]
     fn hops_are_drawn_as_one_path_each_naming_its_cards_and_link() {
-        let plan = Plan::new(&PlanConfig {
-            gpus: 64,
-            tp: 8,
-            pp: 2,
-            ..PlanConfig::default()
-        })
-        .unwrap();
-        let groups = plan.grid().groups(0).unwrap();
-        let drawn = hops(&groups, 8);
+        let drawn = card_0_hops();
         let markup = hops_markup(&drawn, &Layout::new(64, 8));
         assert_eq!(markup.matches("<path ").count(), drawn.len());
         assert!(markup.contains(
