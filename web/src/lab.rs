@@ -105,17 +105,9 @@ impl GridLab {
 /// The groups of the selected card that a given card belongs to, in the order tp, cp, pp, dp,
 /// ep, edp (only groups of more than one card; EP and expert DP for MoE models with e > 1).
 pub fn roles_of(groups: &Groups, card: u32) -> Vec<Dim> {
-    let none = Vec::new();
-    [
-        (Dim::Tp, &groups.tp),
-        (Dim::Cp, &groups.cp),
-        (Dim::Pp, &groups.pp),
-        (Dim::Dp, &groups.dp),
-        (Dim::Ep, groups.ep.as_ref().unwrap_or(&none)),
-        (Dim::Edp, groups.edp.as_ref().unwrap_or(&none)),
-    ]
-    .into_iter()
-    .filter(|(_, members)| members.len() > 1 && members.contains(&card))
-    .map(|(dim, _)| dim)
-    .collect()
+    groups
+        .each()
+        .filter(|(_, members)| members.len() > 1 && members.contains(&card))
+        .map(|(dim, _)| dim)
+        .collect()
 }

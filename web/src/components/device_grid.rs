@@ -930,24 +930,10 @@ fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32)
     // move rewrites only the members' texts.
     let lit = Memo::new(move |_| {
         groups.with(|g| {
-            g.as_ref().map(|g| {
-                let mut dims = vec![Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp];
-                dims.extend(g.ep.as_ref().map(|_| Dim::Ep));
-                dims.extend(g.edp.as_ref().map(|_| Dim::Edp));
-                dims
-            })
+            g.as_ref()
+                .map(|g| g.each().map(|(dim, _)| dim).collect::<Vec<_>>())
         })
     });
-    let members = move |g: &Groups, dim: Dim| -> Option<Vec<u32>> {
-        match dim {
-            Dim::Tp => Some(g.tp.clone()),
-            Dim::Cp => Some(g.cp.clone()),
-            Dim::Pp => Some(g.pp.clone()),
-            Dim::Dp => Some(g.dp.clone()),
-            Dim::Ep => g.ep.clone(),
-            Dim::Edp => g.edp.clone(),
-        }
-    };
     move || {
         match lit.get() {
         None => view! {
@@ -963,7 +949,8 @@ fn GroupLegend(#[prop(into)] groups: Signal<Option<Groups>>, gpus_per_node: u32)
                 .map(|dim| {
                     let detail = move || {
                         let lang = lang.get();
-                        let members = groups.with(|g| g.as_ref().and_then(|g| members(g, dim)))?;
+                        let members =
+                            groups.with(|g| g.as_ref().and_then(|g| g.of(dim)).map(<[u32]>::to_vec))?;
                         Some(if members.len() > 1 {
                             let link = Link::of_cards(&members, gpus_per_node);
                             format!("{} · {}", format::cards(&members), format::link(lang, link))

@@ -48,6 +48,38 @@ pub struct Groups {
     pub edp: Option<Vec<u32>>,
 }
 
+impl Groups {
+    /// The cards of the group of `dim`; `None` for EP and expert DP when the model has no
+    /// experts spread (e = 1 or a dense model).
+    ///
+    /// ```
+    /// use parallel_core::{Dim, Plan, PlanConfig};
+    /// let groups = Plan::new(&PlanConfig { gpus: 64, tp: 8, pp: 2, ..PlanConfig::default() })?
+    ///     .grid()
+    ///     .groups(0)?;
+    /// assert_eq!(groups.of(Dim::Pp), Some(&[0, 8][..]));
+    /// assert_eq!(groups.of(Dim::Ep), None);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn of(&self, dim: Dim) -> Option<&[u32]> {
+        match dim {
+            Dim::Tp => Some(&self.tp),
+            Dim::Cp => Some(&self.cp),
+            Dim::Pp => Some(&self.pp),
+            Dim::Dp => Some(&self.dp),
+            Dim::Ep => self.ep.as_deref(),
+            Dim::Edp => self.edp.as_deref(),
+        }
+    }
+
+    /// Every group the card has, with its dimension, in the order tp, cp, pp, dp, ep, edp.
+    pub fn each(&self) -> impl Iterator<Item = (Dim, &[u32])> {
+        [Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp, Dim::Ep, Dim::Edp]
+            .into_iter()
+            .filter_map(|dim| self.of(dim).map(|members| (dim, members)))
+    }
+}
+
 /// Sizes and strides of the four dense dimensions for one plan; all grid questions go here.
 ///
 /// Get it from a validated plan with [`crate::Plan::grid`], which guarantees t·c·p·d = N.
