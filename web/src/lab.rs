@@ -102,6 +102,15 @@ impl GridLab {
     }
 }
 
+/// A part of a lab's state that a figure or control shows, as a memo: it runs again only when
+/// its part changes.
+pub fn part<T>(read: impl Fn() -> T + Send + Sync + 'static) -> Signal<T>
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| read()).into()
+}
+
 /// The groups of the selected card that a given card belongs to, in the order tp, cp, pp, dp,
 /// ep, edp (only groups of more than one card; EP and expert DP for MoE models with e > 1).
 pub fn roles_of(groups: &Groups, card: u32) -> Vec<Dim> {

@@ -15,7 +15,7 @@ use crate::components::own_model::OwnModel;
 use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, T};
-use crate::lab::GridLab;
+use crate::lab::{part, GridLab};
 
 /// A slider's bounds; the sequence-length slider moves over powers of two.
 #[derive(Clone, Copy)]
@@ -253,7 +253,7 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
         .collect_view();
 
     let dp = move || lab.report.with(|r| r.dp);
-    let model = Signal::from(Memo::new(move |_| lab.plan.with(|p| *p.model())));
+    let model = part(move || lab.plan.with(|p| *p.model()));
     let gpus = lab.config.with_untracked(|c| c.gpus);
     let is_moe = Memo::new(move |_| {
         lab.config

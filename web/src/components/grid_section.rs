@@ -11,17 +11,8 @@ use crate::components::estimate::EstimateFigure;
 use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
 use crate::components::schedule_view::ScheduleView;
 use crate::i18n::T;
-use crate::lab::GridLab;
+use crate::lab::{part, GridLab};
 use crate::later::{Later, Piece};
-
-/// A part of the lab's state that a figure shows, as a memo: the figure runs again only when
-/// its part changes.
-fn part<T>(read: impl Fn() -> T + Send + Sync + 'static) -> Signal<T>
-where
-    T: Clone + PartialEq + Send + Sync + 'static,
-{
-    Memo::new(move |_| read()).into()
-}
 
 /// The interactive lab of one grid. `grid_id` is "8" or "64" (test ids `grid-8`, …).
 #[component]
