@@ -25,6 +25,6 @@ export TRUNK_SKIP_VERSION_CHECK=true
 
 if [ "$BUILD" = 1 ]; then
     echo "bench.sh: trunk build --release --dist target/bench-dist"
-    wasm_env trunk build --release --dist "$OUT"
+    release_env trunk build --release --dist "$OUT"
 fi
 DIST="${DIST:-$OUT}" node "$ROOT/tests/bench.mjs" "$@"

@@ -9,4 +9,4 @@ cd "$ROOT"
 # shellcheck source=/dev/null
 source "$ROOT/.tools/env.sh"
 echo "==> trunk serve --release: http://127.0.0.1:8080 (Ctrl-C stops)"
-exec env "${PARALLEL_WASM_ENV[@]}" trunk serve --release "$@"
+exec env "${PARALLEL_WASM_ENV[@]}" "${PARALLEL_RELEASE_ENV[@]}" trunk serve --release "$@"

@@ -9,10 +9,13 @@
 #   wasm-opt              npm binaryen@132 in .tools/ (never Debian's binaryen 108)
 #   chromium + driver     apt, only when missing, with a small CJK font (fonts-wqy-microhei)
 #   playwright-core       npm ci in tests/ (no browser download: the tests use /usr/bin/chromium)
+#   rust-src              rustup component (timeout 180 s): the release build compiles std
+#                         itself, with panic=immediate-abort (a smaller page)
 #   crates                cargo fetch (Trunk builds offline)
 #
 # Writes .tools/env.sh, sourced by scripts/test.sh and scripts/serve.sh: PATH for the tools,
-# and PARALLEL_WASM_ENV, the variables that wasm builds (and only they) need.
+# PARALLEL_WASM_ENV, the variables that wasm builds (and only they) need, and
+# PARALLEL_RELEASE_ENV, those of the shipped page's build on top of them.
 #
 # PARALLEL_LAB_DEBIAN_RUST=1 takes the Debian fallback even where rustup's target works.
 set -euo pipefail
@@ -129,11 +132,41 @@ if [ "$WASM_TOOLCHAIN" = debian ]; then
 fi
 
 # ---------------------------------------------------------------------------------------
+# The shipped page's std is compiled from source with panic=immediate-abort: a panic traps at
+# once, so no panic message, location or its formatting code is in the page's wasm (about
+# 23 KB gzipped less for the page, 20 KB for an embed). Only release builds (trunk build
+# --release, through release_env) use it; the wasm tests keep their panic messages. It needs
+# std's sources (rustup's rust-src; Debian's rust-web-src above) and RUSTC_BOOTSTRAP for the
+# two unstable flags. Without them the page is built as before, only larger.
+step "std sources for the release build (build-std with panic=immediate-abort)"
+if [ "$WASM_TOOLCHAIN" = debian ]; then
+    RUST_FOR_WASM=(env RUSTUP_TOOLCHAIN=debian)
+else
+    RUST_FOR_WASM=(env -u RUSTUP_TOOLCHAIN)
+    if [ -f "$("${RUST_FOR_WASM[@]}" rustc --print sysroot)/lib/rustlib/src/rust/library/std/Cargo.toml" ]; then
+        have "rust-src (rustup)"
+    else
+        step "rustup component add rust-src (timeout ${RUSTUP_TIMEOUT}s)"
+        timeout "$RUSTUP_TIMEOUT" rustup component add rust-src || warn "rustup component add rust-src failed or timed out"
+    fi
+fi
+RELEASE_ENV_LINE='PARALLEL_RELEASE_ENV=()'
+if [ -f "$("${RUST_FOR_WASM[@]}" rustc --print sysroot)/lib/rustlib/src/rust/library/std/Cargo.toml" ] &&
+    "${RUST_FOR_WASM[@]}" RUSTC_BOOTSTRAP=1 rustc -Zunstable-options -Cpanic=immediate-abort \
+        --target "$WASM_TARGET" --print cfg >/dev/null 2>&1; then
+    # Cargo takes these flags instead of .cargo/config.toml's, so they repeat its erase_components.
+    RELEASE_ENV_LINE='PARALLEL_RELEASE_ENV=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=--cfg erase_components -Zunstable-options -Cpanic=immediate-abort")'
+    have "release builds: std from source, panic=immediate-abort"
+else
+    warn "no std sources or no -Cpanic=immediate-abort in $("${RUST_FOR_WASM[@]}" rustc --version): release builds keep the prebuilt std (a larger page)"
+fi
+
+# ---------------------------------------------------------------------------------------
 step "Crates (cargo fetch)"
 (cd "$ROOT" && cargo fetch --quiet)
-if [ "$WASM_TOOLCHAIN" = debian ]; then
+if [ "$WASM_TOOLCHAIN" = debian ] || [ "$RELEASE_ENV_LINE" != 'PARALLEL_RELEASE_ENV=()' ]; then
     # build-std needs the std library's own dependencies too.
-    (cd "$ROOT" && RUSTUP_TOOLCHAIN=debian RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+    (cd "$ROOT" && "${RUST_FOR_WASM[@]}" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
         cargo fetch --quiet --target "$WASM_TARGET")
 fi
 have "Cargo.lock resolved, crates downloaded"
@@ -208,6 +241,11 @@ PARALLEL_WASM_TOOLCHAIN=$WASM_TOOLCHAIN
 $WASM_ENV_LINE
 # wasm_env COMMAND...: runs a wasm build command with those variables.
 wasm_env() { env "\${PARALLEL_WASM_ENV[@]}" "\$@"; }
+# Variables for the shipped page's build (trunk build --release) on top of those: std from
+# source with panic=immediate-abort, when this machine's Rust can (see scripts/setup.sh).
+$RELEASE_ENV_LINE
+# release_env COMMAND...: runs a release build of the page with both sets of variables.
+release_env() { env "\${PARALLEL_WASM_ENV[@]}" "\${PARALLEL_RELEASE_ENV[@]}" "\$@"; }
 EOF
 have "wrote .tools/env.sh (wasm toolchain: $WASM_TOOLCHAIN)"
 

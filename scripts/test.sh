@@ -55,7 +55,7 @@ stage "native tests (cargo test)" native.log cargo test
 stage "native page tests" native-web.log cargo test -p parallel-web --lib
 stage "wasm tests (Chromium)" wasm.log \
     wasm_env cargo test --target wasm32-unknown-unknown -p parallel-web
-stage "release build (trunk)" trunk.log wasm_env trunk build --release
+stage "release build (trunk)" trunk.log release_env trunk build --release
 stage "command line for e2e" cli.log cargo build -p parallel-cli
 stage "end-to-end (node --test)" e2e.log bash -c 'cd tests && node --test'
 
