@@ -70,12 +70,19 @@ pub fn start_page() -> (PageState, parallel_core::link::LinkState) {
         let lang = lang.get();
         let document = document();
         if let Some(root) = document.document_element() {
-            let _ = root.set_attribute("lang", lang.tag());
+            if root.get_attribute("lang").as_deref() != Some(lang.tag()) {
+                let _ = root.set_attribute("lang", lang.tag());
+            }
         }
-        document.set_title(lang.pick(
+        // Written only when it differs: index.html and embed.html start with the Chinese title
+        // (a title write costs a few milliseconds of the page's start).
+        let title = lang.pick(
             "并行实验室 · 一张卡不够怎么办",
             "Parallel Lab · when one card is not enough",
-        ));
+        );
+        if document.title() != title {
+            document.set_title(title);
+        }
     });
     let lab8 = GridLab::new(state.g8.clone());
     let lab64 = GridLab::new(state.g64.clone());
