@@ -7,7 +7,9 @@
 #      cargo test -p parallel-web --lib      native: the page's pure helpers and charts (SVG)
 #   3. cargo test --target wasm32-unknown-unknown -p parallel-web
 #                                            wasm-bindgen-test in headless Chromium
-#   4. trunk build --release                 dist/, the page as static files
+#   4. trunk build --release                 dist/, the page as static files (release_env: std
+#                                            with panic=immediate-abort, checked: no panic
+#                                            locations left in the wasm)
 #   5. node --test (in tests/)               dist/ served on 127.0.0.1, opened in Chromium; the
 #                                            controls' tests compare it with target/debug/parallel-lab
 # Ends with one line adding up the tests that the runners counted.
@@ -56,6 +58,21 @@ stage "native page tests" native-web.log cargo test -p parallel-web --lib
 stage "wasm tests (Chromium)" wasm.log \
     wasm_env cargo test --target wasm32-unknown-unknown -p parallel-web
 stage "release build (trunk)" trunk.log release_env trunk build --release
+# With release_env's panic=immediate-abort the shipped wasm holds no panic location (a source
+# file's path): if one is there, the page was built with the prebuilt std after all.
+no_panic_locations() {
+    local wasm found=0
+    for wasm in dist/*_bg.wasm; do
+        local n
+        n="$(grep -a -o -E '[A-Za-z0-9_]+\.rs' "$wasm" | wc -l)"
+        printf '%s: %s source paths\n' "$(basename "$wasm")" "$n"
+        [ "$n" -eq 0 ] || found=1
+    done
+    return "$found"
+}
+if [ ${#PARALLEL_RELEASE_ENV[@]} -gt 0 ]; then
+    stage "release wasm without panic locations" release-check.log no_panic_locations
+fi
 stage "command line for e2e" cli.log cargo build -p parallel-cli
 stage "end-to-end (node --test)" e2e.log bash -c 'cd tests && node --test'
 
