@@ -152,6 +152,12 @@ test('a course page on another origin drives an embedded grid by postMessage, as
   // entry point, link unchanged.
   const framed = page.frames().find((f) => f !== page.mainFrame());
   assert.match(framed.url(), /\/embed\.html#embed=grid-64$/);
+  // The exports for course authors are the page's (index.html): embed.html is built without them.
+  const exports = ['evaluate', 'groups', 'countParams', 'search'];
+  assert.deepEqual(
+    await framed.evaluate((names) => names.map((name) => typeof window.wasmBindings?.[name]), exports),
+    exports.map(() => 'undefined'),
+  );
   const send = (plan) =>
     page.evaluate((p) => document.querySelector('iframe').contentWindow.postMessage({ type: 'parallel-lab:set', plan: p }, '*'), plan);
 

@@ -1,5 +1,6 @@
-//! The page's JavaScript API for course authors. The built page exports, on
-//! `window.wasmBindings` (Trunk's loader puts the module's exports there):
+//! The page's JavaScript API for course authors. The built page (`index.html`, not
+//! `embed.html`) exports, on `window.wasmBindings` (Trunk's loader puts the module's exports
+//! there):
 //!
 //! - `evaluate(config)`: the report of a plan, the CLI's `eval` JSON as a plain object;
 //! - `groups(config, card)`: one card's groups, the CLI's `groups --card`;
@@ -12,9 +13,8 @@
 //! line the CLI prints. And an embedded widget takes `postMessage({type: "parallel-lab:set",
 //! plan})` from its parent page ([`apply_set_message`]), validated like a link.
 
-use parallel_core::hf::HfConfig;
 use parallel_core::link::{decode_plan, encode_plan, GridId};
-use parallel_core::{evaluate as evaluate_plan, Plan, PlanConfig};
+use parallel_core::PlanConfig;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -37,53 +37,66 @@ pub fn json_text<T: Serialize>(value: &T) -> String {
         .unwrap_or_default()
 }
 
-/// A plan from a plain object; `undefined` and `null` are the default plan.
-fn config_of(value: JsValue) -> Result<PlanConfig, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(PlanConfig::default());
+/// The four exports. Only the page's own build has them (the `js-api` feature, on by default):
+/// `embed.html` leaves it out (`data-cargo-no-default-features`), as an embedded widget is
+/// driven by `postMessage` and need not carry the search or the reports' serialization.
+#[cfg(feature = "js-api")]
+mod exports {
+    use parallel_core::hf::HfConfig;
+    use parallel_core::{evaluate as evaluate_plan, Plan, PlanConfig};
+    use wasm_bindgen::prelude::*;
+
+    use super::to_js;
+
+    /// A plan from a plain object; `undefined` and `null` are the default plan.
+    fn config_of(value: JsValue) -> Result<PlanConfig, JsValue> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(PlanConfig::default());
+        }
+        serde_wasm_bindgen::from_value(value)
+            .map_err(|e| JsValue::from_str(&format!("config: {e}")))
     }
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsValue::from_str(&format!("config: {e}")))
-}
 
-/// `evaluate(config)`: the CLI's `eval` report of a plan.
-#[wasm_bindgen(js_name = evaluate)]
-pub fn evaluate_js(config: JsValue) -> Result<JsValue, JsValue> {
-    let config = config_of(config)?;
-    let report = evaluate_plan(&config).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    to_js(&report)
-}
+    /// `evaluate(config)`: the CLI's `eval` report of a plan.
+    #[wasm_bindgen(js_name = evaluate)]
+    pub fn evaluate_js(config: JsValue) -> Result<JsValue, JsValue> {
+        let config = config_of(config)?;
+        let report = evaluate_plan(&config).map_err(|e| JsValue::from_str(&e.to_string()))?;
+        to_js(&report)
+    }
 
-/// `groups(config, card)`: the CLI's `groups --card` of one card.
-#[wasm_bindgen(js_name = groups)]
-pub fn groups_js(config: JsValue, card: u32) -> Result<JsValue, JsValue> {
-    let config = config_of(config)?;
-    let plan = Plan::new(&config).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    let groups = plan
-        .grid()
-        .groups(card)
-        .map_err(|e| JsValue::from_str(&e.to_string()))?;
-    to_js(&groups)
-}
+    /// `groups(config, card)`: the CLI's `groups --card` of one card.
+    #[wasm_bindgen(js_name = groups)]
+    pub fn groups_js(config: JsValue, card: u32) -> Result<JsValue, JsValue> {
+        let config = config_of(config)?;
+        let plan = Plan::new(&config).map_err(|e| JsValue::from_str(&e.to_string()))?;
+        let groups = plan
+            .grid()
+            .groups(card)
+            .map_err(|e| JsValue::from_str(&e.to_string()))?;
+        to_js(&groups)
+    }
 
-/// `countParams(hfConfig)`: a Hugging Face `config.json` counted, the CLI's `model` output.
-#[wasm_bindgen(js_name = countParams)]
-pub fn count_params_js(hf_config: JsValue) -> Result<JsValue, JsValue> {
-    let config: HfConfig = serde_wasm_bindgen::from_value(hf_config)
-        .map_err(|e| JsValue::from_str(&format!("model.hf_config: {e}")))?;
-    let model = config
-        .to_model()
-        .map_err(|e| JsValue::from_str(&e.to_string()))?;
-    to_js(&model)
-}
+    /// `countParams(hfConfig)`: a Hugging Face `config.json` counted, the CLI's `model` output.
+    #[wasm_bindgen(js_name = countParams)]
+    pub fn count_params_js(hf_config: JsValue) -> Result<JsValue, JsValue> {
+        let config: HfConfig = serde_wasm_bindgen::from_value(hf_config)
+            .map_err(|e| JsValue::from_str(&format!("model.hf_config: {e}")))?;
+        let model = config
+            .to_model()
+            .map_err(|e| JsValue::from_str(&e.to_string()))?;
+        to_js(&model)
+    }
 
-/// `search(config, top)`: the CLI's `search --top K` (K = 20 when `top` is absent).
-#[wasm_bindgen(js_name = search)]
-pub fn search_js(config: JsValue, top: Option<u32>) -> Result<JsValue, JsValue> {
-    let config = config_of(config)?;
-    let top = top.map_or(parallel_core::search::DEFAULT_TOP, |k| k.max(1) as usize);
-    let found = parallel_core::search::search(&config, top)
-        .map_err(|e| JsValue::from_str(&e.to_string()))?;
-    to_js(&found)
+    /// `search(config, top)`: the CLI's `search --top K` (K = 20 when `top` is absent).
+    #[wasm_bindgen(js_name = search)]
+    pub fn search_js(config: JsValue, top: Option<u32>) -> Result<JsValue, JsValue> {
+        let config = config_of(config)?;
+        let top = top.map_or(parallel_core::search::DEFAULT_TOP, |k| k.max(1) as usize);
+        let found = parallel_core::search::search(&config, top)
+            .map_err(|e| JsValue::from_str(&e.to_string()))?;
+        to_js(&found)
+    }
 }
 
 /// What a `parallel-lab:set` message asks of a grid, as a link's plan tokens: a string is
