@@ -49,6 +49,9 @@ stage "lints, native (clippy)" clippy.log cargo clippy --workspace --all-targets
 if wasm_env cargo clippy --version >/dev/null 2>&1; then
     stage "lints, wasm (clippy)" clippy-wasm.log \
         wasm_env cargo clippy -p parallel-web --target wasm32-unknown-unknown --all-targets -- -D warnings
+    # embed.html's build: without the default `js-api` feature.
+    stage "lints, wasm embed (clippy)" clippy-wasm-embed.log \
+        wasm_env cargo clippy -p parallel-web --target wasm32-unknown-unknown --no-default-features --all-targets -- -D warnings
 else
     # Debian's rustc-web (the fallback for a missing rustup wasm target) has no clippy.
     printf '\ntest.sh: note: no clippy in the wasm toolchain (%s): wasm lints not run\n' "$PARALLEL_WASM_TOOLCHAIN"
@@ -71,7 +74,7 @@ no_panic_locations() {
     return "$found"
 }
 if [ ${#PARALLEL_RELEASE_ENV[@]} -gt 0 ]; then
-    stage "release wasm without panic locations" release-check.log no_panic_locations
+    stage "no panic paths in the wasm" release-check.log no_panic_locations
 fi
 stage "command line for e2e" cli.log cargo build -p parallel-cli
 stage "end-to-end (node --test)" e2e.log bash -c 'cd tests && node --test'
