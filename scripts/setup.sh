@@ -143,7 +143,13 @@ if [ "$WASM_TOOLCHAIN" = debian ]; then
     RUST_FOR_WASM=(env RUSTUP_TOOLCHAIN=debian)
 else
     RUST_FOR_WASM=(env -u RUSTUP_TOOLCHAIN)
-    if [ -f "$("${RUST_FOR_WASM[@]}" rustc --print sysroot)/lib/rustlib/src/rust/library/std/Cargo.toml" ]; then
+fi
+# True when the wasm builds' rustc has std's sources.
+std_sources() {
+    [ -f "$("${RUST_FOR_WASM[@]}" rustc --print sysroot)/lib/rustlib/src/rust/library/std/Cargo.toml" ]
+}
+if [ "$WASM_TOOLCHAIN" = rustup ]; then
+    if std_sources; then
         have "rust-src (rustup)"
     else
         step "rustup component add rust-src (timeout ${RUSTUP_TIMEOUT}s)"
@@ -151,11 +157,11 @@ else
     fi
 fi
 RELEASE_ENV_LINE='PARALLEL_RELEASE_ENV=()'
-if [ -f "$("${RUST_FOR_WASM[@]}" rustc --print sysroot)/lib/rustlib/src/rust/library/std/Cargo.toml" ] &&
+if std_sources &&
     "${RUST_FOR_WASM[@]}" RUSTC_BOOTSTRAP=1 rustc -Zunstable-options -Cpanic=immediate-abort \
         --target "$WASM_TARGET" --print cfg >/dev/null 2>&1; then
-    # Cargo takes these flags instead of .cargo/config.toml's, so they repeat its erase_components.
-    RELEASE_ENV_LINE='PARALLEL_RELEASE_ENV=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=--cfg erase_components -Zunstable-options -Cpanic=immediate-abort")'
+    # Cargo adds these target rustflags to .cargo/config.toml's (erase_components stays there).
+    RELEASE_ENV_LINE='PARALLEL_RELEASE_ENV=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zunstable-options -Cpanic=immediate-abort")'
     have "release builds: std from source, panic=immediate-abort"
 else
     warn "no std sources or no -Cpanic=immediate-abort in $("${RUST_FOR_WASM[@]}" rustc --version): release builds keep the prebuilt std (a larger page)"
