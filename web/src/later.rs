@@ -57,6 +57,12 @@ impl Piece {
     }
 }
 
+/// Runs `f` once the next frame is out: a timer set from an animation frame runs after that
+/// frame is painted, so the work does not hold the frame back.
+pub fn after_next_frame(f: impl FnOnce() + 'static) {
+    request_animation_frame(move || set_timeout(f, std::time::Duration::ZERO));
+}
+
 /// How many of the later pieces are drawn, in page order.
 #[derive(Clone, Copy)]
 pub struct LaterParts {
@@ -80,23 +86,18 @@ impl LaterParts {
         parts
     }
 
-    /// Draws the pieces one task after another, starting after the next frame is painted (a
-    /// timer set from an animation frame runs once that frame is out).
+    /// Draws the pieces one task after another, starting after the next frame is painted.
     pub fn draw_after_first_frame(self) {
-        request_animation_frame(move || self.draw_next());
+        after_next_frame(move || self.draw_one());
     }
 
-    fn draw_next(self) {
-        set_timeout(
-            move || {
-                let drawn = self.drawn.get_untracked();
-                if drawn < Piece::ALL.len() {
-                    self.drawn.set(drawn + 1);
-                    self.draw_next();
-                }
-            },
-            std::time::Duration::ZERO,
-        );
+    /// Draws the next piece, then schedules the one after it as a task of its own.
+    fn draw_one(self) {
+        let drawn = self.drawn.get_untracked();
+        if drawn < Piece::ALL.len() {
+            self.drawn.set(drawn + 1);
+            set_timeout(move || self.draw_one(), std::time::Duration::ZERO);
+        }
     }
 
     /// Draws every piece now (before scrolling to one of them).

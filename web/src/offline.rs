@@ -1,14 +1,14 @@
 //! Offline use: registers `sw.js` (copied next to `index.html` by Trunk), which caches the page
 //! and its assets on the first visit. Only the real page registers it, not the browser tests.
 
-use leptos::prelude::{request_animation_frame, set_timeout};
+use crate::later::after_next_frame;
 
-/// Registers the service worker once the first frame is out (a timer set from an animation
-/// frame): registering takes a few milliseconds of the main thread that the grids' first
-/// frame does not wait for. Where the browser has no service worker (or the page is opened
-/// from a file) the page simply works online only.
+/// Registers the service worker once the first frame is out: registering takes a few
+/// milliseconds of the main thread that the grids' first frame does not wait for. Where the
+/// browser has no service worker (or the page is opened from a file) the page simply works
+/// online only.
 pub fn register_service_worker() {
-    request_animation_frame(|| set_timeout(register, std::time::Duration::ZERO));
+    after_next_frame(register);
 }
 
 fn register() {
