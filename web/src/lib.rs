@@ -16,6 +16,7 @@ pub mod input;
 pub mod js_api;
 pub mod lab;
 pub mod later;
+pub mod live;
 pub mod offline;
 pub mod permalink;
 pub mod sections;

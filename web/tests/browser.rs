@@ -368,3 +368,74 @@ async fn embed_mode_shows_one_widget() {
         .remove_1("embedded-page")
         .unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn a_live_block_is_written_when_built_then_only_where_it_changed() {
+    use parallel_web::live::{live, Fill, Root};
+    let document = document();
+    let host: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&host).unwrap();
+    let template = RwSignal::new(r#"<p data-slot="a"></p><p data-slot="b"></p>"#.to_string());
+    let fills = RwSignal::new(vec![
+        Fill::text("a", "one"),
+        Fill::attr("b", "data-x", Some("1".into())),
+        Fill::style("b", "width", "10px"),
+        Fill::attr("", "data-root", Some("yes".into())),
+    ]);
+    leptos::mount::mount_to(host.clone(), move || {
+        live(Root::Div, "block", template.into(), fills.into(), None)
+    })
+    .forget();
+    let width = |e: &Element| {
+        e.unchecked_ref::<HtmlElement>()
+            .style()
+            .get_property_value("width")
+            .unwrap()
+    };
+
+    // Written as the view is built: no effect has run yet.
+    let root = find(&host, "div.block");
+    assert_eq!(attr(&root, "data-root").as_deref(), Some("yes"));
+    let a = find(&host, "[data-slot=a]");
+    let b = find(&host, "[data-slot=b]");
+    assert_eq!(a.text_content().as_deref(), Some("one"));
+    assert_eq!(attr(&b, "data-x").as_deref(), Some("1"));
+    assert_eq!(width(&b), "10px");
+
+    // Only the fills that changed are written: `a` keeps its very text node.
+    let text = a.first_child().unwrap();
+    text.unchecked_ref::<web_sys::Text>().set_data("mark");
+    fills.update(|f| {
+        f[1] = Fill::attr("b", "data-x", None);
+        f[2] = Fill::style("b", "width", "20px");
+    });
+    tick().await;
+    assert_eq!(
+        a.text_content().as_deref(),
+        Some("mark"),
+        "a was not written"
+    );
+    assert_eq!(
+        attr(&b, "data-x"),
+        None,
+        "an attribute without a value is removed"
+    );
+    assert_eq!(width(&b), "20px");
+    fills.update(|f| f[0] = Fill::text("a", "two"));
+    tick().await;
+    assert_eq!(a.text_content().as_deref(), Some("two"));
+    assert!(
+        a.first_child().unwrap() == text,
+        "the text is written in its node"
+    );
+
+    // A new template is written whole, and every fill again.
+    template.set(r#"<span data-slot="a"></span><i data-slot="b"></i>"#.to_string());
+    tick().await;
+    assert!(host.query_selector("p").unwrap().is_none());
+    assert_eq!(
+        find(&host, "span[data-slot=a]").text_content().as_deref(),
+        Some("two")
+    );
+    assert_eq!(width(&find(&host, "i[data-slot=b]")), "20px");
+}

@@ -6,11 +6,11 @@ use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::{Estimate, Seconds};
 
-use crate::components::explain::ExplainButton;
-use crate::lab::GridLab;
-
+use crate::components::explain::explain_button;
 use crate::format;
-use crate::i18n::{use_lang, Lang, T};
+use crate::i18n::{use_lang, Lang};
+use crate::lab::{part, GridLab};
+use crate::live::{live, Fill, Root};
 
 /// The figure's sentences.
 mod text {
@@ -68,6 +68,60 @@ fn throughput_text(lang: Lang, e: &Estimate) -> String {
     )
 }
 
+/// The estimate figure's markup.
+fn estimate_markup(lang: Lang, gpus: u32) -> String {
+    let why = |figure| explain_button(lang, figure, gpus);
+    format!(
+        "<h3 class=\"figure-title\">{}</h3>\
+         <p><span class=\"big\" data-testid=\"estimate-step\" data-slot=\"step\"></span>\
+         <span class=\"caption\">{}</span> {} {}</p>\
+         <p class=\"secondary\" data-testid=\"estimate-split\" data-slot=\"split\"></p>\
+         <p class=\"secondary\" data-testid=\"estimate-throughput\" data-slot=\"throughput\"></p>\
+         <p class=\"secondary why\">{} {}</p>\
+         <details class=\"assumptions\"><summary>{}</summary>\
+         <p data-testid=\"estimate-assumptions\" data-slot=\"assumptions\"></p></details>",
+        lang.pick("估算的每步时间", "Estimated step time"),
+        lang.pick(" 估算", " estimate"),
+        why(Figure::StepTime),
+        why(Figure::Compute),
+        why(Figure::TokensPerStep),
+        why(Figure::Throughput),
+        lang.pick("估算的假设", "What the estimate assumes"),
+    )
+}
+
+/// What the estimate figure shows of `e`.
+fn estimate_fills(lang: Lang, e: &Estimate, tflops: f64) -> Vec<Fill> {
+    let seconds = |s: Seconds| Some(s.get().to_string());
+    vec![
+        Fill::attr("", "data-testid", Some("estimate".to_string())),
+        Fill::attr("step", "data-seconds", seconds(e.step_s)),
+        Fill::text("step", format::seconds(e.step_s)),
+        Fill::attr("split", "data-compute", seconds(e.compute_s)),
+        Fill::attr("split", "data-bubble", seconds(e.bubble_s)),
+        Fill::attr("split", "data-exposed", seconds(e.exposed_comm_s)),
+        Fill::text("split", split_text(lang, e)),
+        Fill::attr(
+            "throughput",
+            "data-tokens-per-s",
+            Some(e.tokens_per_s_per_gpu.to_string()),
+        ),
+        Fill::attr(
+            "throughput",
+            "data-tokens-per-step",
+            Some(e.tokens_per_step.to_string()),
+        ),
+        Fill::text("throughput", throughput_text(lang, e)),
+        Fill::text(
+            "assumptions",
+            text::ASSUMPTIONS.fill(
+                lang,
+                &[("tflops", &format::thousands(tflops.round() as u64))],
+            ),
+        ),
+    ]
+}
+
 /// The estimate of the grid's plan; `tflops` is the plan's effective TFLOP/s per card.
 #[component]
 pub fn EstimateFigure(
@@ -77,42 +131,16 @@ pub fn EstimateFigure(
     lab: GridLab,
 ) -> impl IntoView {
     let lang = use_lang();
-    let seconds =
-        move |pick: fn(&Estimate) -> Seconds| estimate.with(|e| pick(e).get().to_string());
-    view! {
-        <div class="figure estimate-figure" data-testid="estimate">
-            <h3 class="figure-title"><T zh="估算的每步时间" en="Estimated step time" /></h3>
-            <p>
-                <span class="big" data-testid="estimate-step" data-seconds=move || seconds(|e| e.step_s)>
-                    {move || estimate.with(|e| format::seconds(e.step_s))}
-                </span>
-                <span class="caption"><T zh=" 估算" en=" estimate" /></span>
-                " "<ExplainButton figure=Figure::StepTime lab=lab />
-                " "<ExplainButton figure=Figure::Compute lab=lab />
-            </p>
-            <p class="secondary" data-testid="estimate-split"
-               data-compute=move || seconds(|e| e.compute_s)
-               data-bubble=move || seconds(|e| e.bubble_s)
-               data-exposed=move || seconds(|e| e.exposed_comm_s)>
-                {move || estimate.with(|e| split_text(lang.get(), e))}
-            </p>
-            <p class="secondary" data-testid="estimate-throughput"
-               data-tokens-per-s=move || estimate.with(|e| e.tokens_per_s_per_gpu.to_string())
-               data-tokens-per-step=move || estimate.with(|e| e.tokens_per_step.to_string())>
-                {move || estimate.with(|e| throughput_text(lang.get(), e))}
-            </p>
-            <p class="secondary why">
-                <ExplainButton figure=Figure::TokensPerStep lab=lab />
-                " "<ExplainButton figure=Figure::Throughput lab=lab />
-            </p>
-            <details class="assumptions">
-                <summary><T zh="估算的假设" en="What the estimate assumes" /></summary>
-                <p data-testid="estimate-assumptions">
-                    {move || text::ASSUMPTIONS.fill(lang.get(), &[("tflops", &format::thousands(tflops.get().round() as u64))])}
-                </p>
-            </details>
-        </div>
-    }
+    let gpus = lab.config.with_untracked(|c| c.gpus);
+    let template = part(move || estimate_markup(lang.get(), gpus));
+    let fills = part(move || estimate.with(|e| estimate_fills(lang.get(), e, tflops.get())));
+    live(
+        Root::Div,
+        "figure estimate-figure",
+        template,
+        fills,
+        Some(lab),
+    )
 }
 
 #[cfg(test)]

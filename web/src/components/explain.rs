@@ -6,14 +6,14 @@
 //! Test hooks: the button is `explain-<figure id>`, the open panel `explanation` with
 //! `data-result` equal to the figure's own value attribute.
 
-use leptos::ev::KeyboardEvent;
-use leptos::html::Button;
 use leptos::prelude::*;
 use parallel_core::explain::{Explanation, Figure};
 use parallel_core::Dim;
 
+use crate::format::escape_markup;
 use crate::i18n::{use_lang, Lang};
 use crate::lab::GridLab;
+use crate::live::{live, Fill, Root};
 
 /// The panel's sentences.
 mod text {
@@ -75,81 +75,91 @@ pub fn explanation_of(lab: GridLab, figure: Figure) -> Option<Explanation> {
     })
 }
 
-/// The button and, when open, the panel beside it.
+/// The button's accessible name.
+pub fn button_label(lang: Lang, figure: Figure) -> String {
+    text::EXPLAIN.fill(lang, &[("figure", &figure_name(lang, figure))])
+}
+
+/// The open panel of `figure` as markup: formula, values substituted, result and source of
+/// the core's explanation on `lab`'s plan, and a close button. `data-result` is the figure's
+/// value, for the tests to compare with the figure's own attribute.
+pub fn explanation_markup(lang: Lang, lab: GridLab, figure: Figure) -> String {
+    let e = explanation_of(lab, figure);
+    let id = figure.id();
+    let gpus = lab.config.with_untracked(|c| c.gpus);
+    let name = escape_markup(&figure_name(lang, figure));
+    let result = e
+        .as_ref()
+        .map(|e| format!(" data-result=\"{}\"", e.result))
+        .unwrap_or_default();
+    let body = match e {
+        Some(e) => {
+            let row = |term: &str, attributes: &str, value: &str| {
+                format!(
+                    "<dt>{term}</dt><dd{attributes}>{}</dd>",
+                    escape_markup(value)
+                )
+            };
+            let formula = " class=\"formula\" data-testid=\"explanation-formula\"";
+            let substituted = " class=\"formula\" data-testid=\"explanation-substituted\"";
+            format!(
+                "<dl>{}{}{}{}</dl>",
+                row(lang.pick("公式", "Formula"), formula, &e.formula),
+                row(
+                    lang.pick("代入这套方案", "With this plan's values"),
+                    substituted,
+                    &e.substituted
+                ),
+                row(
+                    lang.pick("结果", "Result"),
+                    " data-testid=\"explanation-shown\"",
+                    &e.shown
+                ),
+                row(lang.pick("出处", "Source"), "", e.source),
+            )
+        }
+        None => format!(
+            "<p>{}</p>",
+            lang.pick("这套方案里没有这一项。", "This plan has no such figure.")
+        ),
+    };
+    format!(
+        "<div class=\"explanation\" role=\"dialog\" aria-modal=\"false\" id=\"explain-panel-{id}-{gpus}\" \
+         aria-label=\"{name}\" data-testid=\"explanation\" data-figure=\"{id}\"{result}>{body}\
+         <button type=\"button\" class=\"small\" data-close=\"\">{}</button></div>",
+        lang.pick("关闭（Esc）", "Close (Esc)")
+    )
+}
+
+/// The "why?" button of `figure` as markup (`gpus` tells the two grids' panels apart).
+fn button_markup(lang: Lang, figure: Figure, gpus: u32) -> String {
+    let id = figure.id();
+    let label = escape_markup(&button_label(lang, figure));
+    format!(
+        "<button type=\"button\" class=\"explain-button\" data-testid=\"explain-{id}\" \
+         aria-expanded=\"false\" aria-controls=\"explain-panel-{id}-{gpus}\" aria-label=\"{label}\">?</button>"
+    )
+}
+
+/// The "why?" button of `figure` as markup inside the `span.explain` its explanation opens
+/// in, for a live block given the grid's lab (`crate::live`), which handles its clicks.
+pub fn explain_button(lang: Lang, figure: Figure, gpus: u32) -> String {
+    format!(
+        "<span class=\"explain\" data-explain=\"{}\">{}</span>",
+        figure.id(),
+        button_markup(lang, figure, gpus)
+    )
+}
+
+/// A lone "why?" button (in a sentence rather than in a figure's live block) and, when open,
+/// the panel beside it.
 #[component]
 pub fn ExplainButton(figure: Figure, lab: GridLab) -> impl IntoView {
     let lang = use_lang();
-    let open = RwSignal::new(false);
-    let button = NodeRef::<Button>::new();
-    let id = figure.id();
-    let panel_id = format!(
-        "explain-panel-{id}-{}",
-        lab.config.with_untracked(|c| c.gpus)
-    );
-    let close = move || {
-        open.set(false);
-        if let Some(b) = button.get() {
-            let _ = b.focus();
-        }
-    };
-    let on_key = move |event: KeyboardEvent| {
-        if event.key() == "Escape" && open.get_untracked() {
-            event.prevent_default();
-            event.stop_propagation();
-            close();
-        }
-    };
-    let panel = {
-        let panel_id = panel_id.clone();
-        move || {
-            open.get().then(|| {
-                let e = explanation_of(lab, figure);
-                let result = e.as_ref().map(|e| e.result.to_string());
-                let lang = lang.get();
-                view! {
-                    <div class="explanation" role="dialog" aria-modal="false" id=panel_id.clone()
-                        aria-label=figure_name(lang, figure)
-                        data-testid="explanation"
-                        data-figure=figure.id()
-                        data-result=result
-                        on:keydown=on_key>
-                        {match e {
-                            Some(e) => view! {
-                                <dl>
-                                    <dt>{lang.pick("公式", "Formula")}</dt>
-                                    <dd class="formula" data-testid="explanation-formula">{e.formula}</dd>
-                                    <dt>{lang.pick("代入这套方案", "With this plan's values")}</dt>
-                                    <dd class="formula" data-testid="explanation-substituted">{e.substituted}</dd>
-                                    <dt>{lang.pick("结果", "Result")}</dt>
-                                    <dd data-testid="explanation-shown">{e.shown}</dd>
-                                    <dt>{lang.pick("出处", "Source")}</dt>
-                                    <dd>{e.source}</dd>
-                                </dl>
-                            }.into_any(),
-                            None => view! { <p>{lang.pick("这套方案里没有这一项。", "This plan has no such figure.")}</p> }.into_any(),
-                        }}
-                        <button type="button" class="small" on:click=move |_| close()>
-                            {lang.pick("关闭（Esc）", "Close (Esc)")}
-                        </button>
-                    </div>
-                }
-            })
-        }
-    };
-    view! {
-        <span class="explain">
-            <button type="button" class="explain-button" node_ref=button
-                data-testid=format!("explain-{id}")
-                aria-expanded=move || open.get().to_string()
-                aria-controls=panel_id.clone()
-                aria-label=move || text::EXPLAIN.fill(lang.get(), &[("figure", &figure_name(lang.get(), figure))])
-                on:click=move |_| open.update(|o| *o = !*o)
-                on:keydown=on_key>
-                "?"
-            </button>
-            {panel}
-        </span>
-    }
+    let gpus = lab.config.with_untracked(|c| c.gpus);
+    let template = Signal::derive(move || button_markup(lang.get(), figure, gpus));
+    let fills = Signal::stored(vec![Fill::attr("", "data-explain", Some(figure.id()))]);
+    live(Root::Span, "explain", template, fills, Some(lab))
 }
 
 #[cfg(test)]
@@ -160,7 +170,7 @@ mod tests {
     fn every_sentence_is_filled_with_its_names() {
         crate::text::testing::assert_all_used(text::ALL, || {
             for lang in [Lang::Zh, Lang::En] {
-                text::EXPLAIN.fill(lang, &[("figure", &figure_name(lang, Figure::ModelStates))]);
+                button_label(lang, Figure::ModelStates);
             }
         });
         assert_eq!(
