@@ -29,7 +29,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 use crate::components::explain::explanation_markup;
-use crate::i18n::use_lang;
+use crate::i18n::{use_lang, Lang};
 use crate::lab::GridLab;
 
 /// What a fill writes into its slot.
@@ -115,9 +115,7 @@ pub fn set_text(element: &Element, text: &str) {
         Some(node)
             if node.node_type() == web_sys::Node::TEXT_NODE && node.next_sibling().is_none() =>
         {
-            if node.node_value().as_deref() != Some(text) {
-                node.set_node_value(Some(text));
-            }
+            node.set_node_value(Some(text))
         }
         _ => element.set_text_content(Some(text)),
     }
@@ -172,6 +170,7 @@ impl Drawn {
             }
         });
         fills.with(|fills| {
+            self.fills.truncate(fills.len());
             for (i, fill) in fills.iter().enumerate() {
                 if self.fills.get(i) == Some(fill) {
                     continue;
@@ -179,8 +178,12 @@ impl Drawn {
                 if let Some(slot) = self.slot(&fill.slot) {
                     fill.write_to(&slot);
                 }
+                // Only what changed is copied.
+                match self.fills.get_mut(i) {
+                    Some(shown) => shown.clone_from(fill),
+                    None => self.fills.push(fill.clone()),
+                }
             }
-            self.fills.clone_from(fills);
         });
         panels.with(|panels| self.sync_panels(panels));
     }
@@ -261,12 +264,9 @@ fn figure_at(target: &Element) -> Option<(Figure, Element)> {
     Some((figure, host))
 }
 
+/// Gives the focus back to the button of the `span.explain` `host`.
 fn focus_button(host: &Element) {
-    let button = if host.class_list().contains("explain-button") {
-        Some(host.clone())
-    } else {
-        find(host, ".explain-button")
-    };
+    let button = find(host, ".explain-button");
     if let Some(button) = button.and_then(|b| b.dyn_into::<HtmlElement>().ok()) {
         let _ = button.focus();
     }
@@ -370,4 +370,19 @@ pub fn live(
                 .into_any()
         }
     }
+}
+
+/// A block of markup that changes only with the page's language (a table of published
+/// figures, a note): `markup(lang)`, written whole when the language changes. Its element
+/// adds no box (`display: contents`), so the markup's parts are laid out as its parent's.
+pub fn markup_block(markup: fn(Lang) -> String) -> AnyView {
+    let lang = use_lang();
+    let template = crate::lab::part(move || markup(lang.get()));
+    live(
+        Root::Div,
+        "markup-block",
+        template,
+        Signal::stored(Vec::new()),
+        None,
+    )
 }

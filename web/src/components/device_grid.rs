@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use crate::format;
 use crate::i18n::{tr, use_lang, Lang, T};
 use crate::lab::roles_of;
+use crate::live::set_text;
 
 /// Card size and spacing of the drawing, in SVG units.
 const CARD_W: f64 = 58.0;
@@ -335,19 +336,6 @@ struct Drawn {
     nodes: Vec<CardNodes>,
     faces: Vec<CardFace>,
     memories: Vec<Option<CardMemory>>,
-}
-
-/// Sets an element's text: in its one text node when it has one (cheaper than replacing the
-/// node, as `textContent` does).
-fn set_text(element: &web_sys::Element, text: &str) {
-    match element.first_child() {
-        Some(node)
-            if node.node_type() == web_sys::Node::TEXT_NODE && node.next_sibling().is_none() =>
-        {
-            node.set_node_value(Some(text))
-        }
-        _ => element.set_text_content(Some(text)),
-    }
 }
 
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
