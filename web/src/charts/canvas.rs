@@ -182,10 +182,7 @@ fn backing_size(css_width: f64) -> (u32, u32) {
 }
 
 /// Sizes `canvas` and draws on it with `paint`.
-fn paint_canvas<F>(canvas: &HtmlCanvasElement, css_width: f64, paint: &F) -> Result<(), String>
-where
-    F: Fn(&DrawingArea<MeasuredCanvas, Shift>) -> Result<(), String>,
-{
+fn paint_canvas(canvas: &HtmlCanvasElement, css_width: f64, paint: &Paint) -> Result<(), String> {
     let (width, height) = backing_size(css_width);
     if canvas.width() != width {
         canvas.set_width(width);
@@ -203,11 +200,20 @@ where
 /// A canvas that `paint` draws on. It is redrawn whenever a signal that `track` reads changes
 /// or the canvas is resized, at the next animation frame: several changes within one frame
 /// make one drawing, and a slider's update of the page's figures never waits for plotters.
-pub fn chart_canvas<T, F>(spec: CanvasSpec, track: T, paint: F) -> impl IntoView
+pub fn chart_canvas<T, F>(spec: CanvasSpec, track: T, paint: F) -> AnyView
 where
     T: Fn() + 'static,
     F: Fn(&DrawingArea<MeasuredCanvas, Shift>) -> Result<(), String> + 'static,
 {
+    canvas_view(spec, Box::new(track), std::rc::Rc::new(paint))
+}
+
+/// A drawing on a chart's canvas.
+type Paint = dyn Fn(&DrawingArea<MeasuredCanvas, Shift>) -> Result<(), String>;
+
+/// `chart_canvas` without its type parameters: the canvas, its observers and its effects are
+/// the same code for every chart (one instance in the wasm instead of one per chart).
+fn canvas_view(spec: CanvasSpec, track: Box<dyn Fn()>, paint: std::rc::Rc<Paint>) -> AnyView {
     let CanvasSpec {
         test_id,
         summary,
@@ -250,7 +256,6 @@ where
         }
     });
 
-    let paint = std::rc::Rc::new(paint);
     let frame_requested = StoredValue::new_local(false);
     let out_of_date = StoredValue::new_local(true);
     // Draws at the next animation frame when the canvas is out of date and in view.
@@ -318,6 +323,7 @@ where
             </p>
         })}
     }
+    .into_any()
 }
 
 /// A chart's drawing: a series in a language, on the page's canvas.
