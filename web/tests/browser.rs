@@ -1,6 +1,7 @@
 //! Browser tests (wasm-bindgen-test in headless Chromium): the core evaluated in wasm, the
 //! device grid's selection, groups and keyboard, a slider changing the figures, an invalid
-//! combination explained at its control, and the language switch.
+//! combination explained at its control, the language switch, and a live block (`live`)
+//! written when built and then only where its values changed.
 //!
 //! Run with `cargo test --target wasm32-unknown-unknown -p parallel-web` (scripts/test.sh).
 
