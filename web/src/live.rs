@@ -162,7 +162,11 @@ impl Drawn {
     ) {
         template.with(|markup| {
             if self.markup != *markup {
+                // What the reader opened stays open: the `<details>` open before (by their
+                // order in the block) are opened again in the new markup.
+                let opened = details_open(&self.root);
                 self.root.set_inner_html(markup);
+                reopen(&self.root, &opened);
                 *self = Drawn {
                     markup: markup.clone(),
                     ..Drawn::new(self.root.clone())
@@ -236,6 +240,38 @@ impl Drawn {
             }
         }
         self.panels = want.to_vec();
+    }
+}
+
+/// For each `<details>` of `root`, in order, whether it is open.
+fn details_open(root: &Element) -> Vec<bool> {
+    let Ok(all) = root.query_selector_all("details") else {
+        return Vec::new();
+    };
+    (0..all.length())
+        .map(|i| {
+            all.item(i)
+                .and_then(|node| node.dyn_into::<Element>().ok())
+                .is_some_and(|d| d.has_attribute("open"))
+        })
+        .collect()
+}
+
+/// Opens the `<details>` of `root` that `opened` marks, by their order.
+fn reopen(root: &Element, opened: &[bool]) {
+    if !opened.contains(&true) {
+        return;
+    }
+    let Ok(all) = root.query_selector_all("details") else {
+        return;
+    };
+    for (i, &open) in opened.iter().enumerate() {
+        let details = all
+            .item(i as u32)
+            .and_then(|n| n.dyn_into::<Element>().ok());
+        if let (true, Some(details)) = (open, details) {
+            let _ = details.set_attribute("open", "");
+        }
     }
 }
 

@@ -430,9 +430,26 @@ async fn a_live_block_is_written_when_built_then_only_where_it_changed() {
         "the text is written in its node"
     );
 
-    // A new template is written whole, and every fill again.
-    template.set(r#"<span data-slot="a"></span><i data-slot="b"></i>"#.to_string());
+    // A new template is written whole, and every fill again; a `<details>` the reader opened
+    // stays open.
+    template.set(r#"<p data-slot="a"></p><p data-slot="b"></p><details><summary>s</summary>x</details><details><summary>t</summary>y</details>"#.to_string());
     tick().await;
+    find(&host, "details:last-of-type")
+        .set_attribute("open", "")
+        .unwrap();
+    template.set(r#"<span data-slot="a"></span><i data-slot="b"></i><details><summary>S</summary>X</details><details><summary>T</summary>Y</details>"#.to_string());
+    tick().await;
+    let opened: Vec<bool> = (0..2)
+        .map(|i| {
+            host.query_selector_all("details")
+                .unwrap()
+                .item(i)
+                .unwrap()
+                .unchecked_into::<Element>()
+                .has_attribute("open")
+        })
+        .collect();
+    assert_eq!(opened, [false, true], "the second details stays open");
     assert!(host.query_selector("p").unwrap().is_none());
     assert_eq!(
         find(&host, "span[data-slot=a]").text_content().as_deref(),
