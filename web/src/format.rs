@@ -1,7 +1,7 @@
 //! Formatting of the core's figures for the page. Nothing here computes a formula: values
 //! arrive computed and leave as text.
 
-use parallel_core::{Bytes, Link, Seconds};
+use parallel_core::{Bytes, Link, Seconds, Traffic};
 
 use crate::i18n::Lang;
 
@@ -45,6 +45,24 @@ pub fn link(lang: Lang, link: Link) -> &'static str {
         Link::NvLink => "NVLink",
         Link::InfiniBand => lang.pick("InfiniBand（跨机）", "InfiniBand"),
     }
+}
+
+/// Traffic per dimension in one line: "EP 214.6 GB (IB) · PP 3.8 GB (IB)".
+pub fn traffic_line(lang: Lang, comm: &[Traffic]) -> String {
+    if comm.is_empty() {
+        return lang.pick("无", "none").to_string();
+    }
+    comm.iter()
+        .map(|t| {
+            format!(
+                "{} {} ({})",
+                t.dim.label(),
+                bytes(t.bytes),
+                t.link.short_name()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// A set of card ranks, runs of three or more shortened: [0..8] → "0–7", [0, 8] → "0, 8".

@@ -124,20 +124,28 @@ pub fn explanation_markup(lang: Lang, lab: GridLab, figure: Figure) -> String {
         ),
     };
     format!(
-        "<div class=\"explanation\" role=\"dialog\" aria-modal=\"false\" id=\"explain-panel-{id}-{gpus}\" \
+        "<div class=\"explanation\" role=\"dialog\" aria-modal=\"false\" id=\"{}\" \
          aria-label=\"{name}\" data-testid=\"explanation\" data-figure=\"{id}\"{result}>{body}\
          <button type=\"button\" class=\"small\" data-close=\"\">{}</button></div>",
+        panel_id(figure, gpus),
         lang.pick("关闭（Esc）", "Close (Esc)")
     )
 }
 
-/// The "why?" button of `figure` as markup (`gpus` tells the two grids' panels apart).
+/// The id of `figure`'s panel, which its button controls (`gpus` tells the two grids' panels
+/// apart).
+fn panel_id(figure: Figure, gpus: u32) -> String {
+    format!("explain-panel-{}-{gpus}", figure.id())
+}
+
+/// The "why?" button of `figure` as markup.
 fn button_markup(lang: Lang, figure: Figure, gpus: u32) -> String {
     let id = figure.id();
     let label = escape_markup(&button_label(lang, figure));
     format!(
         "<button type=\"button\" class=\"explain-button\" data-testid=\"explain-{id}\" \
-         aria-expanded=\"false\" aria-controls=\"explain-panel-{id}-{gpus}\" aria-label=\"{label}\">?</button>"
+         aria-expanded=\"false\" aria-controls=\"{}\" aria-label=\"{label}\">?</button>",
+        panel_id(figure, gpus)
     )
 }
 

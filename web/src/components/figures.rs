@@ -7,6 +7,7 @@ use parallel_core::explain::Figure;
 use parallel_core::{Bytes, Collective, Dim, Link, Memory, Report, Traffic};
 
 use crate::components::explain::explain_button;
+use crate::components::table_scroll::{head_cells, table_scroll_markup};
 use crate::format::{self, escape_markup};
 use crate::i18n::{use_lang, Lang};
 use crate::lab::{part, GridLab};
@@ -229,17 +230,18 @@ pub fn MemoryFigure(
 /// The traffic table's markup: its words in `lang`, a row for each of `dims` with its figures
 /// in slots.
 fn traffic_markup(lang: Lang, dims: &[Dim], gpus: u32) -> String {
-    let heads = [
-        ("维度", "Dimension"),
-        ("集体通信", "Collective"),
-        ("组大小", "Group"),
-        ("每卡每步", "Bytes / card / step"),
-        ("链路", "Link"),
-        ("按带宽的时间", "Time at link bandwidth"),
-        ("怎么算（字节 / 时间）", "Why (bytes / time)"),
-    ]
-    .map(|(zh, en)| format!("<th scope=\"col\">{}</th>", lang.pick(zh, en)))
-    .concat();
+    let heads = head_cells(
+        lang,
+        &[
+            ("维度", "Dimension", false),
+            ("集体通信", "Collective", false),
+            ("组大小", "Group", false),
+            ("每卡每步", "Bytes / card / step", false),
+            ("链路", "Link", false),
+            ("按带宽的时间", "Time at link bandwidth", false),
+            ("怎么算（字节 / 时间）", "Why (bytes / time)", false),
+        ],
+    );
     let rows = if dims.is_empty() {
         format!(
             "<tr><td colspan=\"7\" class=\"empty\">{}</td></tr>",
@@ -265,11 +267,12 @@ fn traffic_markup(lang: Lang, dims: &[Dim], gpus: u32) -> String {
             })
             .collect()
     };
+    let table = format!(
+        "<table class=\"traffic\"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>"
+    );
     format!(
-        "<h3 class=\"figure-title\" data-slot=\"heading\"></h3>\
-         <div class=\"table-scroll\" tabindex=\"0\" role=\"group\" aria-label=\"{}\">\
-         <table class=\"traffic\"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table></div>",
-        lang.pick("每卡通信表", "Traffic table")
+        "<h3 class=\"figure-title\" data-slot=\"heading\"></h3>{}",
+        table_scroll_markup(lang, "每卡通信表", "Traffic table", &table)
     )
 }
 
@@ -399,13 +402,7 @@ pub fn Warnings(#[prop(into)] report: Signal<Report>) -> impl IntoView {
             let items: String = r
                 .warnings
                 .iter()
-                .map(|&w| {
-                    let text = match lang {
-                        Lang::En => w.to_string(),
-                        Lang::Zh => warning_zh(w),
-                    };
-                    format!("<li>{}</li>", escape_markup(&text))
-                })
+                .map(|&w| format!("<li>{}</li>", escape_markup(&warning_text(lang, w))))
                 .collect();
             format!("<ul class=\"warnings\" data-testid=\"warnings\">{items}</ul>")
         })
@@ -417,6 +414,14 @@ pub fn Warnings(#[prop(into)] report: Signal<Report>) -> impl IntoView {
         Signal::stored(Vec::new()),
         None,
     )
+}
+
+/// A warning in `lang`: English is the core's `Display`, Chinese is built from its numbers.
+pub fn warning_text(lang: Lang, warning: parallel_core::Warning) -> String {
+    match lang {
+        Lang::En => warning.to_string(),
+        Lang::Zh => warning_zh(warning),
+    }
 }
 
 /// The Chinese text of a warning, built from its numbers.

@@ -29,15 +29,7 @@ pub fn LessonTable(test_id: &'static str, plans: Vec<LessonPlan>, lab: GridLab) 
                     Err(error) => view! { <td colspan="6">{error.to_string()}</td> }.into_any(),
                     Ok(r) => {
                         let m = r.memory;
-                        let comm = if r.comm.is_empty() {
-                            lang.pick("无", "none").to_string()
-                        } else {
-                            r.comm
-                                .iter()
-                                .map(|t| format!("{} {} ({})", t.dim.label(), format::bytes(t.bytes), t.link.short_name()))
-                                .collect::<Vec<_>>()
-                                .join(" · ")
-                        };
+                        let comm = format::traffic_line(lang, &r.comm);
                         let bubble = if r.bubble.ratio == 0.0 { "—".to_string() } else { format::percent(r.bubble.ratio) };
                         view! {
                             <td class="num" data-testid=format!("{id}-states") data-bytes=m.model_states.get().to_string()>{format::bytes(m.model_states)}</td>

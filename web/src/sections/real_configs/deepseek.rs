@@ -5,10 +5,10 @@ use leptos::prelude::*;
 use parallel_core::lesson::deepseek_v3_plan;
 use parallel_core::{Plan, PlanError, Report, Traffic};
 
-use super::traffic_line;
-use crate::components::figures::warning_zh;
+use crate::components::figures::warning_text;
+use crate::components::table_scroll::{head_cells, table_scroll_markup};
 use crate::error_text::rejected;
-use crate::format::{self, escape_markup};
+use crate::format::{self, escape_markup, traffic_line};
 use crate::i18n::Lang;
 use crate::live::markup_block;
 
@@ -92,21 +92,22 @@ fn deepseek_markup(lang: Lang) -> String {
     let report: Report = plan.report();
     let d = plan.degrees();
     let m = report.memory;
-    let heads = [
-        ("卡数", "GPUs", " class=\"num\""),
-        ("TP", "TP", " class=\"num\""),
-        ("PP", "PP", " class=\"num\""),
-        ("EP", "EP", " class=\"num\""),
-        ("DP（现算）", "DP (computed)", " class=\"num\""),
-        ("专家 DP（现算）", "Expert DP (computed)", " class=\"num\""),
-        ("每卡模型状态", "Model states", " class=\"num\""),
-        ("激活", "Activations", " class=\"num\""),
-        ("合计", "Total", " class=\"num\""),
-        ("每卡每步通信", "Traffic per card per step", ""),
-        ("气泡 (p−1)/m", "Bubble (p−1)/m", " class=\"num\""),
-    ]
-    .map(|(zh, en, class)| format!("<th scope=\"col\"{class}>{}</th>", lang.pick(zh, en)))
-    .concat();
+    let heads = head_cells(
+        lang,
+        &[
+            ("卡数", "GPUs", true),
+            ("TP", "TP", true),
+            ("PP", "PP", true),
+            ("EP", "EP", true),
+            ("DP（现算）", "DP (computed)", true),
+            ("专家 DP（现算）", "Expert DP (computed)", true),
+            ("每卡模型状态", "Model states", true),
+            ("激活", "Activations", true),
+            ("合计", "Total", true),
+            ("每卡每步通信", "Traffic per card per step", false),
+            ("气泡 (p−1)/m", "Bubble (p−1)/m", true),
+        ],
+    );
     let bytes_cell = |id: &str, b: parallel_core::Bytes, extra: &str| {
         format!(
             "<td class=\"num\" data-testid=\"deepseek-{id}\" data-bytes=\"{}\">{}{extra}</td>",
@@ -133,34 +134,29 @@ fn deepseek_markup(lang: Lang) -> String {
         escape_markup(&traffic_line(lang, &report.comm)),
         format::percent(report.bubble.ratio),
     );
+    let table = format!(
+        "<table class=\"lesson-table real-table\" data-testid=\"table-deepseek\">\
+         <caption class=\"sr-only\">{}</caption><thead><tr>{heads}</tr></thead><tbody>{row}</tbody></table>",
+        lang.pick(
+            "DeepSeek-V3 的并行方案，每卡数字由核心现算",
+            "DeepSeek-V3's parallel plan, per-card figures computed by the core"
+        ),
+    );
     let seq = format::thousands(u64::from(plan.seq_len()));
     let warnings: String = report
         .warnings
         .iter()
-        .map(|&w| {
-            let text = match lang {
-                Lang::Zh => warning_zh(w),
-                Lang::En => w.to_string(),
-            };
-            format!("<li>{}</li>", escape_markup(&text))
-        })
+        .map(|&w| format!("<li>{}</li>", escape_markup(&warning_text(lang, w))))
         .collect();
     let hidden = report
         .heaviest_traffic()
         .map(|t| heaviest_note(lang, t))
         .unwrap_or_default();
     format!(
-        "{intro}<div class=\"table-scroll\" tabindex=\"0\" role=\"group\" aria-label=\"{}\">\
-         <table class=\"lesson-table real-table\" data-testid=\"table-deepseek\">\
-         <caption class=\"sr-only\">{}</caption><thead><tr>{heads}</tr></thead><tbody>{row}</tbody></table></div>\
-         <p class=\"caption\" data-testid=\"deepseek-assumption\">{}</p>\
+        "{intro}{}<p class=\"caption\" data-testid=\"deepseek-assumption\">{}</p>\
          <ul class=\"warnings\">{warnings}</ul>\
          <div class=\"takeaways\"><h4>{}</h4><ol><li>{}</li><li>{}</li></ol></div>",
-        lang.pick("DeepSeek-V3 方案表", "DeepSeek-V3 plan"),
-        lang.pick(
-            "DeepSeek-V3 的并行方案，每卡数字由核心现算",
-            "DeepSeek-V3's parallel plan, per-card figures computed by the core"
-        ),
+        table_scroll_markup(lang, "DeepSeek-V3 方案表", "DeepSeek-V3 plan", &table),
         escape_markup(&assumption_text(lang, plan.micro_batches(), d.pp, &seq)),
         lang.pick("它说明了什么", "What it teaches"),
         escape_markup(&hidden),

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use parallel_core::lesson::{llama3_runs, PublishedRun};
 use parallel_core::{Dim, Plan, PlanError, Traffic};
 
+use crate::components::table_scroll::{head_cells, table_scroll_markup};
 use crate::error_text::rejected;
 use crate::format::{self, escape_markup};
 use crate::i18n::Lang;
@@ -209,42 +210,44 @@ fn llama_markup(lang: Lang) -> String {
             }
         })
         .collect();
-    let heads = [
-        ("卡数", "GPUs"),
-        ("TP", "TP"),
-        ("CP", "CP"),
-        ("PP", "PP"),
-        ("DP（现算）", "DP (computed)"),
-        ("序列长度", "Sequence length"),
-        ("每 DP 的 batch", "Batch per DP"),
-        ("每步 token（现算）", "Tokens per step (computed)"),
-        ("TFLOPs/卡（报告）", "TFLOPs/GPU (report)"),
-        ("BF16 MFU（报告）", "BF16 MFU (report)"),
-        (
-            "CP 每卡每步通信（本页的账）",
-            "CP traffic per card per step (our count)",
-        ),
-    ]
-    .map(|(zh, en)| format!("<th scope=\"col\" class=\"num\">{}</th>", lang.pick(zh, en)))
-    .concat();
+    let heads = head_cells(
+        lang,
+        &[
+            ("卡数", "GPUs", true),
+            ("TP", "TP", true),
+            ("CP", "CP", true),
+            ("PP", "PP", true),
+            ("DP（现算）", "DP (computed)", true),
+            ("序列长度", "Sequence length", true),
+            ("每 DP 的 batch", "Batch per DP", true),
+            ("每步 token（现算）", "Tokens per step (computed)", true),
+            ("TFLOPs/卡（报告）", "TFLOPs/GPU (report)", true),
+            ("BF16 MFU（报告）", "BF16 MFU (report)", true),
+            (
+                "CP 每卡每步通信（本页的账）",
+                "CP traffic per card per step (our count)",
+                true,
+            ),
+        ],
+    );
+    let table = format!(
+        "<table class=\"lesson-table real-table\" data-testid=\"table-llama3\">\
+         <caption class=\"sr-only\">{}</caption><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table>",
+        lang.pick("Llama 3 405B 的三种训练配置", "Llama 3 405B's three training configurations"),
+    );
     let lessons: String = llama_lessons(lang, &computed)
         .iter()
         .map(|text| format!("<li>{}</li>", escape_markup(text)))
         .collect();
     format!(
-        "<h3>{}</h3><p>{}</p>\
-         <div class=\"table-scroll\" tabindex=\"0\" role=\"group\" aria-label=\"{}\">\
-         <table class=\"lesson-table real-table\" data-testid=\"table-llama3\">\
-         <caption class=\"sr-only\">{}</caption><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table></div>\
-         <p class=\"caption\">{}</p>\
+        "<h3>{}</h3><p>{}</p>{}<p class=\"caption\">{}</p>\
          <div class=\"takeaways\"><h4>{}</h4><ol data-testid=\"llama3-lessons\">{lessons}</ol></div>",
         lang.pick("Llama 3 405B：公开的三种配置", "Llama 3 405B: three published configurations"),
         lang.pick(
             "Llama 3 的报告（表 4）公开了三种 4D 并行配置，按 [TP, CP, PP, DP] 从内到外排，DP 用的是 FSDP。卡数、各维度、序列长度、每个 DP 副本的 batch 和实测数字来自报告；DP 与每步 token 由核心现算。",
             "The Llama 3 report (its table 4) publishes three 4D-parallel configurations, ranks ordered [TP, CP, PP, DP] from the innermost out, with FSDP as the DP. GPU counts, degrees, sequence length, batch per DP replica and the measured figures come from the report; DP and tokens per step are computed by the core."
         ),
-        lang.pick("Llama 3 405B 配置表", "Llama 3 405B configurations"),
-        lang.pick("Llama 3 405B 的三种训练配置", "Llama 3 405B's three training configurations"),
+        table_scroll_markup(lang, "Llama 3 405B 配置表", "Llama 3 405B configurations", &table),
         lang.pick(
             "每步 token = DP × 每 DP 的 batch × 序列长度（核心的 Plan::tokens_per_step）。CP 一列按本页的口径：K、V 的 all-gather，只算前向。",
             "Tokens per step = DP × batch per DP × sequence length (the core's Plan::tokens_per_step). The CP column uses this page's counting: the all-gather of K and V, forward only."

@@ -3,8 +3,9 @@
 //! DeepSeek-V3's plan (memory and traffic per card computed, m = 32 assumed), and the starting
 //! recipes of seed 000 (layouts; memory only where the lab knows the model).
 //!
-//! Rooms: [`llama`], [`deepseek`] and [`recipes`] hold one table each; the one-line traffic
-//! summary they share is here (the rejected-plan line is [`crate::error_text::rejected`]).
+//! Rooms: [`llama`], [`deepseek`] and [`recipes`] hold one table each (the one-line traffic
+//! summary is [`crate::format::traffic_line`], the rejected-plan line
+//! [`crate::error_text::rejected`]).
 
 pub mod deepseek;
 pub mod llama;
@@ -12,32 +13,12 @@ pub mod recipes;
 
 use leptos::prelude::*;
 use parallel_core::link::{Section, Widget};
-use parallel_core::Traffic;
 
-use crate::format;
-use crate::i18n::{Lang, T};
+use crate::i18n::T;
 
 use deepseek::DeepseekTable;
 use llama::LlamaTable;
 use recipes::RecipeTable;
-
-/// Traffic per dimension in one line: "EP 214.6 GB (IB) · PP 3.8 GB (IB)".
-pub fn traffic_line(lang: Lang, comm: &[Traffic]) -> String {
-    if comm.is_empty() {
-        return lang.pick("无", "none").to_string();
-    }
-    comm.iter()
-        .map(|t| {
-            format!(
-                "{} {} ({})",
-                t.dim.label(),
-                format::bytes(t.bytes),
-                t.link.short_name()
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" · ")
-}
 
 #[component]
 pub fn RealConfigs() -> impl IntoView {

@@ -157,7 +157,7 @@ pub fn RecipeTable() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sections::real_configs::traffic_line;
+    use crate::format::traffic_line;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
