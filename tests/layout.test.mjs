@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ARTIFACTS, DESKTOP, PHONE, openPage, setRange, settleAndCheck, startLab } from './harness.mjs';
+import { SLIDERS, keyboardTo } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -88,3 +89,44 @@ for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await context.close();
   });
 }
+
+// On a phone the traffic table is wider than the screen: a student scrolls it sideways (here with
+// the arrow keys, after tapping it), then moves a slider that adds or removes one of its rows.
+// The table is redrawn for its new rows and must stay where the student scrolled it.
+test('phone: the traffic table keeps its sideways scroll when a slider adds or removes a row', async () => {
+  const { page, context, problems } = await openPage(lab, PHONE);
+  const section = page.getByTestId('section-64');
+  const tp = SLIDERS.find((s) => s.field === 'tp');
+  await keyboardTo(section, tp, 8, 'ends');
+  const box = section.locator('.grid-lab-traffic .table-scroll');
+  await box.scrollIntoViewIfNeeded();
+  const { scrollWidth, clientWidth } = await box.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+  assert.ok(scrollWidth > clientWidth + 100, `the table fits (${scrollWidth} ≤ ${clientWidth} + 100): nothing to scroll`);
+  await box.tap();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  // Arrow keys scroll smoothly: wait until the box stands still.
+  const scrolled = await box.evaluate(async (el) => {
+    for (let last = -1; ; ) {
+      await new Promise((r) => setTimeout(r, 150));
+      if (el.scrollLeft === last) return last;
+      last = el.scrollLeft;
+    }
+  });
+  assert.ok(scrolled > 40, `four presses of → scrolled the table ${scrolled}px`);
+  // TP down to 1 (its row goes) and back up to 8 (it comes back), a key press at a time; a
+  // table narrower than the scroll stops at its end, as a browser does.
+  const slider = section.getByTestId('slider-tp');
+  await slider.focus();
+  for (const [key, end, row] of [['ArrowLeft', 1, 0], ['ArrowRight', 8, 1]]) {
+    for (let i = 0; i < 7; i++) {
+      await page.keyboard.press(key);
+      const value = Number(await slider.inputValue());
+      const [left, max] = await box.evaluate((el) => [el.scrollLeft, el.scrollWidth - el.clientWidth]);
+      assert.equal(left, Math.min(scrolled, max), `TP ${value}: the table was scrolled to ${scrolled}px (at most ${max})`);
+    }
+    assert.equal(Number(await slider.inputValue()), end);
+    assert.equal(await section.getByTestId('traffic-tp').count(), row, `TP ${end}: ${row ? 'a' : 'no'} TP row`);
+  }
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});

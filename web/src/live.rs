@@ -160,13 +160,13 @@ impl Drawn {
         fills: Signal<Vec<Fill>>,
         panels: Memo<Vec<(Figure, String)>>,
     ) {
+        // What the reader set in the old markup (see `Kept`), set again once the new one is
+        // filled in (a table box can scroll only as far as its filled-in width).
+        let mut kept = None;
         template.with(|markup| {
             if self.markup != *markup {
-                // What the reader opened stays open: the `<details>` open before (by their
-                // order in the block) are opened again in the new markup.
-                let opened = details_open(&self.root);
+                kept = Some(Kept::read(&self.root));
                 self.root.set_inner_html(markup);
-                reopen(&self.root, &opened);
                 *self = Drawn {
                     markup: markup.clone(),
                     ..Drawn::new(self.root.clone())
@@ -190,6 +190,9 @@ impl Drawn {
             }
         });
         panels.with(|panels| self.sync_panels(panels));
+        if let Some(kept) = kept {
+            kept.restore(&self.root);
+        }
     }
 
     fn slot(&mut self, name: &str) -> Option<Element> {
@@ -243,36 +246,73 @@ impl Drawn {
     }
 }
 
-/// For each `<details>` of `root`, in order, whether it is open.
-fn details_open(root: &Element) -> Vec<bool> {
-    let Ok(all) = root.query_selector_all("details") else {
-        return Vec::new();
-    };
-    (0..all.length())
-        .map(|i| {
-            all.item(i)
-                .and_then(|node| node.dyn_into::<Element>().ok())
-                .is_some_and(|d| d.has_attribute("open"))
-        })
-        .collect()
+/// What a reader set inside a block that a new template would lose: which `<details>` are open,
+/// how far each table box (`.table-scroll`) is scrolled, and which button or box has the focus.
+/// Each is found again in the new markup by its order in the block (a rewrite keeps the block's
+/// kinds of elements in the same order; a table box scrolled past its new width stops at its
+/// end).
+struct Kept {
+    opened: Vec<bool>,
+    scrolled: Vec<(i32, i32)>,
+    /// The focused element's place among the block's focusable elements.
+    focus: Option<u32>,
 }
 
-/// Opens the `<details>` of `root` that `opened` marks, by their order.
-fn reopen(root: &Element, opened: &[bool]) {
-    if !opened.contains(&true) {
-        return;
-    }
-    let Ok(all) = root.query_selector_all("details") else {
-        return;
-    };
-    for (i, &open) in opened.iter().enumerate() {
-        let details = all
-            .item(i as u32)
-            .and_then(|n| n.dyn_into::<Element>().ok());
-        if let (true, Some(details)) = (open, details) {
-            let _ = details.set_attribute("open", "");
+const FOCUSABLE: &str = "button, [tabindex], summary, a[href], input, select";
+
+impl Kept {
+    fn read(root: &Element) -> Kept {
+        let opened = each(root, "details")
+            .map(|d| d.has_attribute("open"))
+            .collect();
+        let scrolled = each(root, ".table-scroll")
+            .map(|b| (b.scroll_left(), b.scroll_top()))
+            .collect();
+        let active = root.owner_document().and_then(|d| d.active_element());
+        let focus = active
+            .filter(|a| root.contains(Some(a)) && a != root)
+            .and_then(|a| each(root, FOCUSABLE).position(|e| e == a))
+            .and_then(|i| u32::try_from(i).ok());
+        Kept {
+            opened,
+            scrolled,
+            focus,
         }
     }
+
+    fn restore(&self, root: &Element) {
+        if self.opened.contains(&true) {
+            for (details, &open) in each(root, "details").zip(&self.opened) {
+                if open {
+                    let _ = details.set_attribute("open", "");
+                }
+            }
+        }
+        if self.scrolled.iter().any(|&s| s != (0, 0)) {
+            for (scroller, &(left, top)) in each(root, ".table-scroll").zip(&self.scrolled) {
+                scroller.set_scroll_left(left);
+                scroller.set_scroll_top(top);
+            }
+        }
+        if let Some(i) = self.focus {
+            if let Some(element) = each(root, FOCUSABLE).nth(i as usize) {
+                if let Ok(element) = element.dyn_into::<HtmlElement>() {
+                    let _ = element.focus();
+                }
+            }
+        }
+    }
+}
+
+/// The elements of `root` that match `selector`, in document order.
+fn each(root: &Element, selector: &str) -> impl Iterator<Item = Element> {
+    let all = root.query_selector_all(selector).ok();
+    let count = all.as_ref().map_or(0, |all| all.length());
+    (0..count).filter_map(move |i| {
+        all.as_ref()?
+            .item(i)
+            .and_then(|node| node.dyn_into::<Element>().ok())
+    })
 }
 
 fn find(scope: &Element, selector: &str) -> Option<Element> {

@@ -456,4 +456,37 @@ async fn a_live_block_is_written_when_built_then_only_where_it_changed() {
         Some("two")
     );
     assert_eq!(width(&find(&host, "i[data-slot=b]")), "20px");
+
+    // A table box scrolled sideways stays scrolled, and the focused box keeps the focus, when
+    // a new template has a row more.
+    let table = |rows: usize| {
+        format!(
+            r#"<p data-slot="a"></p><div class="table-scroll" tabindex="0" style="width: 100px; overflow: auto"><table style="width: 600px">{}</table></div>"#,
+            "<tr><td>r</td></tr>".repeat(rows)
+        )
+    };
+    template.set(table(1));
+    tick().await;
+    let scroller: HtmlElement = find(&host, ".table-scroll").unchecked_into();
+    scroller.set_scroll_left(120);
+    scroller.focus().unwrap();
+    assert_eq!(scroller.scroll_left(), 120, "the box scrolls");
+    template.set(table(2));
+    tick().await;
+    let scroller: HtmlElement = find(&host, ".table-scroll").unchecked_into();
+    assert_eq!(
+        host.query_selector_all("tr").unwrap().length(),
+        2,
+        "rewritten"
+    );
+    assert_eq!(
+        scroller.scroll_left(),
+        120,
+        "the new box is scrolled as the old one was"
+    );
+    assert!(
+        document.active_element().as_ref() == Some(scroller.unchecked_ref::<Element>()),
+        "the new box has the focus"
+    );
+    host.remove();
 }
