@@ -51,12 +51,14 @@ impl Scale {
 
     /// A text style of `size` design units.
     pub fn text(self, size: f64, color: &RGBColor) -> TextStyle<'static> {
-        ("sans-serif", size * self.0).into_font().color(color)
+        (FontFamily::SansSerif, size * self.0)
+            .into_font()
+            .color(color)
     }
 
     /// A bold text style of `size` design units.
     pub fn bold(self, size: f64, color: &RGBColor) -> TextStyle<'static> {
-        ("sans-serif", size * self.0, FontStyle::Bold)
+        (FontFamily::SansSerif, size * self.0, FontStyle::Bold)
             .into_font()
             .color(color)
     }
