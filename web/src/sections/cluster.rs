@@ -96,7 +96,7 @@ fn tasks() -> Vec<Task> {
             observe: |lang, r| {
                 r.comm
                     .iter()
-                    .map(|t| format!("{} {} {}", t.dim.as_str().to_uppercase(), format::bytes(t.bytes), format::link(lang, t.link)))
+                    .map(|t| format!("{} {} {}", t.dim.as_str().to_ascii_uppercase(), format::bytes(t.bytes), format::link(lang, t.link)))
                     .collect::<Vec<_>>()
                     .join(" · ")
             },
