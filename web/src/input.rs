@@ -141,8 +141,9 @@ pub fn parse_number(text: &str, units: &[&str]) -> Result<f64, InputError> {
     if !plain.chars().all(allowed) {
         return Err(InputError::NotANumber);
     }
-    match plain.parse::<f64>() {
-        Ok(value) if value.is_finite() => Ok(value),
+    // The core's reader, not `str::parse` (see `parallel_core::decimal`).
+    match parallel_core::decimal::parse(&plain) {
+        Some(value) if value.is_finite() => Ok(value),
         _ => Err(InputError::NotANumber),
     }
 }

@@ -35,6 +35,7 @@
 mod bubble;
 mod config;
 mod cp_layout;
+pub mod decimal;
 mod error;
 pub mod estimate;
 pub mod evolution;

@@ -232,10 +232,10 @@ fn parse_token(token: &str) -> Result<Change, IgnoredReason> {
         if text.contains('p') || text.starts_with('.') || text.ends_with('.') || text.len() > 12 {
             return Err(IgnoredReason::Malformed);
         }
-        match text.parse::<f64>() {
-            Ok(v) if v.is_finite() && v > 0.0 && v <= 1e6 => Ok(v),
-            Ok(_) => Err(IgnoredReason::OutOfRange),
-            Err(_) => Err(IgnoredReason::Malformed),
+        match crate::decimal::parse(&text) {
+            Some(v) if v.is_finite() && v > 0.0 && v <= 1e6 => Ok(v),
+            Some(_) => Err(IgnoredReason::OutOfRange),
+            None => Err(IgnoredReason::Malformed),
         }
     };
     let int = || -> Result<u32, IgnoredReason> {
