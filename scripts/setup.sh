@@ -157,21 +157,12 @@ if [ "$WASM_TOOLCHAIN" = rustup ]; then
     fi
 fi
 RELEASE_ENV_LINE='PARALLEL_RELEASE_ENV=()'
-# True when the wasm builds' rustc takes these flags.
-rustc_takes() {
-    "${RUST_FOR_WASM[@]}" RUSTC_BOOTSTRAP=1 rustc "$@" --target "$WASM_TARGET" --print cfg >/dev/null 2>&1
-}
-if std_sources && rustc_takes -Zunstable-options -Cpanic=immediate-abort; then
-    RELEASE_FLAGS="-Zunstable-options -Cpanic=immediate-abort"
-    # No `{:?}` output and no panic locations either: the page shows no Debug text (only tests
-    # format with {:?}, and they are built without these flags) and an aborting panic has no
-    # message to put a location in (3 KB gzipped less).
-    if rustc_takes -Zfmt-debug=none -Zlocation-detail=none; then
-        RELEASE_FLAGS="$RELEASE_FLAGS -Zfmt-debug=none -Zlocation-detail=none"
-    fi
+if std_sources &&
+    "${RUST_FOR_WASM[@]}" RUSTC_BOOTSTRAP=1 rustc -Zunstable-options -Cpanic=immediate-abort \
+        --target "$WASM_TARGET" --print cfg >/dev/null 2>&1; then
     # Cargo adds these target rustflags to .cargo/config.toml's (erase_components stays there).
-    RELEASE_ENV_LINE="PARALLEL_RELEASE_ENV=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \"CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=$RELEASE_FLAGS\")"
-    have "release builds: std from source, $RELEASE_FLAGS"
+    RELEASE_ENV_LINE='PARALLEL_RELEASE_ENV=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zunstable-options -Cpanic=immediate-abort")'
+    have "release builds: std from source, panic=immediate-abort"
 else
     warn "no std sources or no -Cpanic=immediate-abort in $("${RUST_FOR_WASM[@]}" rustc --version): release builds keep the prebuilt std (a larger page)"
 fi
