@@ -62,6 +62,33 @@ test('evaluate, groups and countParams from JS equal the CLI', async () => {
     }
   }, bad);
   assert.equal(thrown, cli(['eval'], bad).error);
+  // A value of the wrong type: the CLI's line naming the field (the CLI adds where in its
+  // JSON text the value stood; a JS object has no lines).
+  const throws = (fn, arg) =>
+    page.evaluate(([f, a]) => {
+      try {
+        window.wasmBindings[f](a);
+        return null;
+      } catch (e) {
+        return String(e);
+      }
+    }, [fn, arg]);
+  const withoutPlace = (line) => line.replace(/ at line \d+ column \d+$/, '');
+  for (const wrong of [{ gpus: 8, tp: '8' }, { gpus: 8, recompute: 'sometimes' }, { model: { hidden: 'x' } }]) {
+    const line = await throws('evaluate', wrong);
+    assert.equal(line, withoutPlace(cli(['eval'], wrong).error), JSON.stringify(wrong));
+  }
+  // A negative count: JS has only floating-point numbers, so serde words it "invalid type:
+  // floating point `-1.0`" where the CLI's JSON says "invalid value: integer `-1`"; the
+  // field and what was expected are the same.
+  const negative = await throws('evaluate', { model: { layers: -1 } });
+  const field = (line) => line.slice(0, line.indexOf(': '));
+  assert.equal(field(negative), field(cli(['eval'], { model: { layers: -1 } }).error));
+  assert.match(negative, /^model\.layers: .*-1.*, expected u32$/);
+  assert.equal(
+    await throws('countParams', { hidden_size: 'x' }),
+    withoutPlace(cli(['eval'], { gpus: 8, model: { hf_config: { hidden_size: 'x' } } }).error),
+  );
   // countParams on a real config.json.
   const hf = JSON.parse(await readFile(FIXTURE, 'utf8'));
   const counted = await page.evaluate((c) => window.wasmBindings.countParams(c), hf);

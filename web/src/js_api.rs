@@ -10,7 +10,8 @@
 //!
 //! Configs are plain objects with the CLI's field names (`PlanConfig`'s serde form); `undefined`
 //! or `null` is the default plan. A rejected input throws a string naming the field, the same
-//! line the CLI prints. And an embedded widget takes `postMessage({type: "parallel-lab:set",
+//! line the CLI prints (for a value of the wrong type, without the CLI's line and column in
+//! its JSON text; and a negative count reads "floating point `-1.0`", as JS numbers are). And an embedded widget takes `postMessage({type: "parallel-lab:set",
 //! plan})` from its parent page ([`apply_set_message`]), validated like a link.
 
 use parallel_core::link::{decode_plan, encode_plan, GridId};
@@ -48,13 +49,70 @@ mod exports {
 
     use super::to_js;
 
+    /// `value` read as a `T`. An error names the field at fault as the CLI's do, under
+    /// `under` when it is not empty (`tp: invalid type: string "8", expected u32`,
+    /// `model.hf_config.hidden_size: …`), or `whole` when no one field is at fault.
+    fn read<T: serde::de::DeserializeOwned>(
+        value: JsValue,
+        under: &str,
+        whole: &str,
+    ) -> Result<T, JsValue> {
+        serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+            let path = culprit(&value, |trial| {
+                serde_wasm_bindgen::from_value::<T>(trial).is_err()
+            });
+            let at = match (path.join("."), under) {
+                (field, _) if field.is_empty() => whole.to_string(),
+                (field, "") => field,
+                (field, under) => format!("{under}.{field}"),
+            };
+            // serde-wasm-bindgen's errors are JS `Error`s, written "Error: …".
+            let message = e.to_string();
+            let message = message.strip_prefix("Error: ").unwrap_or(&message);
+            JsValue::from_str(&format!("{at}: {message}"))
+        })
+    }
+
+    /// The path to the field of `root` whose value alone fails: each key of an object is tried
+    /// alone (`{tp: "8"}`, then `{model: {layers: -1}}` one level down), and the first that
+    /// `fails` is followed into its value while that is an object. Every field of a config
+    /// has a default, so a field alone fails only when its own value is wrong. (The same as
+    /// `serde_path_to_error` would say, without a second copy of every `Deserialize` impl in
+    /// the wasm.)
+    fn culprit(root: &JsValue, fails: impl Fn(JsValue) -> bool) -> Vec<String> {
+        let mut path: Vec<String> = Vec::new();
+        let mut at = root.clone();
+        while let Some(object) = at.dyn_ref::<js_sys::Object>().filter(|_| !at.is_array()) {
+            let found = js_sys::Object::keys(object).iter().find_map(|key| {
+                let value = js_sys::Reflect::get(&at, &key).ok()?;
+                let name = key.as_string()?;
+                // The key alone, at the depth of `path`: {p1: {p2: {key: value}}}.
+                let mut trial = one_key(&name, &value);
+                for outer in path.iter().rev() {
+                    trial = one_key(outer, &trial);
+                }
+                fails(trial).then_some((name, value))
+            });
+            let Some((name, value)) = found else { break };
+            path.push(name);
+            at = value;
+        }
+        path
+    }
+
+    /// `{key: value}`.
+    fn one_key(key: &str, value: &JsValue) -> JsValue {
+        let object = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), value);
+        object.into()
+    }
+
     /// A plan from a plain object; `undefined` and `null` are the default plan.
     fn config_of(value: JsValue) -> Result<PlanConfig, JsValue> {
         if value.is_undefined() || value.is_null() {
             return Ok(PlanConfig::default());
         }
-        serde_wasm_bindgen::from_value(value)
-            .map_err(|e| JsValue::from_str(&format!("config: {e}")))
+        read(value, "", "config")
     }
 
     /// `evaluate(config)`: the CLI's `eval` report of a plan.
@@ -80,8 +138,7 @@ mod exports {
     /// `countParams(hfConfig)`: a Hugging Face `config.json` counted, the CLI's `model` output.
     #[wasm_bindgen(js_name = countParams)]
     pub fn count_params_js(hf_config: JsValue) -> Result<JsValue, JsValue> {
-        let config: HfConfig = serde_wasm_bindgen::from_value(hf_config)
-            .map_err(|e| JsValue::from_str(&format!("model.hf_config: {e}")))?;
+        let config: HfConfig = read(hf_config, "model.hf_config", "model.hf_config")?;
         let model = config
             .to_model()
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
