@@ -61,35 +61,34 @@ pub fn parse(text: &str) -> Option<f64> {
     let mut exponent: i64 = 0;
     let mut digits = 0usize;
     let mut exact = true;
-    let mut push = |digit: u8, after_point: bool, exponent: &mut i64| {
+    let mut push = |digit: u8, after_point: bool| {
+        digits += 1;
         if mantissa == 0 && digit == 0 {
             // A leading zero: significant only as a place.
             if after_point {
-                *exponent -= 1;
+                exponent -= 1;
             }
         } else if kept < 19 {
             mantissa = mantissa * 10 + u64::from(digit);
             kept += 1;
             if after_point {
-                *exponent -= 1;
+                exponent -= 1;
             }
         } else {
             exact &= digit == 0;
             if !after_point {
-                *exponent += 1;
+                exponent += 1;
             }
         }
     };
     while let Some(&b) = bytes.get(at).filter(|b| b.is_ascii_digit()) {
-        push(b - b'0', false, &mut exponent);
-        digits += 1;
+        push(b - b'0', false);
         at += 1;
     }
     if bytes.get(at) == Some(&b'.') {
         at += 1;
         while let Some(&b) = bytes.get(at).filter(|b| b.is_ascii_digit()) {
-            push(b - b'0', true, &mut exponent);
-            digits += 1;
+            push(b - b'0', true);
             at += 1;
         }
     }
