@@ -11,8 +11,10 @@
 //! Configs are plain objects with the CLI's field names (`PlanConfig`'s serde form); `undefined`
 //! or `null` is the default plan. A rejected input throws a string naming the field, the same
 //! line the CLI prints (for a value of the wrong type, without the CLI's line and column in
-//! its JSON text; and a negative count reads "floating point `-1.0`", as JS numbers are). And an embedded widget takes `postMessage({type: "parallel-lab:set",
-//! plan})` from its parent page ([`apply_set_message`]), validated like a link.
+//! its JSON text; and a negative count reads "floating point `-1.0`", as JS numbers are).
+//!
+//! An embedded widget takes `postMessage({type: "parallel-lab:set", plan})` from its parent
+//! page ([`apply_set_message`]), validated like a link.
 
 use parallel_core::link::{decode_plan, encode_plan, GridId};
 use parallel_core::PlanConfig;
