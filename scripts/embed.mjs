@@ -1,11 +1,12 @@
 // Part of Trunk's post-build hook (scripts/post-build.mjs): builds embed.html (the `parallel-embed` binary: one widget, without
 // the lesson) with the same profile as the page, and adds it to the page's build. Trunk builds
 // one HTML target per run, so this runs a second `trunk build embed.html` into a folder of its
-// own and copies what it wrote (embed.html and its hashed wasm, JS, CSS) next to index.html.
+// own and copies what it wrote (embed.html and its hashed wasm, JS, CSS, JS snippets) next to
+// index.html.
 // That way `trunk build` and `trunk serve` both give the whole site. The inner build runs the
 // hook too; PARALLEL_LAB_EMBED_BUILD tells it not to build the embed again.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,8 +32,9 @@ export function addEmbed(staging) {
   }
   for (const name of readdirSync(out)) {
     // Trunk names its output after the target or index.html, depending on the version.
+    // Folders too: wasm-bindgen's JS snippets are in snippets/<crate-hash>/.
     const to = name === 'index.html' ? 'embed.html' : name;
-    copyFileSync(path.join(out, name), path.join(staging, to));
+    cpSync(path.join(out, name), path.join(staging, to), { recursive: true });
   }
   rmSync(out, { recursive: true, force: true });
   console.log('embed.mjs: embed.html and its files added to the build');
