@@ -202,7 +202,7 @@ async function measure({ testId, values, watch, attr, n, warmup }) {
  * were replaced), reads both states' values, then writes them back and forth from plain JS in
  * a rAF callback, timed to the frame rendered as in loop 3. The page's wasm does nothing in
  * these frames: what remains is style, layout and paint of the same changes, plus the
- * cheapest JS that can make them. Leaves the section as it found it.
+ * cheapest JS that can make them. It writes behind the app's back: run it in a page of its own.
  */
 async function replay({ testId, values, n, warmup }) {
   const section = document.querySelector('[data-testid="section-64"]');
@@ -228,7 +228,7 @@ async function replay({ testId, values, n, warmup }) {
   const writes = new Map();
   for (const r of records) {
     if (r.type === 'childList' || inside(r.target) || !section.contains(r.target)) continue;
-    const key = r.type === 'attributes' ? `${r.attributeName}` : '#text';
+    const key = r.type === 'attributes' ? r.attributeName : '#text';
     if (!writes.has(r.target)) writes.set(r.target, new Set());
     writes.get(r.target).add(key);
   }
@@ -274,8 +274,6 @@ async function replay({ testId, values, n, warmup }) {
     });
     if (i >= warmup) rendered.push(took);
   }
-  // The section shows the last value the page itself set.
-  apply(states[states.length - 1]);
   return { rendered, changes };
 }
 
