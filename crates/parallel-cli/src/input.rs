@@ -33,6 +33,9 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CliError> {
 fn parse_under<T: DeserializeOwned>(bytes: &[u8], prefix: Option<&str>) -> Result<T, CliError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        if let Some(not_json) = not_json(e.inner()) {
+            return not_json;
+        }
         let path = e.path().to_string();
         // "?" stands for a key not read yet (e.g. EOF inside an object): drop it.
         let known = path.trim_end_matches('?').trim_end_matches('.');
@@ -42,8 +45,27 @@ fn parse_under<T: DeserializeOwned>(bytes: &[u8], prefix: Option<&str>) -> Resul
             (field, Some(prefix)) => CliError::invalid(&format!("{prefix}.{field}"), e.inner()),
         }
     })?;
-    de.end().map_err(|e| CliError::invalid("input", e))?;
+    de.end()
+        .map_err(|e| not_json(&e).unwrap_or_else(|| CliError::invalid("input", e)))?;
     Ok(value)
+}
+
+/// The error for input that is not (one whole) JSON value, saying so and where; `None` for
+/// JSON that parsed but does not fit the type (those name their field).
+fn not_json(e: &serde_json::Error) -> Option<CliError> {
+    use serde_json::error::Category;
+    let what = match e.classify() {
+        Category::Syntax => "not JSON",
+        Category::Eof => "not JSON: it ends early",
+        Category::Io | Category::Data => return None,
+    };
+    // serde_json's text ends with " at line L column C": say the place first, then what broke.
+    let text = e.to_string();
+    let cause = text.split(" at line ").next().unwrap_or(&text);
+    Some(CliError::invalid(
+        "input",
+        format!("{what} (line {}, column {}: {cause})", e.line(), e.column()),
+    ))
 }
 
 /// A Hugging Face `config.json` (a JSON object); errors name the key as
@@ -127,8 +149,6 @@ mod tests {
             (r#"{"model":"gpt"}"#, "model: unknown preset"),
             (r#"{"tp":-1}"#, "tp: invalid value"),
             (r#"{"model":{"hidden":"x"}}"#, "model.hidden: invalid type"),
-            (r#"{"gpus":8"#, "input: EOF"),
-            (r#"{} {}"#, "input: trailing characters"),
             (
                 "[1]",
                 "input: invalid type: sequence, expected a JSON object",
@@ -143,6 +163,34 @@ mod tests {
             assert!(message.starts_with(start), "{input}: {message}");
         }
         assert!(error_of(r#"{"tp_size":3}"#).contains("unknown field `tp_size`"));
+    }
+
+    #[test]
+    fn input_that_is_not_json_says_so_and_where() {
+        for (input, message) in [
+            (
+                "not json",
+                "input: not JSON (line 1, column 2: expected ident)",
+            ),
+            (
+                "gpus: 8",
+                "input: not JSON (line 1, column 1: expected value)",
+            ),
+            (
+                "{\"gpus\": 8,\n \"tp\": x}",
+                "input: not JSON (line 2, column 8: expected value)",
+            ),
+            (
+                r#"{"gpus":8"#,
+                "input: not JSON: it ends early (line 1, column 9: EOF while parsing an object)",
+            ),
+            (
+                r#"{} {}"#,
+                "input: not JSON (line 1, column 4: trailing characters)",
+            ),
+        ] {
+            assert_eq!(error_of(input), message, "{input}");
+        }
     }
 
     #[test]
@@ -166,7 +214,10 @@ mod tests {
             ),
             ("", "input: empty"),
             ("[]", "input: invalid type"),
-            (r#"{"hidden_size":1"#, "input: EOF"),
+            (
+                r#"{"hidden_size":1"#,
+                "input: not JSON: it ends early (line 1, column 16: EOF while parsing an object)",
+            ),
         ] {
             let message = error_of(input);
             assert!(message.starts_with(start), "{input}: {message}");

@@ -237,8 +237,21 @@ fn groups_of_a_card() {
 fn invalid_input_exits_2_with_one_line_naming_the_field() {
     // (arguments, stdin, text the one stderr line must contain)
     let cases: &[(&[&str], &str, &str)] = &[
-        (&["eval"], "{", "input:"),
-        (&["eval"], r#"{"gpus":8,}"#, "input:"),
+        (
+            &["eval"],
+            "{",
+            "input: not JSON: it ends early (line 1, column 1: EOF while",
+        ),
+        (
+            &["eval"],
+            r#"{"gpus":8,}"#,
+            "input: not JSON (line 1, column 11: trailing comma)",
+        ),
+        (
+            &["eval"],
+            "not json",
+            "input: not JSON (line 1, column 2: expected ident)",
+        ),
         (&["eval"], "[1]", "input:"),
         (&["eval"], r#"{"tp_size":3}"#, "tp_size"),
         (
