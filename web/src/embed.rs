@@ -13,7 +13,7 @@ use crate::charts::{BubbleChart, MemoryChart, TrafficChart};
 use crate::components::grid_section::GridLabView;
 use crate::components::lesson_table::LessonTable;
 use crate::components::share::widget_title;
-use crate::i18n::use_lang;
+use crate::i18n::{use_lang, T};
 use crate::permalink::PageState;
 use crate::sections::real_configs::llama::LlamaTable;
 
@@ -117,18 +117,39 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
 
 /// The embed entry point (`embed.html`, the `parallel-embed` binary): the widget its link names
 /// (`#…&embed=WIDGET`) and nothing of the lesson around it, so a course page that frames one
-/// widget loads that widget's code only. A link without `embed=` is the whole page's: the
-/// reader is sent there with the same link.
+/// widget loads that widget's code only.
+///
+/// Where a link lands is decided once, before the wasm loads (`assets/landing.js`, the core's
+/// `link::landing`): a link that names no widget has already been sent to the whole page. The
+/// wasm never sends a link on, so no two rules can send it back and forth; should a link that
+/// names no widget reach this entry point anyway, it shows the link's notice and the way to the
+/// whole page.
 #[component]
 pub fn EmbedApp() -> impl IntoView {
     let (page, state) = crate::start_page();
-    let Some(widget) = state.embed else {
-        let location = window().location();
-        let hash = location.hash().unwrap_or_default();
-        let _ = location.replace(&format!("index.html{hash}"));
-        return ().into_any();
-    };
-    embedded(page, widget)
+    match state.embed {
+        Some(widget) => embedded(page, widget),
+        None => no_widget(page),
+    }
+}
+
+/// `embed.html` with a link that names no widget: the notice and a link to the whole page.
+fn no_widget(page: PageState) -> AnyView {
+    let whole_page = format!(
+        "index.html{}",
+        window().location().hash().unwrap_or_default()
+    );
+    view! {
+        <crate::components::share::LinkNotice page=page />
+        <div class="embedded" data-testid="embed-root">
+            <p>
+                <a href=whole_page data-testid="embed-whole-page">
+                    <T zh="打开完整的并行实验室" en="Open the whole Parallel Lab" />
+                </a>
+            </p>
+        </div>
+    }
+    .into_any()
 }
 
 /// The page in embed mode: `<html class="embedded-page">`, the link's notice and the widget.

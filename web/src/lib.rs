@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod input;
 pub mod js_api;
 pub mod lab;
+pub mod landing;
 pub mod later;
 pub mod live;
 pub mod offline;

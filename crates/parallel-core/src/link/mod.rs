@@ -18,10 +18,12 @@
 //! `g8=tp3.pp2` keeps PP 2 and reports TP 3. The grids' sizes are fixed (8 cards in one node,
 //! 64 in 8 nodes) and TP stays within a node, as on the page.
 
+mod landing;
 mod notice;
 mod plan_codec;
 mod state;
 
+pub use landing::{landing, Entry};
 pub use notice::{Ignored, IgnoredReason};
 pub use plan_codec::{decode_plan, encode_plan};
 pub use state::{GridId, LinkState, Section, Widget};

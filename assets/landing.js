@@ -1,0 +1,87 @@
+// Where a link lands, decided before anything else loads. Inlined into both entry points,
+// index.html and embed.html (Trunk's rel="inline"; scripts/csp.mjs allows it by its hash).
+//
+// The rule is the core's `link::landing` (crates/parallel-core/src/link/landing.rs): a link
+// whose first `embed` key names a widget belongs to embed.html, every other link to index.html.
+// This is that rule transcribed, reading the fragment exactly as the core's `link::decode`
+// does (the first `#` or `?`, 2048 bytes at most, parts split at `&` and `;`, each
+// percent-decoded as UTF-8 with replacement, key and value trimmed of Unicode white space,
+// the first `embed` key alone counting). The web crate's test `landing::tests` runs this file
+// against the core over random links. Both pages run this same code on the same fragment, and
+// a redirect keeps the fragment as it is, so a link is sent on at most once, never back.
+//
+// Also sets the link's language on <html> early, so the static shell shows in it.
+(function () {
+  var WIDGETS = ['grid-8', 'grid-64', 'table-8', 'table-64', 'llama3', 'chart-memory-64', 'chart-bubble-64', 'chart-traffic-64'];
+  var MAX_LINK_LEN = 2048;
+  // Rust's char::is_whitespace (Unicode White_Space); JavaScript's \s differs (U+0085, U+FEFF).
+  var WHITE = '[\\t-\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+';
+  var TRIM = new RegExp('^' + WHITE + '|' + WHITE + '$', 'g');
+  var HEX = /^[0-9a-fA-F]$/;
+
+  function trim(text) {
+    return text.replace(TRIM, '');
+  }
+
+  // Bytes back to text, invalid UTF-8 replaced (as String::from_utf8_lossy), a BOM kept.
+  function text(bytes) {
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  }
+
+  function percentDecode(part) {
+    var bytes = new TextEncoder().encode(part);
+    var out = [];
+    for (var i = 0; i < bytes.length; i++) {
+      var b = bytes[i];
+      if (b === 0x25 && i + 2 < bytes.length) {
+        var hi = String.fromCharCode(bytes[i + 1]);
+        var lo = String.fromCharCode(bytes[i + 2]);
+        if (HEX.test(hi) && HEX.test(lo)) {
+          out.push(parseInt(hi + lo, 16));
+          i += 2;
+          continue;
+        }
+      }
+      out.push(b);
+    }
+    return text(new Uint8Array(out));
+  }
+
+  // The widget a link names, or null: the core's `decode(link).0.embed`.
+  function widgetOf(link) {
+    var at = link.indexOf('#');
+    if (at < 0) at = link.indexOf('?');
+    var fragment = at < 0 ? link : link.slice(at + 1);
+    var bytes = new TextEncoder().encode(fragment);
+    if (bytes.length > MAX_LINK_LEN) {
+      var cut = MAX_LINK_LEN;
+      while ((bytes[cut] & 0xc0) === 0x80) cut--;
+      fragment = text(bytes.subarray(0, cut));
+    }
+    var parts = fragment.split(/[&;]/);
+    for (var p = 0; p < parts.length; p++) {
+      if (parts[p] === '') continue;
+      var decoded = percentDecode(parts[p]);
+      var eq = decoded.indexOf('=');
+      var key = trim(eq < 0 ? decoded : decoded.slice(0, eq));
+      if (key !== 'embed') continue;
+      var value = eq < 0 ? '' : trim(decoded.slice(eq + 1));
+      return WIDGETS.indexOf(value) >= 0 ? value : null;
+    }
+    return null;
+  }
+
+  var root = document.documentElement;
+  var hash = location.hash;
+  // The wasm reads the fragment as location.hash less its `#` (web/src/permalink.rs).
+  var fragment = hash.charAt(0) === '#' ? hash.slice(1) : hash;
+  var here = root.getAttribute('data-entry') === 'embed' ? 'embed.html' : 'index.html';
+  var there = widgetOf(fragment) === null ? 'index.html' : 'embed.html';
+  if (there !== here) {
+    if (there === 'embed.html') root.classList.add('embedded-page');
+    else root.classList.remove('embedded-page');
+    location.replace(there + hash);
+    return;
+  }
+  if (/(^|[#&;])lang=en(&|;|$)/.test(hash)) root.lang = 'en';
+})();

@@ -1,0 +1,138 @@
+// Where a link lands (assets/landing.js, the core's link::landing): a link that names a widget
+// (`embed=grid-64`) opens that widget alone at embed.html, every other link the whole page at
+// index.html, whichever of the two (or the folder) it was opened at. Every malformed `embed=`
+// value, opened at each entry point, is sent on at most once, draws the whole page and names
+// what was ignored in the notice; a valid one draws its widget. The rule itself is checked
+// against the core over random links natively (web/src/landing.rs).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { DESKTOP, startLab, visibleText, waitForGrids, watchProblems } from './harness.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+// The three ways into the lab: the folder (old snippets, `…/#embed=…`) and both files.
+const ENTRIES = ['', 'index.html', 'embed.html'];
+
+// `embed=` values a link may carry by mistake, as written in the address (percent-encoded
+// where a browser would encode them), with the text the notice quotes.
+const MALFORMED = [
+  { value: '', quoted: 'embed=' },
+  { value: 'nonsense', quoted: 'embed=nonsense' },
+  { value: 'GRID-64', quoted: 'embed=GRID-64' },
+  { value: 'grid-64x', quoted: 'embed=grid-64x' },
+  { value: 'grid-64.tp8', quoted: 'embed=grid-64.tp8' },
+  { value: 'grid-64%00', quoted: 'embed=grid-64' },
+  { value: 'grid-64%3Cscript%3Ealert(1)%3C/script%3E', quoted: 'embed=grid-64<script>' },
+  { value: '%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E', quoted: 'embed=<img src=x' },
+  { value: 'javascript:alert(1)', quoted: 'embed=javascript:alert(' },
+  { value: '%FF%FE', quoted: 'embed=\ufffd\ufffd' },
+];
+
+/**
+ * Opens `url` in a fresh context and records every document the page loads (the first
+ * included) and every dialog. Resolves to `{ page, context, problems, navigations, dialogs }`.
+ */
+async function open(url) {
+  const context = await lab.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  const navigations = [];
+  const dialogs = [];
+  // Documents loaded into the page (same-document changes of the address are not loads).
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      navigations.push(new URL(request.url()).pathname.split('/').pop());
+    }
+  });
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    dialog.dismiss().catch(() => {});
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, context, problems, navigations, dialogs };
+}
+
+/**
+ * Waits until the page has nothing more to load, then checks what went wrong on it. A
+ * document left for the other entry point may be cut off while it still loads (whether it is
+ * depends on the machine's speed): that one abort is the redirect itself, not a problem.
+ */
+async function settled({ page, problems, navigations, dialogs }, what) {
+  await page.waitForLoadState('networkidle');
+  assert.ok(navigations.length <= 2, `${what}: at most one redirect, saw ${navigations.join(' → ')}`);
+  assert.deepEqual(dialogs, [], `${what}: no dialog`);
+  const left = navigations.length === 2 ? new URL(navigations[0], lab.baseUrl).href : null;
+  const real = problems.filter((p) => p !== `request failed: ${left} (net::ERR_ABORTED)`);
+  assert.deepEqual(real, [], `${what}: console errors, page errors or failed requests`);
+}
+
+test('a malformed embed= value, at either entry point, lands on the whole page once, drawn, with a notice naming it', async () => {
+  for (const entry of ENTRIES) {
+    for (const { value, quoted } of MALFORMED) {
+      // With other broken parts too, once per entry point (the issue's own example).
+      const fragments = [`embed=${value}`, ...(value === 'nonsense' ? [`card=1e309&lang=xx&embed=${value}`] : [])];
+      for (const fragment of fragments) {
+        const what = `${entry || './'}#${fragment}`;
+        const opened = await open(`${lab.baseUrl}${entry}#${fragment}`);
+        const { page } = opened;
+        await waitForGrids(page);
+        assert.equal(await page.locator('html').getAttribute('data-entry'), 'page', `${what}: the whole page`);
+        assert.equal(await page.getByTestId('section-64').locator('[data-card]').count(), 64, `${what}: the grid is drawn`);
+        const notice = await visibleText(page.getByTestId('link-notice'));
+        assert.ok(notice.includes(quoted), `${what}: the notice names ${JSON.stringify(quoted)}: ${notice}`);
+        if (fragment.startsWith('card=')) {
+          for (const part of ['card=1e309', 'lang=xx']) assert.ok(notice.includes(part), `${what}: names ${part}`);
+        }
+        // The page writes the link back in its own form, without what it ignored.
+        await page.waitForFunction(() => !location.hash.includes('embed='));
+        await settled(opened, what);
+        // Sent on at most once, and only from embed.html (which such a link does not belong to).
+        assert.deepEqual(opened.navigations, entry === 'embed.html' ? ['embed.html', 'index.html'] : [entry], what);
+        await opened.context.close();
+      }
+    }
+  }
+});
+
+test('a link naming a widget opens it alone at embed.html, from any entry point, sent on at most once', async () => {
+  for (const entry of ENTRIES) {
+    for (const fragment of ['g64=tp8.pp2&embed=grid-64', 'embed=%20table-8%20&lang=en']) {
+      const what = `${entry || './'}#${fragment}`;
+      const opened = await open(`${lab.baseUrl}${entry}#${fragment}`);
+      const { page } = opened;
+      const root = page.getByTestId('embed-root');
+      await root.locator('[data-testid^="section-"]').waitFor();
+      assert.equal(await page.locator('html').getAttribute('data-entry'), 'embed', `${what}: the widget's entry point`);
+      assert.equal(await page.getByTestId('link-notice').count(), 0, `${what}: nothing ignored`);
+      if (fragment.includes('grid-64')) {
+        await root.getByTestId('mem-states').waitFor();
+        assert.equal(await root.getByTestId('slider-pp').inputValue(), '2');
+      } else {
+        await root.getByTestId('table-8').waitFor();
+        assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+      }
+      await settled(opened, what);
+      assert.deepEqual(opened.navigations, entry === 'embed.html' ? ['embed.html'] : [entry, 'embed.html'], what);
+      await opened.context.close();
+    }
+  }
+});
+
+test('embed.html with a link that names no widget sends it to the whole page, once', async () => {
+  for (const fragment of ['', 'g64=tp8.pp2&c64=0']) {
+    const opened = await open(`${lab.baseUrl}embed.html${fragment ? `#${fragment}` : ''}`);
+    await waitForGrids(opened.page);
+    assert.equal(await opened.page.getByTestId('link-notice').count(), 0);
+    assert.equal(await opened.page.evaluate(() => location.hash), fragment ? `#${fragment}` : '');
+    await settled(opened, `embed.html#${fragment}`);
+    assert.deepEqual(opened.navigations, ['embed.html', 'index.html']);
+    await opened.context.close();
+  }
+});
