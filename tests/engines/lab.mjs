@@ -29,7 +29,7 @@ export const RECORDER = `(function () {
   if (window.__engineProblems) return;
   var log = (window.__engineProblems = []);
   var text = function (value) {
-    try { return value instanceof Error ? String(value.stack || value) : typeof value === 'string' ? value : JSON.stringify(value); }
+    try { return value instanceof Error ? String(value) + (value.stack ? ' ' + value.stack : '') : typeof value === 'string' ? value : JSON.stringify(value); }
     catch (e) { return String(value); }
   };
   var error = console.error;
