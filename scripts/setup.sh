@@ -9,6 +9,9 @@
 #   wasm-opt              npm binaryen@132 in .tools/ (never Debian's binaryen 108)
 #   chromium + driver     apt, only when missing, with a small CJK font (fonts-wqy-microhei)
 #   playwright-core       npm ci in tests/ (no browser download: the tests use /usr/bin/chromium)
+#   firefox-esr, webkit2gtk-driver, xvfb
+#                         apt, only when missing: the Firefox and WebKit journeys (tests/engines/),
+#                         with puppeteer-core and selenium-webdriver from tests/package-lock.json
 #   rust-src              rustup component (timeout 180 s): the release build compiles std
 #                         itself, with panic=immediate-abort (a smaller page)
 #   crates                cargo fetch (Trunk builds offline)
@@ -232,6 +235,26 @@ if [ -d "$ROOT/tests/node_modules/playwright-core" ] && [ "$STAMP" -nt "$ROOT/te
     have "playwright-core $(node -p 'require("'"$ROOT"'/tests/node_modules/playwright-core/package.json").version')"
 else
     (cd "$ROOT/tests" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# ---------------------------------------------------------------------------------------
+# Two more engines for tests/engines/: Firefox ESR driven over WebDriver BiDi by puppeteer-core,
+# and WebKitGTK's MiniBrowser driven by WebKitWebDriver under Xvfb (it needs a display).
+step "Firefox ESR, WebKitGTK's WebDriver and Xvfb for the engine journeys (apt)"
+apt_install firefox-esr webkit2gtk-driver xvfb ||
+    die "could not install firefox-esr webkit2gtk-driver xvfb (Debian packages); elsewhere install Firefox ESR, WebKitGTK's WebKitWebDriver and MiniBrowser, and Xvfb, and point the tests at them with FIREFOX=, WEBKIT_WEBDRIVER=, MINIBROWSER="
+have "$(/usr/bin/firefox-esr --version 2>/dev/null)"
+MINIBROWSER="$(compgen -G '/usr/lib/*/webkit2gtk-4.1/MiniBrowser' | head -n 1 || true)"
+[ -x /usr/bin/WebKitWebDriver ] && [ -n "$MINIBROWSER" ] ||
+    die "webkit2gtk-driver is installed but /usr/bin/WebKitWebDriver or /usr/lib/*/webkit2gtk-4.1/MiniBrowser is missing"
+have "WebKitWebDriver $(dpkg-query -W -f='${Version}' webkit2gtk-driver), $MINIBROWSER, $(command -v xvfb-run)"
+
+step "puppeteer-core and selenium-webdriver for the engine journeys (tests/node_modules)"
+if [ -d "$ROOT/tests/node_modules/puppeteer-core" ] && [ -d "$ROOT/tests/node_modules/selenium-webdriver" ]; then
+    have "puppeteer-core $(node -p 'require("'"$ROOT"'/tests/node_modules/puppeteer-core/package.json").version'), selenium-webdriver $(node -p 'require("'"$ROOT"'/tests/node_modules/selenium-webdriver/package.json").version')"
+else
+    # puppeteer-core downloads no browser; the variable makes sure nothing does.
+    (cd "$ROOT/tests" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 # ---------------------------------------------------------------------------------------

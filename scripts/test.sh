@@ -12,6 +12,8 @@
 #                                            locations left in the wasm)
 #   5. node --test (in tests/)               dist/ served on 127.0.0.1, opened in Chromium; the
 #                                            controls' tests compare it with target/debug/parallel-lab
+#   6. node --test engines/… (in tests/)     the key journeys in Firefox ESR (WebDriver BiDi) and
+#                                            WebKit (WebKitWebDriver under xvfb-run), against the CLI
 # Ends with one line adding up the tests that the runners counted.
 set -euo pipefail
 
@@ -78,6 +80,7 @@ if [ ${#PARALLEL_RELEASE_ENV[@]} -gt 0 ]; then
 fi
 stage "command line for e2e" cli.log cargo build -p parallel-cli
 stage "end-to-end (node --test)" e2e.log bash -c 'cd tests && node --test'
+stage "engines (Firefox, WebKit)" engines.log bash -c 'cd tests && node --test engines/firefox.mjs engines/webkit.mjs'
 
 printf '\n===== summary =====\n'
 for line in "${TIMES[@]}"; do printf '%s\n' "$line"; done
