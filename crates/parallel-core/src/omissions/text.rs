@@ -1,0 +1,192 @@
+//! The words of each [`Omission`]: its title and its reason, Chinese first. Every claim here is
+//! checked by the item's witness (`witness/`) or follows from the formula it names.
+
+use super::Omission;
+
+/// (中文, English) title: what is left out, as a noun phrase.
+pub(super) const fn title(item: Omission) -> (&'static str, &'static str) {
+    match item {
+        Omission::EvenSplit => (
+            "默认口径下各段流水线的差别",
+            "Differences between pipeline stages, in the default accounting",
+        ),
+        Omission::OutputActivations => (
+            "嵌入层的激活，以及 logits 的梯度和 BF16 副本",
+            "Embedding activations, and the logits' gradient and BF16 copy",
+        ),
+        Omission::ActivationConstants => (
+            "激活随层结构的变化",
+            "How activations change with the shape of a layer",
+        ),
+        Omission::ExpertTensorParallel => (
+            "专家内部的张量并行",
+            "Tensor parallelism inside the experts",
+        ),
+        Omission::Buffers => (
+            "临时缓冲、通信桶和显存碎片",
+            "Temporary buffers, communication buckets and fragmentation",
+        ),
+        Omission::ExpertBalance => (
+            "专家并行的负载不均、容量因子和 all-to-all 延迟",
+            "Load imbalance, capacity factor and all-to-all latency of expert parallelism",
+        ),
+        Omission::Latency => ("每条消息的延迟", "Latency of each message"),
+        Omission::Overlap => (
+            "通信与计算的重叠（DP 藏在反向传播后面的部分除外）",
+            "Overlap of communication with compute, except DP's behind the backward pass",
+        ),
+        Omission::RecomputeTraffic => (
+            "重计算重跑前向时的通信",
+            "The traffic of recomputation's repeated forward pass",
+        ),
+        Omission::CpBackward => ("CP 的反向通信", "CP's backward traffic"),
+        Omission::PipelineMessages => (
+            "段间消息在 TP 组内的切分",
+            "Splitting stage-to-stage messages over the TP group",
+        ),
+        Omission::KernelEfficiency => (
+            "算子效率随矩阵大小的变化",
+            "How kernel efficiency changes with matrix size",
+        ),
+        Omission::StageTime => (
+            "各段流水线用时的差别",
+            "Pipeline stages that take different times",
+        ),
+        Omission::OutsideTheStep => (
+            "前向、反向和通信之外的时间",
+            "Time outside forward, backward and communication",
+        ),
+    }
+}
+
+/// (中文, English) reason: what the lab counts of it, what it leaves out, and what follows.
+pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
+    match item {
+        Omission::EvenSplit => (
+            "「课上的均分」是默认口径，课上的数都按它算：只算第一段，每段 L/p 层（除不尽时取平均），\
+             参数按 P/(TP·PP) 平摊，嵌入和输出头不单独放，logits 不计。把「显存怎么记」换成「按段计」，\
+             每段就分到 ⌊L/p⌋ 层，余下的层从第 1 段起各加一层；嵌入放在第 0 段、输出头放在最后一段，\
+             每段按自己在途的 micro-batch 数计激活，最后一段再加一个 micro-batch 的 FP32 logits，\
+             每张卡显示自己那一段。两种口径都不能自己指定每段放几层。",
+            "The lesson's even split is the default, and every figure of the lesson uses it: it \
+             counts the first stage only, with L/p layers a stage (an average when p does not \
+             divide L), the parameters spread evenly as P/(TP·PP), no embedding or output head of \
+             its own and no logits. Switch memory accounting to \"by stage\" and each stage gets \
+             ⌊L/p⌋ layers, the remainder adding one to stages 1, 2 …; the embedding sits on stage \
+             0 and the output head on the last stage, each stage counts its own micro-batches in \
+             flight, the last one adds the FP32 logits of one micro-batch, and every card shows \
+             its own stage. Neither accounting lets you choose how many layers a stage holds.",
+        ),
+        Omission::OutputActivations => (
+            "「按段计」只在最后一段加一份 FP32 logits（一个 micro-batch，4·s′·b·V/t）；第 0 段不为嵌入层\
+             另加激活，logits 的梯度、转成 FP32 之前的 BF16 logits 和交叉熵的中间结果都不计。\
+             默认的均分连这份 logits 也不计。",
+            "\"By stage\" adds one copy of FP32 logits to the last stage (one micro-batch, \
+             4·s′·b·V/t); stage 0 gets no activations for the embedding, and the logits' \
+             gradient, the BF16 logits before their cast to FP32 and the cross-entropy's \
+             intermediates are not counted. The default even split counts not even those logits.",
+        ),
+        Omission::ActivationConstants => (
+            "每层的激活用 Korthikanti et al. 2022 的常数：34·s′·b·h/t，不重计算时每个全注意力层再加 \
+             5·a·s′·s·b/t。这两个常数是按 FFN 宽 4h、多头注意力的 GPT 层推出来的，这里不论 FFN 多宽、\
+             是否 GQA、是不是线性注意力层都照用；MoE 层也按稠密 MLP 计。",
+            "Activations per layer use the constants of Korthikanti et al. 2022: 34·s′·b·h/t, \
+             plus 5·a·s′·s·b/t for each full-attention layer without recompute. They were derived \
+             for a GPT layer with a 4h FFN and multi-head attention; the lab applies them whatever \
+             the FFN width, with GQA and to linear-attention layers alike, and counts an MoE layer \
+             like a dense MLP.",
+        ),
+        Omission::ExpertTensorParallel => (
+            "专家不按 TP 切（相当于 Megatron 的 --expert-tensor-parallel-size 1）：每张卡存 \
+             P_routed/(EP·PP) 的专家参数，TP 再大也不变；TP 只切稠密部分。",
+            "Experts are not split by TP (Megatron's --expert-tensor-parallel-size 1): each card \
+             holds P_routed/(EP·PP) of expert parameters however large TP is; TP splits only the \
+             dense part.",
+        ),
+        Omission::Buffers => (
+            "一张卡的显存 = 模型状态 + 激活，此外什么都不加：没有算子的工作区、通信桶、ZeRO-3 临时聚齐的\
+             整层参数和 CUDA 上下文，也没有分配器的碎片。真实的卡要留余量，这里放得下的计划未必真跑得起来。",
+            "A card's memory is its model states plus its activations and nothing else: no kernel \
+             workspaces, communication buckets, ZeRO-3's gathered full-layer parameters or CUDA \
+             context, and no allocator fragmentation. A real card needs headroom, so a plan shown \
+             as fitting may still not run.",
+        ),
+        Omission::ExpertBalance => (
+            "两个网格都能选 MoE 模型，并多出 EP 滑块。算进去的有：路由专家的参数按 EP 切开，\
+             在专家数据并行组里按 ZeRO 记账；all-to-all 的字节 m·(M/p)·4·((e−1)/e)·(s·b/(c·t))·k·h·2；\
+             专家 DP 的梯度通信；估算里按激活参数算的 FLOPs。路由按完全均衡算：每个 token 恰好去 k 个\
+             专家，每个专家分到的一样多，没有容量因子带来的填充或丢弃，也没有过热的专家；all-to-all \
+             的延迟不计，MoE 层的激活按稠密层计。",
+            "Both grids take MoE models, with an EP slider. Counted: the routed experts' \
+             parameters split over EP and kept by ZeRO's ledger in the expert-data-parallel group; \
+             the all-to-all bytes m·(M/p)·4·((e−1)/e)·(s·b/(c·t))·k·h·2; expert-DP gradient \
+             traffic; the estimate's FLOPs from the active parameters. Routing is taken as \
+             perfectly balanced: every token goes to exactly k experts and every expert gets the \
+             same share, with no capacity-factor padding, no dropped tokens and no hot experts. \
+             The all-to-all's latency is not counted, and MoE layers' activations count like \
+             dense ones.",
+        ),
+        Omission::Latency => (
+            "时间 = 字节 ÷ 链路带宽，通信表和步时估算都这么算：集合通信的每一步、每条消息都没有固定开销，\
+             不管消息多小。发很多小消息的维度（层数多时的 TP、切得很细的 CP）因此显得比实际快。",
+            "Time is bytes ÷ link bandwidth, in the traffic table and in the step-time estimate: \
+             no fixed cost for a collective's steps or for a message, however small. Dimensions \
+             that send many small messages (TP over many layers, a finely split CP) look faster \
+             than they are.",
+        ),
+        Omission::Overlap => (
+            "通信表里每一维的时间都按不重叠算，是上限，不是实际耗时。步时估算只让 DP 和专家 DP 的通信\
+             藏在反向传播后面（计算时间的 2/3），TP、CP、EP、PP 的时间整段算在关键路径上。",
+            "Each dimension's time in the traffic table assumes no overlap: an upper bound, not a \
+             measured duration. The step-time estimate lets only DP and expert-DP traffic hide \
+             behind the backward pass (2/3 of compute); TP, CP, EP and PP time sits whole on the \
+             critical path.",
+        ),
+        Omission::RecomputeTraffic => (
+            "全量重计算在反向时把每层的前向再跑一遍。步时估算算了它的计算量（FLOPs ×4/3），\
+             通信却只记一次：TP 每层前向的 2 次 all-reduce 和 EP 的 all-to-all 都不重复。\
+             选择性重计算重算的注意力也不加 FLOPs。",
+            "Full recompute runs each layer's forward again during the backward pass. The \
+             step-time estimate counts its compute (FLOPs × 4/3), but the traffic is counted \
+             once: TP's two forward all-reduces per layer and EP's all-to-all are not repeated. \
+             Selective recompute's recomputed attention adds no FLOPs either.",
+        ),
+        Omission::CpBackward => (
+            "CP 只算前向对 K、V 的 all-gather（全注意力层，m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2）；\
+             反向对 dK、dV 的 reduce-scatter（字节数与前向相同）不计，所以 CP 的通信大约只算了一半。",
+            "CP counts only the forward all-gather of K and V (full-attention layers, \
+             m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2); the backward reduce-scatter of dK and dV, \
+             as many bytes again, is not counted, so CP's traffic is about half of what it sends.",
+        ),
+        Omission::PipelineMessages => (
+            "PP 每个 micro-batch 传一份完整的激活 x = 2·s′·b·h（反向再传回一份梯度），不除以 TP：\
+             Megatron 把段间消息在 TP 组内切开再聚齐的做法没有建模，所以 TP > 1 时 PP 的字节偏多。",
+            "PP sends one whole activation x = 2·s′·b·h per micro-batch (and its gradient back), \
+             not divided by TP: Megatron's scatter and gather of stage-to-stage messages over the \
+             TP group is not modelled, so with TP > 1 PP's bytes are an overcount.",
+        ),
+        Omission::KernelEfficiency => (
+            "计算时间 = FLOPs ÷ (N × 每卡有效算力 gpu_tflops)：一个固定的有效算力，不管每张卡乘的矩阵多小。\
+             TP 切得再细、micro-batch 再小都不掉速；没有屋顶线模型，也不区分受显存带宽限制的层。",
+            "Compute is FLOPs ÷ (N × the effective gpu_tflops of a card): one fixed effective \
+             rate, however small the matrices a card multiplies. Cutting TP finer or shrinking \
+             micro-batches loses no speed; there is no roofline and no memory-bound layer.",
+        ),
+        Omission::StageTime => (
+            "气泡 = 计算 × (p−1)/(v·m)，默认每段用时相同。除不尽时多出来的那层、嵌入和输出头在首尾两段\
+             多花的时间都不进步时；「按段计」只改显存，不改估算。",
+            "The bubble is compute × (p−1)/(v·m), taking every stage to need the same time. The \
+             extra layer of some stages when p does not divide L, and the embedding's and output \
+             head's time on the first and last stage, do not enter the step time; \"by stage\" \
+             changes memory, not the estimate.",
+        ),
+        Omission::OutsideTheStep => (
+            "一步 = 计算 + 气泡 + 没藏住的通信。优化器更新（每张卡在自己分片上跑的 Adam）、梯度裁剪、\
+             数据加载、kernel 启动和检查点都不计；ZeRO 阶段只改变通信，不改变计算时间。",
+            "A step is compute + bubble + the communication not hidden. The optimizer update (Adam \
+             on each card's shard), gradient clipping, data loading, kernel launches and \
+             checkpoints are not counted; the ZeRO stage changes the traffic, not the compute \
+             time.",
+        ),
+    }
+}
