@@ -31,13 +31,13 @@ use std::io::{Read, Write};
 
 pub use args::{parse as parse_args, Command};
 pub use error::CliError;
-pub use usage::USAGE;
+pub use usage::usage;
 
 /// Runs one command line (without the program name), reading stdin only when the command
 /// needs it.
 pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), CliError> {
     match args::parse(args)? {
-        Command::Help => out.write_all(USAGE.as_bytes())?,
+        Command::Help => out.write_all(usage().as_bytes())?,
         Command::Eval {
             card,
             link,

@@ -1,7 +1,43 @@
-//! The text of `parallel-lab --help`.
+//! The text of `parallel-lab --help`: the usage written here, and the list of what the lab
+//! does not count, from the core's one list (`parallel_core::omissions`).
 
-/// Usage, flags, the config's fields and examples.
-pub const USAGE: &str = r#"parallel-lab: memory, traffic and pipeline bubble of a GPU training plan, per card.
+use parallel_core::omissions::Topic;
+use parallel_core::Lang;
+
+/// The help text: usage, flags, the config's fields, what is not counted, examples.
+///
+/// ```
+/// let help = parallel_cli::usage();
+/// assert!(help.contains("NOT COUNTED") && help.contains("Latency of each message"));
+/// ```
+pub fn usage() -> String {
+    let mut out = String::with_capacity(HEAD.len() + TAIL.len() + 2048);
+    out.push_str(HEAD);
+    out.push_str(&not_counted());
+    out.push_str(TAIL);
+    out
+}
+
+/// The "NOT COUNTED" section: every omission's English title, by topic.
+fn not_counted() -> String {
+    let mut out = String::from(
+        "\nNOT COUNTED (each item's reason, and what the lab counts of it: docs/formulas.md §11)\n",
+    );
+    for topic in Topic::ALL {
+        out.push_str("  ");
+        out.push_str(topic.title(Lang::En));
+        out.push('\n');
+        for item in topic.omissions() {
+            out.push_str("    - ");
+            out.push_str(item.title(Lang::En));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Usage, flags, the config's fields and the report, before the list of what is not counted.
+const HEAD: &str = r#"parallel-lab: memory, traffic and pipeline bubble of a GPU training plan, per card.
 
 USAGE
   parallel-lab eval [--card N] [--explain]
@@ -57,7 +93,10 @@ REPORT
   "bubble_s", "step_s", "tokens_per_s_per_gpu"}: FLOPs = (6*P_act + 6*F*a*head_dim*s)*T
   (x 4/3 with full recompute), compute = FLOPs/(N*gpu_tflops*1e12), step = compute*(1+bubble
   ratio) + tp + cp + ep + pp seconds + max(0, dp + edp seconds - 2/3*compute)
+"#;
 
+/// Examples, model config and exit status, after the list of what is not counted.
+const TAIL: &str = r#"
 EXAMPLES
   echo '{"gpus":64,"tp":8,"pp":2,"zero":1}' | parallel-lab eval
   echo '{"gpus":64,"tp":8,"pp":2}' | parallel-lab groups --card 0
