@@ -52,6 +52,21 @@ ${snippet}
 const styleHeight = (iframe) =>
   iframe.evaluate((f) => (/^\d+(\.\d+)?px$/.test(f.style.height) ? parseFloat(f.style.height) : null));
 
+/**
+ * Waits, a frame at a time, until the iframe's height is its content's (within 2 px), and
+ * returns both; fails after 30 s with the last pair seen.
+ */
+async function sizedToContent(iframe, frame) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const height = await styleHeight(iframe);
+    const inside = await contentHeight(frame);
+    if (height !== null && Math.abs(height - inside.content) <= 2) return { height, inside };
+    if (Date.now() > deadline) return { height, inside };
+    await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  }
+}
+
 /** Height of the framed document's content (the embed root's bottom edge) and whether it scrolls. */
 const contentHeight = (frame) =>
   frame.evaluate(() => {
@@ -113,11 +128,8 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   const frame = await (await iframe.elementHandle()).contentFrame();
   await page.waitForFunction(
     () => /^\d+(\.\d+)?px$/.test(document.querySelector('iframe[data-parallel-lab]').style.height),
-    null,
-    { timeout: 10_000 },
   );
-  let height = await styleHeight(iframe);
-  let inside = await contentHeight(frame);
+  let { height, inside } = await sizedToContent(iframe, frame);
   assert.notEqual(height, initial, 'the height is the reported one, not the initial attribute');
   assert.ok(Math.abs(height - inside.content) <= 2, `iframe ${height}px for content ${inside.content}px`);
   assert.equal(inside.scrolls, false, 'the frame does not scroll inside');
@@ -127,11 +139,9 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   await page.waitForFunction(
     (before) => parseFloat(document.querySelector('iframe[data-parallel-lab]').style.height) > before + 50,
     height,
-    { timeout: 10_000 },
   );
-  await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
-  height = await styleHeight(iframe);
-  inside = await contentHeight(frame);
+  // The widget may report more than one height while it reflows: wait for the one it settles at.
+  ({ height, inside } = await sizedToContent(iframe, frame));
   assert.ok(Math.abs(height - inside.content) <= 2, `narrow: iframe ${height}px for content ${inside.content}px`);
 
   // Moving the widget's sliders never adds entries to the course page's history: the frame
@@ -139,6 +149,12 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   const entries = await page.evaluate(() => history.length);
   for (const m of ['16', '32']) {
     await inner.getByTestId('slider-m').fill(m);
+    // The frame has written the change into its address (the state asserted on below)...
+    await inner.locator(':root').evaluate((_, want) => new Promise((resolve) => {
+      const check = () => (location.hash.includes(`.m${want}`) || location.hash.includes(`=m${want}`) ? resolve() : requestAnimationFrame(check));
+      check();
+    }), m);
+    // ...and the next change comes after the pause that, outside a frame, makes a history entry.
     await page.waitForTimeout(1_100);
   }
   assert.equal(await inner.getByTestId('slider-m').inputValue(), '32');

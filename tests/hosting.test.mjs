@@ -109,7 +109,7 @@ test('after the first visit a reload works offline, from the service worker', as
   if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
     await page.reload({ waitUntil: 'load' });
   }
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null);
   await page.getByTestId('section-64').getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
   await page.waitForLoadState('networkidle');
 

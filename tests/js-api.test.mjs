@@ -128,12 +128,12 @@ test('your own model: a pasted config.json is counted and used; a broken one is 
   assert.equal(Number(await section.getByTestId('mem-total').getAttribute('data-bytes')), want.memory.total);
 
   // The link carries the model by its fields; a reload comes back to it.
-  await page.waitForFunction(() => /g8=[^&]*mdl-p8030261248-/.test(location.hash), null, { timeout: 3_000 });
+  await page.waitForFunction(() => /g8=[^&]*mdl-p8030261248-/.test(location.hash), null);
   const link = await page.evaluate(() => location.href);
   const again = await context.newPage();
   await again.goto(link, { waitUntil: 'load' });
   const figures = again.getByTestId('section-8').getByTestId('model-figures');
-  await figures.waitFor({ state: 'attached', timeout: 30_000 });
+  await figures.waitFor({ state: "attached" });
   await figures.scrollIntoViewIfNeeded();
   assert.match(await figures.innerText(), /8,030,261,248/);
   assert.equal(await again.getByTestId('section-8').getByTestId('select-model').inputValue(), 'custom');
@@ -143,11 +143,11 @@ test('your own model: a pasted config.json is counted and used; a broken one is 
   // A file dropped on the box is read and used: Mixtral's config.json.
   const mixtral = await readFile(FIXTURE, 'utf8');
   await dropFile(box, mixtral);
-  await section.getByTestId('model-config-result').and(page.locator('[data-params="46702792704"]')).waitFor({ timeout: 5_000 });
+  await section.getByTestId('model-config-result').and(page.locator('[data-params="46702792704"]')).waitFor();
   // Back to Llama 3 8B for what follows.
   await box.fill(JSON.stringify(hf, null, 2));
   await section.getByTestId('model-config-apply').click();
-  await section.getByTestId('model-config-result').and(page.locator('[data-params="8030261248"]')).waitFor({ timeout: 5_000 });
+  await section.getByTestId('model-config-result').and(page.locator('[data-params="8030261248"]')).waitFor();
 
   // A config without hidden_size: one message naming it; the model stays.
   const broken = { ...hf };
@@ -190,7 +190,7 @@ test('a course page on another origin drives an embedded grid by postMessage, as
 
   // An object with the CLI's field names.
   await send({ tp: 4, pp: 2, zero: 1 });
-  await inner.getByTestId('slider-tp').and(inner.locator('[aria-valuetext="4"]')).waitFor({ timeout: 5_000 });
+  await inner.getByTestId('slider-tp').and(inner.locator('[aria-valuetext="4"]')).waitFor();
   assert.equal(await inner.getByTestId('slider-pp').getAttribute('aria-valuetext'), '2');
   const want = cli(['eval'], { gpus: 64, tp: 4, pp: 2, zero: 1 }).ok;
   assert.equal(Number(await inner.getByTestId('mem-total').getAttribute('data-bytes')), want.memory.total);
@@ -198,13 +198,23 @@ test('a course page on another origin drives an embedded grid by postMessage, as
   // A link's tokens, with one the grid cannot take (TP across nodes): the rest applies, the
   // notice names it.
   await send('tp16.pp4');
-  await inner.getByTestId('slider-pp').and(inner.locator('[aria-valuetext="4"]')).waitFor({ timeout: 5_000 });
-  await inner.getByTestId('link-notice').waitFor({ timeout: 5_000 });
+  await inner.getByTestId('slider-pp').and(inner.locator('[aria-valuetext="4"]')).waitFor();
+  await inner.getByTestId('link-notice').waitFor();
   assert.match(await inner.getByTestId('link-notice').innerText(), /tp16/);
 
-  // Anything else is ignored.
+  // Anything else is ignored. The frame's own listener, added after the widget's, tells when
+  // the message has been handled (listeners run in order, in one task); the widget's effects
+  // have run by the next frame.
+  await inner.locator(':root').evaluate(() => {
+    window.addEventListener('message', (event) => {
+      if (event.data?.type === 'other') window.seenOther = true;
+    });
+  });
   await page.evaluate(() => document.querySelector('iframe').contentWindow.postMessage({ type: 'other', plan: { tp: 1 } }, '*'));
-  await page.waitForTimeout(200);
+  await inner.locator(':root').evaluate(() => new Promise((resolve) => {
+    const check = () => (window.seenOther ? requestAnimationFrame(() => resolve()) : requestAnimationFrame(check));
+    check();
+  }));
   assert.equal(await inner.getByTestId('slider-pp').getAttribute('aria-valuetext'), '4');
   await settleAndCheck(page, problems, assert);
   await context.close();
@@ -233,7 +243,7 @@ test('the recipes table counts memory for a row whose config.json the user suppl
       await dropFile(box, JSON.stringify(hf));
     }
     const counted = cli(['model'], hf).ok;
-    await tr.getByTestId('recipe-config-result').and(page.locator(`[data-params="${counted.params}"]`)).waitFor({ timeout: 5_000 });
+    await tr.getByTestId('recipe-config-result').and(page.locator(`[data-params="${counted.params}"]`)).waitFor();
     const verdict = cli(['eval'], { ...rows[row], seq_len: 131072, zero: 1, model: { hf_config: hf } });
     if (verdict.ok) {
       for (const [id, key] of [['recipe-states', 'model_states'], ['recipe-activations', 'activations'], ['recipe-total', 'total']]) {

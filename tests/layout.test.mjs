@@ -103,16 +103,22 @@ test('phone: the traffic table keeps its sideways scroll when a slider adds or r
   const { scrollWidth, clientWidth } = await box.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
   assert.ok(scrollWidth > clientWidth + 100, `the table fits (${scrollWidth} ≤ ${clientWidth} + 100): nothing to scroll`);
   await box.tap();
-  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
-  // Arrow keys scroll smoothly: wait until the box stands still.
-  const scrolled = await box.evaluate(async (el) => {
-    for (let last = -1; ; ) {
-      await new Promise((r) => setTimeout(r, 150));
-      if (el.scrollLeft === last) return last;
-      last = el.scrollLeft;
-    }
+  // Arrow keys scroll smoothly: a key press starts a scroll, `scrollend` says it is over. Two
+  // presses (about 40 px each) stay within the 100 px the box can scroll, so each one scrolls.
+  await box.evaluate((el) => {
+    el.scrollDone = true;
+    const running = () => (el.scrollDone = false);
+    document.addEventListener('keydown', running, true);
+    el.addEventListener('scroll', running);
+    el.addEventListener('scrollend', () => (el.scrollDone = true));
   });
-  assert.ok(scrolled > 40, `four presses of → scrolled the table ${scrolled}px`);
+  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
+  await box.evaluate((el) => new Promise((resolve) => {
+    const check = () => (el.scrollDone ? resolve() : requestAnimationFrame(check));
+    check();
+  }));
+  const scrolled = await box.evaluate((el) => el.scrollLeft);
+  assert.ok(scrolled > 40, `two presses of → scrolled the table ${scrolled}px`);
   // TP down to 1 (its row goes) and back up to 8 (it comes back), a key press at a time; a
   // table narrower than the scroll stops at its end, as a browser does.
   const slider = section.getByTestId('slider-tp');

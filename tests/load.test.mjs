@@ -82,11 +82,15 @@ test('the grids come first; the parts below are drawn right after, and a content
       early.waitForFunction((id) => {
         const element = document.getElementById(id);
         return element && Math.abs(element.getBoundingClientRect().top) < 2;
-      }, target, { timeout: 10_000 });
+      }, target);
     await atTop();
     assert.equal(await early.evaluate(() => document.documentElement.dataset.drawn), 'all', `${target}: everything is drawn (it was ${drawnBefore} at the click)`);
-    await early.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
-    await atTop();
+    // Two frames later, with nothing left to draw, it is still there.
+    await early.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    assert.ok(
+      await early.evaluate((id) => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 2, target),
+      `${target}: stays at the top`,
+    );
     await early.context().close();
   }
 });

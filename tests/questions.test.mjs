@@ -33,7 +33,7 @@ test('every question sets its plan up and answers from the figures on screen', a
     assert.equal(await answer.getAttribute('data-in-grid'), 'true', id);
     // The grid shows the plan: every figure equals the CLI's for it.
     const section = page.getByTestId(`section-${grid}`);
-    await page.waitForFunction((g) => Math.abs(document.querySelector(`[data-testid="section-${g}"]`).getBoundingClientRect().top) < 2, grid, { timeout: 5_000 });
+    await page.waitForFunction((g) => Math.abs(document.querySelector(`[data-testid="section-${g}"]`).getBoundingClientRect().top) < 2, grid);
     await section.getByTestId(`grid-${grid}`).getByTestId('card-0').click();
     assert.deepEqual(differences(await shown(section), expected(config, 0)), [], id);
     // The answer cites the figure on screen, as the grid shows it.

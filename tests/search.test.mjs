@@ -34,7 +34,7 @@ async function typeInto(panel, id, value) {
 /** Waits until the panel's status says done for a search started after `before`. */
 async function settled(panel) {
   const status = panel.getByTestId('search-status');
-  await status.and(panel.page().locator('[data-done="true"]')).waitFor({ timeout: 30_000 });
+  await status.and(panel.page().locator('[data-done="true"]')).waitFor();
   return (await visibleText(status)).trim();
 }
 
@@ -97,7 +97,7 @@ test('the search panel equals parallel-lab search, sorts, and loads a plan into 
   await row.getByTestId('load').click();
   const section = page.getByTestId('section-64');
   // The page brings the grid to the top of the viewport.
-  await page.waitForFunction(() => Math.abs(document.querySelector('[data-testid="section-64"]').getBoundingClientRect().top) < 2, null, { timeout: 5_000 });
+  await page.waitForFunction(() => Math.abs(document.querySelector('[data-testid="section-64"]').getBoundingClientRect().top) < 2, null);
   await section.getByTestId('grid-64').getByTestId('card-9').click();
   assert.deepEqual(differences(await shown(section), expected(config, 9)), []);
   assert.equal(await section.getByTestId('slider-tp').getAttribute('aria-valuetext'), String(config.tp));

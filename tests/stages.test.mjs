@@ -94,7 +94,7 @@ test('64 cards, TP 8 × PP 8: by stage, each card shows its own stage; even, all
   assert.equal(titled, 1, 'one card has a title: the one under the pointer');
 
   // The link carries the choice.
-  await page.waitForFunction(() => /g64=[^&]*stages/.test(location.hash), null, { timeout: 3_000 });
+  await page.waitForFunction(() => /g64=[^&]*stages/.test(location.hash), null);
 
   // Back to the lesson's split: every card equal again.
   await choose(section, ACCOUNTING, 'even');
