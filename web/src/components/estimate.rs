@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::{Estimate, Seconds};
 
-use crate::components::explain::explain_button;
-use crate::format;
+use crate::components::explain::{explain_button, figure_name};
+use crate::format::{self, escape_markup};
 use crate::i18n::{use_lang, Lang};
 use crate::lab::{part, GridLab};
 use crate::live::{live, Fill, Root};
@@ -68,24 +68,33 @@ fn throughput_text(lang: Lang, e: &Estimate) -> String {
     )
 }
 
-/// The estimate figure's markup.
+/// The estimate figure's markup. The step time's "?" sits beside its number; each of the
+/// others follows the name of the figure it explains, so no two "?" stand side by side with
+/// nothing to tell them apart.
 fn estimate_markup(lang: Lang, gpus: u32) -> String {
     let why = |figure| explain_button(lang, figure, gpus);
+    let named = |figure| {
+        format!(
+            "<span class=\"why-item\">{} {}</span>",
+            escape_markup(&figure_name(lang, figure)),
+            why(figure)
+        )
+    };
     format!(
         "<h3 class=\"figure-title\">{}</h3>\
          <p><span class=\"big\" data-testid=\"estimate-step\" data-slot=\"step\"></span>\
-         <span class=\"caption\">{}</span> {} {}</p>\
+         <span class=\"caption\">{}</span> {}</p>\
          <p class=\"secondary\" data-testid=\"estimate-split\" data-slot=\"split\"></p>\
          <p class=\"secondary\" data-testid=\"estimate-throughput\" data-slot=\"throughput\"></p>\
-         <p class=\"secondary why\">{} {}</p>\
+         <p class=\"secondary why\">{} · {} · {}</p>\
          <details class=\"assumptions\"><summary>{}</summary>\
          <p data-testid=\"estimate-assumptions\" data-slot=\"assumptions\"></p></details>",
         lang.pick("估算的每步时间", "Estimated step time"),
         lang.pick(" 估算", " estimate"),
         why(Figure::StepTime),
-        why(Figure::Compute),
-        why(Figure::TokensPerStep),
-        why(Figure::Throughput),
+        named(Figure::Compute),
+        named(Figure::TokensPerStep),
+        named(Figure::Throughput),
         lang.pick("估算的假设", "What the estimate assumes"),
     )
 }
@@ -166,5 +175,52 @@ mod tests {
             throughput_text(Lang::En, &e),
             "1,774 tokens per second per card (262,144 per step)"
         );
+    }
+
+    /// The visible text between each "?" button and the one before it: what a sighted reader
+    /// has to tell the buttons apart.
+    fn text_before_buttons(markup: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = markup;
+        let mut before = String::new();
+        while let Some(at) = rest.find("<button") {
+            before.push_str(&rest[..at]);
+            out.push(strip_tags(&before).trim().to_string());
+            before.clear();
+            rest = rest[at..].split_once("</button>").map_or("", |(_, r)| r);
+        }
+        out
+    }
+
+    fn strip_tags(markup: &str) -> String {
+        let mut text = String::new();
+        let mut in_tag = false;
+        for c in markup.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        text.replace('·', "")
+    }
+
+    #[test]
+    fn every_why_button_follows_its_own_visible_words() {
+        for lang in [Lang::Zh, Lang::En] {
+            let before = text_before_buttons(&estimate_markup(lang, 8));
+            assert_eq!(before.len(), 4, "{before:?}");
+            for (i, text) in before.iter().enumerate() {
+                assert!(
+                    !text.is_empty(),
+                    "{lang:?}: button {i} has nothing before it: {before:?}"
+                );
+                assert!(
+                    !before[..i].contains(text),
+                    "{lang:?}: two buttons follow the same words {text:?}"
+                );
+            }
+        }
     }
 }
