@@ -27,8 +27,14 @@ import {
 const byTestId = (...ids) => ids.map((id) => `[data-testid="${id}"]`).join(' ');
 const cardOf = (grid, card) => byTestId(`grid-${grid}`, `card-${card}`);
 
-async function waitForGrids(driver) {
-  await until(() => driver.evaluate(gridsDrawn), 'both grids drawn and data-drawn="all"');
+async function waitForGrids(driver, lab) {
+  try {
+    await until(() => driver.evaluate(gridsDrawn), 'both grids drawn and data-drawn="all"');
+  } catch (error) {
+    // Say why, when the page said: a failed load or an error usually is the reason.
+    const problems = [...(await driver.problems()), ...lab.httpErrors];
+    throw problems.length ? new Error(`${error.message}; problems: ${JSON.stringify(problems)}`) : error;
+  }
 }
 
 /** Clicks the element `selector` finds at its centre, once that point is on it. */
@@ -94,7 +100,7 @@ async function checkProblems(driver, lab, log) {
 export const JOURNEYS = [
   ['the page loads with no console error; both grids draw the CLI\'s starting plans', async (driver, lab, log) => {
     await driver.goto(lab.baseUrl);
-    await waitForGrids(driver);
+    await waitForGrids(driver, lab);
     for (const grid of [8, 64]) {
       const cards = await driver.evaluate(gridCards, `grid-${grid}`);
       assert.equal(cards.count, grid, `grid-${grid} draws ${grid} cards`);
@@ -109,7 +115,7 @@ export const JOURNEYS = [
 
   ['a clicked card lights the groups `groups --card` names, on both grids', async (driver, lab, log) => {
     await driver.goto(lab.baseUrl);
-    await waitForGrids(driver);
+    await waitForGrids(driver, lab);
     for (const [grid, card] of [[8, 5], [64, 19]]) {
       const config = fullConfig(START[grid]);
       await clickOn(driver, cardOf(grid, card));
@@ -127,7 +133,7 @@ export const JOURNEYS = [
 
   ['a card chosen by keys (End, Home, arrows, Enter, Escape) lights the CLI\'s groups', async (driver, lab, log) => {
     await driver.goto(lab.baseUrl);
-    await waitForGrids(driver);
+    await waitForGrids(driver, lab);
     const config = fullConfig(START[64]);
     await focus(driver, cardOf(64, 0));
     // Four cards a row, eight a machine (as grid-64.test.mjs).
@@ -156,7 +162,7 @@ export const JOURNEYS = [
 
   ['PP moved by keys (Home, arrows, End) gives `eval --card`\'s figures at every position', async (driver, lab, log) => {
     await driver.goto(lab.baseUrl);
-    await waitForGrids(driver);
+    await waitForGrids(driver, lab);
     const card = 9;
     const config = fullConfig(START[64]);
     let lastValid = { ...config };
@@ -186,7 +192,7 @@ export const JOURNEYS = [
 
   ['the language switch: English leaves no CJK character but the toggle\'s 中文; Chinese comes back intact', async (driver, lab, log) => {
     await driver.goto(lab.baseUrl);
-    await waitForGrids(driver);
+    await waitForGrids(driver, lab);
     // Dynamic text on screen too: a selected card in each grid (legend, per-card traffic).
     for (const grid of [8, 64]) {
       await clickOn(driver, cardOf(grid, 0));
@@ -217,7 +223,7 @@ export const JOURNEYS = [
     for (const id of ['part-three', 'part-four']) {
       await driver.goto('about:blank');
       await driver.goto(`${lab.baseUrl}#sec=${id}`);
-      await waitForGrids(driver);
+      await waitForGrids(driver, lab);
       const top = () => driver.evaluate((section) => document.getElementById(section)?.getBoundingClientRect().top ?? null, id);
       await until(async () => {
         const now = await top();
@@ -236,7 +242,7 @@ export const JOURNEYS = [
   ['an embedded widget on another origin sizes its iframe from the widget\'s messages', async (driver, lab, log) => {
     // The teacher sets PP 2 on the 64-card grid by keys (TP 8, DP 4) and takes the snippet.
     await driver.goto(lab.baseUrl);
-    await waitForGrids(driver);
+    await waitForGrids(driver, lab);
     await focus(driver, byTestId('section-64', 'slider-pp'));
     for (const [key, pp] of [['Home', 1], ['ArrowRight', 2]]) {
       await driver.press(key);

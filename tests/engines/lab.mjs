@@ -4,7 +4,8 @@
 // Not a test file itself: scripts/test.sh runs `node --test engines/firefox.mjs
 // engines/webkit.mjs` from tests/ (names that the Chromium stage's bare `node --test` skips).
 
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DIST, origin, serveStatic, stopServer } from '../harness.mjs';
 
@@ -91,12 +92,13 @@ export async function startServers({ record = false } = {}) {
   const script = { type: 'text/javascript; charset=utf-8', body: RECORDER };
   const files = {};
   if (record) {
-    const index = withRecorder(await readFile(path.join(DIST, 'index.html'), 'utf8'));
-    const embed = withRecorder(await readFile(path.join(DIST, 'embed.html'), 'utf8'));
+    // Read at each request (serveStatic reads `body` when it answers), as dist/'s other files
+    // are: a rebuild of dist/ while the tests run must not leave stale asset names.
+    const entry = (name) => ({ ...html, get body() { return withRecorder(readFileSync(path.join(DIST, name), 'utf8')); } });
     Object.assign(files, {
-      '/': { ...html, body: index },
-      '/index.html': { ...html, body: index },
-      '/embed.html': { ...html, body: embed },
+      '/': entry('index.html'),
+      '/index.html': entry('index.html'),
+      '/embed.html': entry('embed.html'),
       [RECORDER_PATH]: script,
     });
   }
