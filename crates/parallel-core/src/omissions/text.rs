@@ -63,19 +63,19 @@ pub(super) const fn title(item: Omission) -> (&'static str, &'static str) {
 pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
     match item {
         Omission::EvenSplit => (
-            "「课上的均分」是默认口径，课上的数都按它算：只算第一段，每段 L/p 层（除不尽时取平均），\
+            "「课上的均分」是默认口径，课上的数都按它算。它只看第一段：每段 L/p 层（除不尽时取平均），\
              参数按 P/(TP·PP) 平摊，嵌入和输出头不单独放，logits 不计。把「显存怎么记」换成「按段计」，\
-             每段就分到 ⌊L/p⌋ 层，余下的层从第 1 段起各加一层；嵌入放在第 0 段、输出头放在最后一段，\
-             每段按自己在途的 micro-batch 数计激活，最后一段再加一个 micro-batch 的 FP32 logits，\
+             每段就分到 ⌊L/p⌋ 层，余下的层从第 1 段起各加一层；嵌入放在第 0 段，输出头放在最后一段；\
+             每段按自己在途的 micro-batch 数计激活，最后一段再加一个 micro-batch 的 FP32 logits；\
              每张卡显示自己那一段。两种口径都不能自己指定每段放几层。",
-            "The lesson's even split is the default, and every figure of the lesson uses it: it \
-             counts the first stage only, with L/p layers a stage (an average when p does not \
-             divide L), the parameters spread evenly as P/(TP·PP), no embedding or output head of \
-             its own and no logits. Switch memory accounting to \"by stage\" and each stage gets \
-             ⌊L/p⌋ layers, the remainder adding one to stages 1, 2 …; the embedding sits on stage \
-             0 and the output head on the last stage, each stage counts its own micro-batches in \
-             flight, the last one adds the FP32 logits of one micro-batch, and every card shows \
-             its own stage. Neither accounting lets you choose how many layers a stage holds.",
+            "The lesson's even split is the default, behind every figure of the lesson. It counts \
+             the first stage only: L/p layers a stage (an average when p does not divide L), the \
+             parameters spread evenly as P/(TP·PP), no embedding or output head of its own and no \
+             logits. Switch memory accounting to \"by stage\" and each stage gets ⌊L/p⌋ layers, \
+             the remainder adding one to stages 1, 2 …; the embedding sits on stage 0 and the \
+             output head on the last stage, each stage counts its own micro-batches in flight, the \
+             last one adds the FP32 logits of one micro-batch, and every card shows its own stage. \
+             Neither accounting lets you choose how many layers a stage holds.",
         ),
         Omission::OutputActivations => (
             "「按段计」只在最后一段加一份 FP32 logits（一个 micro-batch，4·s′·b·V/t）；第 0 段不为嵌入层\
@@ -104,19 +104,19 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              dense part.",
         ),
         Omission::Buffers => (
-            "一张卡的显存 = 模型状态 + 激活，此外什么都不加：没有算子的工作区、通信桶、ZeRO-3 临时聚齐的\
-             整层参数和 CUDA 上下文，也没有分配器的碎片。真实的卡要留余量，这里放得下的计划未必真跑得起来。",
+            "一张卡的显存只算模型状态加激活。算子的工作区、通信桶、ZeRO-3 临时聚齐的整层参数、\
+             CUDA 上下文和分配器的碎片都不算，所以真实的卡要留余量，这里放得下的计划未必真跑得起来。",
             "A card's memory is its model states plus its activations and nothing else: no kernel \
              workspaces, communication buckets, ZeRO-3's gathered full-layer parameters or CUDA \
              context, and no allocator fragmentation. A real card needs headroom, so a plan shown \
              as fitting may still not run.",
         ),
         Omission::ExpertBalance => (
-            "两个网格都能选 MoE 模型，并多出 EP 滑块。算进去的有：路由专家的参数按 EP 切开，\
-             在专家数据并行组里按 ZeRO 记账；all-to-all 的字节 m·(M/p)·4·((e−1)/e)·(s·b/(c·t))·k·h·2；\
-             专家 DP 的梯度通信；估算里按激活参数算的 FLOPs。路由按完全均衡算：每个 token 恰好去 k 个\
-             专家，每个专家分到的一样多，没有容量因子带来的填充或丢弃，也没有过热的专家；all-to-all \
-             的延迟不计，MoE 层的激活按稠密层计。",
+            "两个网格都能选 MoE 模型，选了就会出现 EP 滑块。算进去的有：路由专家的参数（按 EP 切开，\
+             在专家数据并行组里按 ZeRO 记账）、all-to-all 的字节 m·(M/p)·4·((e−1)/e)·(s·b/(c·t))·k·h·2、\
+             专家 DP 的梯度通信，以及估算里按激活参数算的 FLOPs。路由按完全均衡算：每个 token 恰好去 k 个\
+             专家，每个专家分到的 token 一样多，没有容量因子带来的填充或丢弃，也没有过热的专家。\
+             all-to-all 的延迟不计，MoE 层的激活按稠密层计。",
             "Both grids take MoE models, with an EP slider. Counted: the routed experts' \
              parameters split over EP and kept by ZeRO's ledger in the expert-data-parallel group; \
              the all-to-all bytes m·(M/p)·4·((e−1)/e)·(s·b/(c·t))·k·h·2; expert-DP gradient \
@@ -127,8 +127,8 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              dense ones.",
         ),
         Omission::Latency => (
-            "时间 = 字节 ÷ 链路带宽，通信表和步时估算都这么算：集合通信的每一步、每条消息都没有固定开销，\
-             不管消息多小。发很多小消息的维度（层数多时的 TP、切得很细的 CP）因此显得比实际快。",
+            "时间 = 字节 ÷ 链路带宽，通信表和步时估算都这么算，集合通信的每一步、每条消息都没有固定开销，\
+             消息再小也一样。所以发很多小消息的维度（层数多时的 TP、切得很细的 CP）显得比实际快。",
             "Time is bytes ÷ link bandwidth, in the traffic table and in the step-time estimate: \
              no fixed cost for a collective's steps or for a message, however small. Dimensions \
              that send many small messages (TP over many layers, a finely split CP) look faster \
@@ -166,8 +166,8 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              TP group is not modelled, so with TP > 1 PP's bytes are an overcount.",
         ),
         Omission::KernelEfficiency => (
-            "计算时间 = FLOPs ÷ (N × 每卡有效算力 gpu_tflops)：一个固定的有效算力，不管每张卡乘的矩阵多小。\
-             TP 切得再细、micro-batch 再小都不掉速；没有屋顶线模型，也不区分受显存带宽限制的层。",
+            "计算时间 = FLOPs ÷ (N × 每卡有效算力 gpu_tflops)，用的是一个固定的有效算力，不管每张卡乘的矩阵\
+             多小。TP 切得再细、micro-batch 再小都不掉速；没有屋顶线模型，也不区分受显存带宽限制的层。",
             "Compute is FLOPs ÷ (N × the effective gpu_tflops of a card): one fixed effective \
              rate, however small the matrices a card multiplies. Cutting TP finer or shrinking \
              micro-batches loses no speed; there is no roofline and no memory-bound layer.",
