@@ -1,14 +1,25 @@
 //! "How these numbers are counted": the rules of SPEC §4–§6 in the page's words, what they
 //! leave out, and the units. The formulas are shown as text; they are computed only in
-//! `parallel-core`. Bandwidths and card size are read from the core's defaults.
+//! `parallel-core`. Bandwidths and card size are read from the core's defaults; what is left
+//! out is the core's list (`parallel_core::omissions`), topic by topic.
 
 use leptos::prelude::*;
+use parallel_core::omissions::Topic;
 use parallel_core::{PlanConfig, GB};
 
 use crate::components::table_scroll::TableScroll;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
+use crate::sections::intro::OmissionList;
 use parallel_core::link::Section;
+
+/// The list of what a topic's figures leave out, under its "Not counted" line.
+fn not_counted(topic: Topic, test_id: &'static str) -> impl IntoView {
+    view! {
+        <p class="ignored"><strong><T zh="没算的：" en="Not counted:" /></strong></p>
+        <OmissionList items=topic.omissions().collect() class="left-out ignored" test_id=test_id />
+    }
+}
 
 /// The sentences of the note that carry the core's defaults.
 mod text {
@@ -108,14 +119,10 @@ pub fn CountingNote() -> impl IntoView {
                 </li>
             </ul>
             <p>
-                <T zh="只看第一段流水线（它最忙）：L ÷ PP 层，乘以在途的 micro-batch 数——GPipe 是 m，1F1B 是 min(m, p)，interleaved 是 min(m, p)·(1 + (p−1)/(p·v))。合计 = 模型状态 + 激活，不超过卡的容量才算放得下。"
-                   en="Only the first pipeline stage is counted (it is the busiest): L ÷ PP layers, times the micro-batches in flight, m for GPipe, min(m, p) for 1F1B and min(m, p)·(1 + (p−1)/(p·v)) interleaved. Total = model states + activations; a plan fits when the total is within the card." />
+                <T zh="默认的「课上的均分」只看第一段流水线：L ÷ PP 层，乘以在途的 micro-batch 数——GPipe 是 m，1F1B 是 min(m, p)，interleaved 是 min(m, p)·(1 + (p−1)/(p·v))。「按段计」则逐段记账，每张卡显示自己那一段（见下面第一条）。合计 = 模型状态 + 激活，不超过卡的容量才算放得下。"
+                   en="The default, the lesson's even split, looks at the first pipeline stage only: L ÷ PP layers, times the micro-batches in flight, m for GPipe, min(m, p) for 1F1B and min(m, p)·(1 + (p−1)/(p·v)) interleaved. “By stage” keeps the books stage by stage, and every card shows its own stage (see the first item below). Total = model states + activations; a plan fits when the total is within the card." />
             </p>
-            <p class="ignored">
-                <strong><T zh="没算：" en="Not counted: " /></strong>
-                <T zh="embedding 与 logits 的激活（以及它们让首尾两段更重的不均衡）、临时缓冲、显存碎片。"
-                   en="activations of the embedding and the logits (and the imbalance they give the first and last stages), temporary buffers, memory fragmentation." />
-            </p>
+            {not_counted(Topic::Memory, "not-counted-memory")}
 
             <h3><T zh="通信：每张卡每步发出的字节" en="Traffic: bytes each card sends per step" /></h3>
             <p>
@@ -138,11 +145,14 @@ pub fn CountingNote() -> impl IntoView {
                 <T zh="流水线气泡 = (p−1)/m（interleaved 为 (p−1)/(v·m)），是空等时间相对计算时间的比例；它占整步的份额是 比例 ÷ （1 + 比例）。"
                    en="Pipeline bubble = (p−1)/m ((p−1)/(v·m) interleaved), idle time relative to compute time; its share of the whole step is ratio ÷ (1 + ratio)." />
             </p>
-            <p class="ignored">
-                <strong><T zh="没算：" en="Not counted: " /></strong>
-                <T zh="延迟、通信与计算的重叠、重计算多出的那次前向、CP 的反向通信。所以表里的时间是没有重叠时的推算，不是实测。"
-                   en="latency, overlap of communication with compute, the extra forward pass of recomputation, CP's backward traffic. The times in the tables are therefore estimates without overlap, not measurements." />
+            {not_counted(Topic::Traffic, "not-counted-traffic")}
+
+            <h3><T zh="步时：一个估算" en="Step time: an estimate" /></h3>
+            <p>
+                <T zh="每个网格旁的步时把三样加起来：计算（FLOPs ÷ 全部卡的有效算力）、流水线气泡、没被计算掩盖的通信。它是估算，用来比较计划，不是测量。"
+                   en="The step time beside each grid adds three things: compute (FLOPs ÷ the effective throughput of all cards), the pipeline bubble, and the communication compute does not hide. It is an estimate for comparing plans, not a measurement." />
             </p>
+            {not_counted(Topic::Estimate, "not-counted-estimate")}
 
             <h3><T zh="单位" en="Units" /></h3>
             <p>{units}</p>

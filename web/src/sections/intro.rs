@@ -1,8 +1,10 @@
 //! The page's opening: what kind of lab this is (computed, not measured), what it leaves out,
 //! and the anchor model every grid is filled with. Its figures come from the core's preset
-//! and ledger; nothing here multiplies.
+//! and ledger, and what it leaves out from the core's one list (`parallel_core::omissions`,
+//! which the counting note shows too, through [`OmissionList`]); nothing here multiplies.
 
 use leptos::prelude::*;
+use parallel_core::omissions::Omission;
 use parallel_core::{ModelStates, PlanConfig, Preset};
 
 use crate::format;
@@ -58,6 +60,38 @@ fn anchor_shape(lang: Lang) -> String {
             ("vocab", &format::thousands(u64::from(m.vocab))),
         ],
     )
+}
+
+/// Between an omission's title and its reason: a full-width colon in Chinese.
+fn title_separator(lang: Lang) -> &'static str {
+    lang.pick("：", ": ")
+}
+
+/// A list of things the lab does not count, each its title in bold and its reason, in the
+/// page's language; the words are the core's. Each item carries its id as `data-omission`.
+#[component]
+pub fn OmissionList(
+    /// The items, in the order shown.
+    items: Vec<Omission>,
+    /// The list's class.
+    class: &'static str,
+    /// The list's test id.
+    test_id: &'static str,
+) -> impl IntoView {
+    let lang = use_lang();
+    let rows = items
+        .into_iter()
+        .map(|item| {
+            view! {
+                <li data-omission=item.id()>
+                    <strong>{move || item.title(lang.get())}</strong>
+                    {move || title_separator(lang.get())}
+                    {move || item.reason(lang.get())}
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ul class=class data-testid=test_id>{rows}</ul> }
 }
 
 /// The opening section: the lab, its limits, the anchor.
@@ -122,16 +156,11 @@ pub fn Intro() -> impl IntoView {
             </div>
 
             <h3><T zh="这一页先不碰的东西" en="What this page leaves out" /></h3>
-            <ul class="left-out" data-testid="intro-left-out">
-                <li><T zh="网格里没有 MoE 的专家并行：锚点是稠密模型。专家并行只在第三部分 DeepSeek-V3 的配置里出现，由核心现算。"
-                       en="Expert parallelism for MoE is not in the grids: the anchor is dense. It appears only in part 3, in DeepSeek-V3's plan, computed by the same core." /></li>
-                <li><T zh="通信与计算的重叠：每一维的时间都按没有重叠来算，是上限而不是实际耗时；延迟也不计。"
-                       en="Overlap of communication with compute: each dimension's time assumes none, so it is an upper bound rather than a measured duration; latency is not counted either." /></li>
-                <li><T zh="流水线段间的不均衡：embedding 和输出头让首尾两段更重，这里按层数平均分段，不计它们的激活。"
-                       en="Imbalance between pipeline stages: the embedding and the output head make the first and last stages heavier; here stages split the layers evenly and their activations are not counted." /></li>
-                <li><T zh="临时缓冲、显存碎片、重计算多出的那次前向、CP 的反向通信：都不计。"
-                       en="Temporary buffers, memory fragmentation, the extra forward pass of recomputation and CP's backward traffic: none of these are counted." /></li>
-            </ul>
+            <OmissionList
+                items=Omission::ALL.into_iter().filter(|item| item.in_intro()).collect()
+                class="left-out"
+                test_id="intro-left-out"
+            />
             <p class="note">
                 <T zh="完整的记账口径写在页面底部的「这些数怎么算」。" en="The full accounting is at the bottom of the page, under “How these numbers are counted”." />
             </p>
@@ -164,6 +193,20 @@ mod tests {
         let en = anchor_shape(Lang::En);
         assert!(en.contains("vocabulary 248,320"), "{en}");
         assert!(!parallel_core::lang::has_cjk(&en), "{en}");
+    }
+
+    #[test]
+    fn the_intro_names_what_the_old_text_got_wrong() {
+        // The opening's list is a part of the core's: expert parallelism and the stages are
+        // among it, now as what they leave out, not as absent from the grids.
+        let intro: Vec<Omission> = Omission::ALL.into_iter().filter(|o| o.in_intro()).collect();
+        assert!(intro.contains(&Omission::ExpertBalance) && intro.contains(&Omission::EvenSplit));
+        assert!(intro.len() < Omission::ALL.len());
+        for lang in [Lang::Zh, Lang::En] {
+            let text: String = intro.iter().map(|o| o.reason(lang)).collect();
+            assert!(!text.contains("not in the grids") && !text.contains("网格里没有"));
+        }
+        assert_eq!(title_separator(Lang::Zh), "：");
     }
 
     #[test]
