@@ -95,4 +95,4 @@ awk '
     $2 == "pass" && $1 ~ /^(ℹ|#)$/ { p += $3 }
     $2 == "fail" && $1 ~ /^(ℹ|#)$/ { f += $3 }
     END { printf "tests: %d passed, %d failed\n", p, f }
-' "$LOGS/native.log" "$LOGS/native-web.log" "$LOGS/wasm.log" "$LOGS/e2e.log"
+' "$LOGS/native.log" "$LOGS/native-web.log" "$LOGS/wasm.log" "$LOGS/e2e.log" "$LOGS/engines.log"

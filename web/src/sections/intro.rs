@@ -130,8 +130,8 @@ pub fn Intro() -> impl IntoView {
                    en="Earlier lessons each cut one dimension: data, tensors, pipeline stages, sequences, experts. This page combines them on one set of cards. At every step you write down a prediction first, then check it in the device grid: memory per card, which link each dimension's traffic takes, how large the pipeline bubble is. At the end the plans are set against the published configurations of Llama 3 and DeepSeek-V3." />
             </p>
             <p>
-                <T zh="这里没有一次真实的多卡训练：我们的项目只有一块 GPU。页面上的每个数都是按公式现算的（锚点模型的参数量与维度取自它的官方 config），时间一律是「字节 ÷ 带宽」的推算；凡是 TFLOPs、MFU、GPU 小时这类实测数字，都是引用公开报告，并注明出处。"
-                   en="No multi-GPU training run stands behind this page: the project owns a single GPU. Every figure here is computed from formulas as you change the plan (the anchor's parameter count and shapes come from its official config), and every time is an estimate of bytes ÷ bandwidth. Measured figures such as TFLOPs, MFU or GPU hours are quoted from public reports, with the source named." />
+                <T zh="这里没有一次真实的多卡训练：我们的项目只有一块 GPU。页面上的每个数都是按公式现算的（锚点模型的参数量与维度取自它的官方 config），通信时间是「字节 ÷ 带宽」的推算，每步时间是按一个固定有效算力给出的估算；凡是 TFLOPs、MFU、GPU 小时这类实测数字，都是引用公开报告，并注明出处。"
+                   en="No multi-GPU training run stands behind this page: the project owns a single GPU. Every figure here is computed from formulas as you change the plan (the anchor's parameter count and shapes come from its official config), every communication time is bytes ÷ bandwidth, and the step time is an estimate at one fixed effective compute rate. Measured figures such as TFLOPs, MFU or GPU hours are quoted from public reports, with the source named." />
             </p>
 
             <div class="anchor-card" data-testid="anchor">
