@@ -36,6 +36,8 @@ pub enum Command {
     },
     /// Read a Hugging Face `config.json` on stdin and print its inline model and counts.
     Model,
+    /// Print the plan every omitted field falls back to, and the model presets' ids.
+    Defaults,
     /// Search every plan of the config on stdin's model, cluster and global batch (SPEC §12).
     Search {
         /// `--top K`: how many of the best fitting plans to print (default 20).
@@ -177,7 +179,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::invalid(
             "command",
-            "missing; expected eval, groups, model, search, table, bench or help (try --help)",
+            "missing; expected eval, groups, model, search, defaults, table, bench or help (try --help)",
         ));
     };
     let is_help = |a: &String| matches!(a.as_str(), "help" | "--help" | "-h");
@@ -207,6 +209,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             quick: flags.switch("--quick"),
         },
         "model" => Command::Model,
+        "defaults" => Command::Defaults,
         "search" => Command::Search {
             top: top_arg(&mut flags)?,
         },
@@ -214,7 +217,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             return Err(CliError::invalid(
                 "command",
                 format!(
-                    "unknown command `{other}`; expected eval, groups, model, search, table, bench or help"
+                    "unknown command `{other}`; expected eval, groups, model, search, defaults, table, bench or help"
                 ),
             ))
         }
@@ -427,6 +430,7 @@ mod tests {
             ("bench", Ok(Command::Bench { quick: false })),
             ("bench --quick", Ok(Command::Bench { quick: true })),
             ("model", Ok(Command::Model)),
+            ("defaults", Ok(Command::Defaults)),
             ("table", table(Format::Markdown, Lang::En, all())),
             (
                 "table --format json --lang zh --table all",
@@ -457,6 +461,7 @@ mod tests {
             ("eval --pretty", "--pretty: unknown flag"),
             ("eval extra", "eval: unexpected argument `extra`"),
             ("model --card 1", "--card: unknown flag for `model`"),
+            ("defaults --card 1", "--card: unknown flag for `defaults`"),
             (
                 "model config.json",
                 "model: unexpected argument `config.json`",

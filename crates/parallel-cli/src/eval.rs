@@ -1,9 +1,10 @@
-//! `parallel-lab eval`, `groups` and `model`: one config on stdin, one JSON line out.
+//! `parallel-lab eval`, `groups` and `model`: one config on stdin, one JSON line out; and
+//! `defaults`, which reads nothing.
 
 use std::io::Write;
 
 use parallel_core::hf::HfConfig;
-use parallel_core::{Plan, PlanConfig};
+use parallel_core::{Plan, PlanConfig, Preset};
 
 use crate::error::CliError;
 
@@ -45,6 +46,20 @@ pub fn groups(config: &PlanConfig, card: u32, out: &mut dyn Write) -> Result<(),
 /// `active_params` and `notes` (SPEC §13).
 pub fn model(config: &HfConfig, out: &mut dyn Write) -> Result<(), CliError> {
     write_json_line(&config.to_model()?, out)
+}
+
+/// `parallel-lab defaults`: `{"config": {...}, "presets": [{"id", "name"}...]}`, the
+/// `PlanConfig` every omitted field falls back to (an empty input is this plan) and
+/// [`Preset::ALL`] in its order, so that tools driving the page need not copy either.
+pub fn defaults(out: &mut dyn Write) -> Result<(), CliError> {
+    let presets: Vec<_> = Preset::ALL
+        .iter()
+        .map(|p| serde_json::json!({"id": p.id(), "name": p.name()}))
+        .collect();
+    write_json_line(
+        &serde_json::json!({"config": PlanConfig::default(), "presets": presets}),
+        out,
+    )
 }
 
 /// Writes a value as compact JSON followed by a newline.

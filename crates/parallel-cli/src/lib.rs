@@ -10,6 +10,8 @@
 //! - `search [--top K]`: a config on stdin (model, cluster, `global_batch`, …) → every plan
 //!   enumerated, the fitting ones ranked by estimated step time (`parallel_core::search`,
 //!   SPEC §12): `{"considered", "valid", "fitting", "plans": [{"config", "report"}…]}`.
+//! - `defaults`: `{"config", "presets"}`: the plan an empty input stands for, every field
+//!   written out, and the model presets in the order the page's picker lists them.
 //! - `bench`: times the core (a benchmark, not a test).
 //! - `eval --url LINK` / `groups --url LINK`: the plan of a page link instead of stdin (the
 //!   same codec as the page, `parallel_core::link`), so a link and a config are interchangeable.
@@ -64,6 +66,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result
         }
         Command::Table(table_args) => table::run(&table_args, stdin, out)?,
         Command::Bench { quick } => bench::run(quick, out)?,
+        Command::Defaults => eval::defaults(out)?,
         Command::Model => eval::model(&input::parse_hf_config(&input::read_all(stdin)?)?, out)?,
         Command::Search { top } => {
             let config = input::parse_config(&input::read_all(stdin)?)?;

@@ -60,6 +60,9 @@ USAGE
                                     {"considered", "valid", "fitting", "plans": [{"config",
                                     "report"}...]}: the K (default 20) quickest fitting plans
                                     by estimated step_s (ties: less memory)
+  parallel-lab defaults            print {"config": {PLAN}, "presets": [{"id", "name"}...]}: every
+                                    field of the plan an empty input stands for, and the model
+                                    presets in the page's order
   parallel-lab table [OPTIONS]      render the lesson's tables (Markdown by default)
   parallel-lab bench [--quick]      time the core: one evaluation, and a sweep of 1,024-GPU plans
   parallel-lab help | --help        print this text
