@@ -85,10 +85,12 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
     let traffic64: Signal<Vec<Traffic>> = lab64.traffic.into();
     let body = match widget {
         Widget::Grid8 => {
-            view! { <GridLabView lab=page.lab8 grid_id="8" max_tp=8 max_degree=8 /> }.into_any()
+            view! { <GridLabView lab=page.lab8 grid=GridId::Eight max_tp=8 max_degree=8 /> }
+                .into_any()
         }
         Widget::Grid64 => {
-            view! { <GridLabView lab=lab64 grid_id="64" max_tp=8 max_degree=8 /> }.into_any()
+            view! { <GridLabView lab=lab64 grid=GridId::SixtyFour max_tp=8 max_degree=8 /> }
+                .into_any()
         }
         Widget::Table8 => {
             view! { <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=page.lab8 /> }

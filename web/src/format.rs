@@ -1,7 +1,7 @@
 //! Formatting of the core's figures for the page. Nothing here computes a formula: values
 //! arrive computed and leave as text.
 
-use parallel_core::{Bytes, Link, Seconds, Traffic};
+use parallel_core::{Bytes, Seconds, Traffic};
 
 use crate::i18n::Lang;
 
@@ -37,14 +37,6 @@ pub fn seconds(value: Seconds) -> String {
 pub fn thousands(value: u64) -> String {
     // Counts on the page stay far below 2^53, where f64 is exact.
     parallel_core::numbers::thousands(value as f64)
-}
-
-/// The name of a link.
-pub fn link(lang: Lang, link: Link) -> &'static str {
-    match link {
-        Link::NvLink => "NVLink",
-        Link::InfiniBand => lang.pick("InfiniBand（跨机）", "InfiniBand"),
-    }
 }
 
 /// Traffic per dimension in one line: "EP 214.6 GB (IB) · PP 3.8 GB (IB)".

@@ -22,6 +22,7 @@ pub mod offline;
 pub mod permalink;
 pub mod sections;
 pub mod text;
+pub mod vocab;
 
 use leptos::prelude::*;
 

@@ -16,6 +16,7 @@ use super::layout::{
 use super::palette::{self, GRID, IB, INK, MUTED, NVLINK, PAPER};
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
+use crate::vocab;
 
 /// Bars whose largest and smallest non-zero values differ by this factor or more are drawn on
 /// a log axis.
@@ -94,20 +95,6 @@ fn positive_range(bars: &[TrafficBar]) -> (f64, f64) {
         })
 }
 
-fn dim_label(lang: Lang, dim: Dim) -> &'static str {
-    match dim {
-        Dim::Edp => lang.pick("专家 DP", "expert DP"),
-        other => other.label(),
-    }
-}
-
-fn link_long(lang: Lang, link: Link) -> &'static str {
-    match link {
-        Link::NvLink => lang.pick("NVLink（机内）", "NVLink (inside a node)"),
-        Link::InfiniBand => lang.pick("InfiniBand（跨机）", "InfiniBand (across nodes)"),
-    }
-}
-
 fn empty_text(lang: Lang) -> &'static str {
     lang.pick(
         "这个方案没有卡间通信（每一维都是 1）。",
@@ -179,11 +166,11 @@ pub fn draw<DB: DrawingBackend>(
         &[
             (
                 Mark::Swatch(NVLINK),
-                link_long(lang, Link::NvLink).to_string(),
+                vocab::link_where(lang, Link::NvLink).to_string(),
             ),
             (
                 Mark::Swatch(IB),
-                link_long(lang, Link::InfiniBand).to_string(),
+                vocab::link_where(lang, Link::InfiniBand).to_string(),
             ),
         ],
         data.log_scale.then(|| lang.pick("对数坐标", "log scale")),
@@ -265,7 +252,7 @@ pub fn draw<DB: DrawingBackend>(
         };
         label(
             area,
-            dim_label(lang, bar.dim),
+            vocab::dim(lang, bar.dim),
             below(8.0),
             s.bold(13.0, &INK),
             false,
@@ -292,16 +279,16 @@ pub fn summary(data: &TrafficSeries, lang: Lang) -> String {
         .map(|bar| {
             // Chinese names where the link runs; in English the sentence says "over" the link.
             let link = match lang {
-                Lang::Zh => link_long(lang, bar.link).to_string(),
-                Lang::En => bar.link.to_string(),
+                Lang::Zh => vocab::link_where(lang, bar.link),
+                Lang::En => vocab::link(lang, bar.link),
             };
             text::BAR.fill(
                 lang,
                 &[
-                    ("dim", &dim_label(lang, bar.dim)),
+                    ("dim", &vocab::dim(lang, bar.dim)),
                     ("bytes", &format::bytes(bar.bytes)),
                     ("link", &link),
-                    ("collective", &bar.collective),
+                    ("collective", &vocab::collective(lang, bar.collective)),
                     ("size", &bar.group_size),
                 ],
             )
@@ -453,7 +440,7 @@ mod tests {
         });
         assert_eq!(
             summary(&series, Lang::En),
-            "Traffic per card per step: PP 0.7 GB over NVLink (p2p, group of 2); \
+            "Traffic per card per step: PP 0.7 GB over NVLink (point-to-point, group of 2); \
              DP 97.2 GB over InfiniBand (all-reduce, group of 8)."
         );
     }

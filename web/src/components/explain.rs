@@ -14,6 +14,7 @@ use crate::format::escape_markup;
 use crate::i18n::{use_lang, Lang};
 use crate::lab::GridLab;
 use crate::live::{live, Fill, Root};
+use crate::vocab;
 
 /// The panel's sentences.
 mod text {
@@ -31,11 +32,7 @@ mod text {
 
 /// The figure's name in the page's language.
 pub fn figure_name(lang: Lang, figure: Figure) -> String {
-    let dim = |d: Dim| match d {
-        Dim::Dp => lang.pick("DP（含 ZeRO）", "DP (with ZeRO)").to_string(),
-        Dim::Edp => lang.pick("专家 DP", "expert DP").to_string(),
-        other => other.label().to_string(),
-    };
+    let dim = |d: Dim| vocab::dim_traffic(lang, d);
     match figure {
         Figure::ModelStates => lang.pick("模型状态", "model states").into(),
         Figure::Activations => lang.pick("激活", "activations").into(),

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use parallel_core::explain::Figure;
-use parallel_core::{Bytes, Collective, Dim, Link, Memory, Report, Traffic};
+use parallel_core::{Bytes, Dim, Memory, Report, Traffic};
 
 use crate::components::explain::explain_button;
 use crate::components::table_scroll::{head_cells, table_scroll_markup};
@@ -12,6 +12,7 @@ use crate::format::{self, escape_markup};
 use crate::i18n::{use_lang, Lang};
 use crate::lab::{part, GridLab};
 use crate::live::{live, Fill, Root};
+use crate::vocab;
 
 /// The sentences of the figures.
 mod text {
@@ -79,28 +80,6 @@ fn traffic_heading(lang: Lang, selected: Option<u32>) -> String {
     match selected {
         Some(card) => text::CARD_TRAFFIC.fill(lang, &[("card", &card)]),
         None => text::PLAN_TRAFFIC.get(lang).to_string(),
-    }
-}
-
-fn dim_name(lang: Lang, dim: Dim) -> &'static str {
-    match dim {
-        Dim::Tp => "TP",
-        Dim::Cp => "CP",
-        Dim::Ep => "EP",
-        Dim::Pp => "PP",
-        Dim::Dp => lang.pick("DP（含 ZeRO）", "DP (with ZeRO)"),
-        Dim::Edp => lang.pick("专家 DP", "Expert DP"),
-    }
-}
-
-fn collective_name(lang: Lang, collective: Collective) -> &'static str {
-    match collective {
-        Collective::AllReduce => "all-reduce",
-        Collective::AllGather => "all-gather",
-        Collective::AllToAll => "all-to-all",
-        Collective::P2p => lang.pick("点对点 p2p", "point-to-point"),
-        Collective::ReduceScatterAllGather => "reduce-scatter + all-gather",
-        Collective::AllGatherReduceScatter => "all-gather + reduce-scatter",
     }
 }
 
@@ -260,7 +239,7 @@ fn traffic_markup(lang: Lang, dims: &[Dim], gpus: u32) -> String {
                      <td data-slot=\"collective-{id}\"></td><td class=\"num\" data-slot=\"size-{id}\"></td>\
                      <td class=\"num\" data-slot=\"bytes-{id}\"></td><td data-slot=\"link-{id}\"></td>\
                      <td class=\"num\" data-slot=\"time-{id}\"></td><td class=\"why\">{} {}</td></tr>",
-                    dim_name(lang, dim),
+                    vocab::dim_traffic(lang, dim),
                     explain_button(lang, Figure::Traffic(dim), gpus),
                     explain_button(lang, Figure::TrafficTime(dim), gpus),
                 )
@@ -299,7 +278,7 @@ fn traffic_fills(lang: Lang, rows: &[Traffic], selected: Option<u32>) -> Vec<Fil
             Fill::attr(row, "class", Some(format!("traffic-row link-{link}"))),
             Fill::text(
                 format!("collective-{id}"),
-                collective_name(lang, t.collective),
+                vocab::collective(lang, t.collective),
             ),
             Fill::text(format!("size-{id}"), t.group_size.to_string()),
             Fill::text(format!("bytes-{id}"), format::bytes(t.bytes)),
@@ -308,7 +287,7 @@ fn traffic_fills(lang: Lang, rows: &[Traffic], selected: Option<u32>) -> Vec<Fil
                 "class",
                 Some(format!("link link-{link}")),
             ),
-            Fill::text(format!("link-{id}"), format::link(lang, t.link)),
+            Fill::text(format!("link-{id}"), vocab::link(lang, t.link)),
             Fill::text(format!("time-{id}"), format::seconds(t.seconds)),
         ]);
     }
@@ -440,11 +419,6 @@ pub fn warning_zh(warning: parallel_core::Warning) -> String {
             2 * u64::from(cp)
         ),
     }
-}
-
-/// A link's short name for chart legends.
-pub fn link_label(lang: Lang, link: Link) -> &'static str {
-    format::link(lang, link)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! traffic, bubble, warnings and charts. Used for the 8-GPU machine and the 64-GPU cluster.
 
 use leptos::prelude::*;
+use parallel_core::link::GridId;
 use parallel_core::{Groups, Plan, Report, StageMemory, Traffic};
 
 use crate::charts::{BubbleChart, MemoryChart, StageChart, TrafficChart};
@@ -14,14 +15,10 @@ use crate::i18n::T;
 use crate::lab::{part, GridLab};
 use crate::later::{Later, Piece};
 
-/// The interactive lab of one grid. `grid_id` is "8" or "64" (test ids `grid-8`, …).
+/// The interactive lab of one grid, `grid` (its class `grid-lab-8` or `grid-lab-64`, the
+/// device grid's test id `grid-8` or `grid-64`).
 #[component]
-pub fn GridLabView(
-    lab: GridLab,
-    grid_id: &'static str,
-    max_tp: u32,
-    max_degree: u32,
-) -> impl IntoView {
+pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> impl IntoView {
     // The lab's memos as they are (a derived signal would clone the plan or report on every
     // read), and memos of the parts each figure shows, so that a figure whose part did not
     // change is not run again.
@@ -53,8 +50,12 @@ pub fn GridLabView(
     let on_toggle = Callback::new(move |card: u32| lab.toggle(card));
     let on_clear = Callback::new(move |()| lab.selected.set(None));
     let stale = move || lab.error.with(Option::is_some);
+    let charts = match grid {
+        GridId::Eight => Piece::ChartsEight,
+        GridId::SixtyFour => Piece::ChartsSixtyFour,
+    };
     view! {
-        <div class=format!("grid-lab grid-lab-{grid_id}")>
+        <div class=format!("grid-lab grid-lab-{}", grid.gpus())>
             <div class="grid-lab-controls">
                 <GridControls lab=lab max_tp=max_tp max_degree=max_degree />
             </div>
@@ -66,7 +67,7 @@ pub fn GridLabView(
                     </p>
                 })}
                 <DeviceGrid
-                    test_id=if grid_id == "8" { "grid-8" } else { "grid-64" }
+                    grid=grid
                     plan=plan
                     selected=selected
                     groups=groups
@@ -85,7 +86,7 @@ pub fn GridLabView(
                 <TrafficTable traffic=traffic selected=selected lab=lab />
             </div>
             <div class="grid-lab-charts">
-                <Later piece=if grid_id == "8" { Piece::ChartsEight } else { Piece::ChartsSixtyFour }>
+                <Later piece=charts>
                     <MemoryChart plan=plan />
                     <StageChart plan=plan />
                     <TrafficChart traffic=traffic />

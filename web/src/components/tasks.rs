@@ -7,6 +7,7 @@ use parallel_core::{PlanConfig, Report};
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
+use crate::vocab;
 
 /// The sentences of the guided steps.
 mod text {
@@ -49,11 +50,11 @@ pub fn heaviest(lang: Lang, report: &Report) -> String {
     report
         .heaviest_traffic()
         .map(|t| {
-            let dim = t.dim.label();
+            let dim = vocab::dim(lang, t.dim);
             format!(
                 "{dim} {} ({})",
                 format::bytes(t.bytes),
-                format::link(lang, t.link)
+                vocab::link(lang, t.link)
             )
         })
         .unwrap_or_else(|| lang.pick("没有通信", "no traffic").to_string())

@@ -14,6 +14,8 @@ use crate::format;
 use crate::i18n::{Lang, T};
 use crate::lab::GridLab;
 use crate::later::{Later, Piece};
+use crate::vocab;
+use parallel_core::link::GridId;
 use parallel_core::link::Section;
 use parallel_core::link::Widget;
 
@@ -96,7 +98,7 @@ fn tasks() -> Vec<Task> {
             observe: |lang, r| {
                 r.comm
                     .iter()
-                    .map(|t| format!("{} {} {}", t.dim.as_str().to_ascii_uppercase(), format::bytes(t.bytes), format::link(lang, t.link)))
+                    .map(|t| format!("{} {} {}", vocab::dim(lang, t.dim), format::bytes(t.bytes), vocab::link(lang, t.link)))
                     .collect::<Vec<_>>()
                     .join(" · ")
             },
@@ -121,7 +123,7 @@ fn tasks() -> Vec<Task> {
             observe: |lang, r| {
                 let cp = r.comm.iter().find(|t| t.dim == Dim::Cp);
                 let cp = cp
-                    .map(|t| format!("{} ({})", format::bytes(t.bytes), format::link(lang, t.link)))
+                    .map(|t| format!("{} ({})", format::bytes(t.bytes), vocab::link(lang, t.link)))
                     .unwrap_or_default();
                 text::OBSERVE_CP.fill(lang, &[("activations", &r.memory.activations), ("cp", &cp)])
             },
@@ -139,7 +141,7 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
                 <T zh="同一个网格组件，画成 8 个机箱、每箱 8 张卡。机内走 NVLink（每卡 160 GB/s），跨机走 InfiniBand（每卡 50 GB/s）。"
                    en="The same grid, drawn as 8 machine boxes of 8 cards. Inside a machine traffic runs over NVLink (160 GB/s per card), across machines over InfiniBand (50 GB/s per card)." />
             </p>
-            <GridLabView lab=lab grid_id="64" max_tp=8 max_degree=8 />
+            <GridLabView lab=lab grid=GridId::SixtyFour max_tp=8 max_degree=8 />
             <div class="embed-row">
                 <EmbedHere widget=Widget::Grid64 />
                 <EmbedHere widget=Widget::ChartMemory64 />

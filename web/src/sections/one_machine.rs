@@ -14,6 +14,7 @@ use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
 use crate::later::{Later, Piece};
+use parallel_core::link::GridId;
 use parallel_core::link::Section;
 use parallel_core::link::Widget;
 
@@ -112,7 +113,7 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
                 answer=Signal::stored(floor)
                 explanation=explanation
             />
-            <GridLabView lab=lab grid_id="8" max_tp=8 max_degree=8 />
+            <GridLabView lab=lab grid=GridId::Eight max_tp=8 max_degree=8 />
             <EmbedHere widget=Widget::Grid8 />
             <Later piece=Piece::PartOneRest>
             <h3><T zh="试三件事" en="Try three things" /></h3>

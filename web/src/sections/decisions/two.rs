@@ -12,6 +12,7 @@ use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::input::{parse_gb, parse_percent, parse_whole, InputError};
 use crate::lab::GridLab;
+use crate::vocab;
 
 /// The sentences of decision ②'s verdict.
 mod text {
@@ -113,6 +114,22 @@ fn problems(lang: Lang, check: &DecisionTwo) -> Vec<String> {
     problems
 }
 
+/// A select's options: "choose" first, then each of `values` as `id` writes it, named in both
+/// languages by `name`.
+fn choices<V: Copy>(
+    values: &[V],
+    id: fn(V) -> &'static str,
+    name: fn(Lang, V) -> &'static str,
+) -> Vec<(&'static str, &'static str, &'static str)> {
+    std::iter::once(("", "请选择", "choose"))
+        .chain(
+            values
+                .iter()
+                .map(|&v| (id(v), name(Lang::Zh, v), name(Lang::En, v))),
+        )
+        .collect()
+}
+
 /// The student's plan in one line.
 fn plan_text(lang: Lang, config: &PlanConfig, dp: u32) -> String {
     text::PLAN.fill(
@@ -132,9 +149,9 @@ fn heaviest_text(lang: Lang, t: &Traffic) -> String {
     text::HEAVIEST.fill(
         lang,
         &[
-            ("dim", &t.dim.label()),
+            ("dim", &vocab::dim(lang, t.dim)),
             ("bytes", &format::bytes(t.bytes)),
-            ("link", &format::link(lang, t.link)),
+            ("link", &vocab::link(lang, t.link)),
             ("time", &format::seconds(t.seconds)),
         ],
     )
@@ -142,7 +159,7 @@ fn heaviest_text(lang: Lang, t: &Traffic) -> String {
 
 /// The student's answer with its marks.
 fn answer_text(lang: Lang, check: &DecisionTwo, marks: DecisionTwoMarks) -> String {
-    let named = check.heaviest.map_or("—", Dim::label);
+    let named = check.heaviest.map_or("—", |d| vocab::dim(lang, d));
     let bytes = check
         .bytes
         .as_ref()
@@ -348,10 +365,10 @@ pub fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
                 </div>
                 <div class="form-row">
                     <SelectField id="decision-2-heaviest" label_zh="通信最重的一维" label_en="Heaviest dimension" value=heaviest
-                        options=vec![("", "请选择", "choose"), ("tp", "TP", "TP"), ("pp", "PP", "PP"), ("dp", "DP", "DP")] />
+                        options=choices(&[Dim::Tp, Dim::Pp, Dim::Dp], Dim::as_str, vocab::dim) />
                     <NumberField id="decision-2-bytes" label_zh="它每卡每步发送" label_en="Its bytes per card per step" unit="GB" example="12.3" value=bytes validate=validate_gb />
                     <SelectField id="decision-2-link" label_zh="它走的链路" label_en="Its link" value=link
-                        options=vec![("", "请选择", "choose"), ("nvlink", "NVLink（机内）", "NVLink (inside a machine)"), ("ib", "InfiniBand（跨机）", "InfiniBand (across machines)")] />
+                        options=choices(&[Link::NvLink, Link::InfiniBand], Link::as_str, vocab::link_where) />
                     <NumberField id="decision-2-threshold" label_zh="可接受的气泡" label_en="Acceptable bubble" unit="%" example="10" value=threshold validate=validate_percent optional=true />
                 </div>
                 <div class="form-actions">

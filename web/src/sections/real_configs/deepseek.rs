@@ -11,6 +11,7 @@ use crate::error_text::rejected;
 use crate::format::{self, escape_markup, traffic_line};
 use crate::i18n::Lang;
 use crate::live::markup_block;
+use crate::vocab;
 
 /// The sentences beside the DeepSeek-V3 table.
 mod text {
@@ -51,9 +52,9 @@ fn heaviest_note(lang: Lang, t: &Traffic) -> String {
     text::HEAVIEST.fill(
         lang,
         &[
-            ("dim", &t.dim.label()),
+            ("dim", &vocab::dim(lang, t.dim)),
             ("bytes", &format::bytes(t.bytes)),
-            ("link", &format::link(lang, t.link)),
+            ("link", &vocab::link(lang, t.link)),
             ("time", &format::seconds(t.seconds)),
         ],
     )

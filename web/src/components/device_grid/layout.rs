@@ -1,0 +1,232 @@
+//! Where everything of the device grid sits: the card and node-box geometry ([`Layout`], a
+//! pure function of N and the node size), the arrow keys' neighbours, and the ring hops of the
+//! selected card's groups ([`hops`]) with their paths.
+
+use parallel_core::{Dim, Groups, Link};
+
+/// Card size and spacing of the drawing, in SVG units.
+pub(super) const CARD_W: f64 = 58.0;
+pub(super) const CARD_H: f64 = 46.0;
+const GAP: f64 = 8.0;
+pub(super) const NODE_PAD: f64 = 10.0;
+const NODE_TITLE: f64 = 20.0;
+const NODE_GAP: f64 = 18.0;
+/// Cards per row inside a node box.
+const CARDS_PER_ROW: u32 = 4;
+
+/// Where the "!" of a card over its capacity goes (its text's anchor, the end of the line),
+/// for a card whose top-left corner is `origin`.
+pub(super) fn over_mark_at((x, y): (f64, f64)) -> (f64, f64) {
+    (x + CARD_W - 6.0, y + CARD_H - 8.0)
+}
+
+/// Where everything sits: a pure function of N and the node size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    gpus: u32,
+    gpus_per_node: u32,
+    node_columns: u32,
+}
+
+impl Layout {
+    /// One box per node, two node boxes a row when there are several.
+    pub fn new(gpus: u32, gpus_per_node: u32) -> Layout {
+        let gpus_per_node = gpus_per_node.max(1);
+        let nodes = gpus.div_ceil(gpus_per_node);
+        Layout {
+            gpus,
+            gpus_per_node,
+            node_columns: if nodes > 1 { 2 } else { 1 },
+        }
+    }
+
+    pub(super) fn nodes(&self) -> u32 {
+        self.gpus.div_ceil(self.gpus_per_node)
+    }
+
+    pub(super) fn node_size(&self) -> (f64, f64) {
+        let cols = self.gpus_per_node.min(CARDS_PER_ROW);
+        let rows = self.gpus_per_node.div_ceil(CARDS_PER_ROW);
+        (
+            2.0 * NODE_PAD + f64::from(cols) * CARD_W + f64::from(cols - 1) * GAP,
+            NODE_TITLE + 2.0 * NODE_PAD + f64::from(rows) * CARD_H + f64::from(rows - 1) * GAP,
+        )
+    }
+
+    /// Top-left corner of a node box.
+    pub fn node_origin(&self, node: u32) -> (f64, f64) {
+        let (w, h) = self.node_size();
+        let col = node % self.node_columns;
+        let row = node / self.node_columns;
+        (
+            f64::from(col) * (w + NODE_GAP),
+            f64::from(row) * (h + NODE_GAP),
+        )
+    }
+
+    /// Top-left corner of a card.
+    pub fn card_origin(&self, card: u32) -> (f64, f64) {
+        let node = card / self.gpus_per_node;
+        let slot = card % self.gpus_per_node;
+        let (nx, ny) = self.node_origin(node);
+        (
+            nx + NODE_PAD + f64::from(slot % CARDS_PER_ROW) * (CARD_W + GAP),
+            ny + NODE_TITLE + NODE_PAD + f64::from(slot / CARDS_PER_ROW) * (CARD_H + GAP),
+        )
+    }
+
+    /// Centre of a card.
+    pub fn card_centre(&self, card: u32) -> (f64, f64) {
+        let (x, y) = self.card_origin(card);
+        (x + CARD_W / 2.0, y + CARD_H / 2.0)
+    }
+
+    /// The SVG view box "0 0 W H".
+    pub fn view_box(&self) -> String {
+        let (w, h) = self.node_size();
+        let rows = self.nodes().div_ceil(self.node_columns);
+        let cols = self.node_columns.min(self.nodes());
+        let width = f64::from(cols) * w + f64::from(cols - 1) * NODE_GAP;
+        let height = f64::from(rows) * h + f64::from(rows.saturating_sub(1)) * NODE_GAP;
+        format!("-2 -2 {} {}", width + 4.0, height + 4.0)
+    }
+
+    /// The card the arrow key leads to from `card`, staying on the grid.
+    pub fn neighbour(&self, card: u32, key: &str) -> Option<u32> {
+        let step = CARDS_PER_ROW.min(self.gpus_per_node);
+        let next = match key {
+            "ArrowRight" => card.checked_add(1),
+            "ArrowLeft" => card.checked_sub(1),
+            "ArrowDown" => card.checked_add(step),
+            "ArrowUp" => card.checked_sub(step),
+            "Home" => Some(0),
+            "End" => self.gpus.checked_sub(1),
+            _ => None,
+        }?;
+        (next < self.gpus).then_some(next)
+    }
+}
+
+/// A ring hop between two cards of one group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hop {
+    /// The group's dimension.
+    pub dim: Dim,
+    /// From card.
+    pub from: u32,
+    /// To card.
+    pub to: u32,
+    /// The link this hop crosses.
+    pub link: Link,
+}
+
+/// The hops of the selected card's groups: consecutive members in rank order, closed into a
+/// ring for the collectives (TP, CP, DP); PP is a chain of point-to-point sends.
+pub fn hops(groups: &Groups, gpus_per_node: u32) -> Vec<Hop> {
+    let mut out = Vec::new();
+    for (dim, members) in [
+        (Dim::Tp, &groups.tp),
+        (Dim::Cp, &groups.cp),
+        (Dim::Pp, &groups.pp),
+        (Dim::Dp, &groups.dp),
+    ] {
+        if members.len() < 2 {
+            continue;
+        }
+        let mut pairs: Vec<(u32, u32)> = members.windows(2).map(|w| (w[0], w[1])).collect();
+        if dim != Dim::Pp && members.len() > 2 {
+            pairs.push((members[members.len() - 1], members[0]));
+        }
+        out.extend(pairs.into_iter().map(|(from, to)| Hop {
+            dim,
+            from,
+            to,
+            link: Link::of_cards(&[from, to], gpus_per_node),
+        }));
+    }
+    out
+}
+
+/// The hops as SVG paths, one per hop: each bent a little by its group's dimension, so that
+/// hops of different groups between the same cards stay apart.
+pub(super) fn hops_markup(hops: &[Hop], layout: &Layout) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(hops.len() * 120);
+    for hop in hops {
+        let (x1, y1) = layout.card_centre(hop.from);
+        let (x2, y2) = layout.card_centre(hop.to);
+        let bend = match hop.dim {
+            Dim::Tp => 10.0,
+            Dim::Cp => -10.0,
+            Dim::Pp => 22.0,
+            _ => -22.0,
+        };
+        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        let (cx, cy) = (mx - dy / len * bend, my + dx / len * bend);
+        let (dim, link) = (hop.dim.as_str(), hop.link.as_str());
+        let _ = write!(
+            out,
+            r#"<path class="hop hop-{dim} hop-{link}" data-link="{link}" data-from="{}" data-to="{}" d="M{x1:.1},{y1:.1} Q{cx:.1},{cy:.1} {x2:.1},{y2:.1}"></path>"#,
+            hop.from, hop.to
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parallel_core::{Plan, PlanConfig};
+
+    /// Card 0's hops on 64 cards, TP 8 × PP 2 (DP 4), 8 cards a machine.
+    fn card_0_hops() -> Vec<Hop> {
+        let plan = Plan::new(&PlanConfig {
+            gpus: 64,
+            tp: 8,
+            pp: 2,
+            ..PlanConfig::default()
+        })
+        .unwrap();
+        hops(&plan.grid().groups(0).unwrap(), 8)
+    }
+
+    #[test]
+    fn hops_close_rings_but_not_pipelines() {
+        let hops = card_0_hops();
+        let count = |dim| hops.iter().filter(|h| h.dim == dim).count();
+        assert_eq!((count(Dim::Tp), count(Dim::Pp), count(Dim::Dp)), (8, 1, 4));
+        assert!(hops
+            .iter()
+            .filter(|h| h.dim == Dim::Tp)
+            .all(|h| h.link == Link::NvLink));
+        assert!(hops
+            .iter()
+            .filter(|h| h.dim != Dim::Tp)
+            .all(|h| h.link == Link::InfiniBand));
+    }
+
+    #[test]
+    fn hops_are_drawn_as_one_path_each_naming_its_cards_and_link() {
+        let drawn = card_0_hops();
+        let markup = hops_markup(&drawn, &Layout::new(64, 8));
+        assert_eq!(markup.matches("<path ").count(), drawn.len());
+        assert!(markup.contains(
+            r#"class="hop hop-tp hop-nvlink" data-link="nvlink" data-from="0" data-to="1""#
+        ));
+        assert!(markup
+            .contains(r#"class="hop hop-pp hop-ib" data-link="ib" data-from="0" data-to="8""#));
+        assert!(!markup.contains("NaN"));
+    }
+
+    #[test]
+    fn layout_puts_nodes_in_two_columns() {
+        let layout = Layout::new(64, 8);
+        assert_eq!(layout.node_origin(0).1, layout.node_origin(1).1);
+        assert!(layout.node_origin(2).1 > layout.node_origin(0).1);
+        assert_eq!(layout.neighbour(0, "ArrowLeft"), None);
+        assert_eq!(layout.neighbour(3, "ArrowDown"), Some(7));
+        assert_eq!(layout.neighbour(63, "ArrowRight"), None);
+    }
+}
