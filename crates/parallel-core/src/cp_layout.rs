@@ -10,6 +10,7 @@ use core::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use crate::checks::at_least_one;
 use crate::error::PlanError;
 
 /// How a sequence is cut among the CP ranks.
@@ -35,12 +36,8 @@ pub fn cp_positions(
     cp: u32,
     layout: CpLayout,
 ) -> Result<Vec<Vec<Range<u32>>>, PlanError> {
-    if cp == 0 {
-        return Err(PlanError::BelowOne { field: "cp" });
-    }
-    if seq_len == 0 {
-        return Err(PlanError::BelowOne { field: "seq_len" });
-    }
+    at_least_one(cp, "cp")?;
+    at_least_one(seq_len, "seq_len")?;
     if cp > seq_len {
         return Err(PlanError::CpAboveSeqLen { cp, seq_len });
     }

@@ -9,7 +9,7 @@
 //! - bytes each card sends per step for each dimension, its collective, link and time
 //!   ([`Plan::traffic`]);
 //! - the pipeline bubble ([`Plan::bubble`]);
-//! - context-parallel layouts ([`causal_pairs`]) and the TP split bench ([`tp_bench`]);
+//! - context-parallel layouts ([`causal_pairs`]) and the TP split bench ([`tp_bench()`]);
 //! - models read from a Hugging Face `config.json`, with their exact parameter count ([`hf`]).
 //!
 //! [`evaluate`] does all of it at once and returns a [`Report`].
@@ -35,6 +35,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::panic))]
 
 mod bubble;
+mod checks;
 mod config;
 mod cp_layout;
 pub mod decimal;

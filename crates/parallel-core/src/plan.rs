@@ -1,6 +1,7 @@
 //! [`Plan`]: a [`PlanConfig`] that passed every check of SPEC §2, so later formulas can
 //! trust it (every degree ≥ 1, t·p·c divides N, the model resolved).
 
+use crate::checks::{at_least_one, at_most, positive_finite};
 use crate::config::{PlanConfig, Precision, RankOrder, Recompute, Schedule};
 use crate::error::{PlanError, Warning};
 use crate::grid::Grid;
@@ -66,34 +67,6 @@ pub struct Plan {
     ib: BytesPerSec,
     order: RankOrder,
     warnings: Vec<Warning>,
-}
-
-fn at_least_one(value: u32, field: &'static str) -> Result<(), PlanError> {
-    if value == 0 {
-        Err(PlanError::BelowOne { field })
-    } else {
-        Ok(())
-    }
-}
-
-fn positive_finite(value: f64, field: &'static str) -> Result<(), PlanError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(())
-    } else {
-        Err(PlanError::NotPositive { field, got: value })
-    }
-}
-
-fn at_most(value: u32, max: u32, field: &'static str) -> Result<(), PlanError> {
-    if value > max {
-        Err(PlanError::AtMost {
-            field,
-            max: u64::from(max),
-            got: u64::from(value),
-        })
-    } else {
-        Ok(())
-    }
 }
 
 impl Default for Plan {

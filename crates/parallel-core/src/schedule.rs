@@ -14,6 +14,7 @@
 
 use serde::Serialize;
 
+use crate::checks::at_least_one;
 use crate::config::Schedule;
 use crate::error::PlanError;
 
@@ -133,29 +134,18 @@ pub fn simulate_schedule(
     micro_batches: u32,
     chunks: u32,
 ) -> Result<Timeline, PlanError> {
-    if stages == 0 {
-        return Err(PlanError::BelowOne { field: "pp" });
-    }
-    if micro_batches == 0 {
-        return Err(PlanError::BelowOne {
-            field: "micro_batches",
-        });
-    }
-    if chunks == 0 || (chunks > 1 && view != ScheduleView::Interleaved) {
-        return Err(if chunks == 0 {
-            PlanError::BelowOne {
-                field: "virtual_stages",
-            }
-        } else {
-            PlanError::ChunksNeedInterleaved {
-                virtual_stages: chunks,
-                schedule: match view {
-                    ScheduleView::Gpipe => "gpipe",
-                    ScheduleView::OneFOneB => "1f1b",
-                    ScheduleView::Interleaved => "interleaved",
-                    ScheduleView::ZbH1 => "zb-h1",
-                },
-            }
+    at_least_one(stages, "pp")?;
+    at_least_one(micro_batches, "micro_batches")?;
+    at_least_one(chunks, "virtual_stages")?;
+    if chunks > 1 && view != ScheduleView::Interleaved {
+        return Err(PlanError::ChunksNeedInterleaved {
+            virtual_stages: chunks,
+            schedule: match view {
+                ScheduleView::Gpipe => "gpipe",
+                ScheduleView::OneFOneB => "1f1b",
+                ScheduleView::Interleaved => "interleaved",
+                ScheduleView::ZbH1 => "zb-h1",
+            },
         });
     }
     let slots = u64::from(stages) * u64::from(micro_batches) * u64::from(chunks);

@@ -13,6 +13,7 @@
 
 use serde::Serialize;
 
+use crate::checks::required;
 use crate::config::{PlanConfig, Recompute, Schedule};
 use crate::error::PlanError;
 use crate::estimate::Term;
@@ -158,19 +159,7 @@ impl Search {
     /// `global_batch`, or a base field out of range.
     pub fn new(base: &PlanConfig, top: usize) -> Result<Search, PlanError> {
         let model = base.model.resolve()?;
-        let global_batch = match base.global_batch {
-            None => {
-                return Err(PlanError::Missing {
-                    field: "global_batch",
-                })
-            }
-            Some(0) => {
-                return Err(PlanError::BelowOne {
-                    field: "global_batch",
-                })
-            }
-            Some(g) => g,
-        };
+        let global_batch = required(base.global_batch, "global_batch")?;
         // The base's own fields (GPUs, memory, bandwidths, …) checked once, as a 1-way plan.
         let probe = PlanConfig {
             tp: 1,

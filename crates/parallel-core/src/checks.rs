@@ -1,0 +1,107 @@
+//! The checks of one input field, in one place for every reader of input: [`Plan::new`], inline
+//! models, `config.json` models, the search and the standalone views (CP layouts, schedules,
+//! the TP bench). Each returns the value it checked, or the [`PlanError`] naming the field.
+//!
+//! [`Plan::new`]: crate::Plan::new
+
+use crate::error::PlanError;
+
+/// `value` at least 1.
+pub(crate) fn at_least_one(value: u32, field: &'static str) -> Result<u32, PlanError> {
+    if value == 0 {
+        Err(PlanError::BelowOne { field })
+    } else {
+        Ok(value)
+    }
+}
+
+/// A field that must be given, and at least 1.
+pub(crate) fn required(value: Option<u32>, field: &'static str) -> Result<u32, PlanError> {
+    at_least_one(value.ok_or(PlanError::Missing { field })?, field)
+}
+
+/// A field that may be absent (then `default`, taken as it is) but not 0.
+pub(crate) fn at_least_one_or(
+    value: Option<u32>,
+    field: &'static str,
+    default: u32,
+) -> Result<u32, PlanError> {
+    value.map_or(Ok(default), |v| at_least_one(v, field))
+}
+
+/// A field that must be given but may be `null` (then `None`); a number must be at least 1.
+pub(crate) fn required_nullable(
+    value: Option<Option<u32>>,
+    field: &'static str,
+) -> Result<Option<u32>, PlanError> {
+    match value.ok_or(PlanError::Missing { field })? {
+        None => Ok(None),
+        Some(v) => at_least_one(v, field).map(Some),
+    }
+}
+
+/// `value` at most `max`.
+pub(crate) fn at_most(value: u32, max: u32, field: &'static str) -> Result<u32, PlanError> {
+    if value > max {
+        Err(PlanError::AtMost {
+            field,
+            max: u64::from(max),
+            got: u64::from(value),
+        })
+    } else {
+        Ok(value)
+    }
+}
+
+/// A finite number above 0 (a capacity, a bandwidth, a throughput).
+pub(crate) fn positive_finite(value: f64, field: &'static str) -> Result<f64, PlanError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(PlanError::NotPositive { field, got: value })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const F: &str = "model.layers";
+
+    #[test]
+    fn each_check_keeps_a_good_value_and_names_the_field_otherwise() {
+        let below = Err(PlanError::BelowOne { field: F });
+        let missing = Err(PlanError::Missing { field: F });
+        assert_eq!(at_least_one(3, F), Ok(3));
+        assert_eq!(at_least_one(0, F), below);
+        assert_eq!(required(Some(3), F), Ok(3));
+        assert_eq!(required(Some(0), F), below);
+        assert_eq!(required(None, F), missing);
+        assert_eq!(at_least_one_or(Some(3), F, 7), Ok(3));
+        assert_eq!(at_least_one_or(None, F, 7), Ok(7));
+        assert_eq!(at_least_one_or(Some(0), F, 7), below);
+        assert_eq!(required_nullable(Some(Some(3)), F), Ok(Some(3)));
+        assert_eq!(required_nullable(Some(None), F), Ok(None));
+        assert_eq!(required_nullable(Some(Some(0)), F), below.map(Some));
+        assert_eq!(required_nullable(None, F), missing.map(Some));
+        assert_eq!(at_most(4, 4, F), Ok(4));
+        assert_eq!(
+            at_most(5, 4, F),
+            Err(PlanError::AtMost {
+                field: F,
+                max: 4,
+                got: 5
+            })
+        );
+        assert_eq!(positive_finite(0.5, F), Ok(0.5));
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(
+                matches!(
+                    positive_finite(bad, F),
+                    Err(PlanError::NotPositive { field: F, .. })
+                ),
+                "{bad}"
+            );
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! A model's shape ([`Model`], [`Moe`]) and what is counted from it: total parameters
+//! ([`count_params`], SPEC §8), routed and active parameters (SPEC §12).
+
+/// The mixture-of-experts part of a model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Moe {
+    /// Layers whose MLP is a set of experts (the others are dense).
+    pub moe_layers: u32,
+    /// Routed experts per MoE layer.
+    pub experts: u32,
+    /// Experts each token is routed to.
+    pub top_k: u32,
+    /// FFN width of one expert.
+    pub expert_ffn: u32,
+    /// Shared (always active) experts per MoE layer.
+    pub shared_experts: u32,
+}
+
+/// A resolved model: every figure the formulas need.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Model {
+    /// Total parameters P.
+    pub params: f64,
+    /// Hidden size h.
+    pub hidden: u32,
+    /// Transformer layers L.
+    pub layers: u32,
+    /// Layers with full (softmax) attention F; the rest are linear attention.
+    pub full_attention_layers: u32,
+    /// Attention heads a.
+    pub heads: u32,
+    /// Key/value heads.
+    pub kv_heads: u32,
+    /// Dimension of one head.
+    pub head_dim: u32,
+    /// FFN width of the dense MLP.
+    pub ffn: u32,
+    /// Vocabulary size V.
+    pub vocab: u32,
+    /// Whether the output head shares the embedding matrix.
+    pub tied_embeddings: bool,
+    /// The MoE part, `None` for a dense model.
+    pub moe: Option<Moe>,
+}
+
+impl Model {
+    /// Whether the model has experts (SPEC §8: `experts` and `moe_layers` both above 0).
+    pub fn is_moe(&self) -> bool {
+        self.moe.is_some()
+    }
+
+    /// Routed expert parameters, P_routed = moe_layers · experts · 3 · h · expert_ffn
+    /// (SPEC §8; 0 for a dense model). DeepSeek-V3: 58·256·3·7168·2048 ≈ 653.9e9.
+    ///
+    /// ```
+    /// use parallel_core::Preset;
+    /// let routed = Preset::DeepseekV3.model().routed_params();
+    /// assert_eq!((routed / 1e8).round() / 10.0, 653.9);
+    /// ```
+    pub fn routed_params(&self) -> f64 {
+        match self.moe {
+            Some(m) => {
+                f64::from(m.moe_layers)
+                    * f64::from(m.experts)
+                    * 3.0
+                    * f64::from(self.hidden)
+                    * f64::from(m.expert_ffn)
+            }
+            None => 0.0,
+        }
+    }
+
+    /// Active parameters per token, P_act = P − P_routed·(1 − top_k/experts) (SPEC §12; P for
+    /// a dense model): the routed experts a token skips are taken out.
+    ///
+    /// ```
+    /// use parallel_core::Preset;
+    /// let qwen = Preset::Qwen3_30bA3b.model();
+    /// assert_eq!(qwen.active_params(), 3_353_032_704.0); // published: 3.3B active
+    /// ```
+    pub fn active_params(&self) -> f64 {
+        match self.moe {
+            Some(m) => {
+                self.params
+                    - self.routed_params() * (1.0 - f64::from(m.top_k) / f64::from(m.experts))
+            }
+            None => self.params,
+        }
+    }
+
+    /// Layers with a dense MLP, L − moe_layers.
+    pub fn dense_layers(&self) -> u32 {
+        self.layers - self.moe.map_or(0, |m| m.moe_layers)
+    }
+}
+
+/// Counts the parameters of a model from its shape (SPEC §8).
+///
+/// Embeddings V·h, an untied output head V·h (none when tied); per layer: attention
+/// h·a·hd (q) + 2·h·kv·hd (k, v) + a·hd·h (o), a gated MLP 3·h·ffn (MoE layers:
+/// (experts + shared)·3·h·expert_ffn plus a router h·experts), two norms of h; a final norm
+/// of h; no biases. MLA and linear attention are not modelled: presets that use them carry
+/// their published total.
+///
+/// ```
+/// use parallel_core::{count_params, Preset};
+/// assert_eq!(count_params(&Preset::Llama3_405b.model()), 405_853_388_800.0);
+/// ```
+pub fn count_params(m: &Model) -> f64 {
+    let h = f64::from(m.hidden);
+    let hd = f64::from(m.head_dim);
+    let a = f64::from(m.heads);
+    let kv = f64::from(m.kv_heads);
+    let vocab = f64::from(m.vocab);
+    let embeddings = vocab * h * if m.tied_embeddings { 1.0 } else { 2.0 };
+    let attention = h * a * hd + 2.0 * h * kv * hd + a * hd * h;
+    let norms = 2.0 * h;
+    let dense_mlp = 3.0 * h * f64::from(m.ffn);
+    let dense_layers = f64::from(m.dense_layers());
+    let mut total =
+        embeddings + f64::from(m.layers) * (attention + norms) + dense_layers * dense_mlp + h;
+    if let Some(moe) = m.moe {
+        let experts = f64::from(moe.experts);
+        let per_layer =
+            (experts + f64::from(moe.shared_experts)) * 3.0 * h * f64::from(moe.expert_ffn)
+                + h * experts;
+        total += f64::from(moe.moe_layers) * per_layer;
+    }
+    total
+}
