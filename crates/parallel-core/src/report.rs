@@ -1,4 +1,5 @@
-//! [`Report`]: everything the `eval` command prints and the page shows for one plan.
+//! [`Report`]: everything the `eval` command prints and the page shows for one plan, and the
+//! memory each card shows, read off it ([`Plan::cards_memory`]).
 
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
@@ -11,6 +12,7 @@ use crate::memory::Memory;
 use crate::plan::Plan;
 use crate::stages::{busiest, StageMemory};
 use crate::traffic::Traffic;
+use crate::units::Bytes;
 
 /// The evaluation of one plan (SPEC §10's `eval` JSON; `by_stage` and `busiest_stage` are
 /// written inside `memory`, SPEC §11).
@@ -65,6 +67,49 @@ impl Plan {
             bubble: self.bubble(),
             warnings: self.warnings().to_vec(),
         }
+    }
+}
+
+impl Plan {
+    /// The memory every card shows, card by card, read off this plan's `report` (no figure is
+    /// computed again): with "stages" the `by_stage` entry of the card's own stage (its pp
+    /// coordinate); with "even" the headline (§4's even split) on every card, tagged with the
+    /// card's stage and that stage's layers.
+    ///
+    /// ```
+    /// use parallel_core::{Accounting, Plan, PlanConfig};
+    /// let plan = Plan::new(&PlanConfig::lesson_64_gpus())?;
+    /// let even = plan.cards_memory(&plan.report());
+    /// assert!(even.iter().all(|c| c.total == even[0].total));
+    /// let stages = Plan::new(&PlanConfig { accounting: Accounting::Stages, ..PlanConfig::lesson_64_gpus() })?;
+    /// let cards = stages.cards_memory(&stages.report());
+    /// assert_eq!((cards[0].stage, cards[63].stage), (0, 7)); // TP 8 × PP 8: 8 cards a stage
+    /// assert!(cards[63].total > cards[24].total);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn cards_memory(&self, report: &Report) -> Vec<StageMemory> {
+        let grid = self.grid();
+        let last = report.by_stage.len().saturating_sub(1);
+        let even_experts = self
+            .expert_states()
+            .map_or(Bytes::ZERO, |experts| experts.total());
+        (0..self.gpus())
+            .filter_map(|card| {
+                let stage = grid.coords(card).map_or(0, |c| c.pp) as usize;
+                let own = *report.by_stage.get(stage.min(last))?;
+                Some(match self.config().accounting {
+                    Accounting::Stages => own,
+                    Accounting::Even => StageMemory {
+                        model_states: report.memory.model_states,
+                        expert_states: even_experts,
+                        activations: report.memory.activations,
+                        total: report.memory.total,
+                        fits: report.memory.fits,
+                        ..own
+                    },
+                })
+            })
+            .collect()
     }
 }
 
