@@ -1,15 +1,15 @@
 //! Where a link lands: the lab has two entry points, the whole page (`index.html`) and one
 //! widget alone (`embed.html`), and one rule picks between them.
 //!
-//! A link whose `embed=` names a [`Widget`] (as [`decode`] reads it: the first `embed` key,
-//! percent-decoded and trimmed) belongs to `embed.html`; every other link, a malformed or
-//! unknown `embed=` included, belongs to the whole page, which names what it ignored in its
-//! notice. Both pages apply the same rule to the same fragment, so a link is sent on at most
-//! once and never back: `assets/landing.js` is this rule transcribed for the moment before the
-//! wasm loads (inlined into both pages), and a test in the web crate holds the two equal over
-//! random links.
+//! A link whose `embed=` names a [`Widget`](super::Widget) (as [`decode`] reads it: the first
+//! `embed` key, percent-decoded and trimmed) belongs to `embed.html`; every other link, a
+//! malformed or unknown `embed=` included, belongs to the whole page, which names what it
+//! ignored in its notice. Both pages apply the same rule to the same fragment, so a link is sent
+//! on at most once and never back: `assets/landing.js` is this rule transcribed for the moment
+//! before the wasm loads (inlined into both pages), and a test in the web crate holds the two
+//! equal over random links.
 
-use super::decode;
+use super::fragment::decode;
 
 /// One of the lab's two entry points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,9 +82,9 @@ mod tests {
 
     #[test]
     fn a_link_past_the_length_limit_loses_its_widget_there() {
-        let pad = "x".repeat(super::super::MAX_LINK_LEN);
+        let pad = "x".repeat(crate::link::MAX_LINK_LEN);
         assert_eq!(landing(&format!("{pad}&embed=grid-8")), Entry::Page);
-        let pad = "x".repeat(super::super::MAX_LINK_LEN - "&embed=grid-8".len());
+        let pad = "x".repeat(crate::link::MAX_LINK_LEN - "&embed=grid-8".len());
         assert_eq!(landing(&format!("{pad}&embed=grid-8")), Entry::Embed);
     }
 }

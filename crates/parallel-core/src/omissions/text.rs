@@ -1,7 +1,7 @@
 //! The words of each [`Omission`]: its title and its reason, Chinese first. Every claim here is
 //! checked by the item's witness (`witness/`) or follows from the formula it names.
 
-use super::Omission;
+use super::list::Omission;
 
 /// (中文, English) title: what is left out, as a noun phrase.
 pub(super) const fn title(item: Omission) -> (&'static str, &'static str) {

@@ -1,6 +1,6 @@
 //! The witnesses of memory's omissions.
 
-use super::{close, inline, plan, preset, small, small_moe};
+use super::fixtures::{close, inline, plan, preset, small, small_moe};
 use crate::config::{Accounting, PlanConfig, Recompute};
 use crate::model::{InlineModel, Preset};
 

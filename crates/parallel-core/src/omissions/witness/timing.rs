@@ -1,6 +1,6 @@
 //! The witnesses of the traffic's and the step-time estimate's omissions.
 
-use super::{close, inline, plan, preset, row, small, small_moe};
+use super::fixtures::{close, inline, plan, preset, row, small, small_moe};
 use crate::config::{Accounting, PlanConfig, Recompute};
 use crate::grid::Dim;
 use crate::model::{InlineModel, Preset};
