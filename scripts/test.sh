@@ -2,8 +2,8 @@
 # Runs every test of Parallel Lab, stopping at the first failure:
 #   1. scripts/setup.sh                      (installs what is missing; seconds when warm)
 #   2. cargo fmt --check                     formatting, the whole workspace
-#      scripts/check-modules.mjs             no import circle between the core's source files (the
-#                                            page's are printed), no web crate in the core
+#      scripts/check-modules.mjs             no import circle between the source files of the core
+#                                            or of the page, no web crate in the core
 #      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
 #      cargo test                            native: parallel-core + parallel-cli
 #      cargo test -p parallel-web --lib      native: the page's pure helpers and charts (SVG)
@@ -50,11 +50,10 @@ export CHROMEDRIVER
 
 stage "format (cargo fmt)" fmt.log cargo fmt --all --check
 # Import circles from `use`/`super::`/`mod` paths, read without a build (and the script's own
-# fixtures first). The page's circles are printed but not failed on until none remain: then
-# move web/src from --warn to --strict.
+# fixtures first), in the core and in the page.
 module_checks() {
     node scripts/check-modules.mjs --self-test &&
-        node scripts/check-modules.mjs --strict crates/parallel-core/src --warn web/src \
+        node scripts/check-modules.mjs --strict crates/parallel-core/src --strict web/src \
             --no-web-deps crates/parallel-core/Cargo.toml
 }
 stage "modules (import circles)" modules.log module_checks

@@ -128,7 +128,7 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
 /// whole page.
 #[component]
 pub fn EmbedApp() -> impl IntoView {
-    let (page, state) = crate::start_page();
+    let (page, state) = crate::start::start_page();
     match state.embed {
         Some(widget) => embedded(page, widget),
         None => no_widget(page),

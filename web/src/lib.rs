@@ -21,16 +21,15 @@ pub mod live;
 pub mod offline;
 pub mod permalink;
 pub mod sections;
+pub mod start;
 pub mod text;
 pub mod vocab;
 
 use leptos::prelude::*;
 
 use crate::components::share::{CopyLink, LinkNotice};
-use crate::i18n::{provide_lang, Lang, T};
-use crate::lab::GridLab;
+use crate::i18n::{Lang, T};
 use crate::later::{Later, LaterParts, Piece};
-use crate::permalink::PageState;
 use crate::sections::cluster::Cluster;
 use crate::sections::counting_note::CountingNote;
 use crate::sections::decisions::Decisions;
@@ -63,54 +62,13 @@ pub fn LangToggle() -> impl IntoView {
     }
 }
 
-/// The state both entry points start from: the link read, the language provided and kept on
-/// `<html lang>` and the title, both grids' labs, the page's state provided as context and
-/// kept in step with the address. Returns the state and the link it came from.
-pub fn start_page() -> (PageState, parallel_core::link::LinkState) {
-    let (state, notices) = permalink::read_on_load();
-    let lang = provide_lang(state.lang);
-    Effect::new(move |_| {
-        let lang = lang.get();
-        let document = document();
-        if let Some(root) = document.document_element() {
-            if root.get_attribute("lang").as_deref() != Some(lang.tag()) {
-                let _ = root.set_attribute("lang", lang.tag());
-            }
-        }
-        // Written only when it differs: index.html and embed.html start with the Chinese title
-        // (a title write costs a few milliseconds of the page's start).
-        let title = lang.pick(
-            "并行实验室 · 一张卡不够怎么办",
-            "Parallel Lab · when one card is not enough",
-        );
-        if document.title() != title {
-            document.set_title(title);
-        }
-    });
-    let lab8 = GridLab::new(state.g8.clone());
-    let lab64 = GridLab::new(state.g64.clone());
-    lab8.selected.set(state.card8);
-    lab64.selected.set(state.card64);
-    let page = PageState {
-        lab8,
-        lab64,
-        lang,
-        section: RwSignal::new(state.section),
-        embed: state.embed,
-        notices: RwSignal::new(notices),
-    };
-    provide_context(page);
-    permalink::sync(page);
-    (page, state)
-}
-
 /// The whole page. `main.rs` mounts it on `<body>`.
 ///
 /// The state starts from the URL (`permalink`): a link restores both grids, the selected
 /// cards, the section and the language; `embed=WIDGET` shows that widget alone.
 #[component]
 pub fn App() -> impl IntoView {
-    let (page, state) = start_page();
+    let (page, state) = start::start_page();
     let (lab8, lab64) = (page.lab8, page.lab64);
     if let Some(widget) = state.embed {
         return embed::embedded(page, widget);

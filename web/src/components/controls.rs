@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::{Accounting, ModelChoice, PlanConfig, Preset, Recompute, Schedule};
 
-use crate::components::explain::ExplainButton;
+use crate::components::explain_button::ExplainButton;
 use crate::components::model_card::ModelCard;
 use crate::components::own_model::OwnModel;
 use crate::error_text::explain;

@@ -11,9 +11,8 @@ use parallel_core::explain::{Explanation, Figure};
 use parallel_core::Dim;
 
 use crate::format::escape_markup;
-use crate::i18n::{use_lang, Lang};
+use crate::i18n::Lang;
 use crate::lab::GridLab;
-use crate::live::{live, Fill, Root};
 use crate::vocab;
 
 /// The panel's sentences.
@@ -136,7 +135,7 @@ fn panel_id(figure: Figure, gpus: u32) -> String {
 }
 
 /// The "why?" button of `figure` as markup.
-fn button_markup(lang: Lang, figure: Figure, gpus: u32) -> String {
+pub(crate) fn button_markup(lang: Lang, figure: Figure, gpus: u32) -> String {
     let id = figure.id();
     let label = escape_markup(&button_label(lang, figure));
     format!(
@@ -154,17 +153,6 @@ pub fn explain_button(lang: Lang, figure: Figure, gpus: u32) -> String {
         figure.id(),
         button_markup(lang, figure, gpus)
     )
-}
-
-/// A lone "why?" button (in a sentence rather than in a figure's live block) and, when open,
-/// the panel beside it.
-#[component]
-pub fn ExplainButton(figure: Figure, lab: GridLab) -> impl IntoView {
-    let lang = use_lang();
-    let gpus = lab.config.with_untracked(|c| c.gpus);
-    let template = Signal::derive(move || button_markup(lang.get(), figure, gpus));
-    let fills = Signal::stored(vec![Fill::attr("", "data-explain", Some(figure.id()))]);
-    live(Root::Span, "explain", template, fills, Some(lab))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod cp_layouts;
 pub mod device_grid;
 pub mod estimate;
 pub mod explain;
+pub mod explain_button;
 pub mod figures;
 pub mod grid_section;
 pub mod lesson_table;

@@ -1,0 +1,50 @@
+//! The state both entry points (`index.html`'s `App`, `embed.html`'s `EmbedApp`) start from:
+//! the link read, the language, both grids' labs, the page's state as context, kept in step
+//! with the address.
+
+use leptos::prelude::*;
+
+use crate::i18n::provide_lang;
+use crate::lab::GridLab;
+use crate::permalink::{self, PageState};
+
+/// The state both entry points start from: the link read, the language provided and kept on
+/// `<html lang>` and the title, both grids' labs, the page's state provided as context and
+/// kept in step with the address. Returns the state and the link it came from.
+pub fn start_page() -> (PageState, parallel_core::link::LinkState) {
+    let (state, notices) = permalink::read_on_load();
+    let lang = provide_lang(state.lang);
+    Effect::new(move |_| {
+        let lang = lang.get();
+        let document = document();
+        if let Some(root) = document.document_element() {
+            if root.get_attribute("lang").as_deref() != Some(lang.tag()) {
+                let _ = root.set_attribute("lang", lang.tag());
+            }
+        }
+        // Written only when it differs: index.html and embed.html start with the Chinese title
+        // (a title write costs a few milliseconds of the page's start).
+        let title = lang.pick(
+            "并行实验室 · 一张卡不够怎么办",
+            "Parallel Lab · when one card is not enough",
+        );
+        if document.title() != title {
+            document.set_title(title);
+        }
+    });
+    let lab8 = GridLab::new(state.g8.clone());
+    let lab64 = GridLab::new(state.g64.clone());
+    lab8.selected.set(state.card8);
+    lab64.selected.set(state.card64);
+    let page = PageState {
+        lab8,
+        lab64,
+        lang,
+        section: RwSignal::new(state.section),
+        embed: state.embed,
+        notices: RwSignal::new(notices),
+    };
+    provide_context(page);
+    permalink::sync(page);
+    (page, state)
+}
