@@ -10,8 +10,13 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-/** The native CLI (scripts/test.sh builds it; PARALLEL_LAB overrides). */
-export const CLI = process.env.PARALLEL_LAB ?? path.join(HERE, '..', 'target', 'debug', 'parallel-lab');
+/**
+ * The native CLI: `cargo build -p parallel-cli` puts it in `$CARGO_TARGET_DIR/debug` (a
+ * relative one read from the workspace's root; `target/` when unset; scripts/test.sh builds
+ * it); PARALLEL_LAB overrides.
+ */
+export const CLI = process.env.PARALLEL_LAB ??
+  path.join(path.resolve(path.join(HERE, '..'), process.env.CARGO_TARGET_DIR ?? 'target'), 'debug', 'parallel-lab');
 
 /**
  * Runs `parallel-lab ARGS` with `config` as JSON on stdin. Resolves to `{ ok: json }` or, for
@@ -31,13 +36,20 @@ export const START = {
   64: { gpus: 64, tp: 8, pp: 8 },
 };
 
-/** Every field a grid's controls set, with the core's defaults (SPEC §2). */
+let asked;
+/**
+ * `parallel-lab defaults`, asked once: `{ config, presets }`, the plan an empty input stands
+ * for (every field, the core's defaults, SPEC §2) and the model presets `[{ id, name }]` in
+ * the order the page's picker lists them.
+ */
+export function coreDefaults() {
+  asked ??= cli(['defaults']).ok;
+  return asked;
+}
+
+/** A plan with every field written out: `config` over the core's defaults. */
 export function fullConfig(config) {
-  return {
-    tp: 1, pp: 1, cp: 1, micro_batches: 8, seq_len: 4096, zero: 0,
-    model: 'qwen3.8-27b', recompute: 'full', schedule: '1f1b', virtual_stages: 1, accounting: 'even',
-    ...config,
-  };
+  return { ...coreDefaults().config, ...config };
 }
 
 /**
@@ -56,14 +68,21 @@ export const SLIDERS = [
   positionOf: (value) => (s.log2 ? Math.log2(value) : value),
 }));
 
-/** The selects of a grid: config field, test id, options (value → config fields). */
-/** The model presets of the picker, in its order (the CLI's preset ids). */
-export const MODELS = ['qwen3.8-27b', 'llama3-8b', 'llama3-70b', 'llama3-405b', 'qwen3-30b-a3b', 'mixtral-8x7b', 'deepseek-v3'];
+/** The model presets' ids, in the picker's order (the CLI's `defaults`). */
+export const presetIds = () => coreDefaults().presets.map((p) => p.id);
 
+/**
+ * The selects of a grid: config field, test id, options (value → config fields, in the
+ * select's order) and the values it lists after them that are not driven here (`others`).
+ * The model's options are the presets; after them, "your own model" (a pasted config.json).
+ */
 export const SELECTS = [
   {
     field: 'model', testId: 'select-model',
-    options: Object.fromEntries(MODELS.map((id) => [id, { model: id }])),
+    get options() {
+      return Object.fromEntries(presetIds().map((id) => [id, { model: id }]));
+    },
+    others: ['custom'],
   },
   {
     field: 'zero', testId: 'select-zero',

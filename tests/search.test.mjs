@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, scrollToElement, settleAndCheck, startLab, visibleText } from './harness.mjs';
-import { cli, differences, expected, gb, rng, shown, thousands } from './drive.mjs';
+import { cli, coreDefaults, differences, expected, gb, rng, shown, thousands } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -21,7 +21,13 @@ const FIELDS = {
   gpus: 'search-gpus', gpus_per_node: 'search-gpn', seq_len: 'search-seq', global_batch: 'search-batch',
   gpu_memory_gb: 'search-memory', nvlink_gbps: 'search-nvlink', ib_gbps: 'search-ib', gpu_tflops: 'search-tflops',
 };
-const DEFAULTS = { model: 'qwen3.8-27b', gpus: 64, gpus_per_node: 8, seq_len: 4096, global_batch: 256, gpu_memory_gb: 80, nvlink_gbps: 160, ib_gbps: 50, gpu_tflops: 400 };
+// The panel's starting inputs: 64 cards and 256 sequences a step (the panel's own), the rest
+// the core's defaults (web/src/sections/search/form.rs `defaults`).
+const core = coreDefaults().config;
+const DEFAULTS = {
+  model: core.model, gpus: 64, gpus_per_node: core.gpus_per_node, seq_len: core.seq_len, global_batch: 256,
+  gpu_memory_gb: core.gpu_memory_gb, nvlink_gbps: core.nvlink_gbps, ib_gbps: core.ib_gbps, gpu_tflops: core.gpu_tflops,
+};
 
 /** Types `value` into a search field as a person does: select all, type, and move on. */
 async function typeInto(panel, id, value) {
@@ -163,10 +169,10 @@ test('a model that fits nowhere says so; a bad field is named; the 8-card grid t
   const error = panel.locator('label[for="search-gpus"] .field-error');
   assert.match(await error.innerText(), /不是一个数/);
   // Back to 8 cards of the anchor: the 8-card grid takes the first loadable plan.
-  await panel.getByTestId('search-model').selectOption('qwen3.8-27b');
+  await panel.getByTestId('search-model').selectOption(core.model);
   await typeInto(panel, 'search-gpus', 8);
-  await typeInto(panel, 'search-memory', 80);
-  await checkAgainstCli(panel, { ...base, model: 'qwen3.8-27b', gpu_memory_gb: 80 }, '8 cards');
+  await typeInto(panel, 'search-memory', core.gpu_memory_gb);
+  await checkAgainstCli(panel, { ...base, model: core.model, gpu_memory_gb: core.gpu_memory_gb }, '8 cards');
   const row = panel.locator('tr[data-testid="search-row"]').filter({ has: page.locator('button[data-testid="load"]:not([disabled])') }).first();
   const config = JSON.parse(await row.getAttribute('data-config'));
   await row.getByTestId('load').click();
