@@ -6,11 +6,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DIST, openPage, origin, settleAndCheck, startLab, visibleText, waitForGrids, watchProblems } from './harness.mjs';
 
 const PREFIX = '/course/parallel-lab/';
+// Trunk's entry points, the sources of dist/'s pages.
+const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 let lab;
 before(async () => {
@@ -34,6 +37,34 @@ function cspDirectives(html) {
   return { content, directives };
 }
 
+/**
+ * What Trunk writes for an entry point's `<link data-trunk>` tags (the source, ../index.html or
+ * ../embed.html): `inline` one inline script (landing.js); `rust` an inline loader script, its
+ * JS module (modulepreload) and its wasm (preload); `icon` and `css` their file, hashed;
+ * `copy-file` nothing. The URLs, in order, as patterns.
+ */
+function trunkOutput(source) {
+  const scripts = [];
+  const urls = [];
+  const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const hashed = (file) => {
+    const { name, ext } = path.parse(file);
+    return new RegExp(`^\\./${literal(name)}-[0-9a-f]{16}${literal(ext)}$`);
+  };
+  for (const [tag] of source.matchAll(/<link\s+data-trunk\b[^>]*>/g)) {
+    const rel = /\brel="([^"]*)"/.exec(tag)?.[1];
+    const href = /\bhref="([^"]*)"/.exec(tag)?.[1];
+    if (rel === 'inline') scripts.push(href);
+    else if (rel === 'icon' || rel === 'css') urls.push(hashed(href));
+    else if (rel === 'rust') {
+      const bin = /\bdata-bin="([^"]*)"/.exec(tag)[1];
+      scripts.push(`${bin} loader`);
+      urls.push(new RegExp(`^\\./${literal(bin)}-[0-9a-f]{16}\\.js$`), new RegExp(`^\\./${literal(bin)}-[0-9a-f]{16}_bg\\.wasm$`));
+    } else if (rel !== 'copy-file') throw new Error(`a data-trunk rel this test does not know: ${tag}`);
+  }
+  return { scripts, urls };
+}
+
 for (const name of ['index.html', 'embed.html']) {
 test(`dist/${name} has a strict CSP meta tag and only relative asset URLs`, async () => {
   const html = await readFile(path.join(DIST, name), 'utf8');
@@ -49,7 +80,8 @@ test(`dist/${name} has a strict CSP meta tag and only relative asset URLs`, asyn
   const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
     (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
   );
-  assert.ok(inline.length >= 1, "Trunk's inline loader is there");
+  const want = trunkOutput(await readFile(path.join(SOURCE, name), 'utf8'));
+  assert.equal(inline.length, want.scripts.length, `inline scripts: one for each of ${want.scripts.join(', ')}`);
   assert.deepEqual(
     [...directives['script-src']].sort(),
     ["'self'", "'wasm-unsafe-eval'", ...inline].sort(),
@@ -57,9 +89,13 @@ test(`dist/${name} has a strict CSP meta tag and only relative asset URLs`, asyn
   );
 
   // Every asset URL is relative to the page, so dist/ works from any folder.
+  // Exactly the URLs its source's data-trunk links make, each a file dist/ holds.
   const urls = [...html.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]);
-  assert.ok(urls.length >= 3, `asset URLs found: ${urls}`);
-  for (const url of urls) assert.match(url, /^\.\/[^/]/, `relative asset URL: ${url}`);
+  assert.equal(urls.length, want.urls.length, `asset URLs: ${urls}; expected ${want.urls.join(', ')}`);
+  for (const [i, url] of urls.entries()) {
+    assert.match(url, want.urls[i], `asset URL ${i + 1}`);
+    await stat(path.join(DIST, url)).catch(() => assert.fail(`${url} is not in dist/`));
+  }
   assert.ok(!/from\s+'\//.test(html) && !/module_or_path:\s*'\//.test(html), 'the loader imports relatively');
 });
 }

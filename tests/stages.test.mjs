@@ -109,8 +109,17 @@ test('by stage, a card over its capacity is marked, not by colour alone', async 
   const section = page.getByTestId('section-64');
   const grid = section.getByTestId('grid-64');
   const all = await cards(grid);
-  const over = all.filter((c) => !c.fits);
-  assert.ok(over.length > 0, 'some stage does not fit at s = 131,072 with selective recompute');
+  // Exactly the cards of the stages the CLI says do not fit (the first stages, at s = 131,072
+  // with selective recompute), each stage's TP 8 cards.
+  const staged = cli(['eval', '--url', '#g64=tp8.pp8.selective.m64.s131072.stages']).ok.memory;
+  const overStages = staged.by_stage.filter((stage) => !stage.fits).map((stage) => stage.stage);
+  assert.ok(overStages.length > 0 && overStages.length < staged.by_stage.length, `some stages over, not all: ${overStages}`);
+  assert.deepEqual(
+    all.filter((c) => !c.fits).map((c) => c.card),
+    all.filter((c) => overStages.includes(c.stage)).map((c) => c.card),
+    `the cards over are those of stages ${overStages}`,
+  );
+  assert.equal(all.filter((c) => !c.fits).length, overStages.length * (all.length / staged.by_stage.length));
   // Every card, not a sample: the class and the "!" mark agree with data-fits.
   const marks = () =>
     grid.locator('[data-card]').evaluateAll((all) =>
