@@ -23,6 +23,16 @@ export const CLI = process.env.PARALLEL_LAB ??
  * a rejected plan (exit 2), `{ error: "field: reason" }`; anything else throws.
  */
 export function cli(args, config) {
+  // The same plan is asked about again and again (every value a control passes through): the
+  // CLI is deterministic, so each question is asked once. Callers get their own copy.
+  const key = JSON.stringify([args, config]);
+  if (!CLI_ANSWERS.has(key)) CLI_ANSWERS.set(key, runCli(args, config));
+  return structuredClone(CLI_ANSWERS.get(key));
+}
+
+const CLI_ANSWERS = new Map();
+
+function runCli(args, config) {
   const run = spawnSync(CLI, args, { input: JSON.stringify(config), encoding: 'utf8' });
   if (run.error) throw new Error(`cannot run ${CLI}: ${run.error.message} (cargo build -p parallel-cli)`);
   if (run.status === 0) return { ok: JSON.parse(run.stdout) };
@@ -130,15 +140,16 @@ export const thousands = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 export const controlOf = (section, testId) =>
   section.locator('.control').filter({ has: section.page().getByTestId(testId) });
 
-/** What a slider shows: its position, aria-valuetext and the label's value. */
+/** What a slider shows: its position, aria-valuetext and the label's value (one read). */
 export async function sliderState(section, slider) {
-  const input = section.getByTestId(slider.testId);
-  const control = controlOf(section, slider.testId);
-  return {
-    position: Number(await input.inputValue()),
-    valuetext: await input.getAttribute('aria-valuetext'),
-    label: (await control.locator('.control-value').innerText()).trim(),
-  };
+  return controlOf(section, slider.testId).evaluate((control, testId) => {
+    const input = control.querySelector(`[data-testid="${testId}"]`);
+    return {
+      position: Number(input.value),
+      valuetext: input.getAttribute('aria-valuetext'),
+      label: control.querySelector('.control-value').innerText.trim(),
+    };
+  }, slider.testId);
 }
 
 /**
@@ -254,12 +265,15 @@ export async function choose(section, select, value, how = 'pick', onStep = noSt
 
 /** The message under a control, or null. */
 export async function controlError(section, testId) {
-  const message = controlOf(section, testId).locator('.control-error');
-  if (!(await message.count())) return null;
-  // Read as a student reads it: on screen (sections far away are not rendered).
-  await message.scrollIntoViewIfNeeded();
-  await section.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  return (await message.innerText()).trim();
+  // Read as a student reads it: on screen (sections far away are not rendered), so scrolled to
+  // first when it is not in view, and read once the browser has drawn it; all in one call.
+  return controlOf(section, testId).evaluate(async (control) => {
+    const message = control.querySelector('.control-error');
+    if (!message) return null;
+    message.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return message.innerText.trim();
+  });
 }
 
 /**
@@ -267,58 +281,50 @@ export async function controlError(section, testId) {
  * and every card's groups.
  */
 export async function shown(section) {
-  const memory = {};
-  for (const [key, id] of [['model_states', 'mem-states'], ['activations', 'mem-activations'], ['total', 'mem-total']]) {
-    const el = section.getByTestId(id);
-    memory[key] = { bytes: Number(await el.getAttribute('data-bytes')), text: (await el.innerText()).trim() };
-  }
-  memory.fits = (await section.getByTestId('mem-total').getAttribute('data-fits')) === 'true';
-  const traffic = await section.locator('tr[data-testid^="traffic-"]').evaluateAll((rows) =>
-    rows.map((row) => ({
+  // One read of the whole section, so the figures are seen together, as drawn.
+  return section.evaluate((root) => {
+    const byId = (id) => root.querySelector(`[data-testid="${id}"]`);
+    const text = (id) => byId(id).innerText.trim();
+    const attr = (id, name) => byId(id).getAttribute(name);
+    const memory = {};
+    for (const [key, id] of [['model_states', 'mem-states'], ['activations', 'mem-activations'], ['total', 'mem-total']]) {
+      memory[key] = { bytes: Number(attr(id, 'data-bytes')), text: text(id) };
+    }
+    memory.fits = attr('mem-total', 'data-fits') === 'true';
+    const traffic = [...root.querySelectorAll('tr[data-testid^="traffic-"]')].map((row) => ({
       dim: row.dataset.testid.slice('traffic-'.length),
       bytes: Number(row.dataset.bytes),
       link: row.dataset.link,
       group_size: Number(row.dataset.groupSize),
       collective: row.dataset.collective,
       cells: [...row.querySelectorAll('td')].map((td) => td.textContent.trim()),
-    })),
-  );
-  const bubble = section.getByTestId('bubble');
-  const groups = await section.locator('[data-card]').evaluateAll((cards) => {
-    const out = {};
-    for (const card of cards) {
+    }));
+    const groups = {};
+    const cards = [];
+    for (const card of root.querySelectorAll('[data-card]')) {
       const value = card.getAttribute('data-groups');
-      if (value) out[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
+      if (value) groups[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
+      cards.push({ stage: Number(card.getAttribute('data-stage')), bytes: Number(card.getAttribute('data-bytes')) });
     }
-    return out;
+    const estimate = {
+      step_s: Number(attr('estimate-step', 'data-seconds')),
+      compute_s: Number(attr('estimate-split', 'data-compute')),
+      bubble_s: Number(attr('estimate-split', 'data-bubble')),
+      exposed_comm_s: Number(attr('estimate-split', 'data-exposed')),
+      tokens_per_s_per_gpu: Number(attr('estimate-throughput', 'data-tokens-per-s')),
+      tokens_per_step: Number(attr('estimate-throughput', 'data-tokens-per-step')),
+      text: [text('estimate-step'), text('estimate-split'), text('estimate-throughput')],
+    };
+    return {
+      dp: Number(text('derived-dp')),
+      estimate,
+      memory,
+      traffic,
+      bubble: { ratio: Number(attr('bubble', 'data-ratio')), share: Number(attr('bubble-share', 'data-share')) },
+      groups,
+      cards,
+    };
   });
-  const cards = await section.locator('[data-card]').evaluateAll((all) =>
-    all.map((card) => ({ stage: Number(card.getAttribute('data-stage')), bytes: Number(card.getAttribute('data-bytes')) })),
-  );
-  const split = section.getByTestId('estimate-split');
-  const throughput = section.getByTestId('estimate-throughput');
-  const step = section.getByTestId('estimate-step');
-  const estimate = {
-    step_s: Number(await step.getAttribute('data-seconds')),
-    compute_s: Number(await split.getAttribute('data-compute')),
-    bubble_s: Number(await split.getAttribute('data-bubble')),
-    exposed_comm_s: Number(await split.getAttribute('data-exposed')),
-    tokens_per_s_per_gpu: Number(await throughput.getAttribute('data-tokens-per-s')),
-    tokens_per_step: Number(await throughput.getAttribute('data-tokens-per-step')),
-    text: [(await step.innerText()).trim(), (await split.innerText()).trim(), (await throughput.innerText()).trim()],
-  };
-  return {
-    dp: Number((await section.getByTestId('derived-dp').innerText()).trim()),
-    estimate,
-    memory,
-    traffic,
-    bubble: {
-      ratio: Number(await bubble.getAttribute('data-ratio')),
-      share: Number(await section.getByTestId('bubble-share').getAttribute('data-share')),
-    },
-    groups,
-    cards,
-  };
 }
 
 /**
