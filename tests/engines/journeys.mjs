@@ -306,6 +306,8 @@ ${snippet}
  * Registers one test per journey for `engine`: `openDriver()` gives a fresh browser context
  * or session (see the adapter interface above); `setup`/`teardown` start and stop the engine.
  */
+const JOURNEY_LIMIT_MS = 5 * 60_000;
+
 export function registerJourneys(engine, { setup, openDriver, teardown, record = false }) {
   let lab;
   before(async () => {
@@ -317,7 +319,9 @@ export function registerJourneys(engine, { setup, openDriver, teardown, record =
     await lab?.close();
   });
   for (const [name, journey] of JOURNEYS) {
-    test(`${engine}: ${name}`, async (t) => {
+    // A journey takes seconds; the limit only ends one whose browser has gone away (a hung
+    // driver call would otherwise hold the whole run), and it fails saying so.
+    test(`${engine}: ${name}`, { timeout: JOURNEY_LIMIT_MS }, async (t) => {
       const driver = await openDriver();
       try {
         await journey(driver, lab, (line) => t.diagnostic(`${engine}: ${line}`));
