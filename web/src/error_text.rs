@@ -56,6 +56,7 @@ pub fn field_zh(field: &str) -> String {
         "ib_gbps" => "InfiniBand 带宽（GB/s）",
         "card" => "卡号",
         "tokens" => "演示的 token 数",
+        "global_batch" => "全局批量（每步的序列数）",
         "hidden" => "隐藏维度 h",
         "ffn" => "FFN 宽度",
         other => match other.strip_prefix("model.") {
@@ -69,7 +70,10 @@ pub fn field_zh(field: &str) -> String {
 fn chinese(error: &PlanError) -> String {
     match error {
         PlanError::BelowOne { field } => format!("{}至少为 1（现在是 0）。", field_zh(field)),
-        PlanError::Missing { field } => format!("自定义模型缺少{}。", field_zh(field)),
+        PlanError::Missing { field } if field.starts_with("model.") => {
+            format!("自定义模型缺少{}。", field_zh(field))
+        }
+        PlanError::Missing { field } => format!("方案搜索需要{}。", field_zh(field)),
         PlanError::AtMost { field, max, got } => format!(
             "{}最大为 {}（现在是 {}）。",
             field_zh(field),
@@ -287,6 +291,23 @@ mod tests {
         assert_eq!(
             rejected(Lang::En, &error),
             format!("The core rejects this plan: {error}")
+        );
+    }
+
+    #[test]
+    fn a_missing_field_says_who_needs_it() {
+        let missing = |field| PlanError::Missing { field };
+        assert_eq!(
+            explain(Lang::Zh, &missing("global_batch")),
+            "方案搜索需要全局批量（每步的序列数）。"
+        );
+        assert_eq!(
+            explain(Lang::En, &missing("global_batch")),
+            "global_batch: missing: the plan search needs it"
+        );
+        assert_eq!(
+            explain(Lang::En, &missing("model.layers")),
+            "model.layers: missing: an inline model needs it"
         );
     }
 

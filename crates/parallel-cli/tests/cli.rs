@@ -1194,9 +1194,10 @@ fn search_rejects_bad_input_by_name() {
     ] {
         assert_eq!(error_line(args, stdin), expected, "{args:?} <<< {stdin}");
     }
-    // Badly worded, so only its field is checked: "global_batch: missing: an inline model
-    // needs it" (the search needs it, not an inline model).
-    assert!(error_line(&["search"], "{}").starts_with("global_batch: missing"));
+    assert_eq!(
+        error_line(&["search"], "{}"),
+        "global_batch: missing: the plan search needs it"
+    );
 }
 
 /// `defaults`: the plan an empty input stands for, every field written out, and the presets

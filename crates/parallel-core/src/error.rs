@@ -215,7 +215,11 @@ impl PlanError {
             PlanError::Missing { field } if field.starts_with("model.hf_config.") => {
                 "missing: the parameter counter needs it".to_string()
             }
-            PlanError::Missing { .. } => "missing: an inline model needs it".to_string(),
+            PlanError::Missing { field } if field.starts_with("model.") => {
+                "missing: an inline model needs it".to_string()
+            }
+            // Outside a model only the plan search has a field it cannot do without.
+            PlanError::Missing { .. } => "missing: the plan search needs it".to_string(),
             PlanError::AtMost { max, got, .. } => format!("must be at most {max} (got {got})"),
             PlanError::NotPositive { got, .. } => format!("must be a positive number (got {got})"),
             PlanError::ZeroStage { got } => {
