@@ -5,21 +5,6 @@ use parallel_core::{Bytes, Seconds, Traffic};
 
 use crate::i18n::Lang;
 
-/// Text made safe for markup: inside an attribute value quoted with `"`, or between tags.
-pub fn escape_markup(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// "55.6 GB" (SPEC §1: GB = 1e9 bytes, one decimal).
 pub fn bytes(value: Bytes) -> String {
     value.to_string()
@@ -81,15 +66,6 @@ pub fn cards(ranks: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn markup_escapes_the_four_characters_that_end_text_or_a_quoted_value() {
-        assert_eq!(
-            escape_markup(r#"卡 1 <a & "b">"#),
-            "卡 1 &lt;a &amp; &quot;b&quot;&gt;"
-        );
-        assert_eq!(escape_markup("t0 c0 p1 d3"), "t0 c0 p1 d3");
-    }
 
     #[test]
     fn card_lists_are_short() {

@@ -17,7 +17,6 @@ pub mod js_api;
 pub mod lab;
 pub mod landing;
 pub mod later;
-pub mod live;
 pub mod offline;
 pub mod permalink;
 pub mod sections;

@@ -1,122 +1,23 @@
 //! Browser tests (wasm-bindgen-test in headless Chromium): the core evaluated in wasm, the
 //! device grid's selection, groups and keyboard, a slider changing the figures, an invalid
-//! combination explained at its control, the language switch, and a live block (`live`)
-//! written when built and then only where its values changed.
+//! combination explained at its control, the language switch, a permalink, embed mode. The
+//! figures beside a grid and the published tables are `figures.rs`'s.
 //!
 //! Run with `cargo test --target wasm32-unknown-unknown -p parallel-web` (scripts/test.sh).
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
+use common::*;
 use leptos::prelude::*;
 use leptos::task::tick;
 use parallel_core::{evaluate, PlanConfig};
-use parallel_web::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-use web_sys::{
-    Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent,
-    KeyboardEventInit,
-};
+use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// A fresh `<div>` on the test page with the whole page mounted in it. The page reads its
-/// state from the URL and writes it back, so each test starts from an empty fragment.
-fn mount_page() -> HtmlElement {
-    mount_page_at("#")
-}
-
-/// The page mounted as if opened with `fragment`.
-fn mount_page_at(fragment: &str) -> HtmlElement {
-    window()
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment))
-        .unwrap();
-    let document = document();
-    let host: HtmlElement = document.create_element("div").unwrap().unchecked_into();
-    document.body().unwrap().append_child(&host).unwrap();
-    leptos::mount::mount_to(host.clone(), App).forget();
-    host
-}
-
-fn find(scope: &Element, selector: &str) -> Element {
-    scope
-        .query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("nothing matches {selector}"))
-}
-
-fn by_test_id(scope: &Element, id: &str) -> Element {
-    find(scope, &format!("[data-testid='{id}']"))
-}
-
-fn section(host: &HtmlElement, grid: &str) -> Element {
-    by_test_id(host, &format!("section-{grid}"))
-}
-
-fn bubbling(kind: &str) -> Event {
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    Event::new_with_event_init_dict(kind, &init).unwrap()
-}
-
-fn click(element: &Element) {
-    element.dispatch_event(&bubbling("click")).unwrap();
-}
-
-fn press(element: &Element, key: &str) {
-    let init = KeyboardEventInit::new();
-    init.set_key(key);
-    init.set_bubbles(true);
-    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
-    element.dispatch_event(&event).unwrap();
-}
-
-fn set_slider(scope: &Element, id: &str, value: u32) {
-    let input: HtmlInputElement = by_test_id(scope, id).unchecked_into();
-    input.set_value(&value.to_string());
-    input.dispatch_event(&bubbling("input")).unwrap();
-}
-
-fn set_select(scope: &Element, id: &str, value: &str) {
-    let select: HtmlSelectElement = by_test_id(scope, id).unchecked_into();
-    select.set_value(value);
-    select.dispatch_event(&bubbling("change")).unwrap();
-}
-
-/// Waits `ms` milliseconds of the browser's clock.
-/// Waits until the page in `host` has drawn its parts below the grids (one task after another
-/// after its first frame), then until the pages mounted before it have written any address
-/// that the resulting scroll made them write.
-async fn settled(host: &HtmlElement) {
-    for _ in 0..200 {
-        if host.query_selector(".later-part").unwrap().is_none() {
-            break;
-        }
-        sleep(10).await;
-    }
-    assert!(
-        host.query_selector(".later-part").unwrap().is_none(),
-        "the later parts are drawn"
-    );
-    sleep(parallel_web::permalink::WRITE_DELAY_MS + 50).await;
-}
-
-async fn sleep(ms: u64) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
-
-fn attr(element: &Element, name: &str) -> Option<String> {
-    element.get_attribute(name)
-}
-
-fn card(scope: &Element, rank: u32) -> Element {
-    by_test_id(scope, &format!("card-{rank}"))
-}
 
 #[wasm_bindgen_test]
 fn core_evaluates_the_lesson_start_in_wasm() {
@@ -368,125 +269,4 @@ async fn embed_mode_shows_one_widget() {
         .class_list()
         .remove_1("embedded-page")
         .unwrap();
-}
-
-#[wasm_bindgen_test]
-async fn a_live_block_is_written_when_built_then_only_where_it_changed() {
-    use parallel_web::live::{live, Fill, Root};
-    let document = document();
-    let host: HtmlElement = document.create_element("div").unwrap().unchecked_into();
-    document.body().unwrap().append_child(&host).unwrap();
-    let template = RwSignal::new(r#"<p data-slot="a"></p><p data-slot="b"></p>"#.to_string());
-    let fills = RwSignal::new(vec![
-        Fill::text("a", "one"),
-        Fill::attr("b", "data-x", Some("1".into())),
-        Fill::style("b", "width", "10px"),
-        Fill::attr("", "data-root", Some("yes".into())),
-    ]);
-    leptos::mount::mount_to(host.clone(), move || {
-        live(Root::Div, "block", template.into(), fills.into(), None)
-    })
-    .forget();
-    let width = |e: &Element| {
-        e.unchecked_ref::<HtmlElement>()
-            .style()
-            .get_property_value("width")
-            .unwrap()
-    };
-
-    // Written as the view is built: no effect has run yet.
-    let root = find(&host, "div.block");
-    assert_eq!(attr(&root, "data-root").as_deref(), Some("yes"));
-    let a = find(&host, "[data-slot=a]");
-    let b = find(&host, "[data-slot=b]");
-    assert_eq!(a.text_content().as_deref(), Some("one"));
-    assert_eq!(attr(&b, "data-x").as_deref(), Some("1"));
-    assert_eq!(width(&b), "10px");
-
-    // Only the fills that changed are written: `a` keeps its very text node.
-    let text = a.first_child().unwrap();
-    text.unchecked_ref::<web_sys::Text>().set_data("mark");
-    fills.update(|f| {
-        f[1] = Fill::attr("b", "data-x", None);
-        f[2] = Fill::style("b", "width", "20px");
-    });
-    tick().await;
-    assert_eq!(
-        a.text_content().as_deref(),
-        Some("mark"),
-        "a was not written"
-    );
-    assert_eq!(
-        attr(&b, "data-x"),
-        None,
-        "an attribute without a value is removed"
-    );
-    assert_eq!(width(&b), "20px");
-    fills.update(|f| f[0] = Fill::text("a", "two"));
-    tick().await;
-    assert_eq!(a.text_content().as_deref(), Some("two"));
-    assert!(
-        a.first_child().unwrap() == text,
-        "the text is written in its node"
-    );
-
-    // A new template is written whole, and every fill again; a `<details>` the reader opened
-    // stays open.
-    template.set(r#"<p data-slot="a"></p><p data-slot="b"></p><details><summary>s</summary>x</details><details><summary>t</summary>y</details>"#.to_string());
-    tick().await;
-    find(&host, "details:last-of-type")
-        .set_attribute("open", "")
-        .unwrap();
-    template.set(r#"<span data-slot="a"></span><i data-slot="b"></i><details><summary>S</summary>X</details><details><summary>T</summary>Y</details>"#.to_string());
-    tick().await;
-    let opened: Vec<bool> = (0..2)
-        .map(|i| {
-            host.query_selector_all("details")
-                .unwrap()
-                .item(i)
-                .unwrap()
-                .unchecked_into::<Element>()
-                .has_attribute("open")
-        })
-        .collect();
-    assert_eq!(opened, [false, true], "the second details stays open");
-    assert!(host.query_selector("p").unwrap().is_none());
-    assert_eq!(
-        find(&host, "span[data-slot=a]").text_content().as_deref(),
-        Some("two")
-    );
-    assert_eq!(width(&find(&host, "i[data-slot=b]")), "20px");
-
-    // A table box scrolled sideways stays scrolled, and the focused box keeps the focus, when
-    // a new template has a row more.
-    let table = |rows: usize| {
-        format!(
-            r#"<p data-slot="a"></p><div class="table-scroll" tabindex="0" style="width: 100px; overflow: auto"><table style="width: 600px">{}</table></div>"#,
-            "<tr><td>r</td></tr>".repeat(rows)
-        )
-    };
-    template.set(table(1));
-    tick().await;
-    let scroller: HtmlElement = find(&host, ".table-scroll").unchecked_into();
-    scroller.set_scroll_left(120);
-    scroller.focus().unwrap();
-    assert_eq!(scroller.scroll_left(), 120, "the box scrolls");
-    template.set(table(2));
-    tick().await;
-    let scroller: HtmlElement = find(&host, ".table-scroll").unchecked_into();
-    assert_eq!(
-        host.query_selector_all("tr").unwrap().length(),
-        2,
-        "rewritten"
-    );
-    assert_eq!(
-        scroller.scroll_left(),
-        120,
-        "the new box is scrolled as the old one was"
-    );
-    assert!(
-        document.active_element().as_ref() == Some(scroller.unchecked_ref::<Element>()),
-        "the new box has the focus"
-    );
-    host.remove();
 }

@@ -6,11 +6,11 @@ use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::{Estimate, Seconds};
 
-use crate::components::explain::{explain_button, figure_name};
-use crate::format::{self, escape_markup};
-use crate::i18n::{use_lang, Lang};
-use crate::lab::{part, GridLab};
-use crate::live::{live, Fill, Root};
+use crate::components::explain::figure_name;
+use crate::components::explain_button::ExplainButton;
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
+use crate::lab::GridLab;
 
 /// The figure's sentences.
 mod text {
@@ -68,70 +68,14 @@ fn throughput_text(lang: Lang, e: &Estimate) -> String {
     )
 }
 
-/// The estimate figure's markup. The step time's "?" sits beside its number; each of the
-/// others follows the name of the figure it explains, so no two "?" stand side by side with
-/// nothing to tell them apart.
-fn estimate_markup(lang: Lang, gpus: u32) -> String {
-    let why = |figure| explain_button(lang, figure, gpus);
-    let named = |figure| {
-        format!(
-            "<span class=\"why-item\">{} {}</span>",
-            escape_markup(&figure_name(lang, figure)),
-            why(figure)
-        )
-    };
-    format!(
-        "<h3 class=\"figure-title\">{}</h3>\
-         <p><span class=\"big\" data-testid=\"estimate-step\" data-slot=\"step\"></span>\
-         <span class=\"caption\">{}</span> {}</p>\
-         <p class=\"secondary\" data-testid=\"estimate-split\" data-slot=\"split\"></p>\
-         <p class=\"secondary\" data-testid=\"estimate-throughput\" data-slot=\"throughput\"></p>\
-         <p class=\"secondary why\">{} · {} · {}</p>\
-         <details class=\"assumptions\"><summary>{}</summary>\
-         <p data-testid=\"estimate-assumptions\" data-slot=\"assumptions\"></p></details>",
-        lang.pick("估算的每步时间", "Estimated step time"),
-        lang.pick(" 估算", " estimate"),
-        why(Figure::StepTime),
-        named(Figure::Compute),
-        named(Figure::TokensPerStep),
-        named(Figure::Throughput),
-        lang.pick("估算的假设", "What the estimate assumes"),
-    )
+/// Seconds as a `data-*` attribute carries them: the number, for the tests.
+fn seconds(s: Seconds) -> String {
+    s.get().to_string()
 }
 
-/// What the estimate figure shows of `e`.
-fn estimate_fills(lang: Lang, e: &Estimate, tflops: f64) -> Vec<Fill> {
-    let seconds = |s: Seconds| Some(s.get().to_string());
-    vec![
-        Fill::attr("", "data-testid", Some("estimate".to_string())),
-        Fill::attr("step", "data-seconds", seconds(e.step_s)),
-        Fill::text("step", format::seconds(e.step_s)),
-        Fill::attr("split", "data-compute", seconds(e.compute_s)),
-        Fill::attr("split", "data-bubble", seconds(e.bubble_s)),
-        Fill::attr("split", "data-exposed", seconds(e.exposed_comm_s)),
-        Fill::text("split", split_text(lang, e)),
-        Fill::attr(
-            "throughput",
-            "data-tokens-per-s",
-            Some(e.tokens_per_s_per_gpu.to_string()),
-        ),
-        Fill::attr(
-            "throughput",
-            "data-tokens-per-step",
-            Some(e.tokens_per_step.to_string()),
-        ),
-        Fill::text("throughput", throughput_text(lang, e)),
-        Fill::text(
-            "assumptions",
-            text::ASSUMPTIONS.fill(
-                lang,
-                &[("tflops", &format::thousands(tflops.round() as u64))],
-            ),
-        ),
-    ]
-}
-
-/// The estimate of the grid's plan; `tflops` is the plan's effective TFLOP/s per card.
+/// The estimate of the grid's plan; `tflops` is the plan's effective TFLOP/s per card. The
+/// step time's "?" sits beside its number; each of the others follows the name of the figure
+/// it explains, so no two "?" stand side by side with nothing to tell them apart.
 #[component]
 pub fn EstimateFigure(
     #[prop(into)] estimate: Signal<Estimate>,
@@ -140,16 +84,58 @@ pub fn EstimateFigure(
     lab: GridLab,
 ) -> impl IntoView {
     let lang = use_lang();
-    let gpus = lab.config.with_untracked(|c| c.gpus);
-    let template = part(move || estimate_markup(lang.get(), gpus));
-    let fills = part(move || estimate.with(|e| estimate_fills(lang.get(), e, tflops.get())));
-    live(
-        Root::Div,
-        "figure estimate-figure",
-        template,
-        fills,
-        Some(lab),
-    )
+    // Every text and attribute read from the estimate is one kind of closure, so the view
+    // compiles one way of keeping them current.
+    let show =
+        move |read: fn(&Estimate, Lang) -> String| move || estimate.with(|e| read(e, lang.get()));
+    let named = move |figure: Figure| {
+        view! {
+            <span class="why-item">
+                {move || figure_name(lang.get(), figure)}
+                " "
+                <ExplainButton figure=figure lab=lab />
+            </span>
+        }
+    };
+    let assumptions = move || {
+        let tflops = format::thousands(tflops.get().round() as u64);
+        text::ASSUMPTIONS.fill(lang.get(), &[("tflops", &tflops)])
+    };
+    view! {
+        <div class="figure estimate-figure" data-testid="estimate">
+            <h3 class="figure-title"><T zh="估算的每步时间" en="Estimated step time" /></h3>
+            <p>
+                <span class="big" data-testid="estimate-step" data-seconds=show(|e, _| seconds(e.step_s))>
+                    {show(|e, _| format::seconds(e.step_s))}
+                </span>
+                <span class="caption"><T zh=" 估算" en=" estimate" /></span>
+                " "
+                <ExplainButton figure=Figure::StepTime lab=lab />
+            </p>
+            <p class="secondary" data-testid="estimate-split"
+                data-compute=show(|e, _| seconds(e.compute_s))
+                data-bubble=show(|e, _| seconds(e.bubble_s))
+                data-exposed=show(|e, _| seconds(e.exposed_comm_s))>
+                {show(|e, lang| split_text(lang, e))}
+            </p>
+            <p class="secondary" data-testid="estimate-throughput"
+                data-tokens-per-s=show(|e, _| e.tokens_per_s_per_gpu.to_string())
+                data-tokens-per-step=show(|e, _| e.tokens_per_step.to_string())>
+                {show(|e, lang| throughput_text(lang, e))}
+            </p>
+            <p class="secondary why">
+                {named(Figure::Compute)}
+                " · "
+                {named(Figure::TokensPerStep)}
+                " · "
+                {named(Figure::Throughput)}
+            </p>
+            <details class="assumptions">
+                <summary><T zh="估算的假设" en="What the estimate assumes" /></summary>
+                <p data-testid="estimate-assumptions">{assumptions}</p>
+            </details>
+        </div>
+    }
 }
 
 #[cfg(test)]
@@ -175,52 +161,5 @@ mod tests {
             throughput_text(Lang::En, &e),
             "1,774 tokens per second per card (262,144 per step)"
         );
-    }
-
-    /// The visible text between each "?" button and the one before it: what a sighted reader
-    /// has to tell the buttons apart.
-    fn text_before_buttons(markup: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut rest = markup;
-        let mut before = String::new();
-        while let Some(at) = rest.find("<button") {
-            before.push_str(&rest[..at]);
-            out.push(strip_tags(&before).trim().to_string());
-            before.clear();
-            rest = rest[at..].split_once("</button>").map_or("", |(_, r)| r);
-        }
-        out
-    }
-
-    fn strip_tags(markup: &str) -> String {
-        let mut text = String::new();
-        let mut in_tag = false;
-        for c in markup.chars() {
-            match c {
-                '<' => in_tag = true,
-                '>' => in_tag = false,
-                c if !in_tag => text.push(c),
-                _ => {}
-            }
-        }
-        text.replace('·', "")
-    }
-
-    #[test]
-    fn every_why_button_follows_its_own_visible_words() {
-        for lang in [Lang::Zh, Lang::En] {
-            let before = text_before_buttons(&estimate_markup(lang, 8));
-            assert_eq!(before.len(), 4, "{before:?}");
-            for (i, text) in before.iter().enumerate() {
-                assert!(
-                    !text.is_empty(),
-                    "{lang:?}: button {i} has nothing before it: {before:?}"
-                );
-                assert!(
-                    !before[..i].contains(text),
-                    "{lang:?}: two buttons follow the same words {text:?}"
-                );
-            }
-        }
     }
 }

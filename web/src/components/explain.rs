@@ -3,15 +3,16 @@
 //! explanation is computed by `parallel_core::explain` only while the panel is open, from the
 //! same plan and report the figure shows, so the two are one number.
 //!
-//! Test hooks: the button is `explain-<figure id>`, the open panel `explanation` with
-//! `data-result` equal to the figure's own value attribute.
+//! This module holds the figures' names and the panel ([`ExplanationPanel`]); the button that
+//! opens it is `explain_button::ExplainButton`. Test hooks: the button is
+//! `explain-<figure id>`, the open panel `explanation` with `data-result` equal to the
+//! figure's own value attribute.
 
 use leptos::prelude::*;
 use parallel_core::explain::{Explanation, Figure};
 use parallel_core::Dim;
 
-use crate::format::escape_markup;
-use crate::i18n::Lang;
+use crate::i18n::{tr, use_lang, Lang};
 use crate::lab::GridLab;
 use crate::vocab;
 
@@ -76,83 +77,83 @@ pub fn button_label(lang: Lang, figure: Figure) -> String {
     text::EXPLAIN.fill(lang, &[("figure", &figure_name(lang, figure))])
 }
 
-/// The open panel of `figure` as markup: formula, values substituted, result and source of
-/// the core's explanation on `lab`'s plan, and a close button. `data-result` is the figure's
-/// value, for the tests to compare with the figure's own attribute.
-pub fn explanation_markup(lang: Lang, lab: GridLab, figure: Figure) -> String {
-    let e = explanation_of(lab, figure);
-    let id = figure.id();
-    let gpus = lab.config.with_untracked(|c| c.gpus);
-    let name = escape_markup(&figure_name(lang, figure));
-    let result = e
-        .as_ref()
-        .map(|e| format!(" data-result=\"{}\"", e.result))
-        .unwrap_or_default();
-    let body = match e {
-        Some(e) => {
-            let row = |term: &str, attributes: &str, value: &str| {
-                format!(
-                    "<dt>{term}</dt><dd{attributes}>{}</dd>",
-                    escape_markup(value)
-                )
-            };
-            let formula = " class=\"formula\" data-testid=\"explanation-formula\"";
-            let substituted = " class=\"formula\" data-testid=\"explanation-substituted\"";
-            format!(
-                "<dl>{}{}{}{}</dl>",
-                row(lang.pick("公式", "Formula"), formula, &e.formula),
-                row(
-                    lang.pick("代入这套方案", "With this plan's values"),
-                    substituted,
-                    &e.substituted
-                ),
-                row(
-                    lang.pick("结果", "Result"),
-                    " data-testid=\"explanation-shown\"",
-                    &e.shown
-                ),
-                row(lang.pick("出处", "Source"), "", e.source),
-            )
+/// What the panel shows of the core's explanation: its own copy, so that a move that leaves
+/// the explanation as it was writes nothing.
+#[derive(Clone, Debug, PartialEq)]
+struct Shown {
+    formula: String,
+    substituted: String,
+    result: f64,
+    shown: String,
+    source: &'static str,
+}
+
+impl Shown {
+    fn of(e: Explanation) -> Shown {
+        Shown {
+            formula: e.formula,
+            substituted: e.substituted,
+            result: e.result,
+            shown: e.shown,
+            source: e.source,
         }
-        None => format!(
-            "<p>{}</p>",
-            lang.pick("这套方案里没有这一项。", "This plan has no such figure.")
-        ),
+    }
+}
+
+/// The open panel of `figure`: formula, values substituted, result and source of the core's
+/// explanation on `lab`'s plan (computed while the panel is there, again when the plan
+/// changes), and a close button that calls `on_close`. `data-result` is the figure's value,
+/// for the tests to compare with the figure's own attribute.
+#[component]
+pub fn ExplanationPanel(figure: Figure, lab: GridLab, on_close: Callback<()>) -> impl IntoView {
+    let lang = use_lang();
+    let gpus = lab.config.with_untracked(|c| c.gpus);
+    let explained = Memo::new(move |_| explanation_of(lab, figure).map(Shown::of));
+    let body = move || {
+        let lang = lang.get();
+        match explained.get() {
+            Some(e) => view! {
+                <dl>
+                    <dt>{lang.pick("公式", "Formula")}</dt>
+                    <dd class="formula" data-testid="explanation-formula">{e.formula}</dd>
+                    <dt>{lang.pick("代入这套方案", "With this plan's values")}</dt>
+                    <dd class="formula" data-testid="explanation-substituted">{e.substituted}</dd>
+                    <dt>{lang.pick("结果", "Result")}</dt>
+                    <dd data-testid="explanation-shown">{e.shown}</dd>
+                    <dt>{lang.pick("出处", "Source")}</dt>
+                    <dd>{e.source}</dd>
+                </dl>
+            }
+            .into_any(),
+            None => view! {
+                <p>{lang.pick("这套方案里没有这一项。", "This plan has no such figure.")}</p>
+            }
+            .into_any(),
+        }
     };
-    format!(
-        "<div class=\"explanation\" role=\"dialog\" aria-modal=\"false\" id=\"{}\" \
-         aria-label=\"{name}\" data-testid=\"explanation\" data-figure=\"{id}\"{result}>{body}\
-         <button type=\"button\" class=\"small\" data-close=\"\">{}</button></div>",
-        panel_id(figure, gpus),
-        lang.pick("关闭（Esc）", "Close (Esc)")
-    )
+    view! {
+        <div
+            class="explanation"
+            role="dialog"
+            aria-modal="false"
+            id=panel_id(figure, gpus)
+            aria-label=move || figure_name(lang.get(), figure)
+            data-testid="explanation"
+            data-figure=figure.id()
+            data-result=move || explained.with(|e| e.as_ref().map(|e| e.result.to_string()))
+        >
+            {body}
+            <button type="button" class="small" data-close="" on:click=move |_| on_close.run(())>
+                {tr("关闭（Esc）", "Close (Esc)")}
+            </button>
+        </div>
+    }
 }
 
 /// The id of `figure`'s panel, which its button controls (`gpus` tells the two grids' panels
 /// apart).
-fn panel_id(figure: Figure, gpus: u32) -> String {
+pub(crate) fn panel_id(figure: Figure, gpus: u32) -> String {
     format!("explain-panel-{}-{gpus}", figure.id())
-}
-
-/// The "why?" button of `figure` as markup.
-pub(crate) fn button_markup(lang: Lang, figure: Figure, gpus: u32) -> String {
-    let id = figure.id();
-    let label = escape_markup(&button_label(lang, figure));
-    format!(
-        "<button type=\"button\" class=\"explain-button\" data-testid=\"explain-{id}\" \
-         aria-expanded=\"false\" aria-controls=\"{}\" aria-label=\"{label}\">?</button>",
-        panel_id(figure, gpus)
-    )
-}
-
-/// The "why?" button of `figure` as markup inside the `span.explain` its explanation opens
-/// in, for a live block given the grid's lab (`crate::live`), which handles its clicks.
-pub fn explain_button(lang: Lang, figure: Figure, gpus: u32) -> String {
-    format!(
-        "<span class=\"explain\" data-explain=\"{}\">{}</span>",
-        figure.id(),
-        button_markup(lang, figure, gpus)
-    )
 }
 
 #[cfg(test)]

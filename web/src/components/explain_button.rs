@@ -1,21 +1,55 @@
-//! A lone "why?" button, in a sentence rather than in a figure's live block: a live block of
-//! its own (`crate::live` handles its click and writes the panel beside it).
+//! The "why?" button beside a figure (`explain::ExplanationPanel` is what it opens): it owns
+//! whether its panel is open. A click toggles the panel; the panel's close button and Escape
+//! (on the button or in the panel) close it and give the focus back to the button.
 
+use leptos::ev::KeyboardEvent;
+use leptos::html::Button;
 use leptos::prelude::*;
 use parallel_core::explain::Figure;
 
-use crate::components::explain::button_markup;
+use crate::components::explain::{button_label, panel_id, ExplanationPanel};
 use crate::i18n::use_lang;
 use crate::lab::GridLab;
-use crate::live::{live, Fill, Root};
 
-/// A lone "why?" button (in a sentence rather than in a figure's live block) and, when open,
-/// the panel beside it.
+/// The "why?" button of `figure` on `lab`'s plan and, while open, its panel below it (inside
+/// the same `span.explain`, which carries the figure's id in `data-explain`).
 #[component]
 pub fn ExplainButton(figure: Figure, lab: GridLab) -> impl IntoView {
     let lang = use_lang();
+    let open = RwSignal::new(false);
+    let button = NodeRef::<Button>::new();
     let gpus = lab.config.with_untracked(|c| c.gpus);
-    let template = Signal::derive(move || button_markup(lang.get(), figure, gpus));
-    let fills = Signal::stored(vec![Fill::attr("", "data-explain", Some(figure.id()))]);
-    live(Root::Span, "explain", template, fills, Some(lab))
+    let close = move || {
+        open.set(false);
+        if let Some(button) = button.get_untracked() {
+            let _ = button.focus();
+        }
+    };
+    let on_key = move |event: KeyboardEvent| {
+        if event.key() == "Escape" && open.get_untracked() {
+            event.prevent_default();
+            event.stop_propagation();
+            close();
+        }
+    };
+    let id = figure.id();
+    view! {
+        <span class="explain" data-explain=id.clone() on:keydown=on_key>
+            <button
+                type="button"
+                class="explain-button"
+                node_ref=button
+                data-testid=format!("explain-{id}")
+                aria-expanded=move || if open.get() { "true" } else { "false" }
+                aria-controls=panel_id(figure, gpus)
+                aria-label=move || button_label(lang.get(), figure)
+                on:click=move |_| open.update(|open| *open = !*open)
+            >
+                "?"
+            </button>
+            <Show when=move || open.get()>
+                <ExplanationPanel figure=figure lab=lab on_close=Callback::new(move |()| close()) />
+            </Show>
+        </span>
+    }
 }

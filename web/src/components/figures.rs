@@ -6,12 +6,11 @@ use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::{Bytes, Dim, Memory, Report, Traffic};
 
-use crate::components::explain::explain_button;
-use crate::components::table_scroll::{head_cells, table_scroll_markup};
-use crate::format::{self, escape_markup};
-use crate::i18n::{use_lang, Lang};
+use crate::components::explain_button::ExplainButton;
+use crate::components::table_scroll::{head_cells, TableScroll};
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
 use crate::lab::{part, GridLab};
-use crate::live::{live, Fill, Root};
 use crate::vocab;
 
 /// The sentences of the figures.
@@ -97,87 +96,15 @@ fn memory_title(lang: Lang, busiest: Option<u32>) -> String {
     }
 }
 
-/// The memory figure's markup: its words in `lang`, its figures in slots (with the routed
-/// experts' line when `split`).
-fn memory_markup(lang: Lang, split: bool, gpus: u32) -> String {
-    let why = |figure| explain_button(lang, figure, gpus);
-    let experts = if split {
-        "<dd class=\"memory-split\" data-testid=\"mem-experts\" data-slot=\"experts\"></dd>"
-    } else {
-        ""
-    };
-    format!(
-        "<h3 class=\"figure-title\" data-testid=\"memory-title\" data-slot=\"title\"></h3>\
-         <div class=\"memory-bar\" role=\"img\" data-slot=\"bar\">\
-         <span class=\"bar-states\" data-slot=\"bar-states\"></span>\
-         <span class=\"bar-activations\" data-slot=\"bar-activations\"></span>\
-         <span class=\"bar-capacity\" data-slot=\"bar-capacity\"></span></div>\
-         <dl class=\"memory-numbers\">\
-         <div><dt>{} {}</dt><dd data-testid=\"mem-states\" data-slot=\"states\"></dd>{experts}</div>\
-         <div><dt>{} {}</dt><dd data-testid=\"mem-activations\" data-slot=\"activations\"></dd></div>\
-         <div class=\"memory-total\"><dt>{} {}</dt><dd data-testid=\"mem-total\" data-slot=\"total\">\
-         <span data-slot=\"total-text\"></span> <strong class=\"fit-verdict\" data-slot=\"verdict\"></strong></dd></div>\
-         </dl>",
-        lang.pick("模型状态", "Model states"),
-        why(Figure::ModelStates),
-        lang.pick("激活", "Activations"),
-        why(Figure::Activations),
-        lang.pick("合计", "Total"),
-        why(Figure::Total),
-    )
+/// The figure's bars: each part's share of the larger of total and capacity.
+fn share(m: &Memory, part: Bytes) -> String {
+    let scale = m.total.get().max(m.capacity.get());
+    format!("{:.2}%", 100.0 * part.get() / scale)
 }
 
-/// What the memory figure shows of `m`.
-fn memory_fills(
-    lang: Lang,
-    m: &Memory,
-    busiest: Option<u32>,
-    experts: Option<(Bytes, Bytes)>,
-) -> Vec<Fill> {
-    let scale = m.total.get().max(m.capacity.get());
-    let share = |part: f64| format!("{:.2}%", 100.0 * part / scale);
-    let raw = |b: Bytes| Some(b.get().to_string());
-    let class = if m.fits {
-        "figure memory-figure"
-    } else {
-        "figure memory-figure over"
-    };
-    let mut fills = vec![
-        Fill::attr("", "class", Some(class.to_string())),
-        Fill::attr(
-            "title",
-            "data-busiest-stage",
-            busiest.map(|s| s.to_string()),
-        ),
-        Fill::text("title", memory_title(lang, busiest)),
-        Fill::attr("bar", "aria-label", Some(memory_label(lang, m))),
-        Fill::style("bar-states", "width", share(m.model_states.get())),
-        Fill::style("bar-activations", "width", share(m.activations.get())),
-        Fill::style("bar-capacity", "left", share(m.capacity.get())),
-        Fill::attr("states", "data-bytes", raw(m.model_states)),
-        Fill::text("states", format::bytes(m.model_states)),
-        Fill::attr("activations", "data-bytes", raw(m.activations)),
-        Fill::text("activations", format::bytes(m.activations)),
-        Fill::attr("total", "data-bytes", raw(m.total)),
-        Fill::attr("total", "data-fits", Some(m.fits.to_string())),
-        Fill::text(
-            "total-text",
-            format!("{} / {}", format::bytes(m.total), format::bytes(m.capacity)),
-        ),
-        Fill::text(
-            "verdict",
-            if m.fits {
-                lang.pick("✓ 放得下", "✓ fits")
-            } else {
-                lang.pick("✗ 放不下", "✗ does not fit")
-            },
-        ),
-    ];
-    if let Some((e, dense)) = experts {
-        fills.push(Fill::attr("experts", "data-bytes", raw(e)));
-        fills.push(Fill::text("experts", expert_split(lang, e, dense)));
-    }
-    fills
+/// Bytes as a `data-bytes` attribute carries them: the number, for the tests.
+fn raw(b: Bytes) -> String {
+    b.get().to_string()
 }
 
 /// Model states + activations of the busiest card against its capacity. `busiest` names the
@@ -193,110 +120,119 @@ pub fn MemoryFigure(
     lab: GridLab,
 ) -> impl IntoView {
     let lang = use_lang();
-    let gpus = lab.config.with_untracked(|c| c.gpus);
-    let template = part(move || memory_markup(lang.get(), experts.with(Option::is_some), gpus));
-    let fills =
-        part(move || memory.with(|m| memory_fills(lang.get(), m, busiest.get(), experts.get())));
-    live(
-        Root::Div,
-        "figure memory-figure",
-        template,
-        fills,
-        Some(lab),
-    )
-}
-
-/// The traffic table's markup: its words in `lang`, a row for each of `dims` with its figures
-/// in slots.
-fn traffic_markup(lang: Lang, dims: &[Dim], gpus: u32) -> String {
-    let heads = head_cells(
-        lang,
-        &[
-            ("维度", "Dimension", false),
-            ("集体通信", "Collective", false),
-            ("组大小", "Group", false),
-            ("每卡每步", "Bytes / card / step", false),
-            ("链路", "Link", false),
-            ("按带宽的时间", "Time at link bandwidth", false),
-            ("怎么算（字节 / 时间）", "Why (bytes / time)", false),
-        ],
-    );
-    let rows = if dims.is_empty() {
-        format!(
-            "<tr><td colspan=\"7\" class=\"empty\">{}</td></tr>",
-            lang.pick(
-                "这个方案没有卡间通信（每一维都是 1）。",
-                "No traffic between cards: every degree is 1."
-            )
-        )
-    } else {
-        dims.iter()
-            .map(|&dim| {
-                let id = dim.as_str();
-                format!(
-                    "<tr data-testid=\"traffic-{id}\" data-slot=\"row-{id}\">\
-                     <th scope=\"row\"><span class=\"swatch swatch-{id}\" aria-hidden=\"true\"></span>{}</th>\
-                     <td data-slot=\"collective-{id}\"></td><td class=\"num\" data-slot=\"size-{id}\"></td>\
-                     <td class=\"num\" data-slot=\"bytes-{id}\"></td><td data-slot=\"link-{id}\"></td>\
-                     <td class=\"num\" data-slot=\"time-{id}\"></td><td class=\"why\">{} {}</td></tr>",
-                    vocab::dim_traffic(lang, dim),
-                    explain_button(lang, Figure::Traffic(dim), gpus),
-                    explain_button(lang, Figure::TrafficTime(dim), gpus),
-                )
-            })
-            .collect()
-    };
-    let table = format!(
-        "<table class=\"traffic\"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>"
-    );
-    format!(
-        "<h3 class=\"figure-title\" data-slot=\"heading\"></h3>{}",
-        table_scroll_markup(lang, "每卡通信表", "Traffic table", &table)
-    )
-}
-
-/// What the traffic table shows: its heading and each row's figures.
-fn traffic_fills(lang: Lang, rows: &[Traffic], selected: Option<u32>) -> Vec<Fill> {
-    let mut fills = vec![Fill::text("heading", traffic_heading(lang, selected))];
-    for t in rows {
-        let id = t.dim.as_str();
-        let link = t.link.as_str();
-        let row = format!("row-{id}");
-        fills.extend([
-            Fill::attr(row.clone(), "data-bytes", Some(t.bytes.get().to_string())),
-            Fill::attr(row.clone(), "data-link", Some(link.to_string())),
-            Fill::attr(
-                row.clone(),
-                "data-group-size",
-                Some(t.group_size.to_string()),
-            ),
-            Fill::attr(
-                row.clone(),
-                "data-collective",
-                Some(t.collective.as_str().to_string()),
-            ),
-            Fill::attr(row, "class", Some(format!("traffic-row link-{link}"))),
-            Fill::text(
-                format!("collective-{id}"),
-                vocab::collective(lang, t.collective),
-            ),
-            Fill::text(format!("size-{id}"), t.group_size.to_string()),
-            Fill::text(format!("bytes-{id}"), format::bytes(t.bytes)),
-            Fill::attr(
-                format!("link-{id}"),
-                "class",
-                Some(format!("link link-{link}")),
-            ),
-            Fill::text(format!("link-{id}"), vocab::link(lang, t.link)),
-            Fill::text(format!("time-{id}"), format::seconds(t.seconds)),
-        ]);
+    // Every text, attribute and width read from the memory is one kind of closure, so the
+    // view compiles one way of keeping them current.
+    let show =
+        move |read: fn(&Memory, Lang) -> String| move || memory.with(|m| read(m, lang.get()));
+    view! {
+        <div class="figure memory-figure" class:over=move || !memory.with(|m| m.fits)>
+            <h3 class="figure-title" data-testid="memory-title"
+                data-busiest-stage=move || busiest.get().map(|s| s.to_string())>
+                {move || memory_title(lang.get(), busiest.get())}
+            </h3>
+            // The widths through the CSS object model (`style:`): the page's
+            // Content-Security-Policy refuses `style` attributes.
+            <div class="memory-bar" role="img" aria-label=show(|m, lang| memory_label(lang, m))>
+                <span class="bar-states" style:width=show(|m, _| share(m, m.model_states))></span>
+                <span class="bar-activations" style:width=show(|m, _| share(m, m.activations))></span>
+                <span class="bar-capacity" style:left=show(|m, _| share(m, m.capacity))></span>
+            </div>
+            <dl class="memory-numbers">
+                <div>
+                    <dt><T zh="模型状态" en="Model states" />" "<ExplainButton figure=Figure::ModelStates lab=lab /></dt>
+                    <dd data-testid="mem-states" data-bytes=show(|m, _| raw(m.model_states))>
+                        {show(|m, _| format::bytes(m.model_states))}
+                    </dd>
+                    <Show when=move || experts.with(Option::is_some)>
+                        <dd class="memory-split" data-testid="mem-experts"
+                            data-bytes=move || experts.get().map(|(e, _)| raw(e))>
+                            {move || experts.get().map(|(e, dense)| expert_split(lang.get(), e, dense))}
+                        </dd>
+                    </Show>
+                </div>
+                <div>
+                    <dt><T zh="激活" en="Activations" />" "<ExplainButton figure=Figure::Activations lab=lab /></dt>
+                    <dd data-testid="mem-activations" data-bytes=show(|m, _| raw(m.activations))>
+                        {show(|m, _| format::bytes(m.activations))}
+                    </dd>
+                </div>
+                <div class="memory-total">
+                    <dt><T zh="合计" en="Total" />" "<ExplainButton figure=Figure::Total lab=lab /></dt>
+                    <dd data-testid="mem-total" data-bytes=show(|m, _| raw(m.total))
+                        data-fits=show(|m, _| m.fits.to_string())>
+                        {show(|m, _| format!("{} / {}", format::bytes(m.total), format::bytes(m.capacity)))}
+                        " "
+                        <strong class="fit-verdict">
+                            {show(|m, lang| {
+                                if m.fits {
+                                    lang.pick("✓ 放得下", "✓ fits")
+                                } else {
+                                    lang.pick("✗ 放不下", "✗ does not fit")
+                                }
+                                .to_string()
+                            })}
+                        </strong>
+                    </dd>
+                </div>
+            </dl>
+        </div>
     }
-    fills
 }
+
+/// One row of the traffic table: the row of `dim`, kept while the plan has that dimension. Its
+/// figures come from a memo of the row alone, so a slider's move writes the text and the
+/// attributes that changed and rebuilds no row.
+fn traffic_row(dim: Dim, traffic: Signal<Vec<Traffic>>, lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let row = Memo::new(move |_| traffic.with(|rows| rows.iter().find(|t| t.dim == dim).copied()));
+    // Every figure of the row is one kind of closure (see `MemoryFigure`).
+    let show = move |read: fn(&Traffic, Lang) -> String| {
+        move || row.with(|t| t.as_ref().map(|t| read(t, lang.get())).unwrap_or_default())
+    };
+    let id = dim.as_str();
+    view! {
+        <tr
+            data-testid=format!("traffic-{id}")
+            data-bytes=show(|t, _| t.bytes.get().to_string())
+            data-link=show(|t, _| t.link.as_str().to_string())
+            data-group-size=show(|t, _| t.group_size.to_string())
+            data-collective=show(|t, _| t.collective.as_str().to_string())
+            class=show(|t, _| format!("traffic-row link-{}", t.link.as_str()))
+        >
+            <th scope="row">
+                <span class=format!("swatch swatch-{id}") aria-hidden="true"></span>
+                {move || vocab::dim_traffic(lang.get(), dim)}
+            </th>
+            <td>{show(|t, lang| vocab::collective(lang, t.collective).to_string())}</td>
+            <td class="num">{show(|t, _| t.group_size.to_string())}</td>
+            <td class="num">{show(|t, _| format::bytes(t.bytes))}</td>
+            <td class=show(|t, _| format!("link link-{}", t.link.as_str()))>
+                {show(|t, lang| vocab::link(lang, t.link).to_string())}
+            </td>
+            <td class="num">{show(|t, _| format::seconds(t.seconds))}</td>
+            <td class="why">
+                <ExplainButton figure=Figure::Traffic(dim) lab=lab />
+                " "
+                <ExplainButton figure=Figure::TrafficTime(dim) lab=lab />
+            </td>
+        </tr>
+    }
+}
+
+/// The traffic table's column heads.
+const TRAFFIC_HEADS: &[(&str, &str, bool)] = &[
+    ("维度", "Dimension", false),
+    ("集体通信", "Collective", false),
+    ("组大小", "Group", false),
+    ("每卡每步", "Bytes / card / step", false),
+    ("链路", "Link", false),
+    ("按带宽的时间", "Time at link bandwidth", false),
+    ("怎么算（字节 / 时间）", "Why (bytes / time)", false),
+];
 
 /// Traffic per dimension: of the selected card's own groups, or plan-wide when none is. The
-/// rows are drawn again only when the dimensions with traffic change; a slider move rewrites
-/// the figures that changed.
+/// rows are keyed by their dimension: one is added or removed only when the dimensions with
+/// traffic change.
 #[component]
 pub fn TrafficTable(
     #[prop(into)] traffic: Signal<Vec<Traffic>>,
@@ -305,32 +241,32 @@ pub fn TrafficTable(
     lab: GridLab,
 ) -> impl IntoView {
     let lang = use_lang();
-    let gpus = lab.config.with_untracked(|c| c.gpus);
     let dims = part(move || traffic.with(|rows| rows.iter().map(|t| t.dim).collect::<Vec<Dim>>()));
-    let template = part(move || dims.with(|dims| traffic_markup(lang.get(), dims, gpus)));
-    let fills = part(move || traffic.with(|rows| traffic_fills(lang.get(), rows, selected.get())));
-    live(
-        Root::Div,
-        "figure traffic-figure",
-        template,
-        fills,
-        Some(lab),
-    )
-}
-
-/// The bubble figure's markup.
-fn bubble_markup(lang: Lang, gpus: u32) -> String {
-    format!(
-        "<h3 class=\"figure-title\">{}</h3>\
-         <p><span class=\"big\" data-testid=\"bubble\" data-slot=\"ratio\"></span>\
-         <span class=\"caption\">{}</span> {}</p>\
-         <p class=\"secondary\"><span data-testid=\"bubble-share\" data-slot=\"share\">{}<span data-slot=\"share-text\"></span></span> {}</p>",
-        lang.pick("流水线气泡", "Pipeline bubble"),
-        lang.pick(" 空等 ÷ 计算 = (p−1)/m", " idle ÷ compute = (p−1)/m"),
-        explain_button(lang, Figure::BubbleRatio, gpus),
-        lang.pick("占整步时间 ", "Share of the step "),
-        explain_button(lang, Figure::BubbleShare, gpus),
-    )
+    let empty = move || {
+        dims.with(Vec::is_empty).then(|| {
+            view! {
+                <tr><td colspan="7" class="empty">
+                    <T zh="这个方案没有卡间通信（每一维都是 1）。" en="No traffic between cards: every degree is 1." />
+                </td></tr>
+            }
+        })
+    };
+    view! {
+        <div class="figure traffic-figure">
+            <h3 class="figure-title">{move || traffic_heading(lang.get(), selected.get())}</h3>
+            <TableScroll zh="每卡通信表" en="Traffic table">
+                <table class="traffic">
+                    <thead><tr>{head_cells(TRAFFIC_HEADS)}</tr></thead>
+                    <tbody>
+                        {empty}
+                        <For each=move || dims.get() key=|dim| *dim let(dim)>
+                            {traffic_row(dim, traffic, lab)}
+                        </For>
+                    </tbody>
+                </table>
+            </TableScroll>
+        </div>
+    }
 }
 
 /// The pipeline bubble: (p−1)/m and its share of the step.
@@ -340,59 +276,57 @@ pub fn BubbleFigure(
     /// The grid whose figures the explanations open on.
     lab: GridLab,
 ) -> impl IntoView {
-    let lang = use_lang();
-    let gpus = lab.config.with_untracked(|c| c.gpus);
-    let template = part(move || bubble_markup(lang.get(), gpus));
-    let fills = part(move || {
-        let (ratio, share) = report.with(|r| (r.bubble.ratio, r.bubble.share));
-        vec![
-            Fill::attr("ratio", "data-ratio", Some(ratio.to_string())),
-            Fill::text(
-                "ratio",
-                if ratio == 0.0 {
-                    "—".to_string()
-                } else {
-                    format::percent(ratio)
-                },
-            ),
-            Fill::attr("share", "data-share", Some(share.to_string())),
-            Fill::text("share-text", format::percent(share)),
-        ]
-    });
-    live(
-        Root::Div,
-        "figure bubble-figure",
-        template,
-        fills,
-        Some(lab),
-    )
+    let bubble = part(move || report.with(|r| (r.bubble.ratio, r.bubble.share)));
+    let ratio = move || bubble.get().0;
+    let share = move || bubble.get().1;
+    view! {
+        <div class="figure bubble-figure">
+            <h3 class="figure-title"><T zh="流水线气泡" en="Pipeline bubble" /></h3>
+            <p>
+                <span class="big" data-testid="bubble" data-ratio=move || ratio().to_string()>
+                    {move || if ratio() == 0.0 { "—".to_string() } else { format::percent(ratio()) }}
+                </span>
+                <span class="caption"><T zh=" 空等 ÷ 计算 = (p−1)/m" en=" idle ÷ compute = (p−1)/m" /></span>
+                " "
+                <ExplainButton figure=Figure::BubbleRatio lab=lab />
+            </p>
+            <p class="secondary">
+                <span data-testid="bubble-share" data-share=move || share().to_string()>
+                    <T zh="占整步时间 " en="Share of the step " />
+                    {move || format::percent(share())}
+                </span>
+                " "
+                <ExplainButton figure=Figure::BubbleShare lab=lab />
+            </p>
+        </div>
+    }
 }
 
 /// The core's warnings for a still-valid plan, in the page's language.
 #[component]
 pub fn Warnings(#[prop(into)] report: Signal<Report>) -> impl IntoView {
     let lang = use_lang();
-    let template = part(move || {
+    // The warnings' text: the list is drawn again only when it changes.
+    let texts = part(move || {
         let lang = lang.get();
         report.with(|r| {
-            if r.warnings.is_empty() {
-                return String::new();
-            }
-            let items: String = r
-                .warnings
+            r.warnings
                 .iter()
-                .map(|&w| format!("<li>{}</li>", escape_markup(&warning_text(lang, w))))
-                .collect();
-            format!("<ul class=\"warnings\" data-testid=\"warnings\">{items}</ul>")
+                .map(|&w| warning_text(lang, w))
+                .collect::<Vec<_>>()
         })
     });
-    live(
-        Root::Div,
-        "warnings-block",
-        template,
-        Signal::stored(Vec::new()),
-        None,
-    )
+    move || {
+        texts.with(|texts| {
+            (!texts.is_empty()).then(|| {
+                let items = texts
+                    .iter()
+                    .map(|text| view! { <li>{text.clone()}</li> })
+                    .collect_view();
+                view! { <ul class="warnings" data-testid="warnings">{items}</ul> }
+            })
+        })
+    }
 }
 
 /// A warning in `lang`: English is the core's `Display`, Chinese is built from its numbers.

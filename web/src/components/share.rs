@@ -76,10 +76,20 @@ fn embed_label(lang: Lang, widget: Widget) -> &'static str {
     }
 }
 
-/// The snippet a teacher pastes: the iframe, and a few lines that let the widget size it.
+/// `text` for an attribute value quoted with `"` in the snippet's HTML.
+fn quoted(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The snippet a teacher pastes: the iframe, and a few lines that let the widget size it. It is
+/// text for another page: this one shows it as a `<textarea>`'s value and copies it, never
+/// parses it. Its URL carries the plan, so the URL and the title are quoted for the HTML it is
+/// pasted into.
 pub fn embed_snippet(url: &str, title: &str, height: u32) -> String {
-    // Only our own URL and title go in: both are escaped for an attribute anyway.
-    let attr = crate::format::escape_markup;
+    let attr = quoted;
     format!(
         "<iframe src=\"{}\" title=\"{}\" data-parallel-lab style=\"width:100%;border:0\" height=\"{height}\" loading=\"lazy\"></iframe>\n\
          <script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.type!==\"parallel-lab:height\")return;\
@@ -193,4 +203,21 @@ pub fn EmbedHere(widget: Widget) -> impl IntoView {
     use_context::<PageState>()
         .filter(|page| page.embed.is_none())
         .map(|page| view! { <EmbedButton page=page widget=widget /> })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_snippet_quotes_the_four_characters_that_end_a_value_or_a_tag() {
+        assert_eq!(
+            quoted(r#"卡 1 <a & "b">"#),
+            "卡 1 &lt;a &amp; &quot;b&quot;&gt;"
+        );
+        let snippet = embed_snippet("https://x/embed.html#g8=tp2&embed=grid-8", "a \"b\"", 400);
+        assert!(snippet.starts_with(
+            r#"<iframe src="https://x/embed.html#g8=tp2&amp;embed=grid-8" title="a &quot;b&quot;""#
+        ));
+    }
 }

@@ -5,8 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::format::escape_markup;
-use crate::i18n::{use_lang, Lang};
+use crate::i18n::{use_lang, T};
 
 /// A scrollable, focusable, named group around `children` (a table).
 #[component]
@@ -19,22 +18,13 @@ pub fn TableScroll(zh: &'static str, en: &'static str, children: Children) -> im
     }
 }
 
-/// The same box as markup, around `table` (markup), for a live block (`crate::live`).
-pub fn table_scroll_markup(lang: Lang, zh: &str, en: &str, table: &str) -> String {
-    format!(
-        "<div class=\"table-scroll\" tabindex=\"0\" role=\"group\" aria-label=\"{}\">{table}</div>",
-        escape_markup(lang.pick(zh, en))
-    )
-}
-
-/// A table's column heads as markup, in `lang`: one `<th scope="col">` per (中文, English,
+/// A table's column heads in the page's language: one `<th scope="col">` per (中文, English,
 /// numeric) entry, numeric ones of class `num`.
-pub fn head_cells(lang: Lang, heads: &[(&str, &str, bool)]) -> String {
+pub fn head_cells(heads: &'static [(&'static str, &'static str, bool)]) -> impl IntoView {
     heads
         .iter()
         .map(|&(zh, en, numeric)| {
-            let class = if numeric { " class=\"num\"" } else { "" };
-            format!("<th scope=\"col\"{class}>{}</th>", lang.pick(zh, en))
+            view! { <th scope="col" class=numeric.then_some("num")><T zh=zh en=en /></th> }
         })
-        .collect()
+        .collect_view()
 }

@@ -1,12 +1,13 @@
 //! One card of the device grid as a view-model and as markup: what it shows of the selection
 //! ([`CardFace`]: class, group badges, coordinates, accessible name) and of its own memory
 //! ([`CardMemory`]: data attributes and tint), its memory in words, and the card's first
-//! markup ([`card_markup`]), which `patch` then keeps current.
+//! markup ([`card_markup`]), which `patch` then keeps current. The markup holds only what code
+//! makes of numbers and enums (ranks, coordinates, dimension ids, `true`/`false`, a colour);
+//! the card's name, a sentence, is written by `patch` through the DOM.
 
 use parallel_core::{Bytes, Dim, StageMemory};
 
 use super::layout::{over_mark_at, CARD_H, CARD_W};
-use crate::format;
 use crate::i18n::Lang;
 use crate::vocab;
 
@@ -139,19 +140,31 @@ pub(super) struct CardFace {
 }
 
 impl CardFace {
-    /// The card's attributes of the selection, in the order of [`CardFace::attributes`].
-    pub(super) const ATTRIBUTES: [&'static str; 4] =
-        ["data-groups", "data-selected", "aria-pressed", "aria-label"];
+    /// The card's attributes of the selection, in the order of [`CardFace::attributes`] (its
+    /// name, `aria-label`, is [`CardFace::label`]).
+    pub(super) const ATTRIBUTES: [&'static str; 3] =
+        ["data-groups", "data-selected", "aria-pressed"];
 
-    /// Its groups, whether it is selected (twice: for tests and for assistive technology) and
-    /// its name; `None` leaves the attribute out.
-    pub(super) fn attributes(&self) -> [Option<&str>; 4] {
+    /// Its groups (dimension ids) and whether it is selected (twice: for tests and for
+    /// assistive technology); `None` leaves the attribute out.
+    pub(super) fn attributes(&self) -> [Option<&str>; 3] {
         [
             self.groups.as_deref(),
             self.selected.then_some("true"),
             Some(if self.selected { "true" } else { "false" }),
-            Some(&self.label),
         ]
+    }
+
+    /// The card's name (its `aria-label`): a sentence in the page's language.
+    pub(super) fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The face as [`card_markup`] writes it: without a name, so that `patch` writes the
+    /// name through the DOM.
+    pub(super) fn unnamed(mut self) -> CardFace {
+        self.label.clear();
+        self
     }
 
     pub(super) fn new(
@@ -234,9 +247,16 @@ pub(super) fn card_class(face: &CardFace, memory: Option<&CardMemory>) -> String
     }
 }
 
-/// One card as SVG markup, in the state `face` and `own` describe. The spaces between the
-/// texts are not drawn (SVG ignores text outside `<text>`); they keep the card's text
-/// "1 TD t0 c0 p0 d1" in words for tools that read it, matching the start of its name.
+/// One card as SVG markup, in the state `face` and `own` describe, without its name (`patch`
+/// writes that). The spaces between the texts are not drawn (SVG ignores text outside
+/// `<text>`); they keep the card's text "1 TD t0 c0 p0 d1" in words for tools that read it,
+/// matching the start of its name.
+///
+/// Nothing in it is text from a reader, a link or a config: the rank, the position, the
+/// coordinates and the memory are numbers; the class, `data-groups` and the badges are made of
+/// dimension ids and letters (`card`, `role-tp`, `T`, `★`); the rest is `true`/`false` and a
+/// colour `#rrggbb`. So it is written without escaping (`card_markup_is_made_of_code_s_words`
+/// checks that no value can end an attribute or a tag).
 pub(super) fn card_markup(
     card: u32,
     (x, y): (f64, f64),
@@ -254,7 +274,7 @@ pub(super) fn card_markup(
     );
     let mut attribute = |name: &str, value: Option<&str>| {
         if let Some(value) = value {
-            let _ = write!(g, r#" {name}="{}""#, format::escape_markup(value));
+            let _ = write!(g, r#" {name}="{value}""#);
         }
     };
     if let Some(values) = face.map(CardFace::attributes) {
@@ -269,7 +289,6 @@ pub(super) fn card_markup(
     }
     attribute("role", Some("button"));
     attribute("tabindex", Some("0"));
-    let text = |s: Option<&str>| format::escape_markup(s.unwrap_or_default());
     let _ = write!(
         g,
         r#"><title></title><rect class="card-body" x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="6"></rect>"#,
@@ -290,10 +309,10 @@ pub(super) fn card_markup(
         y + 20.0,
         x + CARD_W - 6.0,
         y + 17.0,
-        text(face.map(|f| f.badges.as_str())),
+        face.map_or("", |f| f.badges.as_str()),
         x + 8.0,
         y + CARD_H - 8.0,
-        text(face.map(|f| f.coords.as_str())),
+        face.map_or("", |f| f.coords.as_str()),
     );
     if own.is_some_and(|m| !m.fits) {
         let (mx, my) = over_mark_at((x, y));
@@ -322,6 +341,47 @@ mod tests {
             shade(10e9) > shade(40e9) && shade(40e9) > shade(70e9),
             "darker with more memory"
         );
+    }
+
+    /// Every card of the 64-card grid, with a card selected (groups and badges) and over its
+    /// capacity, in both languages: the markup has no value that could end an attribute or a
+    /// tag, and no name (`patch` writes it).
+    #[test]
+    fn card_markup_is_made_of_code_s_words() {
+        let plan = Plan::new(&PlanConfig {
+            tp: 4,
+            pp: 2,
+            ..PlanConfig::lesson_64_gpus()
+        })
+        .unwrap();
+        let grid = plan.grid();
+        let groups = grid.groups(5).unwrap();
+        let stages = plan.memory_by_stage();
+        for lang in [Lang::Zh, Lang::En] {
+            for card in 0..plan.gpus() {
+                let roles = crate::lab::roles_of(&groups, card);
+                let c = grid.coords(card).unwrap();
+                let coords = format!("t{} c{} p{} d{}", c.tp, c.cp, c.pp, c.dp);
+                let face = CardFace::new(lang, card, card == 5, &roles, coords).unnamed();
+                let own = StageMemory {
+                    fits: card % 2 == 0,
+                    ..stages[0]
+                };
+                let own = CardMemory::new(&own, plan.capacity());
+                let markup = card_markup(card, (12.5, 40.0), Some(&face), Some(&own));
+                let values: Vec<&str> = markup.split('"').skip(1).step_by(2).collect();
+                assert!(values.len() > 10, "{markup}");
+                for value in values {
+                    assert!(!value.contains(['<', '>', '&']), "{value:?} in {markup}");
+                }
+                let texts = markup
+                    .split('>')
+                    .filter_map(|part| part.split('<').next())
+                    .collect::<String>();
+                assert!(!texts.contains('&'), "{markup}");
+                assert!(!markup.contains("aria-label"), "{markup}");
+            }
+        }
     }
 
     #[test]

@@ -148,7 +148,8 @@ pub fn hops(groups: &Groups, gpus_per_node: u32) -> Vec<Hop> {
 }
 
 /// The hops as SVG paths, one per hop: each bent a little by its group's dimension, so that
-/// hops of different groups between the same cards stay apart.
+/// hops of different groups between the same cards stay apart. The markup holds numbers and
+/// the dimensions' and links' ids only (`Dim::as_str`, `Link::as_str`), nothing to escape.
 pub(super) fn hops_markup(hops: &[Hop], layout: &Layout) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(hops.len() * 120);

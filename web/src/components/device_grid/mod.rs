@@ -22,13 +22,12 @@ use wasm_bindgen::JsCast;
 use crate::format;
 use crate::i18n::{tr, use_lang};
 use crate::lab::roles_of;
-use crate::live::set_text;
 pub use card::{badge, tint};
 use card::{card_markup, card_memory_line, CardFace, CardMemory};
 pub use layout::{hops, Hop, Layout};
 use layout::{hops_markup, NODE_PAD};
 use legend::GroupLegend;
-use patch::keep_cards_current;
+use patch::{keep_cards_current, set_text};
 
 /// The words of the grid around its cards.
 mod text {
@@ -177,9 +176,20 @@ pub fn DeviceGrid(
         Some((card, card_memory_line(lang.get(), card, &m, capacity.get())))
     });
     let svg = NodeRef::<leptos::svg::Svg>::new();
-    let shown = (faces.get_untracked(), memories.get_untracked());
+    // What the markup shows: the cards without their names, which `patch` writes at once.
+    let shown = (
+        faces.with_untracked(|faces| {
+            faces
+                .iter()
+                .cloned()
+                .map(CardFace::unnamed)
+                .collect::<Vec<_>>()
+        }),
+        memories.get_untracked(),
+    );
     // The cards are drawn as one piece of markup (one parse instead of ~20 calls into the DOM
-    // per card), with the first state; their events are handled once for the whole grid below,
+    // per card), with the first state but their names (the markup holds only numbers and ids,
+    // see `card_markup`); their events are handled once for the whole grid below,
     // and `patch` keeps every attribute and text up to date.
     let markup = (0..gpus)
         .map(|card| {
@@ -260,7 +270,8 @@ pub fn DeviceGrid(
         })
     });
 
-    // The hops of the selected card's groups, drawn as one piece of markup: their number
+    // The hops of the selected card's groups, drawn as one piece of markup (card ranks,
+    // coordinates and dimension and link ids only, see `hops_markup`): their number
     // changes with the groups, and rebuilding a list of views re-writes every attribute of
     // every path (Leptos' erased attributes are removed and set again, not compared).
     let hop_lines = move || {

@@ -7,9 +7,21 @@ use leptos::prelude::*;
 
 use super::card::{card_class, CardFace, CardMemory};
 use super::layout::{over_mark_at, Layout};
-use crate::live::set_text;
 
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+/// Sets an element's text: in its one text node when it has one (cheaper than replacing the
+/// node, as `textContent` does).
+pub(super) fn set_text(element: &web_sys::Element, text: &str) {
+    match element.first_child() {
+        Some(node)
+            if node.node_type() == web_sys::Node::TEXT_NODE && node.next_sibling().is_none() =>
+        {
+            node.set_node_value(Some(text))
+        }
+        _ => element.set_text_content(Some(text)),
+    }
+}
 
 /// Keeps the cards of `svg` current: one effect compares each card's new face and memory with
 /// what its elements show (at first `shown`, the state the markup was written in) and writes
@@ -119,6 +131,10 @@ impl CardNodes {
                 if was.map(|values| values[i]) != Some(value) {
                     set(&self.g, name, value);
                 }
+            }
+            // The name, a sentence, only ever through the DOM (see `card_markup`).
+            if old.map(CardFace::label) != Some(face.label()) {
+                set(&self.g, "aria-label", Some(face.label()));
             }
             if old.map(|f| &f.badges) != Some(&face.badges) {
                 set_text(&self.badge, &face.badges);

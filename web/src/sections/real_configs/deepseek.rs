@@ -3,14 +3,13 @@
 
 use leptos::prelude::*;
 use parallel_core::lesson::deepseek_v3_plan;
-use parallel_core::{Plan, PlanError, Report, Traffic};
+use parallel_core::{Bytes, Plan, PlanError, Report, Traffic};
 
 use crate::components::figures::warning_text;
-use crate::components::table_scroll::{head_cells, table_scroll_markup};
+use crate::components::table_scroll::{head_cells, TableScroll};
 use crate::error_text::rejected;
-use crate::format::{self, escape_markup, traffic_line};
-use crate::i18n::Lang;
-use crate::live::markup_block;
+use crate::format::{self, traffic_line};
+use crate::i18n::{use_lang, Lang, T};
 use crate::vocab;
 
 /// The sentences beside the DeepSeek-V3 table.
@@ -64,108 +63,123 @@ pub fn deepseek_plan() -> Result<Plan, PlanError> {
     Plan::new(&deepseek_v3_plan())
 }
 
-/// DeepSeek-V3's published plan: its memory, traffic and bubble per card computed by the core
-/// (m assumed), and what it teaches.
-#[component]
-pub fn DeepseekTable() -> impl IntoView {
-    markup_block(deepseek_markup)
+/// The DeepSeek-V3 table's column heads.
+const HEADS: &[(&str, &str, bool)] = &[
+    ("卡数", "GPUs", true),
+    ("TP", "TP", true),
+    ("PP", "PP", true),
+    ("EP", "EP", true),
+    ("DP（现算）", "DP (computed)", true),
+    ("专家 DP（现算）", "Expert DP (computed)", true),
+    ("每卡模型状态", "Model states", true),
+    ("激活", "Activations", true),
+    ("合计", "Total", true),
+    ("每卡每步通信", "Traffic per card per step", false),
+    ("气泡 (p−1)/m", "Bubble (p−1)/m", true),
+];
+
+/// A numeric cell.
+fn num(value: String) -> impl IntoView {
+    view! { <td class="num">{value}</td> }
 }
 
-/// The plan's table and its reading as markup, in `lang`.
-fn deepseek_markup(lang: Lang) -> String {
-    let intro = format!(
-        "<h3>{}</h3><p>{}</p>",
-        lang.pick("DeepSeek-V3：另一条路", "DeepSeek-V3: another road"),
-        lang.pick(
-            "DeepSeek-V3 的报告给出的做法：2,048 张 H800，流水线切 16 段，专家并行 64 路（横跨 8 个节点），外层是 ZeRO-1 的数据并行，一路张量并行都没用。专家之间的 all-to-all 和段间通信由 DualPipe 安排在计算的同时进行；显存则靠重计算、把参数的 EMA 挪到 CPU、embedding 与输出头共用一份来省。",
-            "The plan published in the DeepSeek-V3 report: 2,048 H800 GPUs, a 16-stage pipeline × 64-way expert parallelism spanning 8 nodes × ZeRO-1 data parallelism, and no tensor parallelism at all. DualPipe hides the expert all-to-all and the pipeline traffic behind computation; recomputation, an EMA kept on the CPU and an embedding shared with the output head keep memory down."
-        ),
-    );
-    let plan = match deepseek_plan() {
-        Ok(plan) => plan,
-        Err(error) => {
-            return format!(
-                "{intro}<p class=\"figure-error\" role=\"alert\">{}</p>",
-                escape_markup(&rejected(lang, &error))
-            )
-        }
-    };
+/// A cell of bytes, `deepseek-<id>`, its number in `data-bytes` and `mark` after its text.
+fn bytes_cell(id: &str, b: Bytes, mark: &'static str) -> impl IntoView {
+    view! {
+        <td class="num" data-testid=format!("deepseek-{id}") data-bytes=b.get().to_string()>
+            {format::bytes(b)}{mark}
+        </td>
+    }
+}
+
+/// The plan's table, what it assumes and what it teaches, as the core computes the plan.
+fn deepseek_figures(plan: Plan) -> impl IntoView {
+    let lang = use_lang();
     let report: Report = plan.report();
     let d = plan.degrees();
     let m = report.memory;
-    let heads = head_cells(
-        lang,
-        &[
-            ("卡数", "GPUs", true),
-            ("TP", "TP", true),
-            ("PP", "PP", true),
-            ("EP", "EP", true),
-            ("DP（现算）", "DP (computed)", true),
-            ("专家 DP（现算）", "Expert DP (computed)", true),
-            ("每卡模型状态", "Model states", true),
-            ("激活", "Activations", true),
-            ("合计", "Total", true),
-            ("每卡每步通信", "Traffic per card per step", false),
-            ("气泡 (p−1)/m", "Bubble (p−1)/m", true),
-        ],
-    );
-    let bytes_cell = |id: &str, b: parallel_core::Bytes, extra: &str| {
-        format!(
-            "<td class=\"num\" data-testid=\"deepseek-{id}\" data-bytes=\"{}\">{}{extra}</td>",
-            b.get(),
-            format::bytes(b)
-        )
-    };
-    let row = format!(
-        "<tr data-testid=\"deepseek-row\"><th scope=\"row\" class=\"num\">{}</th>\
-         <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-         <td class=\"num\" data-testid=\"deepseek-dp\">{}</td>\
-         <td class=\"num\" data-testid=\"deepseek-expert-dp\">{}</td>{}{}{}\
-         <td data-testid=\"deepseek-comm\">{}</td><td class=\"num\">{}</td></tr>",
-        format::thousands(u64::from(plan.gpus())),
-        d.tp,
-        d.pp,
-        d.ep,
-        d.dp,
-        d.expert_dp
-            .map_or_else(|| "—".to_string(), |n| n.to_string()),
-        bytes_cell("states", m.model_states, ""),
-        bytes_cell("activations", m.activations, ""),
-        bytes_cell("total", m.total, if m.fits { " ✓" } else { " ✗" }),
-        escape_markup(&traffic_line(lang, &report.comm)),
-        format::percent(report.bubble.ratio),
-    );
-    let table = format!(
-        "<table class=\"lesson-table real-table\" data-testid=\"table-deepseek\">\
-         <caption class=\"sr-only\">{}</caption><thead><tr>{heads}</tr></thead><tbody>{row}</tbody></table>",
-        lang.pick(
-            "DeepSeek-V3 的并行方案，每卡数字由核心现算",
-            "DeepSeek-V3's parallel plan, per-card figures computed by the core"
-        ),
-    );
+    let expert_dp = d
+        .expert_dp
+        .map_or_else(|| "—".to_string(), |n| n.to_string());
     let seq = format::thousands(u64::from(plan.seq_len()));
-    let warnings: String = report
-        .warnings
-        .iter()
-        .map(|&w| format!("<li>{}</li>", escape_markup(&warning_text(lang, w))))
-        .collect();
-    let hidden = report
-        .heaviest_traffic()
-        .map(|t| heaviest_note(lang, t))
-        .unwrap_or_default();
-    format!(
-        "{intro}{}<p class=\"caption\" data-testid=\"deepseek-assumption\">{}</p>\
-         <ul class=\"warnings\">{warnings}</ul>\
-         <div class=\"takeaways\"><h4>{}</h4><ol><li>{}</li><li>{}</li></ol></div>",
-        table_scroll_markup(lang, "DeepSeek-V3 方案表", "DeepSeek-V3 plan", &table),
-        escape_markup(&assumption_text(lang, plan.micro_batches(), d.pp, &seq)),
-        lang.pick("它说明了什么", "What it teaches"),
-        escape_markup(&hidden),
-        lang.pick(
-            "两个团队都把训练铺到了上千张卡，切法却差得很远：并行方案不存在唯一解。模型长什么样（稠密还是 MoE、有几个 KV 头）、机内和机间的带宽差多少、序列有多长，都会改变答案，所以每种组合都该先把账算清。",
-            "Both teams trained on thousands of cards and split their models very differently: there is no single right parallel configuration. It depends on the model's structure (dense or MoE, how many KV heads), the cluster's bandwidths (how far apart NVLink and IB are) and the sequence length, which is why every combination is worth counting first."
-        ),
-    )
+    let micro_batches = plan.micro_batches();
+    let comm = report.comm.clone();
+    let warnings = report.warnings.clone();
+    let heaviest = report.heaviest_traffic().copied();
+    view! {
+        <TableScroll zh="DeepSeek-V3 方案表" en="DeepSeek-V3 plan">
+            <table class="lesson-table real-table" data-testid="table-deepseek">
+                <caption class="sr-only">
+                    <T zh="DeepSeek-V3 的并行方案，每卡数字由核心现算"
+                       en="DeepSeek-V3's parallel plan, per-card figures computed by the core" />
+                </caption>
+                <thead><tr>{head_cells(HEADS)}</tr></thead>
+                <tbody>
+                    <tr data-testid="deepseek-row">
+                        <th scope="row" class="num">{format::thousands(u64::from(plan.gpus()))}</th>
+                        {num(d.tp.to_string())}
+                        {num(d.pp.to_string())}
+                        {num(d.ep.to_string())}
+                        <td class="num" data-testid="deepseek-dp">{d.dp}</td>
+                        <td class="num" data-testid="deepseek-expert-dp">{expert_dp}</td>
+                        {bytes_cell("states", m.model_states, "")}
+                        {bytes_cell("activations", m.activations, "")}
+                        {bytes_cell("total", m.total, if m.fits { " ✓" } else { " ✗" })}
+                        <td data-testid="deepseek-comm">{move || traffic_line(lang.get(), &comm)}</td>
+                        {num(format::percent(report.bubble.ratio))}
+                    </tr>
+                </tbody>
+            </table>
+        </TableScroll>
+        <p class="caption" data-testid="deepseek-assumption">
+            {move || assumption_text(lang.get(), micro_batches, d.pp, &seq)}
+        </p>
+        <ul class="warnings">
+            {move || {
+                let lang = lang.get();
+                warnings
+                    .iter()
+                    .map(|&w| view! { <li>{warning_text(lang, w)}</li> })
+                    .collect_view()
+            }}
+        </ul>
+        <div class="takeaways">
+            <h4><T zh="它说明了什么" en="What it teaches" /></h4>
+            <ol>
+                <li>{move || heaviest.as_ref().map(|t| heaviest_note(lang.get(), t)).unwrap_or_default()}</li>
+                <li>
+                    <T
+                        zh="两个团队都把训练铺到了上千张卡，切法却差得很远：并行方案不存在唯一解。模型长什么样（稠密还是 MoE、有几个 KV 头）、机内和机间的带宽差多少、序列有多长，都会改变答案，所以每种组合都该先把账算清。"
+                        en="Both teams trained on thousands of cards and split their models very differently: there is no single right parallel configuration. It depends on the model's structure (dense or MoE, how many KV heads), the cluster's bandwidths (how far apart NVLink and IB are) and the sequence length, which is why every combination is worth counting first."
+                    />
+                </li>
+            </ol>
+        </div>
+    }
+}
+
+/// DeepSeek-V3's published plan: its memory, traffic and bubble per card computed by the core
+/// (m assumed), and what it teaches; why the core rejects it, if it does.
+#[component]
+pub fn DeepseekTable() -> impl IntoView {
+    let lang = use_lang();
+    let figures = match deepseek_plan() {
+        Ok(plan) => deepseek_figures(plan).into_any(),
+        Err(error) => view! {
+            <p class="figure-error" role="alert">{move || rejected(lang.get(), &error)}</p>
+        }
+        .into_any(),
+    };
+    view! {
+        <h3><T zh="DeepSeek-V3：另一条路" en="DeepSeek-V3: another road" /></h3>
+        <p>
+            <T
+                zh="DeepSeek-V3 的报告给出的做法：2,048 张 H800，流水线切 16 段，专家并行 64 路（横跨 8 个节点），外层是 ZeRO-1 的数据并行，一路张量并行都没用。专家之间的 all-to-all 和段间通信由 DualPipe 安排在计算的同时进行；显存则靠重计算、把参数的 EMA 挪到 CPU、embedding 与输出头共用一份来省。"
+                en="The plan published in the DeepSeek-V3 report: 2,048 H800 GPUs, a 16-stage pipeline × 64-way expert parallelism spanning 8 nodes × ZeRO-1 data parallelism, and no tensor parallelism at all. DualPipe hides the expert all-to-all and the pipeline traffic behind computation; recomputation, an EMA kept on the CPU and an embedding shared with the output head keep memory down."
+            />
+        </p>
+        {figures}
+    }
 }
 
 #[cfg(test)]
@@ -186,33 +200,5 @@ mod tests {
         assert!(assumption_text(Lang::Zh, 32, 16, "4,096").contains("m = 32 = 2 × PP 16"));
         assert!(heaviest_note(Lang::En, heaviest)
             .starts_with("By this page's counting the heaviest dimension of this plan is EP: "));
-    }
-
-    #[test]
-    fn the_markup_shows_the_plan_as_the_core_computes_it() {
-        let plan = deepseek_plan().expect("published plan");
-        let report = plan.report();
-        for lang in [Lang::Zh, Lang::En] {
-            let markup = deepseek_markup(lang);
-            let dp = format!("data-testid=\"deepseek-dp\">{}</td>", plan.degrees().dp);
-            assert!(markup.contains(&dp), "{dp}");
-            let states = format!(
-                "data-testid=\"deepseek-states\" data-bytes=\"{}\">{}</td>",
-                report.memory.model_states.get(),
-                format::bytes(report.memory.model_states)
-            );
-            assert!(markup.contains(&states), "{states}");
-            for tag in ["tr", "td", "th", "table", "div", "p", "ol", "li", "ul"] {
-                assert_eq!(
-                    markup.matches(&format!("<{tag}>")).count()
-                        + markup.matches(&format!("<{tag} ")).count(),
-                    markup.matches(&format!("</{tag}>")).count(),
-                    "<{tag}> opened and closed alike"
-                );
-            }
-        }
-        assert!(
-            !deepseek_markup(Lang::En).contains(|c: char| ('\u{4e00}'..='\u{9fff}').contains(&c))
-        );
     }
 }

@@ -5,11 +5,10 @@ use leptos::prelude::*;
 use parallel_core::lesson::{llama3_runs, PublishedRun};
 use parallel_core::{Dim, Plan, PlanError, Traffic};
 
-use crate::components::table_scroll::{head_cells, table_scroll_markup};
+use crate::components::table_scroll::{head_cells, TableScroll};
 use crate::error_text::rejected;
-use crate::format::{self, escape_markup};
-use crate::i18n::Lang;
-use crate::live::markup_block;
+use crate::format;
+use crate::i18n::{use_lang, Lang, T};
 
 /// The lessons of the table, Chinese and English side by side.
 mod text {
@@ -154,106 +153,124 @@ pub fn llama_lessons(lang: Lang, rows: &[LlamaRow]) -> Vec<String> {
     out
 }
 
+/// The Llama 3 table's column heads.
+const HEADS: &[(&str, &str, bool)] = &[
+    ("卡数", "GPUs", true),
+    ("TP", "TP", true),
+    ("CP", "CP", true),
+    ("PP", "PP", true),
+    ("DP（现算）", "DP (computed)", true),
+    ("序列长度", "Sequence length", true),
+    ("每 DP 的 batch", "Batch per DP", true),
+    ("每步 token（现算）", "Tokens per step (computed)", true),
+    ("TFLOPs/卡（报告）", "TFLOPs/GPU (report)", true),
+    ("BF16 MFU（报告）", "BF16 MFU (report)", true),
+    (
+        "CP 每卡每步通信（本页的账）",
+        "CP traffic per card per step (our count)",
+        true,
+    ),
+];
+
+/// A numeric cell.
+fn num(value: String) -> impl IntoView {
+    view! { <td class="num">{value}</td> }
+}
+
+/// Row `i` of the table: the run as the core computes it, or why the core rejects it.
+fn llama_row(i: usize, row: Result<LlamaRow, Box<(PublishedRun, PlanError)>>) -> AnyView {
+    let gpus = |gpus: u32| format::thousands(u64::from(gpus));
+    match row {
+        Ok(row) => {
+            let c = &row.run.config;
+            let d = row.degrees;
+            let cp_cell = row.cp_traffic.as_ref().map_or_else(
+                || "—".to_string(),
+                |t| format!("{} ({})", format::bytes(t.bytes), t.link.short_name()),
+            );
+            let cp_bytes = row.cp_traffic.as_ref().map_or(0.0, |t| t.bytes.get());
+            view! {
+                <tr data-testid=format!("llama3-row-{i}")>
+                    <th scope="row" class="num">{gpus(c.gpus)}</th>
+                    {num(d.tp.to_string())}
+                    {num(d.cp.to_string())}
+                    {num(d.pp.to_string())}
+                    <td class="num" data-testid=format!("llama3-dp-{i}")>{d.dp}</td>
+                    {num(format::thousands(u64::from(c.seq_len)))}
+                    {num((c.micro_batches * c.micro_batch_size).to_string())}
+                    <td class="num" data-testid=format!("llama3-tokens-{i}") data-tokens=row.tokens_per_step.to_string()>
+                        {format::thousands(row.tokens_per_step as u64)}
+                    </td>
+                    {num(row.run.tflops_per_gpu.to_string())}
+                    {num(format!("{}%", row.run.mfu_percent))}
+                    <td class="num" data-testid=format!("llama3-cp-{i}") data-bytes=cp_bytes.to_string()>{cp_cell}</td>
+                </tr>
+            }
+            .into_any()
+        }
+        Err(rejected_run) => {
+            let (run, error) = *rejected_run;
+            let lang = use_lang();
+            view! {
+                <tr data-testid=format!("llama3-row-{i}")>
+                    <th scope="row" class="num">{gpus(run.config.gpus)}</th>
+                    <td colspan="10" role="alert">{move || rejected(lang.get(), &error)}</td>
+                </tr>
+            }
+            .into_any()
+        }
+    }
+}
+
 /// Llama 3 405B's three published runs: DP, tokens per step and CP traffic computed by the core,
 /// throughput and MFU quoted from the report, and what the table teaches.
 #[component]
 pub fn LlamaTable() -> impl IntoView {
-    markup_block(llama_markup)
-}
-
-/// The table and its reading as markup, in `lang`: the rows as the core computes them.
-fn llama_markup(lang: Lang) -> String {
+    let lang = use_lang();
     let rows = llama_rows();
     let computed: Vec<LlamaRow> = rows
         .iter()
         .filter_map(|r| r.as_ref().ok().cloned())
         .collect();
-    let num = |value: &dyn std::fmt::Display| format!("<td class=\"num\">{value}</td>");
-    let body: String = rows
+    let body = rows
         .into_iter()
         .enumerate()
-        .map(|(i, row)| match row {
-            Ok(row) => {
-                let c = &row.run.config;
-                let d = row.degrees;
-                let cp_cell = row.cp_traffic.as_ref().map_or_else(
-                    || "—".to_string(),
-                    |t| format!("{} ({})", format::bytes(t.bytes), t.link.short_name()),
-                );
-                let cp_bytes = row.cp_traffic.as_ref().map_or(0.0, |t| t.bytes.get());
-                format!(
-                    "<tr data-testid=\"llama3-row-{i}\"><th scope=\"row\" class=\"num\">{}</th>{}{}{}\
-                     <td class=\"num\" data-testid=\"llama3-dp-{i}\">{}</td>{}{}\
-                     <td class=\"num\" data-testid=\"llama3-tokens-{i}\" data-tokens=\"{}\">{}</td>{}{}\
-                     <td class=\"num\" data-testid=\"llama3-cp-{i}\" data-bytes=\"{cp_bytes}\">{cp_cell}</td></tr>",
-                    format::thousands(u64::from(c.gpus)),
-                    num(&d.tp),
-                    num(&d.cp),
-                    num(&d.pp),
-                    d.dp,
-                    num(&format::thousands(u64::from(c.seq_len))),
-                    num(&(c.micro_batches * c.micro_batch_size)),
-                    row.tokens_per_step,
-                    format::thousands(row.tokens_per_step as u64),
-                    num(&row.run.tflops_per_gpu),
-                    num(&format!("{}%", row.run.mfu_percent)),
-                )
-            }
-            Err(rejected_run) => {
-                let (run, error) = *rejected_run;
-                format!(
-                    "<tr data-testid=\"llama3-row-{i}\"><th scope=\"row\" class=\"num\">{}</th>\
-                     <td colspan=\"10\" role=\"alert\">{}</td></tr>",
-                    format::thousands(u64::from(run.config.gpus)),
-                    escape_markup(&rejected(lang, &error))
-                )
-            }
-        })
-        .collect();
-    let heads = head_cells(
-        lang,
-        &[
-            ("卡数", "GPUs", true),
-            ("TP", "TP", true),
-            ("CP", "CP", true),
-            ("PP", "PP", true),
-            ("DP（现算）", "DP (computed)", true),
-            ("序列长度", "Sequence length", true),
-            ("每 DP 的 batch", "Batch per DP", true),
-            ("每步 token（现算）", "Tokens per step (computed)", true),
-            ("TFLOPs/卡（报告）", "TFLOPs/GPU (report)", true),
-            ("BF16 MFU（报告）", "BF16 MFU (report)", true),
-            (
-                "CP 每卡每步通信（本页的账）",
-                "CP traffic per card per step (our count)",
-                true,
-            ),
-        ],
-    );
-    let table = format!(
-        "<table class=\"lesson-table real-table\" data-testid=\"table-llama3\">\
-         <caption class=\"sr-only\">{}</caption><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table>",
-        lang.pick("Llama 3 405B 的三种训练配置", "Llama 3 405B's three training configurations"),
-    );
-    let lessons: String = llama_lessons(lang, &computed)
-        .iter()
-        .map(|text| format!("<li>{}</li>", escape_markup(text)))
-        .collect();
-    format!(
-        "<h3>{}</h3><p>{}</p>{}<p class=\"caption\">{}</p>\
-         <div class=\"takeaways\"><h4>{}</h4><ol data-testid=\"llama3-lessons\">{lessons}</ol></div>",
-        lang.pick("Llama 3 405B：公开的三种配置", "Llama 3 405B: three published configurations"),
-        lang.pick(
-            "Llama 3 的报告（表 4）公开了三种 4D 并行配置，按 [TP, CP, PP, DP] 从内到外排，DP 用的是 FSDP。卡数、各维度、序列长度、每个 DP 副本的 batch 和实测数字来自报告；DP 与每步 token 由核心现算。",
-            "The Llama 3 report (its table 4) publishes three 4D-parallel configurations, ranks ordered [TP, CP, PP, DP] from the innermost out, with FSDP as the DP. GPU counts, degrees, sequence length, batch per DP replica and the measured figures come from the report; DP and tokens per step are computed by the core."
-        ),
-        table_scroll_markup(lang, "Llama 3 405B 配置表", "Llama 3 405B configurations", &table),
-        lang.pick(
-            "每步 token = DP × 每 DP 的 batch × 序列长度（核心的 Plan::tokens_per_step）。CP 一列按本页的口径：K、V 的 all-gather，只算前向。",
-            "Tokens per step = DP × batch per DP × sequence length (the core's Plan::tokens_per_step). The CP column uses this page's counting: the all-gather of K and V, forward only."
-        ),
-        lang.pick("这张表可以用前面的课来读", "Reading this table with the earlier lessons"),
-    )
+        .map(|(i, row)| llama_row(i, row))
+        .collect_view();
+    let lessons = move || {
+        llama_lessons(lang.get(), &computed)
+            .into_iter()
+            .map(|text| view! { <li>{text}</li> })
+            .collect_view()
+    };
+    view! {
+        <h3><T zh="Llama 3 405B：公开的三种配置" en="Llama 3 405B: three published configurations" /></h3>
+        <p>
+            <T
+                zh="Llama 3 的报告（表 4）公开了三种 4D 并行配置，按 [TP, CP, PP, DP] 从内到外排，DP 用的是 FSDP。卡数、各维度、序列长度、每个 DP 副本的 batch 和实测数字来自报告；DP 与每步 token 由核心现算。"
+                en="The Llama 3 report (its table 4) publishes three 4D-parallel configurations, ranks ordered [TP, CP, PP, DP] from the innermost out, with FSDP as the DP. GPU counts, degrees, sequence length, batch per DP replica and the measured figures come from the report; DP and tokens per step are computed by the core."
+            />
+        </p>
+        <TableScroll zh="Llama 3 405B 配置表" en="Llama 3 405B configurations">
+            <table class="lesson-table real-table" data-testid="table-llama3">
+                <caption class="sr-only">
+                    <T zh="Llama 3 405B 的三种训练配置" en="Llama 3 405B's three training configurations" />
+                </caption>
+                <thead><tr>{head_cells(HEADS)}</tr></thead>
+                <tbody>{body}</tbody>
+            </table>
+        </TableScroll>
+        <p class="caption">
+            <T
+                zh="每步 token = DP × 每 DP 的 batch × 序列长度（核心的 Plan::tokens_per_step）。CP 一列按本页的口径：K、V 的 all-gather，只算前向。"
+                en="Tokens per step = DP × batch per DP × sequence length (the core's Plan::tokens_per_step). The CP column uses this page's counting: the all-gather of K and V, forward only."
+            />
+        </p>
+        <div class="takeaways">
+            <h4><T zh="这张表可以用前面的课来读" en="Reading this table with the earlier lessons" /></h4>
+            <ol data-testid="llama3-lessons">{lessons}</ol>
+        </div>
+    }
 }
 
 #[cfg(test)]
@@ -313,32 +330,5 @@ mod tests {
         assert!(en[2].contains("(38%)") && en[2].contains("GB"), "{}", en[2]);
         let zh = llama_lessons(Lang::Zh, &rows);
         assert!(zh[1].contains("从 128 降到 8"), "{}", zh[1]);
-    }
-
-    #[test]
-    fn the_markup_shows_each_row_as_the_core_computes_it() {
-        let rows = computed();
-        for lang in [Lang::Zh, Lang::En] {
-            let markup = llama_markup(lang);
-            for (i, row) in rows.iter().enumerate() {
-                let dp = format!("data-testid=\"llama3-dp-{i}\">{}</td>", row.degrees.dp);
-                assert!(markup.contains(&dp), "{dp}");
-                let tokens = format!(
-                    "data-tokens=\"{}\">{}</td>",
-                    row.tokens_per_step,
-                    format::thousands(row.tokens_per_step as u64)
-                );
-                assert!(markup.contains(&tokens), "{tokens}");
-            }
-            for tag in ["tr", "td", "th", "table", "div", "p", "ol", "li"] {
-                assert_eq!(
-                    markup.matches(&format!("<{tag}>")).count()
-                        + markup.matches(&format!("<{tag} ")).count(),
-                    markup.matches(&format!("</{tag}>")).count(),
-                    "<{tag}> opened and closed alike"
-                );
-            }
-        }
-        assert!(!llama_markup(Lang::En).contains(|c: char| ('\u{4e00}'..='\u{9fff}').contains(&c)));
     }
 }
