@@ -4,6 +4,7 @@
 #   2. cargo fmt --check                     formatting, the whole workspace
 #      scripts/check-modules.mjs             no import circle between the source files of the core
 #                                            or of the page, no web crate in the core
+#      scripts/shrink-inline.mjs --self-test the build step that strips inline scripts' comments
 #      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
 #      cargo test                            native: parallel-core + parallel-cli
 #      cargo test -p parallel-web --lib      native: the page's pure helpers and charts (SVG)
@@ -57,6 +58,7 @@ module_checks() {
             --no-web-deps crates/parallel-core/Cargo.toml
 }
 stage "modules (import circles)" modules.log module_checks
+stage "build scripts' self-tests" scripts.log node scripts/shrink-inline.mjs --self-test
 stage "lints, native (clippy)" clippy.log cargo clippy --workspace --all-targets -- -D warnings
 if wasm_env cargo clippy --version >/dev/null 2>&1; then
     stage "lints, wasm (clippy)" clippy-wasm.log \

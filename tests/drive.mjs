@@ -8,6 +8,8 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { readSection } from './in-page.mjs';
+
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /**
@@ -282,49 +284,7 @@ export async function controlError(section, testId) {
  */
 export async function shown(section) {
   // One read of the whole section, so the figures are seen together, as drawn.
-  return section.evaluate((root) => {
-    const byId = (id) => root.querySelector(`[data-testid="${id}"]`);
-    const text = (id) => byId(id).innerText.trim();
-    const attr = (id, name) => byId(id).getAttribute(name);
-    const memory = {};
-    for (const [key, id] of [['model_states', 'mem-states'], ['activations', 'mem-activations'], ['total', 'mem-total']]) {
-      memory[key] = { bytes: Number(attr(id, 'data-bytes')), text: text(id) };
-    }
-    memory.fits = attr('mem-total', 'data-fits') === 'true';
-    const traffic = [...root.querySelectorAll('tr[data-testid^="traffic-"]')].map((row) => ({
-      dim: row.dataset.testid.slice('traffic-'.length),
-      bytes: Number(row.dataset.bytes),
-      link: row.dataset.link,
-      group_size: Number(row.dataset.groupSize),
-      collective: row.dataset.collective,
-      cells: [...row.querySelectorAll('td')].map((td) => td.textContent.trim()),
-    }));
-    const groups = {};
-    const cards = [];
-    for (const card of root.querySelectorAll('[data-card]')) {
-      const value = card.getAttribute('data-groups');
-      if (value) groups[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
-      cards.push({ stage: Number(card.getAttribute('data-stage')), bytes: Number(card.getAttribute('data-bytes')) });
-    }
-    const estimate = {
-      step_s: Number(attr('estimate-step', 'data-seconds')),
-      compute_s: Number(attr('estimate-split', 'data-compute')),
-      bubble_s: Number(attr('estimate-split', 'data-bubble')),
-      exposed_comm_s: Number(attr('estimate-split', 'data-exposed')),
-      tokens_per_s_per_gpu: Number(attr('estimate-throughput', 'data-tokens-per-s')),
-      tokens_per_step: Number(attr('estimate-throughput', 'data-tokens-per-step')),
-      text: [text('estimate-step'), text('estimate-split'), text('estimate-throughput')],
-    };
-    return {
-      dp: Number(text('derived-dp')),
-      estimate,
-      memory,
-      traffic,
-      bubble: { ratio: Number(attr('bubble', 'data-ratio')), share: Number(attr('bubble-share', 'data-share')) },
-      groups,
-      cards,
-    };
-  });
+  return section.evaluate(readSection);
 }
 
 /**

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
+import { readingText as readingInPage } from './in-page.mjs';
+
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // The built page; DIST overrides (scripts/bench.sh builds into its own folder).
 export const DIST = path.resolve(process.env.DIST ?? path.join(HERE, '..', 'dist'));
@@ -249,25 +251,7 @@ export async function visibleText(locator) {
 export async function readingText(page) {
   // The pointer rests in the corner, over no card (a hovered card reads its memory out).
   await page.mouse.move(0, 0);
-  return page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    const parts = [];
-    for (const element of document.querySelectorAll('body > :not(main, script, noscript), main > *')) {
-      element.scrollIntoView({ behavior: 'instant', block: 'start' });
-      // The browser renders a skipped section a frame or two after it comes into view: read
-      // until the text holds still for two frames.
-      let text = null;
-      for (let i = 0, still = 0; i < 60 && still < 2; i++) {
-        await frame();
-        const now = element.innerText;
-        still = now === text && now.trim() !== '' ? still + 1 : 0;
-        text = now;
-      }
-      parts.push(text);
-    }
-    window.scrollTo({ top: 0, behavior: 'instant' });
-    return parts.join('\n');
-  });
+  return (await page.evaluate(readingInPage)).text;
 }
 
 /** CJK ideographs, CJK symbols and punctuation, fullwidth and halfwidth forms. */

@@ -21,7 +21,7 @@ import { START, cli, differences, expected, fullConfig, gb } from '../drive.mjs'
 import { startServers, until } from './lab.mjs';
 import {
   centreOf, courseFrame, embedContent, focusOn, focusedCard, gridCards, gridsDrawn, readingText,
-  sectionTops, shownIn, sliderIn,
+  readSection, sectionTops, showSection, sliderIn,
 } from './page.mjs';
 
 const byTestId = (...ids) => ids.map((id) => `[data-testid="${id}"]`).join(' ');
@@ -74,7 +74,8 @@ async function figuresAgree(driver, grid, config, card, what, skip = []) {
   let diffs;
   try {
     await until(async () => {
-      got = await driver.evaluate(shownIn, `section-${grid}`);
+      await driver.evaluate(showSection, `section-${grid}`);
+      got = await driver.evaluate(readSection, `section-${grid}`);
       diffs = differences(got, want).filter((d) => !skip.some((prefix) => d.startsWith(prefix)));
       return diffs.length === 0 || { pending: diffs.length };
     }, what, { timeout: 10_000 });

@@ -2,6 +2,8 @@
 // serialized on its own, so it may use nothing from this module's scope. They read what the
 // page shows in the same shapes as harness.mjs and drive.mjs (which need playwright).
 
+export { readingText, readSection } from '../in-page.mjs';
+
 /**
  * Whether both grids have drawn their figures and the parts below them are drawn too
  * (`<html data-drawn="all">`), as harness.mjs's waitForGrids waits for; or, in an embedded
@@ -37,63 +39,17 @@ export function gridCards(gridTestId) {
 }
 
 /**
- * Everything a grid's section shows for its plan, in drive.mjs's `shown()` shape (DP, memory,
- * traffic rows, bubble, estimate, every card's groups, stage and bytes), so that drive.mjs's
- * `differences()` compares it with the CLI. Scrolls the section into view first if it is not.
+ * Brings the grid's section `sectionTestId` on screen if it is not, and waits two frames: a
+ * section far from the viewport is not rendered (`content-visibility: auto`) and its innerText
+ * is empty. Then `readSection` reads it as a student sees it.
  */
-export async function shownIn(sectionTestId) {
+export async function showSection(sectionTestId) {
   const section = document.querySelector(`[data-testid="${sectionTestId}"]`);
-  // Read as a student reads it, on screen: a section far from the viewport is not rendered
-  // (`content-visibility: auto`) and its innerText is empty.
   if (section.getBoundingClientRect().bottom < 0 || section.getBoundingClientRect().top > innerHeight) {
     section.scrollIntoView({ behavior: 'instant', block: 'start' });
   }
   await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  const byId = (id) => section.querySelector(`[data-testid="${id}"]`);
-  const text = (id) => byId(id).innerText.trim();
-  const memory = {};
-  for (const [key, id] of [['model_states', 'mem-states'], ['activations', 'mem-activations'], ['total', 'mem-total']]) {
-    memory[key] = { bytes: Number(byId(id).getAttribute('data-bytes')), text: text(id) };
-  }
-  memory.fits = byId('mem-total').getAttribute('data-fits') === 'true';
-  const traffic = [...section.querySelectorAll('tr[data-testid^="traffic-"]')].map((row) => ({
-    dim: row.dataset.testid.slice('traffic-'.length),
-    bytes: Number(row.dataset.bytes),
-    link: row.dataset.link,
-    group_size: Number(row.dataset.groupSize),
-    collective: row.dataset.collective,
-    cells: [...row.querySelectorAll('td')].map((td) => td.textContent.trim()),
-  }));
-  const groups = {};
-  const cards = [];
-  for (const card of section.querySelectorAll('[data-card]')) {
-    const value = card.getAttribute('data-groups');
-    if (value) groups[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
-    cards.push({ stage: Number(card.getAttribute('data-stage')), bytes: Number(card.getAttribute('data-bytes')) });
-  }
-  const split = byId('estimate-split');
-  const throughput = byId('estimate-throughput');
-  const step = byId('estimate-step');
-  return {
-    dp: Number(text('derived-dp')),
-    estimate: {
-      step_s: Number(step.getAttribute('data-seconds')),
-      compute_s: Number(split.getAttribute('data-compute')),
-      bubble_s: Number(split.getAttribute('data-bubble')),
-      exposed_comm_s: Number(split.getAttribute('data-exposed')),
-      tokens_per_s_per_gpu: Number(throughput.getAttribute('data-tokens-per-s')),
-      tokens_per_step: Number(throughput.getAttribute('data-tokens-per-step')),
-      text: [step.innerText.trim(), split.innerText.trim(), throughput.innerText.trim()],
-    },
-    memory,
-    traffic,
-    bubble: {
-      ratio: Number(byId('bubble').getAttribute('data-ratio')),
-      share: Number(byId('bubble-share').getAttribute('data-share')),
-    },
-    groups,
-    cards,
-  };
+  return true;
 }
 
 /**
@@ -141,29 +97,6 @@ export function focusOn(selector) {
 export function focusedCard() {
   const card = document.activeElement?.getAttribute('data-card');
   return card === null || card === undefined ? null : Number(card);
-}
-
-/**
- * The whole page's text as a reader scrolling down sees it (harness.mjs's readingText): each
- * part scrolled into view and read once its text holds still for two frames (a section far from
- * the viewport is not rendered). Ends back at the top.
- */
-export async function readingText() {
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  const parts = [];
-  for (const element of document.querySelectorAll('body > :not(main, script, noscript), main > *')) {
-    element.scrollIntoView({ behavior: 'instant', block: 'start' });
-    let text = null;
-    for (let i = 0, still = 0; i < 60 && still < 2; i++) {
-      await frame();
-      const now = element.innerText;
-      still = now === text && now.trim() !== '' ? still + 1 : 0;
-      text = now;
-    }
-    parts.push(text);
-  }
-  window.scrollTo({ top: 0, behavior: 'instant' });
-  return { text: parts.join('\n'), lang: document.documentElement.lang, title: document.title };
 }
 
 /**

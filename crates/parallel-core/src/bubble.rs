@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::config::Schedule;
+use crate::formula::{count_of, Quantity};
 use crate::plan::Plan;
 
 /// Idle time of the pipeline.
@@ -26,22 +27,46 @@ impl Bubble {
     /// assert_eq!(Bubble::of(1, 8, 1).share, 0.0);
     /// ```
     pub fn of(pp: u32, micro_batches: u32, virtual_stages: u32) -> Bubble {
-        let idle = f64::from(pp.saturating_sub(1));
-        let ratio = idle / (f64::from(virtual_stages.max(1)) * f64::from(micro_batches.max(1)));
+        let ratio = ratio(pp, micro_batches, Some(virtual_stages));
         Bubble {
             ratio,
-            share: ratio / (1.0 + ratio),
+            share: share(ratio),
         }
     }
+}
+
+/// The bubble ratio (p − 1)/m, interleaved (p − 1)/(v·m), as a formula (`virtual_stages`
+/// `None` unless interleaved).
+pub(crate) fn ratio<Q: Quantity>(pp: u32, micro_batches: u32, virtual_stages: Option<u32>) -> Q {
+    let idle = count_of::<Q>("p", pp.max(1)) - Q::lit(1.0);
+    let m = count_of::<Q>("m", micro_batches.max(1));
+    match virtual_stages {
+        Some(v) => idle / (count_of::<Q>("v", v.max(1)) * m),
+        None => idle / m,
+    }
+}
+
+/// The bubble's share of the step, ratio/(1 + ratio), as a formula of the ratio.
+pub(crate) fn share<Q: Quantity>(ratio: Q) -> Q {
+    ratio.clone() / (Q::lit(1.0) + ratio)
 }
 
 impl Plan {
     /// The plan's bubble: v counts only for the interleaved schedule.
     pub fn bubble(&self) -> Bubble {
+        let ratio = self.bubble_ratio();
+        Bubble {
+            ratio,
+            share: share(ratio),
+        }
+    }
+
+    /// The plan's bubble ratio as a formula: v counts only for the interleaved schedule.
+    pub(crate) fn bubble_ratio<Q: Quantity>(&self) -> Q {
         let v = match self.schedule() {
-            Schedule::Interleaved => self.virtual_stages(),
-            Schedule::Gpipe | Schedule::OneFOneB => 1,
+            Schedule::Interleaved => Some(self.virtual_stages()),
+            Schedule::Gpipe | Schedule::OneFOneB => None,
         };
-        Bubble::of(self.degrees().pp, self.micro_batches(), v)
+        ratio(self.degrees().pp, self.micro_batches(), v)
     }
 }

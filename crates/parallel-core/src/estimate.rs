@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use crate::config::Recompute;
+use crate::formula::{count_of, sum, Quantity, Show};
 use crate::grid::Dim;
 use crate::plan::Plan;
 use crate::traffic::Traffic;
@@ -95,17 +96,25 @@ impl Estimate {
 /// The seconds of `comm` on the critical path (TP, CP, EP, PP) and those that can hide behind
 /// the backward pass (DP, expert DP).
 pub fn blocking_and_hidden(comm: &[Traffic]) -> (f64, f64) {
-    let seconds = |dims: &[Dim]| -> f64 {
-        comm.iter()
-            .filter(|t| dims.contains(&t.dim))
-            .map(|t| t.seconds.get())
-            .sum()
-    };
-    // + 0.0: an empty sum of f64 is −0.0 (which would print "-0.0 ms").
-    (
-        seconds(&[Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp]) + 0.0,
-        seconds(&[Dim::Dp, Dim::Edp]) + 0.0,
-    )
+    (blocking(comm), hidden(comm))
+}
+
+/// The seconds of `comm`'s dimensions among `dims`, as a formula (0 when there are none).
+fn seconds_of<Q: Quantity>(comm: &[Traffic], dims: &[Dim]) -> Q {
+    sum(comm
+        .iter()
+        .filter(|t| dims.contains(&t.dim))
+        .map(|t| Q::var(t.dim.as_str(), t.seconds.get(), Show::Seconds)))
+}
+
+/// TP + CP + EP + PP seconds: communication on the critical path.
+fn blocking<Q: Quantity>(comm: &[Traffic]) -> Q {
+    seconds_of(comm, &[Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp])
+}
+
+/// DP + expert-DP seconds: communication that can hide behind the backward pass.
+fn hidden<Q: Quantity>(comm: &[Traffic]) -> Q {
+    seconds_of(comm, &[Dim::Dp, Dim::Edp])
 }
 
 impl Plan {
@@ -114,17 +123,57 @@ impl Plan {
     /// with full recompute (one more forward). Sources: Kaplan et al. 2020 (6·P per token),
     /// Narayanan et al. 2021 §5.1 (attention, recomputation).
     pub fn flops_per_step(&self) -> f64 {
+        self.flops()
+    }
+
+    /// [`Plan::flops_per_step`] as a formula.
+    pub(crate) fn flops<Q: Quantity>(&self) -> Q {
         let model = self.model();
-        let attention = 6.0
-            * f64::from(model.full_attention_layers)
-            * f64::from(model.heads)
-            * f64::from(model.head_dim)
-            * f64::from(self.seq_len());
-        let flops = (6.0 * model.active_params() + attention) * self.tokens_per_step();
+        let attention = Q::lit(6.0)
+            * count_of("F", model.full_attention_layers)
+            * count_of("a", model.heads)
+            * count_of("head_dim", model.head_dim)
+            * count_of("s", self.seq_len());
+        let flops = (Q::lit(6.0) * count_of("P_act", model.active_params()) + attention)
+            * self.tokens::<Q>().named("T", Show::Count);
         match self.recompute() {
-            Recompute::Full => flops * FULL_RECOMPUTE_FACTOR,
+            Recompute::Full => flops * Q::constant("4/3", FULL_RECOMPUTE_FACTOR),
             Recompute::Selective | Recompute::None => flops,
         }
+        .named("FLOPs", Show::Count)
+    }
+
+    /// Compute time: FLOPs/(N·TFLOP/s·10¹²), as a formula.
+    pub(crate) fn compute<Q: Quantity>(&self) -> Q {
+        self.flops::<Q>()
+            / (count_of::<Q>("N", self.gpus())
+                * count_of("TFLOP/s", self.config().gpu_tflops)
+                * Q::constant("10¹²", 1e12))
+    }
+
+    /// The bubble's and the exposed communication's seconds, as formulas of the compute time
+    /// `compute`: compute·bubble, and tp + cp + ep + pp + max(dp + edp − (2/3)·compute, 0).
+    pub(crate) fn step_terms<Q: Quantity>(&self, comm: &[Traffic], compute: f64) -> (Q, Q) {
+        let compute = || Q::var("compute", compute, Show::Seconds);
+        let bubble = compute() * Q::var("bubble", self.bubble().ratio, Show::Count);
+        let unhidden =
+            (hidden::<Q>(comm) - Q::constant("2/3", BACKWARD_SHARE) * compute()).max(Q::lit(0.0));
+        let exposed = blocking::<Q>(comm) + unhidden;
+        (bubble, exposed)
+    }
+
+    /// The step time as a formula: compute + bubble + exposed communication.
+    pub(crate) fn step<Q: Quantity>(&self, comm: &[Traffic], compute: f64) -> Q {
+        let (bubble, exposed) = self.step_terms::<Q>(comm, compute);
+        Q::var("compute", compute, Show::Seconds)
+            + bubble.named("bubble time", Show::Seconds)
+            + exposed.named("exposed", Show::Seconds)
+    }
+
+    /// Tokens per second per card, T/(step·N), as a formula of the step time `step`.
+    pub(crate) fn throughput<Q: Quantity>(&self, step: f64) -> Q {
+        self.tokens::<Q>().named("T", Show::Count)
+            / (Q::var("step", step, Show::Seconds) * count_of("N", self.gpus()))
     }
 
     /// The step-time estimate with this plan's own traffic ([`Plan::traffic`]).
@@ -147,23 +196,18 @@ impl Plan {
     /// step = compute·(1 + bubble ratio) + tp + cp + ep + pp
     ///        + max(0, dp + edp − (2/3)·compute)   (SPEC §12).
     pub fn estimate_with(&self, comm: &[Traffic]) -> Estimate {
-        let gpus = f64::from(self.gpus());
-        let tokens = self.tokens_per_step();
-        let flops = self.flops_per_step();
-        let compute = flops / (gpus * self.config().gpu_tflops * 1e12);
-        let (blocking, hidden) = blocking_and_hidden(comm);
-        let exposed = blocking + (hidden - BACKWARD_SHARE * compute).max(0.0);
-        let bubble = compute * self.bubble().ratio;
-        let step = compute + bubble + exposed;
+        let compute: f64 = self.compute();
+        let (bubble, exposed) = self.step_terms::<f64>(comm, compute);
+        let step: f64 = self.step(comm, compute);
         Estimate {
-            tokens_per_step: tokens,
-            flops_per_step: flops,
+            tokens_per_step: self.tokens(),
+            flops_per_step: self.flops(),
             compute_s: Seconds::new(compute),
             exposed_comm_s: Seconds::new(exposed),
             bubble_s: Seconds::new(bubble),
             step_s: Seconds::new(step),
             tokens_per_s_per_gpu: if step > 0.0 {
-                tokens / (step * gpus)
+                self.throughput(step)
             } else {
                 0.0
             },

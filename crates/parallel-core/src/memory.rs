@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::config::{Recompute, Schedule};
+use crate::formula::{count_of, Quantity, Show};
 use crate::plan::Plan;
 use crate::units::Bytes;
 
@@ -45,11 +46,11 @@ impl ModelStates {
     /// assert_eq!(gb, ["444.5 GB", "152.8 GB", "104.2 GB", "55.6 GB"]);
     /// ```
     pub fn ledger(psi: f64, group: f64, zero: u8, grad_bytes: f64) -> ModelStates {
-        let sharded = |stage: u8| if zero >= stage { group } else { 1.0 };
+        let [weights, gradients, optimizer] = ledger(psi, group, zero, grad_bytes);
         ModelStates {
-            weights: Bytes::new(WEIGHT_BYTES * psi / sharded(3)),
-            gradients: Bytes::new(grad_bytes * psi / sharded(2)),
-            optimizer: Bytes::new(OPTIMIZER_BYTES * psi / sharded(1)),
+            weights: Bytes::new(weights),
+            gradients: Bytes::new(gradients),
+            optimizer: Bytes::new(optimizer),
         }
     }
 
@@ -93,6 +94,63 @@ pub struct Memory {
     pub fits: bool,
 }
 
+/// ZeRO's ledger ([`ModelStates::ledger`]) as formulas of the shard `psi` and the group
+/// `group`: [weights, gradients, optimizer states], each divided by the group from the ZeRO
+/// stage that shards it (3, 2 and 1).
+pub fn ledger<Q: Quantity>(psi: Q, group: Q, zero: u8, grad_bytes: f64) -> [Q; 3] {
+    let part = |bytes: Q, from_stage: u8| {
+        let held = bytes * psi.clone();
+        if zero >= from_stage {
+            held / group.clone()
+        } else {
+            held
+        }
+    };
+    [
+        part(Q::lit(WEIGHT_BYTES), 3),
+        part(count_of("g", grad_bytes), 2),
+        part(Q::lit(OPTIMIZER_BYTES), 1),
+    ]
+}
+
+/// The sum of a ledger's three parts.
+pub(crate) fn ledger_total<Q: Quantity>(psi: Q, group: Q, zero: u8, grad_bytes: f64) -> Q {
+    let [weights, gradients, optimizer] = ledger(psi, group, zero, grad_bytes);
+    weights + gradients + optimizer
+}
+
+/// Activations a stage holds (SPEC §4, §11): (per layer × its layers + the attention scores ×
+/// its full-attention layers) × micro-batches in flight, + the FP32 logits on the last stage.
+/// `scores` is `None` unless nothing is recomputed; `logits` is `None` but on the last stage
+/// accounted stage by stage.
+pub(crate) struct Held<Q> {
+    pub per_layer: Q,
+    pub layers: Q,
+    pub scores: Option<(Q, Q)>,
+    pub in_flight: Q,
+    pub logits: Option<Q>,
+}
+
+impl<Q: Quantity> Held<Q> {
+    /// Bytes one micro-batch leaves on the stage.
+    pub fn per_micro_batch(&self) -> Q {
+        let layers = self.per_layer.clone() * self.layers.clone();
+        match self.scores.clone() {
+            Some((scores, full_attention)) => layers + scores * full_attention,
+            None => layers,
+        }
+    }
+
+    /// [`Held::per_micro_batch`] × in flight (+ logits).
+    pub fn total(self, per_micro_batch: Q) -> Q {
+        let held = per_micro_batch * self.in_flight;
+        match self.logits {
+            Some(logits) => held + logits,
+            None => held,
+        }
+    }
+}
+
 impl Plan {
     /// The model states of one card (SPEC §4).
     ///
@@ -110,15 +168,50 @@ impl Plan {
     /// The dense part of [`Plan::model_states`]: Ψ_d = (P − P_routed)/(t·p) over the group
     /// D = d·c, by ZeRO's ledger (all of it for a dense model).
     pub fn dense_states(&self) -> ModelStates {
+        let (psi, group) = self.dense_shard::<f64>();
+        ModelStates::ledger(psi, group, self.zero(), self.precision().grad_bytes())
+    }
+
+    /// (Ψ, D): the dense shard one card holds, Ψ = (P − P_routed)/(t·p) (P/(t·p) for a dense
+    /// model), and the group that shares it, D = d·c.
+    pub(crate) fn dense_shard<Q: Quantity>(&self) -> (Q, Q) {
         let d = self.degrees();
-        let routed = self.model().routed_params();
-        let dense_psi = (self.model().params - routed) / (f64::from(d.tp) * f64::from(d.pp));
-        ModelStates::ledger(
-            dense_psi,
-            f64::from(d.weight_group()),
-            self.zero(),
-            self.precision().grad_bytes(),
-        )
+        let model = self.model();
+        let params = count_of::<Q>("P", model.params);
+        let body = if model.is_moe() {
+            params - count_of("P_routed", model.routed_params())
+        } else {
+            params
+        };
+        let psi = body / (count_of::<Q>("t", d.tp) * count_of("p", d.pp));
+        let group = count_of::<Q>("d", d.dp) * count_of("c", d.cp);
+        (psi.named("Ψ", Show::Count), group.named("D", Show::Count))
+    }
+
+    /// (Ψ_e, E): the routed experts one card holds, Ψ_e = P_routed/(e·p), and the
+    /// expert-data-parallel group that shares them, E = N/(e·p); `None` for a dense model.
+    pub(crate) fn expert_shard<Q: Quantity>(&self) -> Option<(Q, Q)> {
+        let d = self.degrees();
+        let model = self.model();
+        if !model.is_moe() {
+            return None;
+        }
+        let e_p = || count_of::<Q>("e", d.ep) * count_of("p", d.pp);
+        let psi = count_of::<Q>("P_routed", model.routed_params()) / e_p();
+        let group = count_of::<Q>("N", self.gpus()) / e_p();
+        Some((psi.named("Ψ_e", Show::Count), group.named("E", Show::Count)))
+    }
+
+    /// The model states of the card the even split shows, as a formula: the dense ledger
+    /// (+ the experts' ledger).
+    pub(crate) fn states_total<Q: Quantity>(&self) -> Q {
+        let (zero, g) = (self.zero(), self.precision().grad_bytes());
+        let (psi, group) = self.dense_shard();
+        let dense = ledger_total(psi, group, zero, g);
+        match self.expert_shard() {
+            Some((psi, group)) => dense + ledger_total(psi, group, zero, g),
+            None => dense,
+        }
     }
 
     /// The routed experts' share of [`Plan::model_states`] (MoE models; `None` when dense):
@@ -136,16 +229,10 @@ impl Plan {
     /// # Ok::<(), parallel_core::PlanError>(())
     /// ```
     pub fn expert_states(&self) -> Option<ModelStates> {
-        let routed = self.model().routed_params();
-        if routed == 0.0 {
-            return None;
-        }
-        let d = self.degrees();
-        let expert_psi = routed / (f64::from(d.ep) * f64::from(d.pp));
-        let edp = f64::from(d.expert_dp.unwrap_or(1));
+        let (psi, group) = self.expert_shard::<f64>()?;
         Some(ModelStates::ledger(
-            expert_psi,
-            edp,
+            psi,
+            group,
             self.zero(),
             self.precision().grad_bytes(),
         ))
@@ -154,14 +241,22 @@ impl Plan {
     /// Micro-batches whose activations the first stage holds at its peak (SPEC §4):
     /// GPipe m; 1F1B min(m, p); interleaved min(m, p)·(1 + (p−1)/(p·v)).
     pub fn micro_batches_in_flight(&self) -> f64 {
-        let m = f64::from(self.micro_batches());
-        let p = f64::from(self.degrees().pp);
-        let v = f64::from(self.virtual_stages());
-        match self.schedule() {
+        self.in_flight()
+    }
+
+    /// [`Plan::micro_batches_in_flight`] as a formula.
+    pub(crate) fn in_flight<Q: Quantity>(&self) -> Q {
+        let m = count_of::<Q>("m", self.micro_batches());
+        let p = || count_of::<Q>("p", self.degrees().pp);
+        let in_flight = match self.schedule() {
             Schedule::Gpipe => m,
-            Schedule::OneFOneB => m.min(p),
-            Schedule::Interleaved => m.min(p) * (1.0 + (p - 1.0) / (p * v)),
-        }
+            Schedule::OneFOneB => m.min(p()),
+            Schedule::Interleaved => {
+                let v = count_of::<Q>("v", self.virtual_stages());
+                m.min(p()) * (Q::lit(1.0) + (p() - Q::lit(1.0)) / (p() * v))
+            }
+        };
+        in_flight.named("in flight", Show::Count)
     }
 
     /// Activation bytes of one layer for one micro-batch (Korthikanti et al. 2022, with
@@ -169,34 +264,58 @@ impl Plan {
     /// full recompute 2·s'·b·h/t; selective and none 34·s'·b·h/t. Returns that figure and,
     /// for "none", the extra 5·a·s'·s·b/t of attention scores a full-attention layer keeps.
     pub fn activation_per_layer(&self) -> (Bytes, Bytes) {
-        let d = self.degrees();
-        let t = f64::from(d.tp);
-        let s = f64::from(self.seq_len());
-        let s_local = s / f64::from(d.cp);
-        let b = f64::from(self.micro_batch_size());
-        let h = f64::from(self.model().hidden);
-        let a = f64::from(self.model().heads);
-        let (kept, scores) = match self.recompute() {
-            Recompute::Full => (2.0, 0.0),
-            Recompute::Selective => (34.0, 0.0),
-            Recompute::None => (34.0, 5.0 * a * s_local * s * b / t),
+        let (per_layer, scores) = self.layer_activations::<f64>();
+        (Bytes::new(per_layer), Bytes::new(scores.unwrap_or(0.0)))
+    }
+
+    /// [`Plan::activation_per_layer`] as formulas: the per-layer bytes, and the scores of a
+    /// full-attention layer when nothing is recomputed.
+    pub(crate) fn layer_activations<Q: Quantity>(&self) -> (Q, Option<Q>) {
+        let t = || count_of::<Q>("t", self.degrees().tp);
+        let b = || count_of::<Q>("b", self.micro_batch_size());
+        let kept = match self.recompute() {
+            Recompute::Full => 2.0,
+            Recompute::Selective | Recompute::None => 34.0,
         };
-        (Bytes::new(kept * s_local * b * h / t), Bytes::new(scores))
+        let per_layer =
+            Q::lit(kept) * self.local_seq() * b() * count_of("h", self.model().hidden) / t();
+        let scores = (self.recompute() == Recompute::None).then(|| {
+            (Q::lit(5.0)
+                * count_of("a", self.model().heads)
+                * self.local_seq()
+                * count_of("s", self.seq_len())
+                * b()
+                / t())
+            .named("scores", Show::Bytes)
+        });
+        (per_layer.named("per layer", Show::Bytes), scores)
+    }
+
+    /// What the even split's first stage holds: L/p layers, F/p full-attention layers,
+    /// [`Plan::micro_batches_in_flight`].
+    pub(crate) fn held_even<Q: Quantity>(&self) -> Held<Q> {
+        let model = self.model();
+        let p = || count_of::<Q>("p", self.degrees().pp);
+        let (per_layer, scores) = self.layer_activations();
+        Held {
+            per_layer,
+            layers: count_of::<Q>("L", model.layers) / p(),
+            scores: scores.map(|s| (s, count_of::<Q>("F", model.full_attention_layers) / p())),
+            in_flight: self.in_flight(),
+            logits: None,
+        }
     }
 
     /// Activations of the first stage: (per-layer bytes summed over its L/p layers, plus the
     /// scores of its F/p full-attention layers) × micro-batches in flight (SPEC §4).
     pub fn activations(&self) -> Activations {
-        let p = f64::from(self.degrees().pp);
-        let (per_layer, scores) = self.activation_per_layer();
-        let layers = f64::from(self.model().layers) / p;
-        let full_attention = f64::from(self.model().full_attention_layers) / p;
-        let per_micro_batch = per_layer * layers + scores * full_attention;
-        let in_flight = self.micro_batches_in_flight();
+        let held = self.held_even::<f64>();
+        let per_micro_batch = held.per_micro_batch();
+        let in_flight = held.in_flight;
         Activations {
-            per_micro_batch,
+            per_micro_batch: Bytes::new(per_micro_batch),
             in_flight,
-            total: per_micro_batch * in_flight,
+            total: Bytes::new(held.total(per_micro_batch)),
         }
     }
 
@@ -210,7 +329,7 @@ impl Plan {
     /// assert!(m.fits);
     /// ```
     pub fn memory(&self) -> Memory {
-        let model_states = self.model_states().total();
+        let model_states = Bytes::new(self.states_total());
         let activations = self.activations().total;
         let total = model_states + activations;
         Memory {

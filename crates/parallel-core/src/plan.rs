@@ -4,6 +4,7 @@
 use crate::checks::{at_least_one, at_most, positive_finite};
 use crate::config::{PlanConfig, Precision, RankOrder, Recompute, Schedule};
 use crate::error::{PlanError, Warning};
+use crate::formula::{count_of, Quantity};
 use crate::grid::Grid;
 use crate::model::Model;
 use crate::units::{Bytes, BytesPerSec};
@@ -84,6 +85,11 @@ impl Default for Plan {
     }
 }
 
+/// The data-parallel degree d = N/(t·p·c) (SPEC §3), as a formula.
+pub(crate) fn data_parallel_degree<Q: Quantity>(gpus: u32, tp: u32, pp: u32, cp: u32) -> Q {
+    count_of::<Q>("N", gpus) / (count_of::<Q>("t", tp) * count_of("p", pp) * count_of("c", cp))
+}
+
 impl Plan {
     /// Checks a config and resolves its model (SPEC §2).
     ///
@@ -140,7 +146,6 @@ impl Plan {
                 cp: c.cp,
             });
         }
-        let model_parallel = tpc as u64; // ≤ n ≤ MAX_GPUS
         let interleaved = c.schedule == Schedule::Interleaved;
         if c.virtual_stages > 1 && !interleaved {
             return Err(PlanError::ChunksNeedInterleaved {
@@ -209,12 +214,9 @@ impl Plan {
             });
         }
 
-        Ok(Plan::assemble(
-            c,
-            model,
-            (n / model_parallel) as u32,
-            warnings,
-        ))
+        // N is a multiple of t·p·c (checked above), so d is whole.
+        let dp = data_parallel_degree::<f64>(c.gpus, c.tp, c.pp, c.cp) as u32;
+        Ok(Plan::assemble(c, model, dp, warnings))
     }
 
     /// Builds the plan from a config already checked by [`Plan::new`] (or known valid).
@@ -351,10 +353,15 @@ impl Plan {
     /// Tokens per step across the whole grid: d · m · b · s (each pipeline runs m micro-batches
     /// of b sequences of s tokens; CP splits a sequence, it adds no tokens).
     pub fn tokens_per_step(&self) -> f64 {
-        f64::from(self.degrees.dp)
-            * f64::from(self.micro_batches)
-            * f64::from(self.micro_batch_size)
-            * f64::from(self.seq_len)
+        self.tokens()
+    }
+
+    /// [`Plan::tokens_per_step`] as a formula: T = d·m·b·s.
+    pub(crate) fn tokens<Q: Quantity>(&self) -> Q {
+        count_of::<Q>("d", self.degrees.dp)
+            * count_of("m", self.micro_batches)
+            * count_of("b", self.micro_batch_size)
+            * count_of("s", self.seq_len)
     }
 }
 

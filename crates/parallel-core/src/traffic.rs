@@ -9,6 +9,7 @@ use core::fmt;
 use serde::{Serialize, Serializer};
 
 use crate::config::Schedule;
+use crate::formula::{count_of, ring, Quantity, Show};
 use crate::grid::{Dim, Link};
 use crate::plan::Plan;
 use crate::units::{Bytes, Seconds};
@@ -108,22 +109,111 @@ pub fn heaviest(comm: &[Traffic]) -> Option<&Traffic> {
 /// assert_eq!(data_parallel_bytes(27_781_427_952.0, 8, 3, 2.0).to_string(), "145.9 GB");
 /// ```
 pub fn data_parallel_bytes(psi: f64, group: u32, zero: u8, grad_bytes: f64) -> Bytes {
-    let ring = f64::from(group - 1) / f64::from(group);
+    Bytes::new(data_parallel(psi, f64::from(group), zero, grad_bytes))
+}
+
+/// [`data_parallel_bytes`] as a formula of the shard `psi` and the group `group`.
+pub fn data_parallel<Q: Quantity>(psi: Q, group: Q, zero: u8, grad_bytes: f64) -> Q {
+    let g = || count_of::<Q>("g", grad_bytes);
     let per_param = match zero {
-        0 => 2.0 * grad_bytes,
-        1 | 2 => grad_bytes + 2.0,
-        _ => 4.0 + grad_bytes,
+        0 => Q::lit(2.0) * g(),
+        1 | 2 => g() + Q::lit(2.0),
+        _ => Q::lit(4.0) + g(),
     };
-    Bytes::new(ring * per_param * psi)
+    ring(group) * per_param * psi
 }
 
 impl Plan {
     /// x = 2·s'·b·h: one BF16 activation tensor of one micro-batch (s' = s/c).
     pub fn activation_tensor(&self) -> Bytes {
-        let s_local = f64::from(self.seq_len()) / f64::from(self.degrees().cp);
-        Bytes::new(
-            2.0 * s_local * f64::from(self.micro_batch_size()) * f64::from(self.model().hidden),
-        )
+        Bytes::new(self.tensor())
+    }
+
+    /// s' = s/c: the tokens of a sequence one card of a CP group holds.
+    pub(crate) fn local_seq<Q: Quantity>(&self) -> Q {
+        (count_of::<Q>("s", self.seq_len()) / count_of("c", self.degrees().cp))
+            .named("s'", Show::Count)
+    }
+
+    /// [`Plan::activation_tensor`] as a formula.
+    pub(crate) fn tensor<Q: Quantity>(&self) -> Q {
+        (Q::lit(2.0)
+            * self.local_seq()
+            * count_of("b", self.micro_batch_size())
+            * count_of("h", self.model().hidden))
+        .named("x", Show::Bytes)
+    }
+
+    /// The bytes one card sends per step for `dim` (the rows of [`Plan::traffic`]'s table),
+    /// `None` when the plan has no such traffic (a dense model's EP). A group of one card
+    /// gives the formula's value, 0.
+    pub fn traffic_bytes<Q: Quantity>(&self, dim: Dim) -> Option<Q> {
+        let d = self.degrees();
+        let model = self.model();
+        let m = || count_of::<Q>("m", self.micro_batches());
+        let p = || count_of::<Q>("p", d.pp);
+        let t = || count_of::<Q>("t", d.tp);
+        Some(match dim {
+            Dim::Tp => {
+                m() * (count_of::<Q>("L", model.layers) / p())
+                    * Q::lit(4.0)
+                    * Q::lit(2.0)
+                    * ring(t())
+                    * self.tensor()
+            }
+            Dim::Cp => {
+                let kv_local = (count_of::<Q>("kv_heads", model.kv_heads) / t())
+                    .max(Q::lit(1.0))
+                    .named("kv_local", Show::Count);
+                m() * (count_of::<Q>("F", model.full_attention_layers) / p())
+                    * ring(count_of("c", d.cp))
+                    * Q::lit(2.0)
+                    * kv_local
+                    * count_of("head_dim", model.head_dim)
+                    * count_of("s", self.seq_len())
+                    * count_of("b", self.micro_batch_size())
+                    * Q::lit(2.0)
+            }
+            Dim::Ep => {
+                let moe = model.moe?;
+                let tokens = (count_of::<Q>("s", self.seq_len())
+                    * count_of("b", self.micro_batch_size())
+                    / (count_of::<Q>("c", d.cp) * t()))
+                .named("tokens", Show::Count);
+                m() * (count_of::<Q>("MoE layers", moe.moe_layers) / p())
+                    * Q::lit(4.0)
+                    * ring(count_of("e", d.ep))
+                    * tokens
+                    * count_of("top_k", moe.top_k)
+                    * count_of("h", model.hidden)
+                    * Q::lit(2.0)
+            }
+            Dim::Pp => {
+                let sent = m() * Q::lit(2.0) * self.tensor();
+                match self.schedule() {
+                    Schedule::Interleaved => sent * count_of("v", self.virtual_stages()),
+                    Schedule::Gpipe | Schedule::OneFOneB => sent,
+                }
+            }
+            Dim::Dp => {
+                let (psi, group) = self.dense_shard();
+                data_parallel(psi, group, self.zero(), self.precision().grad_bytes())
+            }
+            Dim::Edp => {
+                let (psi, group) = self.expert_shard()?;
+                data_parallel(psi, group, self.zero(), self.precision().grad_bytes())
+            }
+        })
+    }
+
+    /// time = bytes/bandwidth of the link (SPEC §1, §5).
+    pub fn link_seconds<Q: Quantity>(&self, bytes: Bytes, link: Link) -> Q {
+        let symbol = match link {
+            Link::NvLink => "NVLink bandwidth",
+            Link::InfiniBand => "IB bandwidth",
+        };
+        Q::var("bytes", bytes.get(), Show::Bytes)
+            / Q::var(symbol, self.bandwidth(link).get(), Show::Bandwidth)
     }
 
     /// Traffic per dimension for the whole plan, in the order tp, cp, ep, pp, dp, edp, listing
@@ -177,91 +267,34 @@ impl Plan {
 
     fn traffic_with_links(&self, link_of: impl Fn(Dim) -> Link) -> Vec<Traffic> {
         let d = self.degrees();
-        let model = self.model();
-        let (t, p, c) = (f64::from(d.tp), f64::from(d.pp), f64::from(d.cp));
-        let m = f64::from(self.micro_batches());
-        let s = f64::from(self.seq_len());
-        let b = f64::from(self.micro_batch_size());
-        let x = self.activation_tensor();
-        let g = self.precision().grad_bytes();
-        let ring = |k: f64| (k - 1.0) / k;
-
-        let mut out = Vec::with_capacity(6);
-        let mut push = |dim: Dim, collective: Collective, group_size: u32, bytes: Bytes| {
-            if group_size > 1 {
+        let moe = self.model().is_moe();
+        let groups = [
+            (Dim::Tp, Collective::AllReduce, d.tp),
+            (Dim::Cp, Collective::AllGather, d.cp),
+            (Dim::Ep, Collective::AllToAll, if moe { d.ep } else { 1 }),
+            (Dim::Pp, Collective::P2p, d.pp),
+            (Dim::Dp, Collective::for_zero(self.zero()), d.weight_group()),
+            (
+                Dim::Edp,
+                Collective::for_zero(self.zero()),
+                d.expert_dp.filter(|_| moe).unwrap_or(1),
+            ),
+        ];
+        groups
+            .into_iter()
+            .filter(|&(_, _, group_size)| group_size > 1)
+            .filter_map(|(dim, collective, group_size)| {
+                let bytes = Bytes::new(self.traffic_bytes::<f64>(dim)?);
                 let link = link_of(dim);
-                out.push(Traffic {
+                Some(Traffic {
                     dim,
                     collective,
                     group_size,
                     bytes,
                     link,
-                    seconds: bytes / self.bandwidth(link),
-                });
-            }
-        };
-
-        let layers = f64::from(model.layers) / p;
-        push(
-            Dim::Tp,
-            Collective::AllReduce,
-            d.tp,
-            x * (m * layers * 4.0 * 2.0 * ring(t)),
-        );
-
-        let full_attention = f64::from(model.full_attention_layers) / p;
-        let kv_local = (f64::from(model.kv_heads) / t).max(1.0);
-        let kv_bytes = 2.0 * kv_local * f64::from(model.head_dim) * s * b * 2.0;
-        push(
-            Dim::Cp,
-            Collective::AllGather,
-            d.cp,
-            Bytes::new(m * full_attention * ring(c) * kv_bytes),
-        );
-
-        let routed = model.routed_params();
-        if let Some(moe) = model.moe {
-            let e = f64::from(d.ep);
-            let tokens = s * b / (c * t);
-            let bytes = m
-                * (f64::from(moe.moe_layers) / p)
-                * 4.0
-                * ring(e)
-                * tokens
-                * f64::from(moe.top_k)
-                * f64::from(model.hidden)
-                * 2.0;
-            push(Dim::Ep, Collective::AllToAll, d.ep, Bytes::new(bytes));
-        }
-
-        let chunks = match self.schedule() {
-            Schedule::Interleaved => f64::from(self.virtual_stages()),
-            Schedule::Gpipe | Schedule::OneFOneB => 1.0,
-        };
-        push(Dim::Pp, Collective::P2p, d.pp, x * (m * 2.0 * chunks));
-
-        let zero = self.zero();
-        let dense_psi = (model.params - routed) / (t * p);
-        let group = d.weight_group();
-        if group > 1 {
-            push(
-                Dim::Dp,
-                Collective::for_zero(zero),
-                group,
-                data_parallel_bytes(dense_psi, group, zero, g),
-            );
-        }
-        if let Some(edp) = d.expert_dp.filter(|_| routed > 0.0) {
-            if edp > 1 {
-                let expert_psi = routed / (f64::from(d.ep) * p);
-                push(
-                    Dim::Edp,
-                    Collective::for_zero(zero),
-                    edp,
-                    data_parallel_bytes(expert_psi, edp, zero, g),
-                );
-            }
-        }
-        out
+                    seconds: Seconds::new(self.link_seconds(bytes, link)),
+                })
+            })
+            .collect()
     }
 }

@@ -5,7 +5,8 @@
 use serde::Serialize;
 
 use crate::config::Schedule;
-use crate::memory::ModelStates;
+use crate::formula::{count_of, sum, Quantity, Show};
+use crate::memory::{ledger_total, Held};
 use crate::plan::Plan;
 use crate::units::Bytes;
 
@@ -65,13 +66,20 @@ impl StageRule {
     }
 
     /// Micro-batches in flight on a stage 0 … p − 1.
-    fn in_flight(&self, stage: u32) -> f64 {
-        let (m, p, v, i) = (self.m, self.p, self.v, f64::from(stage));
-        match self.schedule {
+    fn in_flight<Q: Quantity>(&self, stage: u32) -> Q {
+        let m = Q::var("m", self.m, Show::Count);
+        let p = || Q::var("p", self.p, Show::Count);
+        let v = || Q::var("v", self.v, Show::Count);
+        let i = || count_of::<Q>("i", stage);
+        let one = || Q::lit(1.0);
+        let in_flight = match self.schedule {
             Schedule::Gpipe => m,
-            Schedule::OneFOneB => m.min(p - i),
-            Schedule::Interleaved => (m * v).min(2.0 * (p - i - 1.0) + (v - 1.0) * p + 1.0) / v,
-        }
+            Schedule::OneFOneB => m.min(p() - i()),
+            Schedule::Interleaved => {
+                (m * v()).min(Q::lit(2.0) * (p() - i() - one()) + (v() - one()) * p() + one()) / v()
+            }
+        };
+        in_flight.named("in flight", Show::Count)
     }
 }
 
@@ -111,22 +119,30 @@ impl ShardBasis {
         }
     }
 
-    /// (Ψ_i, Ψ_e,i) of stage `stage` holding `layers_i` layers.
-    fn shards(&self, stage: u32, layers_i: u32) -> (f64, f64) {
-        let share = f64::from(layers_i) / self.layers;
-        let embedding = if stage == 0 { self.vh } else { 0.0 };
-        let head = if stage == self.last && self.own_head {
-            self.vh
-        } else {
-            0.0
-        };
-        let psi = (embedding + head + share * self.dense_body) / self.tp;
-        let expert_psi = if self.routed > 0.0 {
-            share * self.routed / self.ep
-        } else {
-            0.0
-        };
-        (psi, expert_psi)
+    /// L_i/L: the stage's share of the layers.
+    fn share<Q: Quantity>(&self, layers_i: u32) -> Q {
+        count_of::<Q>("L_i", layers_i) / Q::var("L", self.layers, Show::Count)
+    }
+
+    /// (Ψ_i, Ψ_e,i) of stage `stage` holding `layers_i` layers; Ψ_e,i is `None` for a dense
+    /// model.
+    fn shards<Q: Quantity>(&self, stage: u32, layers_i: u32) -> (Q, Option<Q>) {
+        let vh = || Q::var("V·h", self.vh, Show::Count);
+        let mut parts = Vec::with_capacity(3);
+        if stage == 0 {
+            parts.push(vh());
+        }
+        if stage == self.last && self.own_head {
+            parts.push(vh());
+        }
+        parts.push(self.share::<Q>(layers_i) * Q::var("B_dense", self.dense_body, Show::Count));
+        let psi = sum(parts) / Q::var("t", self.tp, Show::Count);
+        let expert_psi = (self.routed > 0.0).then(|| {
+            (self.share::<Q>(layers_i) * Q::var("P_routed", self.routed, Show::Count)
+                / Q::var("e", self.ep, Show::Count))
+            .named("Ψ_e,i", Show::Count)
+        });
+        (psi.named("Ψ_i", Show::Count), expert_psi)
     }
 }
 
@@ -197,64 +213,43 @@ impl Plan {
     /// ```
     pub fn memory_by_stage(&self) -> Vec<StageMemory> {
         // (A test checks this loop against the per-stage functions for every stage.)
-        let d = self.degrees();
-        let g = self.precision().grad_bytes();
-        let (per_layer, scores) = self.activation_per_layer();
-        let logits = self.stage_logits();
+        let last = self.degrees().pp - 1;
         let basis = ShardBasis::of(self);
-        let (dense_group, expert_group) = (
-            f64::from(d.weight_group()),
-            f64::from(d.expert_dp.unwrap_or(1)),
-        );
-        let layers = f64::from(self.model().layers);
-        let full_attention = f64::from(self.model().full_attention_layers);
+        let rule = StageRule::of(self);
         let capacity = self.capacity();
-        let last = d.pp - 1;
+        let layer = self.layer_activations::<f64>();
         // Middle stages with the same layers hold the same model states and the same bytes per
         // micro-batch (runs of them are long with many stages): those of the previous middle
         // stage are reused, and only the micro-batches in flight are applied again.
-        let mut previous: Option<(u32, Bytes, Bytes, Bytes)> = None;
-        // stage_layers and stage_in_flight, with their per-plan parts worked out once.
-        let rule = StageRule::of(self);
-        (0..d.pp)
+        let mut previous: Option<(u32, f64, f64, f64)> = None;
+        (0..=last)
             .map(|stage| {
                 let layers_i = rule.layers(stage);
-                let in_flight = rule.in_flight(stage);
                 let middle = stage != 0 && stage != last;
                 let reused = previous.filter(|&(layers, ..)| middle && layers == layers_i);
+                let held = self.held_on(&basis, &rule, stage, layer);
                 let (model_states, expert_states, per_micro_batch) = match reused {
                     Some((_, states, experts, per_micro_batch)) => {
                         (states, experts, per_micro_batch)
                     }
                     None => {
-                        let (psi, expert_psi) = basis.shards(stage, layers_i);
-                        let mut states = ModelStates::ledger(psi, dense_group, self.zero(), g);
-                        let mut expert_states = Bytes::ZERO;
-                        if expert_psi > 0.0 {
-                            let experts =
-                                ModelStates::ledger(expert_psi, expert_group, self.zero(), g);
-                            expert_states = experts.total();
-                            states = states.plus(experts);
-                        }
-                        let share = f64::from(layers_i) / layers;
-                        let per_micro_batch =
-                            per_layer * f64::from(layers_i) + scores * (full_attention * share);
-                        (states.total(), expert_states, per_micro_batch)
+                        let (dense, experts) =
+                            self.stage_states_parts::<f64>(&basis, layers_i, stage);
+                        let experts = experts.unwrap_or(0.0);
+                        (dense + experts, experts, held.per_micro_batch())
                     }
                 };
                 if middle {
                     previous = Some((layers_i, model_states, expert_states, per_micro_batch));
                 }
-                let mut activations = per_micro_batch * in_flight;
-                if stage == last {
-                    activations += logits;
-                }
+                let activations = Bytes::new(held.total(per_micro_batch));
+                let model_states = Bytes::new(model_states);
                 let total = model_states + activations;
                 StageMemory {
                     stage,
                     layers: layers_i,
                     model_states,
-                    expert_states,
+                    expert_states: Bytes::new(expert_states),
                     activations,
                     total,
                     fits: total <= capacity,
@@ -263,19 +258,83 @@ impl Plan {
             .collect()
     }
 
+    /// The model states of stage `stage` as formulas: the dense ledger of Ψ_i over D, and the
+    /// experts' ledger of Ψ_e,i over E (MoE models).
+    fn stage_states_parts<Q: Quantity>(
+        &self,
+        basis: &ShardBasis,
+        layers_i: u32,
+        stage: u32,
+    ) -> (Q, Option<Q>) {
+        let (zero, g) = (self.zero(), self.precision().grad_bytes());
+        let (psi, expert_psi) = basis.shards::<Q>(stage, layers_i);
+        let (_, group) = self.dense_shard::<Q>();
+        let dense = ledger_total(psi, group, zero, g);
+        let experts = expert_psi
+            .zip(self.expert_shard::<Q>())
+            .map(|(psi, (_, group))| ledger_total(psi, group, zero, g));
+        (dense, experts)
+    }
+
+    /// Stage `stage`'s model states as one formula (SPEC §11).
+    pub(crate) fn stage_states<Q: Quantity>(&self, stage: u32) -> Q {
+        let layers_i = self.stage_layers(stage);
+        match self.stage_states_parts(&ShardBasis::of(self), layers_i, stage) {
+            (dense, Some(experts)) => dense + experts,
+            (dense, None) => dense,
+        }
+    }
+
+    /// What stage `stage` holds: L_i layers, F·L_i/L full-attention layers, its micro-batches
+    /// in flight and, on the last stage, the logits; `layer` is
+    /// [`Plan::activation_per_layer`]'s formulas.
+    fn held_on<Q: Quantity>(
+        &self,
+        basis: &ShardBasis,
+        rule: &StageRule,
+        stage: u32,
+        (per_layer, scores): (Q, Option<Q>),
+    ) -> Held<Q> {
+        let layers_i = rule.layers(stage);
+        let full = count_of::<Q>("F", self.model().full_attention_layers);
+        Held {
+            per_layer,
+            layers: count_of("L_i", layers_i),
+            scores: scores.map(|s| (s, full * basis.share(layers_i))),
+            in_flight: rule.in_flight(stage),
+            logits: (stage == self.degrees().pp - 1).then(|| self.logits()),
+        }
+    }
+
+    /// Stage `stage`'s activations as one formula (SPEC §11).
+    pub(crate) fn stage_activations<Q: Quantity>(&self, stage: u32) -> Q {
+        let layer = self.layer_activations();
+        let held = self.held_on(&ShardBasis::of(self), &StageRule::of(self), stage, layer);
+        let per_micro_batch = held.per_micro_batch();
+        held.total(per_micro_batch)
+    }
+
     /// The parameters stage i holds per card (SPEC §11): the dense shard
     /// Ψ_i = (embedding_i + head_i + L_i·(B − P_routed)/L)/t and the experts'
     /// Ψ_e,i = (L_i/L)·P_routed/e (0 for a dense model).
     pub fn stage_shards(&self, stage: u32) -> (f64, f64) {
-        ShardBasis::of(self).shards(stage, self.stage_layers(stage))
+        let (psi, expert_psi) = ShardBasis::of(self).shards(stage, self.stage_layers(stage));
+        (psi, expert_psi.unwrap_or(0.0))
     }
 
     /// The FP32 logits of one micro-batch the last stage keeps for the loss: 4·s'·b·V/t.
     pub fn stage_logits(&self) -> Bytes {
-        let d = self.degrees();
-        let s_local = f64::from(self.seq_len()) / f64::from(d.cp);
-        let b = f64::from(self.micro_batch_size());
-        Bytes::new(LOGIT_BYTES * s_local * b * f64::from(self.model().vocab) / f64::from(d.tp))
+        Bytes::new(self.logits())
+    }
+
+    /// [`Plan::stage_logits`] as a formula.
+    fn logits<Q: Quantity>(&self) -> Q {
+        (Q::lit(LOGIT_BYTES)
+            * self.local_seq()
+            * count_of("b", self.micro_batch_size())
+            * count_of("V", self.model().vocab)
+            / count_of("t", self.degrees().tp))
+        .named("logits", Show::Bytes)
     }
 
     /// The stage with the largest total (the first such stage on a tie).
@@ -321,172 +380,4 @@ pub(crate) fn busiest(stages: &[StageMemory]) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::PlanConfig;
-    use crate::model::{ModelChoice, Preset};
-    use crate::schedule::{simulate_schedule, OpKind, ScheduleView};
-
-    /// The peak number of model-chunk forwards a stage holds before their backward, from the
-    /// simulated timeline, in whole-stage equivalents (÷ v).
-    fn simulated_peak(view: ScheduleView, p: u32, m: u32, v: u32) -> Vec<f64> {
-        let timeline = simulate_schedule(view, p, m, v).unwrap();
-        (0..p)
-            .map(|stage| {
-                // (tick, +1 when a forward starts, −1 when a backward ends); releases first.
-                let mut events: Vec<(u32, i32)> = Vec::new();
-                for op in timeline.ops.iter().filter(|op| op.stage == stage) {
-                    match op.kind {
-                        OpKind::Forward => events.push((op.start, 1)),
-                        OpKind::Backward => events.push((op.start + op.ticks, -1)),
-                        OpKind::Weight => {}
-                    }
-                }
-                events.sort();
-                let (mut held, mut peak) = (0i32, 0i32);
-                for (_, change) in events {
-                    held += change;
-                    peak = peak.max(held);
-                }
-                f64::from(peak) / f64::from(v)
-            })
-            .collect()
-    }
-
-    fn plan(pp: u32, m: u32, schedule: crate::config::Schedule, v: u32) -> Plan {
-        Plan::new(&PlanConfig {
-            gpus: pp,
-            pp,
-            micro_batches: m,
-            schedule,
-            virtual_stages: v,
-            model: ModelChoice::Preset(Preset::Llama3_405b),
-            ..PlanConfig::default()
-        })
-        .unwrap()
-    }
-
-    /// The stage loop's shortcuts (layers and in-flight worked out inline, runs of equal
-    /// middle stages reused) give what the per-stage functions give, stage by stage.
-    #[test]
-    fn the_stage_loop_agrees_with_the_per_stage_functions() {
-        use crate::config::Recompute;
-        for preset in [Preset::Qwen38_27b, Preset::Llama3_405b, Preset::Mixtral8x7b] {
-            for (pp, m, schedule, v) in [
-                (1, 8, Schedule::OneFOneB, 1),
-                (8, 3, Schedule::OneFOneB, 1),
-                (16, 64, Schedule::Gpipe, 1),
-                (4, 8, Schedule::Interleaved, 2),
-                (32, 5, Schedule::OneFOneB, 1),
-            ] {
-                let Ok(plan) = Plan::new(&PlanConfig {
-                    model: ModelChoice::Preset(preset),
-                    gpus: 64,
-                    pp,
-                    micro_batches: m,
-                    schedule,
-                    virtual_stages: v,
-                    recompute: Recompute::None,
-                    ..PlanConfig::default()
-                }) else {
-                    continue;
-                };
-                let g = plan.precision().grad_bytes();
-                let d = plan.degrees();
-                let (per_layer, scores) = plan.activation_per_layer();
-                for s in plan.memory_by_stage() {
-                    let i = s.stage;
-                    assert_eq!(s.layers, plan.stage_layers(i));
-                    let (psi, expert_psi) = plan.stage_shards(i);
-                    let mut states =
-                        ModelStates::ledger(psi, f64::from(d.weight_group()), plan.zero(), g)
-                            .total()
-                            .get();
-                    if expert_psi > 0.0 {
-                        states += ModelStates::ledger(
-                            expert_psi,
-                            f64::from(d.expert_dp.unwrap_or(1)),
-                            plan.zero(),
-                            g,
-                        )
-                        .total()
-                        .get();
-                    }
-                    let share = f64::from(s.layers) / f64::from(plan.model().layers);
-                    let mut activations = (per_layer.get() * f64::from(s.layers)
-                        + scores.get() * f64::from(plan.model().full_attention_layers) * share)
-                        * plan.stage_in_flight(i);
-                    if i == pp - 1 {
-                        activations += plan.stage_logits().get();
-                    }
-                    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
-                    assert!(
-                        close(s.model_states.get(), states),
-                        "{preset:?} pp {pp} stage {i}"
-                    );
-                    assert!(
-                        close(s.activations.get(), activations),
-                        "{preset:?} pp {pp} stage {i}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn in_flight_per_stage_agrees_with_the_simulator() {
-        use crate::config::Schedule;
-        let mut checked = 0;
-        for p in 1..=16u32 {
-            for m in 1..=64u32 {
-                for (view, schedule) in [
-                    (ScheduleView::Gpipe, Schedule::Gpipe),
-                    (ScheduleView::OneFOneB, Schedule::OneFOneB),
-                ] {
-                    if u64::from(p) * u64::from(m) > crate::schedule::MAX_TIMELINE_SLOTS {
-                        continue;
-                    }
-                    let plan = plan(p, m, schedule, 1);
-                    let want = simulated_peak(view, p, m, 1);
-                    let got: Vec<f64> = (0..p).map(|i| plan.stage_in_flight(i)).collect();
-                    assert_eq!(got, want, "{schedule} p {p} m {m}");
-                    checked += 1;
-                }
-                for v in 2..=4u32 {
-                    // Interleaved: p > 1, m a multiple of p, 126 layers divisible by p·v.
-                    if p == 1 || m % p != 0 || 126 % (p * v) != 0 {
-                        continue;
-                    }
-                    if u64::from(p) * u64::from(m) * u64::from(v)
-                        > crate::schedule::MAX_TIMELINE_SLOTS
-                    {
-                        continue;
-                    }
-                    let plan = plan(p, m, Schedule::Interleaved, v);
-                    let want = simulated_peak(ScheduleView::Interleaved, p, m, v);
-                    let got: Vec<f64> = (0..p).map(|i| plan.stage_in_flight(i)).collect();
-                    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-                        assert!(
-                            (g - w).abs() < 1e-9,
-                            "interleaved p {p} m {m} v {v} stage {i}: {g} vs {w}"
-                        );
-                    }
-                    checked += 1;
-                }
-            }
-        }
-        assert!(checked > 2000, "{checked}");
-    }
-
-    #[test]
-    fn layers_sum_to_the_model_and_the_remainder_skips_stage_zero() {
-        for pp in 1..=16 {
-            let plan = plan(pp, pp, crate::config::Schedule::OneFOneB, 1);
-            let layers: Vec<u32> = (0..pp).map(|i| plan.stage_layers(i)).collect();
-            assert_eq!(layers.iter().sum::<u32>(), 126, "pp {pp}");
-            let low = *layers.iter().min().unwrap();
-            assert_eq!(layers[0], low, "stage 0 takes no extra layer (pp {pp})");
-            assert!(layers.iter().all(|&l| l == low || l == low + 1));
-        }
-    }
-}
+mod tests;

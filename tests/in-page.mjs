@@ -1,0 +1,79 @@
+// Readers that run inside the page, shared by the Chromium tests (drive.mjs, harness.mjs,
+// through playwright's `evaluate`) and the Firefox/WebKit journeys (engines/, through an
+// adapter's `evaluate`). Each is serialized on its own, so it may use nothing from this
+// module's scope.
+
+/**
+ * Everything a grid's section shows for its plan (DP, memory, traffic rows, bubble, estimate,
+ * every card's groups, stage and bytes), in one read so the figures are seen together, as
+ * drawn; drive.mjs's `differences()` compares it with the CLI. `target` is the section's
+ * element or its test id; it must be on screen (engines/page.mjs's `showSection`).
+ */
+export function readSection(target) {
+  const root = typeof target === 'string' ? document.querySelector(`[data-testid="${target}"]`) : target;
+  const byId = (id) => root.querySelector(`[data-testid="${id}"]`);
+  const text = (id) => byId(id).innerText.trim();
+  const attr = (id, name) => byId(id).getAttribute(name);
+  const memory = {};
+  for (const [key, id] of [['model_states', 'mem-states'], ['activations', 'mem-activations'], ['total', 'mem-total']]) {
+    memory[key] = { bytes: Number(attr(id, 'data-bytes')), text: text(id) };
+  }
+  memory.fits = attr('mem-total', 'data-fits') === 'true';
+  const traffic = [...root.querySelectorAll('tr[data-testid^="traffic-"]')].map((row) => ({
+    dim: row.dataset.testid.slice('traffic-'.length),
+    bytes: Number(row.dataset.bytes),
+    link: row.dataset.link,
+    group_size: Number(row.dataset.groupSize),
+    collective: row.dataset.collective,
+    cells: [...row.querySelectorAll('td')].map((td) => td.textContent.trim()),
+  }));
+  const groups = {};
+  const cards = [];
+  for (const card of root.querySelectorAll('[data-card]')) {
+    const value = card.getAttribute('data-groups');
+    if (value) groups[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
+    cards.push({ stage: Number(card.getAttribute('data-stage')), bytes: Number(card.getAttribute('data-bytes')) });
+  }
+  const estimate = {
+    step_s: Number(attr('estimate-step', 'data-seconds')),
+    compute_s: Number(attr('estimate-split', 'data-compute')),
+    bubble_s: Number(attr('estimate-split', 'data-bubble')),
+    exposed_comm_s: Number(attr('estimate-split', 'data-exposed')),
+    tokens_per_s_per_gpu: Number(attr('estimate-throughput', 'data-tokens-per-s')),
+    tokens_per_step: Number(attr('estimate-throughput', 'data-tokens-per-step')),
+    text: [text('estimate-step'), text('estimate-split'), text('estimate-throughput')],
+  };
+  return {
+    dp: Number(text('derived-dp')),
+    estimate,
+    memory,
+    traffic,
+    bubble: { ratio: Number(attr('bubble', 'data-ratio')), share: Number(attr('bubble-share', 'data-share')) },
+    groups,
+    cards,
+  };
+}
+
+/**
+ * The whole page's text as a reader sees it scrolling from top to bottom: each part of the
+ * page is scrolled into view, then read once its text holds still for two frames (a section far
+ * from the viewport is not rendered, so its `innerText` would be empty). Ends back at the top.
+ * With the page's language and title.
+ */
+export async function readingText() {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const parts = [];
+  for (const element of document.querySelectorAll('body > :not(main, script, noscript), main > *')) {
+    element.scrollIntoView({ behavior: 'instant', block: 'start' });
+    let text = null;
+    for (let i = 0, still = 0; i < 60 && still < 2; i++) {
+      await frame();
+      const now = element.innerText;
+      still = now === text && now.trim() !== '' ? still + 1 : 0;
+      text = now;
+    }
+    parts.push(text);
+  }
+  window.scrollTo({ top: 0, behavior: 'instant' });
+  return { text: parts.join('\n'), lang: document.documentElement.lang, title: document.title };
+}
