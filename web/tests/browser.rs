@@ -15,7 +15,7 @@ use leptos::task::tick;
 use parallel_core::{evaluate, PlanConfig};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-use web_sys::{Element, HtmlElement};
+use web_sys::Element;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
