@@ -93,12 +93,6 @@ impl Estimate {
     }
 }
 
-/// The seconds of `comm` on the critical path (TP, CP, EP, PP) and those that can hide behind
-/// the backward pass (DP, expert DP).
-pub fn blocking_and_hidden(comm: &[Traffic]) -> (f64, f64) {
-    (blocking(comm), hidden(comm))
-}
-
 /// The seconds of `comm`'s dimensions among `dims`, as a formula (0 when there are none).
 fn seconds_of<Q: Quantity>(comm: &[Traffic], dims: &[Dim]) -> Q {
     sum(comm
