@@ -54,6 +54,13 @@ pub fn field_zh(field: &str) -> String {
         "gpu_memory_gb" => "单卡显存（GB）",
         "nvlink_gbps" => "NVLink 带宽（GB/s）",
         "ib_gbps" => "InfiniBand 带宽（GB/s）",
+        "gpu_tflops" => "每卡有效算力（TFLOP/s）",
+        "hardware" => "卡型",
+        "hbm_tbps" => "显存带宽（TB/s）",
+        "peak_tflops" => "BF16 稠密峰值算力（TFLOP/s）",
+        "matmul_efficiency" => "矩阵乘效率",
+        "nvlink_latency_us" => "NVLink 每步延迟（µs）",
+        "ib_latency_us" => "网络每步延迟（µs）",
         "card" => "卡号",
         "tokens" => "演示的 token 数",
         "global_batch" => "全局批量（每步的序列数）",
@@ -82,6 +89,12 @@ fn chinese(error: &PlanError) -> String {
         ),
         PlanError::NotPositive { field, got } => {
             format!("{}必须是大于 0 的数（现在是 {got}）。", field_zh(field))
+        }
+        PlanError::NotAShare { field, got } => {
+            format!("{}必须大于 0 且不超过 1（现在是 {got}）。", field_zh(field))
+        }
+        PlanError::Negative { field, got } => {
+            format!("{}不能是负数（现在是 {got}）。", field_zh(field))
         }
         PlanError::ZeroStage { got } => {
             format!("ZeRO 阶段只能是 0、1、2 或 3（现在是 {got}）。")
@@ -184,6 +197,14 @@ mod tests {
                 field: "gpu_memory_gb",
                 got: -1.0,
             },
+            PlanError::NotAShare {
+                field: "matmul_efficiency",
+                got: 1.5,
+            },
+            PlanError::Negative {
+                field: "ib_latency_us",
+                got: -1.0,
+            },
             PlanError::ZeroStage { got: 4 },
             PlanError::NotDivisible {
                 gpus: 8,
@@ -255,6 +276,8 @@ mod tests {
             | PlanError::Missing { .. }
             | PlanError::AtMost { .. }
             | PlanError::NotPositive { .. }
+            | PlanError::NotAShare { .. }
+            | PlanError::Negative { .. }
             | PlanError::ZeroStage { .. }
             | PlanError::NotDivisible { .. }
             | PlanError::ChunksNeedInterleaved { .. }

@@ -62,6 +62,24 @@ pub(crate) fn positive_finite(value: f64, field: &'static str) -> Result<f64, Pl
     }
 }
 
+/// A share above 0 and at most 1 (an efficiency).
+pub(crate) fn share(value: f64, field: &'static str) -> Result<f64, PlanError> {
+    if value > 0.0 && value <= 1.0 {
+        Ok(value)
+    } else {
+        Err(PlanError::NotAShare { field, got: value })
+    }
+}
+
+/// A finite number of at least 0 (a latency).
+pub(crate) fn non_negative(value: f64, field: &'static str) -> Result<f64, PlanError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(PlanError::Negative { field, got: value })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

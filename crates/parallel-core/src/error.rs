@@ -48,6 +48,20 @@ pub enum PlanError {
         /// The value given.
         got: f64,
     },
+    /// A share (an efficiency) that is not above 0 and at most 1.
+    NotAShare {
+        /// The field.
+        field: &'static str,
+        /// The value given.
+        got: f64,
+    },
+    /// A real-valued field that may be 0 (a latency) but is negative or not finite.
+    Negative {
+        /// The field.
+        field: &'static str,
+        /// The value given.
+        got: f64,
+    },
     /// A ZeRO stage outside 0–3.
     ZeroStage {
         /// The stage given.
@@ -185,6 +199,8 @@ impl PlanError {
             | PlanError::Missing { field }
             | PlanError::AtMost { field, .. }
             | PlanError::NotPositive { field, .. }
+            | PlanError::NotAShare { field, .. }
+            | PlanError::Negative { field, .. }
             | PlanError::MoreThanLayers { field, .. }
             | PlanError::Unsupported { field, .. } => field,
             PlanError::ZeroStage { .. } => "zero",
@@ -222,6 +238,12 @@ impl PlanError {
             PlanError::Missing { .. } => "missing: the plan search needs it".to_string(),
             PlanError::AtMost { max, got, .. } => format!("must be at most {max} (got {got})"),
             PlanError::NotPositive { got, .. } => format!("must be a positive number (got {got})"),
+            PlanError::NotAShare { got, .. } => {
+                format!("must be above 0 and at most 1 (got {got})")
+            }
+            PlanError::Negative { got, .. } => {
+                format!("must be a number of at least 0 (got {got})")
+            }
             PlanError::ZeroStage { got } => {
                 format!("ZeRO stage must be 0, 1, 2 or 3 (got {got})")
             }

@@ -49,6 +49,14 @@ pub enum Figure {
     Compute,
     /// Estimated tokens per second per card.
     Throughput,
+    /// The estimate's seconds for a dimension, α–β.
+    CommTime(Dim),
+    /// The α part of the exposed communication.
+    Latency,
+    /// The dense layers' roofline factor max(1, R/T_l).
+    Roofline,
+    /// Model FLOPs utilisation.
+    Mfu,
 }
 
 /// The unit of a figure's result.
@@ -107,6 +115,10 @@ impl Figure {
             Figure::StepTime => "estimate-step".into(),
             Figure::Compute => "estimate-compute".into(),
             Figure::Throughput => "estimate-throughput".into(),
+            Figure::CommTime(dim) => format!("estimate-{}", dim.as_str()),
+            Figure::Latency => "estimate-latency".into(),
+            Figure::Roofline => "estimate-roofline".into(),
+            Figure::Mfu => "estimate-mfu".into(),
         }
     }
 
@@ -124,11 +136,15 @@ impl Figure {
             Figure::StepTime,
             Figure::Compute,
             Figure::Throughput,
+            Figure::Latency,
+            Figure::Roofline,
+            Figure::Mfu,
         ];
         fixed
             .into_iter()
             .chain(DIMS.into_iter().map(Figure::Traffic))
             .chain(DIMS.into_iter().map(Figure::TrafficTime))
+            .chain(DIMS.into_iter().map(Figure::CommTime))
             .find(|f| f.id() == id)
     }
 }
@@ -141,6 +157,11 @@ const TRAFFIC_SOURCE: &str =
 const BUBBLE_SOURCE: &str = "Narayanan et al. 2021 §2.2; SPEC §6";
 const ESTIMATE_SOURCE: &str =
     "Kaplan et al. 2020 (6 FLOPs per parameter and token), Narayanan et al. 2021 §5.1; SPEC §12 (an estimate)";
+const ROOFLINE_SOURCE: &str =
+    "the roofline model (Williams et al. 2009): a GEMM of T_l rows does T_l FLOPs per byte of BF16 weight; SPEC §17";
+const ALPHA_BETA_SOURCE: &str =
+    "Hockney 1994 (α–β), ring step counts of Thakur et al. 2005; SPEC §17 (an estimate)";
+const MFU_SOURCE: &str = "PaLM (Chowdhery et al. 2022) appendix B; SPEC §17";
 
 /// The formula in symbols: "name = …", then the named quantities it went through, outermost
 /// first.
@@ -189,6 +210,8 @@ impl Plan {
         let stage = self.headline_stage(report);
         let row = |dim: Dim| report.comm.iter().find(|t| t.dim == dim);
         let e = report.estimate;
+        // The estimate uses the plan's own links (Plan::traffic), whatever card is selected.
+        let own = || self.comm_times(&self.traffic());
         let (name, worked, (result, unit, shown), source): (&str, Worked, _, &'static str) =
             match figure {
                 Figure::ModelStates => (
@@ -266,11 +289,9 @@ impl Plan {
                     seconds(e.compute_s),
                     ESTIMATE_SOURCE,
                 ),
-                // The estimate uses the plan's own links (Plan::traffic), whatever card is
-                // selected.
                 Figure::StepTime => (
                     "step",
-                    self.step(&self.traffic(), e.compute_s.get()),
+                    self.step(&own(), e.compute_s.get()),
                     seconds(e.step_s),
                     ESTIMATE_SOURCE,
                 ),
@@ -284,6 +305,30 @@ impl Plan {
                     ),
                     ESTIMATE_SOURCE,
                 ),
+                Figure::CommTime(dim) => {
+                    let traffic = self.traffic();
+                    let row = traffic.iter().find(|t| t.dim == dim)?;
+                    let time = self.comm_times(core::slice::from_ref(row))[0].seconds;
+                    (
+                        dim.as_str(),
+                        self.comm_seconds(row),
+                        seconds(time),
+                        ALPHA_BETA_SOURCE,
+                    )
+                }
+                Figure::Latency => (
+                    "latency",
+                    self.latency(&own(), e.compute_s.get()),
+                    seconds(e.latency_s),
+                    ALPHA_BETA_SOURCE,
+                ),
+                Figure::Roofline => (
+                    "roofline",
+                    self.roofline(),
+                    (e.roofline_factor, Unit::Count, Show::Count.write(e.roofline_factor)),
+                    ROOFLINE_SOURCE,
+                ),
+                Figure::Mfu => ("MFU", self.mfu(e.step_s.get()), ratio(e.mfu), MFU_SOURCE),
             };
         Some(Explanation {
             figure: figure.id(),
@@ -313,9 +358,15 @@ impl Plan {
             Figure::BubbleRatio,
             Figure::BubbleShare,
             Figure::TokensPerStep,
+            Figure::Roofline,
             Figure::Compute,
+        ]);
+        figures.extend(self.traffic().iter().map(|row| Figure::CommTime(row.dim)));
+        figures.extend([
+            Figure::Latency,
             Figure::StepTime,
             Figure::Throughput,
+            Figure::Mfu,
         ]);
         figures
             .into_iter()

@@ -45,6 +45,7 @@ pub mod evolution;
 pub mod explain;
 pub mod formula;
 mod grid;
+pub mod hardware;
 pub mod hf;
 pub mod lang;
 pub mod lesson;

@@ -1,7 +1,7 @@
 //! [`Plan`]: a [`PlanConfig`] that passed every check of SPEC §2, so later formulas can
 //! trust it (every degree ≥ 1, t·p·c divides N, the model resolved).
 
-use crate::checks::{at_least_one, at_most, positive_finite};
+use crate::checks::{at_least_one, at_most, non_negative, positive_finite, share};
 use crate::config::{PlanConfig, Precision, RankOrder, Recompute, Schedule};
 use crate::error::{PlanError, Warning};
 use crate::formula::{count_of, Quantity};
@@ -133,6 +133,11 @@ impl Plan {
         positive_finite(c.nvlink_gbps, "nvlink_gbps")?;
         positive_finite(c.ib_gbps, "ib_gbps")?;
         positive_finite(c.gpu_tflops, "gpu_tflops")?;
+        positive_finite(c.hbm_tbps, "hbm_tbps")?;
+        positive_finite(c.peak_tflops, "peak_tflops")?;
+        share(c.matmul_efficiency, "matmul_efficiency")?;
+        non_negative(c.nvlink_latency_us, "nvlink_latency_us")?;
+        non_negative(c.ib_latency_us, "ib_latency_us")?;
 
         let (p, cp, e) = (u64::from(c.pp), u64::from(c.cp), u64::from(c.ep));
         let n = u64::from(c.gpus);

@@ -1,54 +1,63 @@
-//! The step-time estimate (SPEC §12) against hand-computed cases: dense and MoE, with and
-//! without full recompute, with DP hidden behind the backward pass and with DP exposed.
+//! The step-time estimate (SPEC §17) against hand-computed cases: the roofline (dense, MoE,
+//! thin CP shards), α–β collectives (TP with and without full recompute, CP's backward, PP,
+//! DP buckets over NVLink and over the network), the bubble, the exposed DP time and MFU.
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use parallel_core::{evaluate, Dim, ModelChoice, Plan, PlanConfig, PlanError, Preset, Recompute};
+use parallel_core::hardware::Hardware;
+use parallel_core::{
+    evaluate, Dim, ModelChoice, Plan, PlanConfig, PlanError, Preset, Recompute, Report,
+};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1e-12)
 }
 
-/// The anchor: P = 27,781,427,952, F = 16 full-attention layers, a = 24 heads of 256.
+/// The anchor: P = 27,781,427,952, L = 64, F = 16 full-attention layers, a = 24 heads of 256,
+/// 4 KV heads.
 const ANCHOR_P: f64 = 27_781_427_952.0;
 const ANCHOR_ATTENTION_PER_TOKEN_PER_S: f64 = 6.0 * 16.0 * 24.0 * 256.0;
+/// ⌈2·Ψ/50 MB⌉ for the anchor's Ψ = P (t = p = 1): 55,562,855,904 bytes in 1,112 buckets.
+const ANCHOR_BUCKETS: f64 = 1112.0;
+const NVLINK: f64 = 160e9;
+const IB: f64 = 50e9;
 
-fn seconds_of(report: &parallel_core::Report, dim: Dim) -> f64 {
-    report
-        .comm
-        .iter()
-        .filter(|t| t.dim == dim)
-        .map(|t| t.seconds.get())
-        .sum()
+fn row(report: &Report, dim: Dim) -> (f64, u32) {
+    let t = report.comm.iter().find(|t| t.dim == dim).unwrap();
+    (t.bytes.get(), t.group_size)
 }
 
 #[test]
-fn dense_full_recompute_dp_hidden() {
+fn dense_full_recompute_dp_in_buckets_hidden() {
     // The lesson's 8 cards, DP 8, ZeRO-3, full recompute, m = 8, b = 1, s = 4096.
     let r = evaluate(&PlanConfig::lesson_8_gpus()).unwrap();
     let tokens = 8.0 * 8.0 * 1.0 * 4096.0;
+    // R = 400/3.35 = 119.4 FLOPs per byte < T_l = 4096 tokens: the GEMMs run at full rate.
     let flops = (6.0 * ANCHOR_P + ANCHOR_ATTENTION_PER_TOKEN_PER_S * 4096.0) * tokens * 4.0 / 3.0;
     let compute = flops / (8.0 * 400e12);
     let e = r.estimate;
-    assert_eq!(e.tokens_per_step, 262_144.0);
+    assert_eq!(e.roofline_factor, 1.0);
     assert!(close(e.flops_per_step, flops));
-    assert!(
-        close(e.compute_s.get(), compute),
-        "{} vs {compute}",
-        e.compute_s.get()
-    );
+    assert!(close(e.compute_s.get(), compute), "{} vs {compute}", e.compute_s.get());
     assert!(close(compute, 18.470_719_413_288_96));
-    // DP: 0.91 s of ZeRO-3 traffic over NVLink, under (2/3)·18.5 s of backward: all hidden.
-    assert!(seconds_of(&r, Dim::Dp) < 2.0 / 3.0 * compute);
+    // ZeRO-3: a reduce-scatter of g·Ψ and two all-gathers of 2·Ψ, 1,112 buckets each, 7
+    // steps each over NVLink at 1 µs: 23.4 ms of α; 145.9 GB at 160 GB/s.
+    let (bytes, n) = row(&r, Dim::Dp);
+    assert_eq!(n, 8);
+    let dp = 3.0 * ANCHOR_BUCKETS * 7.0 * 1e-6 + bytes / NVLINK;
+    assert!(dp < 2.0 / 3.0 * compute, "hidden behind the backward pass");
     assert_eq!(e.exposed_comm_s.get(), 0.0);
+    assert_eq!(e.latency_s.get(), 0.0);
     assert_eq!(e.bubble_s.get(), 0.0);
     assert!(close(e.step_s.get(), compute));
     assert!(close(e.tokens_per_s_per_gpu, tokens / (compute * 8.0)));
+    // MFU counts the model's FLOPs (no recompute) against the lesson card's 989 peak.
+    assert!(close(e.mfu, flops * 3.0 / 4.0 / (8.0 * 989e12 * compute)));
 }
 
 #[test]
-fn dense_selective_tp_and_pp_block_the_bubble_adds() {
-    // TP 2 × PP 4 on 8 cards, selective recompute (no extra forward), m = 8: DP 1.
+fn dense_selective_tp_and_pp_alpha_beta_block_and_the_bubble_adds() {
+    // TP 2 × PP 4 on 8 cards, selective recompute, m = 8: DP 1.
     let config = PlanConfig {
         tp: 2,
         pp: 4,
@@ -56,91 +65,153 @@ fn dense_selective_tp_and_pp_block_the_bubble_adds() {
         ..PlanConfig::default()
     };
     let r = evaluate(&config).unwrap();
-    let tokens = 1.0 * 8.0 * 4096.0;
+    let tokens = 8.0 * 4096.0;
     let compute =
         (6.0 * ANCHOR_P + ANCHOR_ATTENTION_PER_TOKEN_PER_S * 4096.0) * tokens / (8.0 * 400e12);
-    let tp = seconds_of(&r, Dim::Tp);
-    let pp = seconds_of(&r, Dim::Pp);
-    assert!(tp > 0.0 && pp > 0.0);
+    // TP: m·(L/p)·4 = 8·16·4 = 512 all-reduces of 2(t−1) = 2 steps at 1 µs.
+    let tp = 512.0 * 2.0 * 1e-6 + row(&r, Dim::Tp).0 / NVLINK;
+    // PP: m·2 = 16 sends of one step.
+    let pp = 16.0 * 1e-6 + row(&r, Dim::Pp).0 / NVLINK;
     let e = r.estimate;
     assert!(close(e.compute_s.get(), compute));
-    assert!(
-        close(e.bubble_s.get(), compute * 3.0 / 8.0),
-        "bubble (p−1)/m = 3/8"
-    );
+    assert!(close(e.bubble_s.get(), compute * 3.0 / 8.0), "bubble (p−1)/m = 3/8");
     assert!(close(e.exposed_comm_s.get(), tp + pp));
+    assert!(close(e.latency_s.get(), 512.0 * 2.0 * 1e-6 + 16.0 * 1e-6));
     assert!(close(e.step_s.get(), compute * (1.0 + 3.0 / 8.0) + tp + pp));
 }
 
 #[test]
-fn dense_dp_exposed_when_the_backward_is_short() {
-    // 1,024-token sequences, m = 1: 0.57 s of compute cannot hide 0.91 s of ZeRO-3 traffic.
-    let config = PlanConfig {
-        zero: 3,
+fn full_recompute_repeats_tp_s_forward_calls() {
+    // TP 8 on 8 cards, full recompute: 6 calls per layer, TP bytes × 3/2.
+    let r = evaluate(&PlanConfig {
+        tp: 8,
+        ..PlanConfig::default()
+    })
+    .unwrap();
+    let calls = 8.0 * 64.0 * 6.0;
+    let tp = calls * 14.0 * 1e-6 + 1.5 * row(&r, Dim::Tp).0 / NVLINK;
+    assert!(close(r.estimate.exposed_comm_s.get(), tp));
+    assert!(close(r.estimate.latency_s.get(), calls * 14.0 * 1e-6));
+}
+
+#[test]
+fn cp_pays_its_backward_and_thin_shards_hit_the_roofline() {
+    // CP 8 on 8 cards at s = 512: T_l = 64 tokens a card, under the ridge R = 400/3.35.
+    let r = evaluate(&PlanConfig {
+        cp: 8,
+        seq_len: 512,
+        recompute: Recompute::None,
+        ..PlanConfig::default()
+    })
+    .unwrap();
+    let ridge = 400.0 / 3.35;
+    let factor = ridge / 64.0;
+    let tokens = 8.0 * 512.0; // d = 1
+    let compute = (6.0 * ANCHOR_P * tokens * factor
+        + ANCHOR_ATTENTION_PER_TOKEN_PER_S * 512.0 * tokens)
+        / (8.0 * 400e12);
+    let e = r.estimate;
+    assert!(close(e.roofline_factor, factor));
+    assert!(close(e.compute_s.get(), compute));
+    // CP: m·F·2 = 8·16·2 = 256 calls of c − 1 = 7 steps; bytes × 2 for dK, dV.
+    let (bytes, n) = row(&r, Dim::Cp);
+    assert_eq!(n, 8);
+    let cp = 256.0 * 7.0 * 1e-6 + 2.0 * bytes / NVLINK;
+    // The CP group shares the weights: DP over D = d·c = 8, ZeRO-0, one all-reduce in 1,112
+    // buckets of 2(n−1) = 14 steps; with so little compute most of it is exposed.
+    let dp = ANCHOR_BUCKETS * 14.0 * 1e-6 + row(&r, Dim::Dp).0 / NVLINK;
+    let unhidden = (dp - 2.0 / 3.0 * compute).max(0.0);
+    assert!(unhidden > 0.0);
+    assert!(close(e.exposed_comm_s.get(), cp + unhidden));
+}
+
+#[test]
+fn dp_buckets_over_the_network_are_exposed_when_the_backward_is_short() {
+    // 16 cards on 2 nodes, ZeRO-0, s = 1024, m = 1, no recompute: one all-reduce of g·Ψ in
+    // 1,112 buckets, 2(n−1) = 30 steps each at 5 µs over InfiniBand.
+    let r = evaluate(&PlanConfig {
+        gpus: 16,
         seq_len: 1024,
         micro_batches: 1,
+        recompute: Recompute::None,
         ..PlanConfig::default()
-    };
-    let r = evaluate(&config).unwrap();
-    let tokens = 8.0 * 1024.0;
-    let compute = (6.0 * ANCHOR_P + ANCHOR_ATTENTION_PER_TOKEN_PER_S * 1024.0) * tokens * 4.0
-        / 3.0
-        / (8.0 * 400e12);
-    let dp = seconds_of(&r, Dim::Dp);
-    assert!(dp > 2.0 / 3.0 * compute);
-    assert!(close(
-        r.estimate.exposed_comm_s.get(),
-        dp - 2.0 / 3.0 * compute
-    ));
-    assert!(close(
-        r.estimate.step_s.get(),
-        compute + dp - 2.0 / 3.0 * compute
-    ));
+    })
+    .unwrap();
+    let tokens = 16.0 * 1024.0;
+    let compute =
+        (6.0 * ANCHOR_P + ANCHOR_ATTENTION_PER_TOKEN_PER_S * 1024.0) * tokens / (16.0 * 400e12);
+    let (bytes, n) = row(&r, Dim::Dp);
+    assert_eq!(n, 16);
+    let alpha = ANCHOR_BUCKETS * 30.0 * 5e-6;
+    let dp = alpha + bytes / IB;
+    let e = r.estimate;
+    let unhidden = dp - 2.0 / 3.0 * compute;
+    assert!(unhidden > 0.0);
+    assert!(close(e.exposed_comm_s.get(), unhidden));
+    assert!(close(e.latency_s.get(), unhidden * alpha / dp));
+    assert!(close(e.step_s.get(), compute + unhidden));
 }
 
 #[test]
-fn moe_counts_active_parameters_and_ep_blocks() {
-    // Mixtral 8x7B on 64 cards, TP 4 × PP 2, EP 8, ZeRO-1, no recompute, 200 TFLOP/s.
+fn moe_experts_have_their_own_roofline_and_ep_blocks() {
+    // Mixtral 8x7B on 8 H100s, EP 2, s = 256, ZeRO-1, no recompute.
     let config = PlanConfig {
         model: ModelChoice::Preset(Preset::Mixtral8x7b),
-        gpus: 64,
-        tp: 4,
-        pp: 2,
-        ep: 8,
+        ep: 2,
+        seq_len: 256,
         zero: 1,
         recompute: Recompute::None,
-        gpu_tflops: 200.0,
-        ..PlanConfig::default()
+        ..PlanConfig::on(Hardware::H100)
     };
     let r = evaluate(&config).unwrap();
-    // Routed: 32 layers · 8 experts · 3·4096·14,336; P_act = P − routed·(1 − 2/8).
+    let tflops = 989.0 * 0.75;
+    let ridge = tflops / 3.35; // 221.4 FLOPs per byte
+    // Dense part: T_l = 256 ≥ R, factor 1. Experts: T_e = 256·top_k 2·e 2/experts 8 = 128.
+    let expert_factor = ridge / 128.0;
     let routed = 32.0 * 8.0 * 3.0 * 4096.0 * 14_336.0;
-    let active = 46_702_792_704.0 - routed * (1.0 - 2.0 / 8.0);
-    assert_eq!(active, 12_879_925_248.0);
-    let tokens = 8.0 * 8.0 * 1.0 * 4096.0; // d = 64/(4·2) = 8
-    let flops = (6.0 * active + 6.0 * 32.0 * 32.0 * 128.0 * 4096.0) * tokens;
-    let compute = flops / (64.0 * 200e12);
+    let dense = 46_702_792_704.0 - routed;
+    let active_routed = routed * 2.0 / 8.0;
+    let tokens = 8.0 * 8.0 * 256.0;
+    let attention = 6.0 * 32.0 * 32.0 * 128.0 * 256.0 * tokens;
+    let compute = (6.0 * dense * tokens + 6.0 * active_routed * tokens * expert_factor + attention)
+        / (8.0 * tflops * 1e12);
     let e = r.estimate;
-    assert!(close(e.flops_per_step, flops));
+    assert_eq!(e.roofline_factor, 1.0);
     assert!(close(e.compute_s.get(), compute));
-    let blocking = seconds_of(&r, Dim::Tp) + seconds_of(&r, Dim::Ep) + seconds_of(&r, Dim::Pp);
-    let hidden = seconds_of(&r, Dim::Dp) + seconds_of(&r, Dim::Edp);
-    assert!(seconds_of(&r, Dim::Ep) > 0.0 && seconds_of(&r, Dim::Edp) > 0.0);
-    let exposed = blocking + (hidden - 2.0 / 3.0 * compute).max(0.0);
-    assert!(close(e.exposed_comm_s.get(), exposed));
-    assert!(close(e.bubble_s.get(), compute / 8.0), "bubble (2−1)/8");
-    assert!(close(e.step_s.get(), compute * 1.125 + exposed));
+    // EP: m·MoE layers·4 = 8·32·4 = 1,024 all-to-alls of e − 1 = 1 step.
+    let ep = 1024.0 * 1e-6 + row(&r, Dim::Ep).0 / 450e9;
+    let (dp_bytes, _) = row(&r, Dim::Dp);
+    let (edp_bytes, _) = row(&r, Dim::Edp);
+    assert!(dp_bytes > 0.0 && edp_bytes > 0.0);
+    let model_flops = (6.0 * (dense + active_routed)) * tokens + attention;
+    assert!(e.exposed_comm_s.get() >= ep);
+    assert!(close(e.mfu, model_flops / (8.0 * 989e12 * e.step_s.get())));
 }
 
 #[test]
-fn the_throughput_must_be_positive() {
+fn the_card_fields_must_be_in_range() {
     for bad in [0.0, -5.0, f64::NAN, f64::INFINITY] {
-        let error = Plan::new(&PlanConfig {
-            gpu_tflops: bad,
-            ..PlanConfig::default()
-        })
-        .unwrap_err();
-        assert_eq!(error.field(), "gpu_tflops", "{bad}");
-        assert!(matches!(error, PlanError::NotPositive { .. }));
+        for field in ["gpu_tflops", "hbm_tbps", "peak_tflops"] {
+            let mut c = PlanConfig::default();
+            match field {
+                "gpu_tflops" => c.gpu_tflops = bad,
+                "hbm_tbps" => c.hbm_tbps = bad,
+                _ => c.peak_tflops = bad,
+            }
+            let error = Plan::new(&c).unwrap_err();
+            assert_eq!(error.field(), field, "{bad}");
+            assert!(matches!(error, PlanError::NotPositive { .. }));
+        }
     }
+    for bad in [0.0, 1.01, -0.5, f64::NAN] {
+        let error = Plan::new(&PlanConfig { matmul_efficiency: bad, ..PlanConfig::default() });
+        assert_eq!(error.unwrap_err().field(), "matmul_efficiency", "{bad}");
+    }
+    for bad in [-1.0, f64::NAN, f64::INFINITY] {
+        let error = Plan::new(&PlanConfig { ib_latency_us: bad, ..PlanConfig::default() });
+        assert_eq!(error.unwrap_err().field(), "ib_latency_us", "{bad}");
+        let error = Plan::new(&PlanConfig { nvlink_latency_us: bad, ..PlanConfig::default() });
+        assert_eq!(error.unwrap_err().field(), "nvlink_latency_us", "{bad}");
+    }
+    assert!(Plan::new(&PlanConfig { ib_latency_us: 0.0, ..PlanConfig::default() }).is_ok());
 }

@@ -77,6 +77,8 @@ pub trait Quantity:
     fn max(self, other: Self) -> Self;
     /// The smaller of the two.
     fn min(self, other: Self) -> Self;
+    /// The least whole number at or above it (a count of buckets).
+    fn ceil(self) -> Self;
     /// The value.
     fn value(&self) -> f64;
 }
@@ -105,6 +107,10 @@ impl Quantity for f64 {
     #[inline]
     fn min(self, other: f64) -> f64 {
         f64::min(self, other)
+    }
+    #[inline]
+    fn ceil(self) -> f64 {
+        f64::ceil(self)
     }
     #[inline]
     fn value(&self) -> f64 {

@@ -228,6 +228,16 @@ impl Quantity for Worked {
         Worked::call("min", self, other, value)
     }
 
+    fn ceil(self) -> Worked {
+        Worked {
+            value: self.value.ceil(),
+            symbols: format!("⌈{}⌉", self.symbols),
+            substituted: format!("⌈{}⌉", self.substituted),
+            binding: Binding::Term,
+            definitions: self.definitions,
+        }
+    }
+
     fn value(&self) -> f64 {
         self.value
     }

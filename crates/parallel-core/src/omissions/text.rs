@@ -30,23 +30,23 @@ pub(super) const fn title(item: Omission) -> (&'static str, &'static str) {
             "专家并行的负载不均、容量因子和 all-to-all 延迟",
             "Load imbalance, capacity factor and all-to-all latency of expert parallelism",
         ),
-        Omission::Latency => ("每条消息的延迟", "Latency of each message"),
+        Omission::Latency => ("通信表里每条消息的延迟", "Latency of each message, in the traffic table"),
         Omission::Overlap => (
             "通信与计算的重叠（DP 藏在反向传播后面的部分除外）",
             "Overlap of communication with compute, except DP's behind the backward pass",
         ),
         Omission::RecomputeTraffic => (
-            "重计算重跑前向时的通信",
-            "The traffic of recomputation's repeated forward pass",
+            "通信表里重计算重跑前向时的通信",
+            "The traffic of recomputation's repeated forward pass, in the traffic table",
         ),
-        Omission::CpBackward => ("CP 的反向通信", "CP's backward traffic"),
+        Omission::CpBackward => ("通信表里 CP 的反向通信", "CP's backward traffic, in the traffic table"),
         Omission::PipelineMessages => (
             "段间消息在 TP 组内的切分",
             "Splitting stage-to-stage messages over the TP group",
         ),
         Omission::KernelEfficiency => (
-            "算子效率随矩阵大小的变化",
-            "How kernel efficiency changes with matrix size",
+            "屋顶线之外，算子效率随矩阵形状的变化",
+            "How kernel efficiency changes with matrix shape, beyond the roofline",
         ),
         Omission::StageTime => (
             "各段流水线用时的差别",
@@ -127,36 +127,42 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              dense ones.",
         ),
         Omission::Latency => (
-            "时间 = 字节 ÷ 链路带宽，通信表和步时估算都这么算，集合通信的每一步、每条消息都没有固定开销，\
-             消息再小也一样。所以发很多小消息的维度（层数多时的 TP、切得很细的 CP）显得比实际快。",
-            "Time is bytes ÷ link bandwidth, in the traffic table and in the step-time estimate: \
-             no fixed cost for a collective's steps or for a message, however small. Dimensions \
-             that send many small messages (TP over many layers, a finely split CP) look faster \
-             than they are.",
+            "通信表沿用课上的算法：时间 = 字节 ÷ 链路带宽，集合通信的每一步都没有固定开销。步时估算则按 α–β \
+             模型给每一步加上链路延迟 α（NVLink 默认 1 µs，网络 5 µs），所以表里发很多小消息的维度\
+             （层数多时的 TP、切得很细的 CP）比估算里快。",
+            "The traffic table keeps the lesson's accounting: time is bytes ÷ link bandwidth, with \
+             no fixed cost for a collective's steps. The step-time estimate adds a latency α per \
+             step (α–β; 1 µs over NVLink, 5 µs over the network by default), so in the table the \
+             dimensions that send many small messages (TP over many layers, a finely split CP) \
+             look faster than in the estimate.",
         ),
         Omission::Overlap => (
             "通信表里每一维的时间都按不重叠算，是上限，不是实际耗时。步时估算只让 DP 和专家 DP 的通信\
-             藏在反向传播后面（计算时间的 2/3），TP、CP、EP、PP 的时间整段算在关键路径上。",
+             藏在反向传播后面（计算时间的 2/3），TP、CP、EP、PP 的时间（含延迟）整段算在关键路径上；\
+             TP 与计算的重叠（异步 TP）、CP 环形注意力的重叠都不计。",
             "Each dimension's time in the traffic table assumes no overlap: an upper bound, not a \
              measured duration. The step-time estimate lets only DP and expert-DP traffic hide \
-             behind the backward pass (2/3 of compute); TP, CP, EP and PP time sits whole on the \
-             critical path.",
+             behind the backward pass (2/3 of compute); TP, CP, EP and PP time, latency included, \
+             sits whole on the critical path: no async TP, no overlap of ring attention.",
         ),
         Omission::RecomputeTraffic => (
-            "全量重计算在反向时把每层的前向再跑一遍。步时估算算了它的计算量（FLOPs ×4/3），\
-             通信却只记一次：TP 每层前向的 2 次 all-reduce 和 EP 的 all-to-all 都不重复。\
-             选择性重计算重算的注意力也不加 FLOPs。",
-            "Full recompute runs each layer's forward again during the backward pass. The \
-             step-time estimate counts its compute (FLOPs × 4/3), but the traffic is counted \
-             once: TP's two forward all-reduces per layer and EP's all-to-all are not repeated. \
-             Selective recompute's recomputed attention adds no FLOPs either.",
+            "全量重计算在反向时把每层的前向再跑一遍。通信表按课上的口径只记一次；步时估算则算上\
+             它的计算量（FLOPs ×4/3）和 TP 重复的 2 次前向 all-reduce（TP 字节 ×3/2，每层 6 次调用），\
+             但 EP 的 all-to-all 不重复，选择性重计算重算的注意力也不加 FLOPs。",
+            "Full recompute runs each layer's forward again during the backward pass. The traffic \
+             table counts its traffic once, as the lesson does; the step-time estimate counts its \
+             compute (FLOPs × 4/3) and TP's two repeated forward all-reduces (TP bytes × 3/2, 6 \
+             calls a layer), but not EP's all-to-all again, and selective recompute's recomputed \
+             attention adds no FLOPs.",
         ),
         Omission::CpBackward => (
-            "CP 只算前向对 K、V 的 all-gather（全注意力层，m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2）；\
-             反向对 dK、dV 的 reduce-scatter（字节数与前向相同）不计，所以 CP 的通信大约只算了一半。",
-            "CP counts only the forward all-gather of K and V (full-attention layers, \
-             m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2); the backward reduce-scatter of dK and dV, \
-             as many bytes again, is not counted, so CP's traffic is about half of what it sends.",
+            "通信表里 CP 只算前向对 K、V 的 all-gather（全注意力层，m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2）；\
+             反向对 dK、dV 的 reduce-scatter（字节数与前向相同）不计，表里 CP 的通信约是实际的一半。\
+             步时估算把它算上（CP 字节 ×2，每层 2 次调用）。",
+            "In the traffic table CP counts only the forward all-gather of K and V (full-attention \
+             layers, m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2); the backward reduce-scatter of dK \
+             and dV, as many bytes again, is left out, so the table's CP traffic is about half of \
+             what it sends. The step-time estimate counts it (CP bytes × 2, 2 calls a layer).",
         ),
         Omission::PipelineMessages => (
             "PP 每个 micro-batch 传一份完整的激活 x = 2·s′·b·h（反向再传回一份梯度），不除以 TP：\
@@ -166,11 +172,14 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              TP group is not modelled, so with TP > 1 PP's bytes are an overcount.",
         ),
         Omission::KernelEfficiency => (
-            "计算时间 = FLOPs ÷ (N × 每卡有效算力 gpu_tflops)，用的是一个固定的有效算力，不管每张卡乘的矩阵\
-             多小。TP 切得再细、micro-batch 再小都不掉速；没有屋顶线模型，也不区分受显存带宽限制的层。",
-            "Compute is FLOPs ÷ (N × the effective gpu_tflops of a card): one fixed effective \
-             rate, however small the matrices a card multiplies. Cutting TP finer or shrinking \
-             micro-batches loses no speed; there is no roofline and no memory-bound layer.",
+            "计算时间 = FLOPs ÷ (N × 每卡有效算力 gpu_tflops)，只在每卡每个 micro-batch 的 token 数低于屋顶线拐点 \
+             R = 算力 ÷ 显存带宽 时按 R/T_l 放慢（权重从显存读不及）。除此之外所有矩阵乘都按同一个效率\
+             （真实卡用 matmul_efficiency = 0.75）：TP 切得再细、矩阵再窄也不另外掉速。",
+            "Compute is FLOPs ÷ (N × the effective gpu_tflops of a card), slowed by R/T_l only where \
+             a card's tokens per micro-batch fall under the roofline's ridge R = rate ÷ HBM \
+             bandwidth (the weights cannot stream in fast enough). Beyond that every GEMM runs at \
+             one efficiency (matmul_efficiency = 0.75 on the real cards): a finer TP split or a \
+             narrower matrix loses nothing more.",
         ),
         Omission::StageTime => (
             "气泡 = 计算 × (p−1)/(v·m)，默认每段用时相同。除不尽时多出来的那层、嵌入和输出头在首尾两段\

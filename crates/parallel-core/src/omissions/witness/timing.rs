@@ -88,14 +88,14 @@ pub(super) fn latency() -> Option<bool> {
     Some(plain)
 }
 
-/// The estimate's exposed communication is TP + CP + EP + PP whole plus what of DP and
-/// expert DP two thirds of compute does not cover.
+/// The estimate's exposed communication is TP + CP + EP + PP whole (their α–β times) plus
+/// what of DP and expert DP two thirds of compute does not cover.
 pub(super) fn overlap() -> Option<bool> {
     let plan = every_dimension(4096)?;
     let report = plan.report();
+    let times = plan.comm_times(&report.comm);
     let seconds = |dims: &[Dim]| -> f64 {
-        report
-            .comm
+        times
             .iter()
             .filter(|t| dims.contains(&t.dim))
             .map(|t| t.seconds.get())

@@ -1,14 +1,14 @@
-//! The step-time estimate (SPEC §12): how long one training step would take at an effective
-//! `gpu_tflops` per card, with the bubble and the communication that compute does not hide.
+//! The step-time estimate (SPEC §17, superseding §12's): how long one training step would
+//! take on a card, with the bubble and the communication that compute does not hide.
 //!
-//! It is an estimate, labelled as one everywhere: it takes a fixed effective throughput
-//! (no kernel efficiency curve), ring collectives at full link bandwidth, no latency, and
-//! lets only DP and expert-DP traffic overlap compute (with the backward pass, two thirds
-//! of it). TP, CP, EP and PP traffic sit on the critical path.
+//! It is an estimate, labelled as one everywhere. Compute runs at the card's effective
+//! `gpu_tflops`, slowed where a micro-batch is too thin to hide its weights' HBM reads
+//! ([`compute`]); each collective costs steps·α + bytes/bandwidth with the bytes a run sends
+//! ([`comm`]); only DP and expert-DP traffic overlaps compute (with the backward pass, two
+//! thirds of it). TP, CP, EP and PP traffic sit on the critical path.
 
 use serde::Serialize;
 
-use crate::config::Recompute;
 use crate::formula::{count_of, sum, Quantity, Show};
 use crate::grid::Dim;
 use crate::plan::Plan;
@@ -19,27 +19,36 @@ use crate::units::Seconds;
 /// token are forward): DP's gradient traffic can hide behind it, nothing else.
 pub const BACKWARD_SHARE: f64 = 2.0 / 3.0;
 
-/// The extra forward of full recomputation: 8 FLOPs per parameter and token instead of 6.
-pub const FULL_RECOMPUTE_FACTOR: f64 = 4.0 / 3.0;
+pub use comm::{steps_per_call, DP_BUCKET_BYTES};
+pub use compute::FULL_RECOMPUTE_FACTOR;
 
-/// One step of one plan, estimated (SPEC §12 `estimate`).
+mod comm;
+mod compute;
+
+/// One step of one plan, estimated (SPEC §12 and §17 `estimate`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Estimate {
     /// T = d·m·b·s, tokens per step across the grid.
     pub tokens_per_step: f64,
     /// (6·P_act + 6·F·a·head_dim·s)·T, × 4/3 with full recompute.
     pub flops_per_step: f64,
-    /// FLOPs ÷ (N · gpu_tflops · 10¹²).
+    /// FLOPs at the roofline ÷ (N · gpu_tflops · 10¹²).
     pub compute_s: Seconds,
     /// TP + CP + EP + PP seconds, plus the DP and expert-DP seconds that the backward pass
-    /// (2/3 of compute) does not hide.
+    /// (2/3 of compute) does not hide; each α–β.
     pub exposed_comm_s: Seconds,
+    /// The α part of the exposed communication (the unhidden DP time in proportion).
+    pub latency_s: Seconds,
+    /// max(1, R/T_l): how much the dense layers' GEMMs are slowed by HBM.
+    pub roofline_factor: f64,
     /// compute × the bubble ratio.
     pub bubble_s: Seconds,
     /// compute + bubble + exposed communication.
     pub step_s: Seconds,
     /// T ÷ (step · N).
     pub tokens_per_s_per_gpu: f64,
+    /// Model FLOPs ÷ (N · peak · step): the share of the card's peak the step uses.
+    pub mfu: f64,
 }
 
 /// The three terms a step is made of, for saying why one plan beats another.
@@ -93,22 +102,27 @@ impl Estimate {
     }
 }
 
-/// The seconds of `comm`'s dimensions among `dims`, as a formula (0 when there are none).
-fn seconds_of<Q: Quantity>(comm: &[Traffic], dims: &[Dim]) -> Q {
-    sum(comm
+/// The dimensions on the critical path: their traffic waits.
+const BLOCKING: [Dim; 4] = [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp];
+
+/// One dimension's estimated seconds, with its α part.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CommTime {
+    /// The dimension.
+    pub dim: Dim,
+    /// calls·steps·α + k·bytes/bandwidth.
+    pub seconds: Seconds,
+    /// calls·steps·α.
+    pub latency: Seconds,
+}
+
+/// The seconds of `times`' dimensions that are (or are not) on the critical path, as a
+/// formula (0 when there are none).
+fn seconds_of<Q: Quantity>(times: &[CommTime], blocking: bool) -> Q {
+    sum(times
         .iter()
-        .filter(|t| dims.contains(&t.dim))
+        .filter(|t| BLOCKING.contains(&t.dim) == blocking)
         .map(|t| Q::var(t.dim.as_str(), t.seconds.get(), Show::Seconds)))
-}
-
-/// TP + CP + EP + PP seconds: communication on the critical path.
-fn blocking<Q: Quantity>(comm: &[Traffic]) -> Q {
-    seconds_of(comm, &[Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp])
-}
-
-/// DP + expert-DP seconds: communication that can hide behind the backward pass.
-fn hidden<Q: Quantity>(comm: &[Traffic]) -> Q {
-    seconds_of(comm, &[Dim::Dp, Dim::Edp])
 }
 
 impl Plan {
@@ -120,48 +134,55 @@ impl Plan {
         self.flops()
     }
 
-    /// [`Plan::flops_per_step`] as a formula.
-    pub(crate) fn flops<Q: Quantity>(&self) -> Q {
-        let model = self.model();
-        let attention = Q::lit(6.0)
-            * count_of("F", model.full_attention_layers)
-            * count_of("a", model.heads)
-            * count_of("head_dim", model.head_dim)
-            * count_of("s", self.seq_len());
-        let flops = (Q::lit(6.0) * count_of("P_act", model.active_params()) + attention)
-            * self.tokens::<Q>().named("T", Show::Count);
-        match self.recompute() {
-            Recompute::Full => flops * Q::constant("4/3", FULL_RECOMPUTE_FACTOR),
-            Recompute::Selective | Recompute::None => flops,
-        }
-        .named("FLOPs", Show::Count)
-    }
-
-    /// Compute time: FLOPs/(N·TFLOP/s·10¹²), as a formula.
-    pub(crate) fn compute<Q: Quantity>(&self) -> Q {
-        self.flops::<Q>()
-            / (count_of::<Q>("N", self.gpus())
-                * count_of("TFLOP/s", self.config().gpu_tflops)
-                * Q::constant("10¹²", 1e12))
+    /// Each traffic row's estimated time (SPEC §17), in the rows' order.
+    pub fn comm_times(&self, comm: &[Traffic]) -> Vec<CommTime> {
+        comm.iter()
+            .map(|row| CommTime {
+                dim: row.dim,
+                seconds: Seconds::new(self.comm_seconds(row)),
+                latency: Seconds::new(self.comm_latency(row)),
+            })
+            .collect()
     }
 
     /// The bubble's and the exposed communication's seconds, as formulas of the compute time
     /// `compute`: compute·bubble, and tp + cp + ep + pp + max(dp + edp − (2/3)·compute, 0).
-    pub(crate) fn step_terms<Q: Quantity>(&self, comm: &[Traffic], compute: f64) -> (Q, Q) {
+    pub(crate) fn step_terms<Q: Quantity>(&self, times: &[CommTime], compute: f64) -> (Q, Q) {
         let compute = || Q::var("compute", compute, Show::Seconds);
         let bubble = compute() * Q::var("bubble", self.bubble().ratio, Show::Count);
-        let unhidden =
-            (hidden::<Q>(comm) - Q::constant("2/3", BACKWARD_SHARE) * compute()).max(Q::lit(0.0));
-        let exposed = blocking::<Q>(comm) + unhidden;
+        let unhidden = (seconds_of::<Q>(times, false)
+            - Q::constant("2/3", BACKWARD_SHARE) * compute())
+        .max(Q::lit(0.0));
+        let exposed = seconds_of::<Q>(times, true) + unhidden;
         (bubble, exposed)
     }
 
     /// The step time as a formula: compute + bubble + exposed communication.
-    pub(crate) fn step<Q: Quantity>(&self, comm: &[Traffic], compute: f64) -> Q {
-        let (bubble, exposed) = self.step_terms::<Q>(comm, compute);
+    pub(crate) fn step<Q: Quantity>(&self, times: &[CommTime], compute: f64) -> Q {
+        let (bubble, exposed) = self.step_terms::<Q>(times, compute);
         Q::var("compute", compute, Show::Seconds)
             + bubble.named("bubble time", Show::Seconds)
             + exposed.named("exposed", Show::Seconds)
+    }
+
+    /// The α part of the exposed time: the blocking dimensions' α, plus the unhidden share
+    /// of DP and expert DP's α (unhidden × their α ÷ their time).
+    pub(crate) fn latency<Q: Quantity>(&self, times: &[CommTime], compute: f64) -> Q {
+        let alpha = |blocking: bool| {
+            sum(times
+                .iter()
+                .filter(|t| BLOCKING.contains(&t.dim) == blocking)
+                .map(|t| Q::var(t.dim.as_str(), t.latency.get(), Show::Seconds)))
+        };
+        let hidden = seconds_of::<Q>(times, false);
+        if hidden.value() <= 0.0 {
+            return alpha(true);
+        }
+        let unhidden = (hidden.clone() - Q::constant("2/3", BACKWARD_SHARE)
+            * Q::var("compute", compute, Show::Seconds))
+        .max(Q::lit(0.0))
+        .named("unhidden", Show::Seconds);
+        alpha(true) + unhidden * alpha(false).named("α of dp", Show::Seconds) / hidden
     }
 
     /// Tokens per second per card, T/(step·N), as a formula of the step time `step`.
@@ -177,7 +198,7 @@ impl Plan {
     /// // The lesson's 8 cards, DP 8, ZeRO-3: T = 8·8·1·4096 = 262,144 tokens.
     /// let e = Plan::new(&PlanConfig { zero: 3, ..PlanConfig::default() })?.estimate();
     /// assert_eq!(e.tokens_per_step, 262_144.0);
-    /// // No pipeline, and ZeRO-3's 0.9 s of DP traffic hides behind the backward pass.
+    /// // No pipeline, and ZeRO-3's DP traffic hides behind the backward pass.
     /// assert!(e.bubble_s.get() == 0.0 && e.exposed_comm_s.get() == 0.0);
     /// assert_eq!(e.step_s, e.compute_s);
     /// # Ok::<(), parallel_core::PlanError>(())
@@ -188,23 +209,24 @@ impl Plan {
 
     /// The step-time estimate with the traffic `comm` already computed for this plan:
     /// step = compute·(1 + bubble ratio) + tp + cp + ep + pp
-    ///        + max(0, dp + edp − (2/3)·compute)   (SPEC §12).
+    ///        + max(0, dp + edp − (2/3)·compute)   (SPEC §17), each dimension α–β.
     pub fn estimate_with(&self, comm: &[Traffic]) -> Estimate {
+        let times = self.comm_times(comm);
         let compute: f64 = self.compute();
-        let (bubble, exposed) = self.step_terms::<f64>(comm, compute);
-        let step: f64 = self.step(comm, compute);
+        let (bubble, exposed) = self.step_terms::<f64>(&times, compute);
+        let step: f64 = self.step(&times, compute);
+        let positive = |f: &dyn Fn() -> f64| if step > 0.0 { f() } else { 0.0 };
         Estimate {
             tokens_per_step: self.tokens(),
             flops_per_step: self.flops(),
             compute_s: Seconds::new(compute),
             exposed_comm_s: Seconds::new(exposed),
+            latency_s: Seconds::new(self.latency(&times, compute)),
+            roofline_factor: self.roofline(),
             bubble_s: Seconds::new(bubble),
             step_s: Seconds::new(step),
-            tokens_per_s_per_gpu: if step > 0.0 {
-                self.throughput(step)
-            } else {
-                0.0
-            },
+            tokens_per_s_per_gpu: positive(&|| self.throughput(step)),
+            mfu: positive(&|| self.mfu(step)),
         }
     }
 }

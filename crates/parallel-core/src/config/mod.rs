@@ -4,7 +4,10 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::hardware::{Hardware, MATMUL_EFFICIENCY, SCALE_OUT_LATENCY_US, SCALE_UP_LATENCY_US};
 use crate::model::ModelChoice;
+
+mod form;
 
 /// How activations are kept for the backward pass (SPEC §4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -86,6 +89,10 @@ pub enum RankOrder {
 /// Fields are checked by [`crate::Plan::new`], not here, so that a config with a bad value
 /// can still be held, shown and edited. Unknown field names are rejected when parsing.
 ///
+/// `hardware` names a card preset; when a config is read (serde), the card fields it leaves
+/// out come from that preset and the ones it gives win (SPEC §17). In Rust, start from
+/// [`PlanConfig::on`] to get a preset's values.
+///
 /// # Example
 /// ```
 /// use parallel_core::PlanConfig;
@@ -94,7 +101,7 @@ pub enum RankOrder {
 /// assert_eq!(plan.seq_len, 4096);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(from = "form::PlanConfigForm")]
 pub struct PlanConfig {
     /// Preset id or inline model; default `"qwen3.8-27b"`.
     pub model: ModelChoice,
@@ -141,6 +148,19 @@ pub struct PlanConfig {
     /// Sequences per step, for the plan search only (SPEC §12); absent by default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub global_batch: Option<u32>,
+    /// The card preset the card fields came from (SPEC §17); default the lesson's card.
+    pub hardware: Hardware,
+    /// HBM bandwidth, TB/s, for the roofline (SPEC §17); default 3.35.
+    pub hbm_tbps: f64,
+    /// Dense BF16 peak, TFLOP/s, for MFU (SPEC §17); default 989.
+    pub peak_tflops: f64,
+    /// The share of the peak a preset's GEMMs reach: a preset's `gpu_tflops` is
+    /// `peak_tflops × matmul_efficiency` (SPEC §17); default 0.75.
+    pub matmul_efficiency: f64,
+    /// α, µs per step of a collective over NVLink (SPEC §17); default 1.
+    pub nvlink_latency_us: f64,
+    /// α, µs per step of a collective over the network (SPEC §17); default 5.
+    pub ib_latency_us: f64,
 }
 
 impl Default for PlanConfig {
@@ -168,11 +188,58 @@ impl Default for PlanConfig {
             accounting: Accounting::Even,
             gpu_tflops: 400.0,
             global_batch: None,
+            hardware: Hardware::Lesson,
+            hbm_tbps: 3.35,
+            peak_tflops: 989.0,
+            matmul_efficiency: MATMUL_EFFICIENCY,
+            nvlink_latency_us: SCALE_UP_LATENCY_US,
+            ib_latency_us: SCALE_OUT_LATENCY_US,
         }
     }
 }
 
 impl PlanConfig {
+    /// The default plan on the card `hardware`: its memory, bandwidths, HBM, peak and the
+    /// effective rate [`PlanConfig::derived_tflops`].
+    ///
+    /// ```
+    /// use parallel_core::{hardware::Hardware, PlanConfig};
+    /// let c = PlanConfig::on(Hardware::H100);
+    /// assert_eq!((c.gpu_memory_gb, c.nvlink_gbps, c.ib_gbps), (80.0, 450.0, 50.0));
+    /// assert_eq!(c.gpu_tflops, 989.0 * 0.75);
+    /// assert_eq!(PlanConfig::on(Hardware::Lesson), PlanConfig::default());
+    /// ```
+    pub fn on(hardware: Hardware) -> PlanConfig {
+        PlanConfig::default().use_card(hardware)
+    }
+
+    /// This plan with every card field taken from `hardware` (the page's card picker):
+    /// memory, bandwidths, HBM, peak, and `gpu_tflops` from the card's efficiency. The
+    /// latencies and `matmul_efficiency` are kept.
+    pub fn use_card(self, hardware: Hardware) -> PlanConfig {
+        let card = hardware.card();
+        let mut c = PlanConfig {
+            hardware,
+            gpu_memory_gb: card.memory_gb,
+            nvlink_gbps: card.scale_up_gbps,
+            ib_gbps: card.scale_out_gbps,
+            hbm_tbps: card.hbm_tbps,
+            peak_tflops: card.peak_tflops,
+            ..self
+        };
+        c.gpu_tflops = c.derived_tflops();
+        c
+    }
+
+    /// The effective TFLOP/s of this config's card when `gpu_tflops` is not given: the
+    /// lesson's stated 400, or `peak_tflops × matmul_efficiency` for a preset (SPEC §17).
+    pub fn derived_tflops(&self) -> f64 {
+        self.hardware
+            .card()
+            .effective_tflops
+            .unwrap_or(self.peak_tflops * self.matmul_efficiency)
+    }
+
     /// Where the page's 8-GPU grid starts (SPEC §2): DP 8, ZeRO-3, full recompute, m = 8.
     pub fn lesson_8_gpus() -> PlanConfig {
         PlanConfig {

@@ -1,0 +1,113 @@
+//! Communication time, α–β (SPEC §17): a collective call costs steps·α + bytes/bandwidth
+//! (Hockney 1994), with the ring's step counts of Thakur, Rabenseifner and Gropp 2005. The
+//! bytes are the traffic table's (SPEC §5) with what a run also sends: full recompute's
+//! re-run forward repeats TP's two forward calls (TP bytes × 3/2), and context parallelism's
+//! backward reduce-scatters dK and dV as its forward all-gathered K and V (CP bytes × 2).
+
+use crate::config::{Recompute, Schedule};
+use crate::formula::{count_of, Quantity, Show};
+use crate::grid::{Dim, Link};
+use crate::plan::Plan;
+use crate::traffic::{Collective, Traffic};
+
+/// Bytes per data-parallel bucket (SPEC §17): PyTorch DDP's default `bucket_cap_mb` of 25 MiB
+/// is of the same order; Megatron-LM's distributed optimizer buckets at 40M parameters.
+pub const DP_BUCKET_BYTES: f64 = 50e6;
+
+/// Steps of one call of `collective` over `n` cards, ring algorithms (Thakur et al. 2005):
+/// all-reduce 2(n−1); all-gather, reduce-scatter and all-to-all n−1; point-to-point 1.
+pub fn steps_per_call<Q: Quantity>(collective: Collective, n: Q) -> Q {
+    match collective {
+        Collective::AllReduce => Q::lit(2.0) * (n - Q::lit(1.0)),
+        Collective::AllGather
+        | Collective::AllToAll
+        | Collective::ReduceScatterAllGather
+        | Collective::AllGatherReduceScatter => n - Q::lit(1.0),
+        Collective::P2p => Q::lit(1.0),
+    }
+}
+
+impl Plan {
+    /// α of a link, in seconds.
+    fn alpha<Q: Quantity>(&self, link: Link) -> Q {
+        let c = self.config();
+        let (symbol, us) = match link {
+            Link::NvLink => ("α_NVLink", c.nvlink_latency_us),
+            Link::InfiniBand => ("α_IB", c.ib_latency_us),
+        };
+        Q::var(symbol, us * 1e-6, Show::Seconds)
+    }
+
+    /// Calls per step of a dimension (SPEC §17): TP 4 per layer per micro-batch (6 with
+    /// full recompute), CP 2 per full-attention layer, EP 4 per MoE layer, PP 2 per
+    /// micro-batch (× v interleaved), DP and expert DP in buckets.
+    fn calls<Q: Quantity>(&self, dim: Dim) -> Q {
+        let model = self.model();
+        let m = || count_of::<Q>("m", self.micro_batches());
+        let per_stage = |symbol, layers: u32| {
+            m() * (count_of::<Q>(symbol, layers) / count_of("p", self.degrees().pp))
+        };
+        match dim {
+            Dim::Tp => {
+                let per_layer = match self.recompute() {
+                    Recompute::Full => 6.0,
+                    Recompute::Selective | Recompute::None => 4.0,
+                };
+                per_stage("L", model.layers) * Q::lit(per_layer)
+            }
+            Dim::Cp => per_stage("F", model.full_attention_layers) * Q::lit(2.0),
+            Dim::Ep => {
+                per_stage("MoE layers", model.moe.map_or(0, |m| m.moe_layers)) * Q::lit(4.0)
+            }
+            Dim::Pp => match self.schedule() {
+                Schedule::Interleaved => m() * Q::lit(2.0) * count_of("v", self.virtual_stages()),
+                Schedule::Gpipe | Schedule::OneFOneB => m() * Q::lit(2.0),
+            },
+            Dim::Dp => self.buckets(self.dense_shard::<Q>().0),
+            Dim::Edp => self
+                .expert_shard::<Q>()
+                .map_or_else(|| Q::lit(0.0), |(psi, _)| self.buckets(psi)),
+        }
+    }
+
+    /// Calls of the data-parallel collectives of a shard of Ψ parameters (g bytes of
+    /// gradient each), each ⌈bytes ÷ 50 MB⌉: ZeRO-0 an all-reduce of g·Ψ; ZeRO-1/2 a
+    /// reduce-scatter of g·Ψ and an all-gather of 2·Ψ; ZeRO-3 a second all-gather of 2·Ψ
+    /// for the backward (ZeRO, Rajbhandari et al. 2019 §5).
+    fn buckets<Q: Quantity>(&self, psi: Q) -> Q {
+        let psi = || psi.clone();
+        let bucket = || Q::var("bucket", DP_BUCKET_BYTES, Show::Bytes);
+        let grads =
+            || (count_of::<Q>("g", self.precision().grad_bytes()) * psi() / bucket()).ceil();
+        let params = || (Q::lit(2.0) * psi() / bucket()).ceil();
+        match self.zero() {
+            0 => grads(),
+            1 | 2 => grads() + params(),
+            _ => grads() + Q::lit(2.0) * params(),
+        }
+    }
+
+    /// The α part of a dimension's time: calls·steps·α (SPEC §17).
+    pub(crate) fn comm_latency<Q: Quantity>(&self, row: &Traffic) -> Q {
+        self.calls::<Q>(row.dim).named("calls", Show::Count)
+            * steps_per_call(row.collective, count_of("n", row.group_size))
+            * self.alpha(row.link)
+    }
+
+    /// A dimension's time in the estimate: calls·steps·α + k·bytes/bandwidth, k = 3/2 for TP
+    /// with full recompute, 2 for CP, else 1 (SPEC §17).
+    pub(crate) fn comm_seconds<Q: Quantity>(&self, row: &Traffic) -> Q {
+        let bytes = Q::var("bytes", row.bytes.get(), Show::Bytes);
+        let sent = match (row.dim, self.recompute()) {
+            (Dim::Tp, Recompute::Full) => bytes * Q::constant("3/2", 1.5),
+            (Dim::Cp, _) => bytes * Q::lit(2.0),
+            _ => bytes,
+        };
+        let symbol = match row.link {
+            Link::NvLink => "NVLink bandwidth",
+            Link::InfiniBand => "IB bandwidth",
+        };
+        self.comm_latency::<Q>(row).named("latency", Show::Seconds)
+            + sent / Q::var(symbol, self.bandwidth(row.link).get(), Show::Bandwidth)
+    }
+}

@@ -1,0 +1,118 @@
+//! Compute time at the card's roofline (SPEC §17): the FLOPs of a step, and how much longer
+//! a layer's weight-bound GEMMs take when a micro-batch holds too few tokens per card to
+//! hide the streaming of its weights from HBM.
+
+use crate::config::Recompute;
+use crate::formula::{count_of, Quantity, Show};
+use crate::plan::Plan;
+
+/// The extra forward of full recomputation: 8 FLOPs per parameter and token instead of 6.
+pub const FULL_RECOMPUTE_FACTOR: f64 = 4.0 / 3.0;
+
+impl Plan {
+    /// 6·F·a·head_dim·s: causal attention's FLOPs per token (scores and values over the F
+    /// full-attention layers; Narayanan et al. 2021 §5.1).
+    fn attention_per_token<Q: Quantity>(&self) -> Q {
+        let model = self.model();
+        Q::lit(6.0)
+            * count_of("F", model.full_attention_layers)
+            * count_of("a", model.heads)
+            * count_of("head_dim", model.head_dim)
+            * count_of("s", self.seq_len())
+    }
+
+    /// × 4/3 with full recompute (its second forward), × 1 otherwise.
+    fn with_recompute<Q: Quantity>(&self, flops: Q) -> Q {
+        match self.recompute() {
+            Recompute::Full => flops * Q::constant("4/3", FULL_RECOMPUTE_FACTOR),
+            Recompute::Selective | Recompute::None => flops,
+        }
+    }
+
+    /// The model's FLOPs of one step, recomputation left out: (6·P_act + 6·F·a·head_dim·s)·T
+    /// (Kaplan et al. 2020 for 6 per parameter and token). MFU divides these.
+    pub(crate) fn model_flops<Q: Quantity>(&self) -> Q {
+        (Q::lit(6.0) * count_of("P_act", self.model().active_params())
+            + self.attention_per_token())
+            * self.tokens::<Q>().named("T", Show::Count)
+    }
+
+    /// FLOPs of one step as run: [`Plan::model_flops`] × 4/3 with full recompute (SPEC §12).
+    pub(crate) fn flops<Q: Quantity>(&self) -> Q {
+        self.with_recompute(self.model_flops::<Q>()).named("FLOPs", Show::Count)
+    }
+
+    /// T_l = s·b/c: the tokens of one micro-batch on one card, the rows of its GEMMs.
+    fn local_tokens<Q: Quantity>(&self) -> Q {
+        (count_of::<Q>("s", self.seq_len()) * count_of("b", self.micro_batch_size())
+            / count_of("c", self.degrees().cp))
+        .named("T_l", Show::Count)
+    }
+
+    /// R = TFLOP/s ÷ HBM TB/s: the card's ridge point, FLOPs per byte of weights read.
+    fn ridge<Q: Quantity>(&self) -> Q {
+        let c = self.config();
+        (count_of::<Q>("TFLOP/s", c.gpu_tflops) / count_of("HBM TB/s", c.hbm_tbps))
+            .named("R", Show::Count)
+    }
+
+    /// max(1, R/T_l): how much longer the dense layers' GEMMs take than at full rate. A GEMM
+    /// of T_l rows does T_l FLOPs per byte of BF16 weight it streams (2·T_l FLOPs per
+    /// 2-byte weight), so below the ridge the card waits on HBM (Williams et al. 2009,
+    /// the roofline model; SPEC §17).
+    pub(crate) fn roofline<Q: Quantity>(&self) -> Q {
+        (self.ridge::<Q>() / self.local_tokens()).max(Q::lit(1.0))
+    }
+
+    /// max(1, R/T_e), T_e = T_l·top_k·e/experts: a routed expert sees only the tokens sent
+    /// to it; `None` for a dense model.
+    fn expert_roofline<Q: Quantity>(&self) -> Option<Q> {
+        let moe = self.model().moe?;
+        let tokens = (self.local_tokens::<Q>()
+            * count_of("top_k", moe.top_k)
+            * count_of("e", self.degrees().ep)
+            / count_of("experts", moe.experts))
+        .named("T_e", Show::Count);
+        Some((self.ridge::<Q>() / tokens).max(Q::lit(1.0)))
+    }
+
+    /// Compute time at the roofline (SPEC §17):
+    /// (6·P_dense·T·max(1, R/T_l) + 6·P_e·T·max(1, R/T_e) + 6·F·a·head_dim·s·T)
+    /// (× 4/3 with full recompute) ÷ (N·TFLOP/s·10¹²), with P_dense the parameters every
+    /// token meets and P_e = P_routed·top_k/experts the routed experts' share (a dense model
+    /// has only the first term, with P_act). Attention's products are not weight-bound.
+    pub(crate) fn compute<Q: Quantity>(&self) -> Q {
+        let model = self.model();
+        let tokens = || self.tokens::<Q>().named("T", Show::Count);
+        let weights = match (model.moe, self.expert_roofline::<Q>()) {
+            (Some(moe), Some(expert_factor)) => {
+                let routed = || count_of::<Q>("P_routed", model.routed_params());
+                let dense = (count_of::<Q>("P", model.params) - routed()).named("P_dense", Show::Count);
+                let active = (routed() * count_of("top_k", moe.top_k) / count_of("experts", moe.experts))
+                    .named("P_e", Show::Count);
+                Q::lit(6.0) * dense * tokens() * self.roofline()
+                    + Q::lit(6.0) * active * tokens() * expert_factor
+            }
+            _ => {
+                Q::lit(6.0)
+                    * count_of("P_act", model.active_params())
+                    * tokens()
+                    * self.roofline()
+            }
+        };
+        self.with_recompute(weights + self.attention_per_token::<Q>() * tokens())
+            / (count_of::<Q>("N", self.gpus())
+                * count_of("TFLOP/s", self.config().gpu_tflops)
+                * Q::constant("10¹²", 1e12))
+    }
+
+    /// Model FLOPs utilisation: model FLOPs ÷ (N·peak·10¹²·step) (SPEC §17; Chowdhery et al.
+    /// 2022, PaLM, appendix B), as a formula of the step time `step`.
+    pub(crate) fn mfu<Q: Quantity>(&self, step: f64) -> Q {
+        self.model_flops::<Q>().named("model FLOPs", Show::Count)
+            / (count_of::<Q>("N", self.gpus())
+                * count_of("peak TFLOP/s", self.config().peak_tflops)
+                * Q::constant("10¹²", 1e12)
+                * Q::var("step", step, Show::Seconds))
+    }
+}
