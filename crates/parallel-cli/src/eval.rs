@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use parallel_core::hardware::Hardware;
 use parallel_core::hf::HfConfig;
 use parallel_core::{Plan, PlanConfig, Preset};
 
@@ -48,16 +49,21 @@ pub fn model(config: &HfConfig, out: &mut dyn Write) -> Result<(), CliError> {
     write_json_line(&config.to_model()?, out)
 }
 
-/// `parallel-lab defaults`: `{"config": {...}, "presets": [{"id", "name"}...]}`, the
-/// `PlanConfig` every omitted field falls back to (an empty input is this plan) and
-/// [`Preset::ALL`] in its order, so that tools driving the page need not copy either.
+/// `parallel-lab defaults`: `{"config": {...}, "presets": [{"id", "name"}...], "hardware":
+/// [{"id", "name", "config"}...]}`, the `PlanConfig` every omitted field falls back to (an
+/// empty input is this plan), [`Preset::ALL`] in its order, and each card preset with the
+/// default plan on it, so that tools driving the page need not copy any of them.
 pub fn defaults(out: &mut dyn Write) -> Result<(), CliError> {
     let presets: Vec<_> = Preset::ALL
         .iter()
         .map(|p| serde_json::json!({"id": p.id(), "name": p.name()}))
         .collect();
+    let hardware: Vec<_> = Hardware::ALL
+        .iter()
+        .map(|h| serde_json::json!({"id": h.as_str(), "name": h.name(), "config": PlanConfig::on(*h)}))
+        .collect();
     write_json_line(
-        &serde_json::json!({"config": PlanConfig::default(), "presets": presets}),
+        &serde_json::json!({"config": PlanConfig::default(), "presets": presets, "hardware": hardware}),
         out,
     )
 }

@@ -60,9 +60,10 @@ USAGE
                                     {"considered", "valid", "fitting", "plans": [{"config",
                                     "report"}...]}: the K (default 20) quickest fitting plans
                                     by estimated step_s (ties: less memory)
-  parallel-lab defaults            print {"config": {PLAN}, "presets": [{"id", "name"}...]}: every
-                                    field of the plan an empty input stands for, and the model
-                                    presets in the page's order
+  parallel-lab defaults            print {"config": {PLAN}, "presets": [{"id", "name"}...],
+                                    "hardware": [{"id", "name", "config"}...]}: every field of
+                                    the plan an empty input stands for, the model presets in the
+                                    page's order, and each card preset's plan
   parallel-lab table [OPTIONS]      render the lesson's tables (Markdown by default)
   parallel-lab bench [--quick]      time the core: one evaluation, and a sweep of 1,024-GPU plans
   parallel-lab help | --help        print this text
@@ -88,14 +89,23 @@ PLAN (a JSON object; every field is optional, empty input = all defaults)
   precision "bf16-grads" (bf16-grads|fp32-grads), gpu_memory_gb 80, nvlink_gbps 160,
   ib_gbps 50, order "tp-cp-pp-dp" (tp-cp-pp-dp|tp-cp-dp-pp), accounting "even" (even|stages),
   gpu_tflops 400 (effective TFLOP/s per card, for the step-time estimate),
-  global_batch (sequences per step; the search only)
+  global_batch (sequences per step; the search only),
+  hardware "lesson" (lesson|a100-80gb|h100-sxm|h200|b200|mi300x): a card preset that sets
+    gpu_memory_gb, nvlink_gbps, ib_gbps, hbm_tbps, peak_tflops and gpu_tflops = peak_tflops *
+    matmul_efficiency (the lesson's card: 400); the fields given explicitly win,
+  hbm_tbps 3.35, peak_tflops 989 (dense BF16, for MFU), matmul_efficiency 0.75 (0-1],
+  nvlink_latency_us 1, ib_latency_us 5 (alpha per step of a collective)
 
 REPORT
   {"dp", "memory", "comm", "bubble", "warnings", "estimate"}; estimate (an estimate, not a
   measurement) = {"tokens_per_step", "flops_per_step", "compute_s", "exposed_comm_s",
-  "bubble_s", "step_s", "tokens_per_s_per_gpu"}: FLOPs = (6*P_act + 6*F*a*head_dim*s)*T
-  (x 4/3 with full recompute), compute = FLOPs/(N*gpu_tflops*1e12), step = compute*(1+bubble
-  ratio) + tp + cp + ep + pp seconds + max(0, dp + edp seconds - 2/3*compute)
+  "latency_s", "roofline_factor", "bubble_s", "step_s", "tokens_per_s_per_gpu", "mfu"}:
+  FLOPs = (6*P_act + 6*F*a*head_dim*s)*T (x 4/3 with full recompute); compute = the weight
+  FLOPs x max(1, R/T_l) (R = gpu_tflops/hbm_tbps, T_l = s*b/c tokens a card; routed experts
+  at T_e = T_l*top_k*e/experts) + attention FLOPs, / (N*gpu_tflops*1e12); each dimension
+  costs calls*steps*alpha + bytes/bandwidth (TP bytes x 3/2 and 6 calls a layer with full
+  recompute, CP bytes x 2, DP in 50 MB buckets); step = compute*(1+bubble ratio) + tp + cp
+  + ep + pp + max(0, dp + edp - 2/3*compute); mfu = model FLOPs/(N*peak_tflops*1e12*step)
 "#;
 
 /// Examples, model config and exit status, after the list of what is not counted.

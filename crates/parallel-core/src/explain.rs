@@ -325,7 +325,11 @@ impl Plan {
                 Figure::Roofline => (
                     "roofline",
                     self.roofline(),
-                    (e.roofline_factor, Unit::Count, Show::Count.write(e.roofline_factor)),
+                    (
+                        e.roofline_factor,
+                        Unit::Count,
+                        Show::Count.write(e.roofline_factor),
+                    ),
                     ROOFLINE_SOURCE,
                 ),
                 Figure::Mfu => ("MFU", self.mfu(e.step_s.get()), ratio(e.mfu), MFU_SOURCE),

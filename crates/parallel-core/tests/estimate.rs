@@ -38,7 +38,11 @@ fn dense_full_recompute_dp_in_buckets_hidden() {
     let e = r.estimate;
     assert_eq!(e.roofline_factor, 1.0);
     assert!(close(e.flops_per_step, flops));
-    assert!(close(e.compute_s.get(), compute), "{} vs {compute}", e.compute_s.get());
+    assert!(
+        close(e.compute_s.get(), compute),
+        "{} vs {compute}",
+        e.compute_s.get()
+    );
     assert!(close(compute, 18.470_719_413_288_96));
     // ZeRO-3: a reduce-scatter of g·Ψ and two all-gathers of 2·Ψ, 1,112 buckets each, 7
     // steps each over NVLink at 1 µs: 23.4 ms of α; 145.9 GB at 160 GB/s.
@@ -74,7 +78,10 @@ fn dense_selective_tp_and_pp_alpha_beta_block_and_the_bubble_adds() {
     let pp = 16.0 * 1e-6 + row(&r, Dim::Pp).0 / NVLINK;
     let e = r.estimate;
     assert!(close(e.compute_s.get(), compute));
-    assert!(close(e.bubble_s.get(), compute * 3.0 / 8.0), "bubble (p−1)/m = 3/8");
+    assert!(
+        close(e.bubble_s.get(), compute * 3.0 / 8.0),
+        "bubble (p−1)/m = 3/8"
+    );
     assert!(close(e.exposed_comm_s.get(), tp + pp));
     assert!(close(e.latency_s.get(), 512.0 * 2.0 * 1e-6 + 16.0 * 1e-6));
     assert!(close(e.step_s.get(), compute * (1.0 + 3.0 / 8.0) + tp + pp));
@@ -166,7 +173,7 @@ fn moe_experts_have_their_own_roofline_and_ep_blocks() {
     let r = evaluate(&config).unwrap();
     let tflops = 989.0 * 0.75;
     let ridge = tflops / 3.35; // 221.4 FLOPs per byte
-    // Dense part: T_l = 256 ≥ R, factor 1. Experts: T_e = 256·top_k 2·e 2/experts 8 = 128.
+                               // Dense part: T_l = 256 ≥ R, factor 1. Experts: T_e = 256·top_k 2·e 2/experts 8 = 128.
     let expert_factor = ridge / 128.0;
     let routed = 32.0 * 8.0 * 3.0 * 4096.0 * 14_336.0;
     let dense = 46_702_792_704.0 - routed;
@@ -204,14 +211,27 @@ fn the_card_fields_must_be_in_range() {
         }
     }
     for bad in [0.0, 1.01, -0.5, f64::NAN] {
-        let error = Plan::new(&PlanConfig { matmul_efficiency: bad, ..PlanConfig::default() });
+        let error = Plan::new(&PlanConfig {
+            matmul_efficiency: bad,
+            ..PlanConfig::default()
+        });
         assert_eq!(error.unwrap_err().field(), "matmul_efficiency", "{bad}");
     }
     for bad in [-1.0, f64::NAN, f64::INFINITY] {
-        let error = Plan::new(&PlanConfig { ib_latency_us: bad, ..PlanConfig::default() });
+        let error = Plan::new(&PlanConfig {
+            ib_latency_us: bad,
+            ..PlanConfig::default()
+        });
         assert_eq!(error.unwrap_err().field(), "ib_latency_us", "{bad}");
-        let error = Plan::new(&PlanConfig { nvlink_latency_us: bad, ..PlanConfig::default() });
+        let error = Plan::new(&PlanConfig {
+            nvlink_latency_us: bad,
+            ..PlanConfig::default()
+        });
         assert_eq!(error.unwrap_err().field(), "nvlink_latency_us", "{bad}");
     }
-    assert!(Plan::new(&PlanConfig { ib_latency_us: 0.0, ..PlanConfig::default() }).is_ok());
+    assert!(Plan::new(&PlanConfig {
+        ib_latency_us: 0.0,
+        ..PlanConfig::default()
+    })
+    .is_ok());
 }

@@ -128,12 +128,21 @@ mod tests {
     #[test]
     fn a_preset_fills_the_card_and_explicit_fields_win() {
         assert_eq!(read("{}"), PlanConfig::default());
-        assert_eq!(read(r#"{"hardware":"h100-sxm"}"#), PlanConfig::on(Hardware::H100));
+        assert_eq!(
+            read(r#"{"hardware":"h100-sxm"}"#),
+            PlanConfig::on(Hardware::H100)
+        );
         let c = read(r#"{"hardware":"h200","gpu_memory_gb":120,"matmul_efficiency":0.5}"#);
-        assert_eq!((c.gpu_memory_gb, c.hbm_tbps, c.nvlink_gbps), (120.0, 4.8, 450.0));
+        assert_eq!(
+            (c.gpu_memory_gb, c.hbm_tbps, c.nvlink_gbps),
+            (120.0, 4.8, 450.0)
+        );
         assert_eq!(c.gpu_tflops, 989.0 * 0.5);
         let c = read(r#"{"hardware":"a100-80gb","gpu_tflops":250}"#);
-        assert_eq!((c.gpu_tflops, c.peak_tflops, c.ib_gbps), (250.0, 312.0, 25.0));
+        assert_eq!(
+            (c.gpu_tflops, c.peak_tflops, c.ib_gbps),
+            (250.0, 312.0, 25.0)
+        );
     }
 
     #[test]

@@ -56,9 +56,7 @@ impl Plan {
                 per_stage("L", model.layers) * Q::lit(per_layer)
             }
             Dim::Cp => per_stage("F", model.full_attention_layers) * Q::lit(2.0),
-            Dim::Ep => {
-                per_stage("MoE layers", model.moe.map_or(0, |m| m.moe_layers)) * Q::lit(4.0)
-            }
+            Dim::Ep => per_stage("MoE layers", model.moe.map_or(0, |m| m.moe_layers)) * Q::lit(4.0),
             Dim::Pp => match self.schedule() {
                 Schedule::Interleaved => m() * Q::lit(2.0) * count_of("v", self.virtual_stages()),
                 Schedule::Gpipe | Schedule::OneFOneB => m() * Q::lit(2.0),

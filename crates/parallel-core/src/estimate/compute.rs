@@ -32,14 +32,14 @@ impl Plan {
     /// The model's FLOPs of one step, recomputation left out: (6·P_act + 6·F·a·head_dim·s)·T
     /// (Kaplan et al. 2020 for 6 per parameter and token). MFU divides these.
     pub(crate) fn model_flops<Q: Quantity>(&self) -> Q {
-        (Q::lit(6.0) * count_of("P_act", self.model().active_params())
-            + self.attention_per_token())
+        (Q::lit(6.0) * count_of("P_act", self.model().active_params()) + self.attention_per_token())
             * self.tokens::<Q>().named("T", Show::Count)
     }
 
     /// FLOPs of one step as run: [`Plan::model_flops`] × 4/3 with full recompute (SPEC §12).
     pub(crate) fn flops<Q: Quantity>(&self) -> Q {
-        self.with_recompute(self.model_flops::<Q>()).named("FLOPs", Show::Count)
+        self.with_recompute(self.model_flops::<Q>())
+            .named("FLOPs", Show::Count)
     }
 
     /// T_l = s·b/c: the tokens of one micro-batch on one card, the rows of its GEMMs.
@@ -87,17 +87,16 @@ impl Plan {
         let weights = match (model.moe, self.expert_roofline::<Q>()) {
             (Some(moe), Some(expert_factor)) => {
                 let routed = || count_of::<Q>("P_routed", model.routed_params());
-                let dense = (count_of::<Q>("P", model.params) - routed()).named("P_dense", Show::Count);
-                let active = (routed() * count_of("top_k", moe.top_k) / count_of("experts", moe.experts))
-                    .named("P_e", Show::Count);
+                let dense =
+                    (count_of::<Q>("P", model.params) - routed()).named("P_dense", Show::Count);
+                let active = (routed() * count_of("top_k", moe.top_k)
+                    / count_of("experts", moe.experts))
+                .named("P_e", Show::Count);
                 Q::lit(6.0) * dense * tokens() * self.roofline()
                     + Q::lit(6.0) * active * tokens() * expert_factor
             }
             _ => {
-                Q::lit(6.0)
-                    * count_of("P_act", model.active_params())
-                    * tokens()
-                    * self.roofline()
+                Q::lit(6.0) * count_of("P_act", model.active_params()) * tokens() * self.roofline()
             }
         };
         self.with_recompute(weights + self.attention_per_token::<Q>() * tokens())

@@ -178,8 +178,8 @@ impl Plan {
         if hidden.value() <= 0.0 {
             return alpha(true);
         }
-        let unhidden = (hidden.clone() - Q::constant("2/3", BACKWARD_SHARE)
-            * Q::var("compute", compute, Show::Seconds))
+        let unhidden = (hidden.clone()
+            - Q::constant("2/3", BACKWARD_SHARE) * Q::var("compute", compute, Show::Seconds))
         .max(Q::lit(0.0))
         .named("unhidden", Show::Seconds);
         alpha(true) + unhidden * alpha(false).named("α of dp", Show::Seconds) / hidden

@@ -2,6 +2,7 @@
 //! that differ from the grid's base config, [`decode_plan`] reads them back leniently.
 
 use crate::config::{Accounting, PlanConfig, Precision, RankOrder, Recompute, Schedule};
+use crate::hardware::Hardware;
 use crate::model::{InlineModel, ModelChoice, Preset};
 use crate::plan::Plan;
 
@@ -29,16 +30,23 @@ enum Change {
     Schedule(Schedule),
     VirtualStages(u32),
     Precision(Precision),
+    Hardware(Hardware),
     Memory(f64),
     NvLink(f64),
     Ib(f64),
     Order(RankOrder),
     Accounting(Accounting),
     Tflops(f64),
+    Hbm(f64),
+    Peak(f64),
+    Efficiency(f64),
+    NvLinkLatency(f64),
+    IbLatency(f64),
 }
 
 impl Change {
-    /// Position in the config table: tokens are applied in this order.
+    /// Position in the config table: tokens are applied in this order (the card preset before
+    /// the card fields it sets).
     fn rank(&self) -> u8 {
         match self {
             Change::Model(_) => 0,
@@ -56,12 +64,19 @@ impl Change {
             Change::Schedule(_) => 12,
             Change::VirtualStages(_) => 13,
             Change::Precision(_) => 14,
-            Change::Memory(_) => 15,
-            Change::NvLink(_) => 16,
-            Change::Ib(_) => 17,
-            Change::Order(_) => 18,
-            Change::Accounting(_) => 19,
-            Change::Tflops(_) => 20,
+            // Before the card's own fields, which win over the preset's.
+            Change::Hardware(_) => 15,
+            Change::Memory(_) => 16,
+            Change::NvLink(_) => 17,
+            Change::Ib(_) => 18,
+            Change::Order(_) => 19,
+            Change::Accounting(_) => 20,
+            Change::Tflops(_) => 21,
+            Change::Hbm(_) => 22,
+            Change::Peak(_) => 23,
+            Change::Efficiency(_) => 24,
+            Change::NvLinkLatency(_) => 25,
+            Change::IbLatency(_) => 26,
         }
     }
 
@@ -82,19 +97,25 @@ impl Change {
             Change::Schedule(v) => c.schedule = v,
             Change::VirtualStages(v) => c.virtual_stages = v,
             Change::Precision(v) => c.precision = v,
+            Change::Hardware(h) => *c = c.clone().use_card(h),
             Change::Memory(v) => c.gpu_memory_gb = v,
             Change::NvLink(v) => c.nvlink_gbps = v,
             Change::Ib(v) => c.ib_gbps = v,
             Change::Order(v) => c.order = v,
             Change::Accounting(v) => c.accounting = v,
             Change::Tflops(v) => c.gpu_tflops = v,
+            Change::Hbm(v) => c.hbm_tbps = v,
+            Change::Peak(v) => c.peak_tflops = v,
+            Change::Efficiency(v) => c.matmul_efficiency = v,
+            Change::NvLinkLatency(v) => c.nvlink_latency_us = v,
+            Change::IbLatency(v) => c.ib_latency_us = v,
         }
     }
 }
 
 /// The words of enum values, and the preset aliases (one distinct word per preset but the
 /// anchor, whose word is [`ANCHOR_WORD`]).
-const WORDS: [(&str, Change); 18] = [
+const WORDS: [(&str, Change); 24] = [
     ("full", Change::Recompute(Recompute::Full)),
     ("selective", Change::Recompute(Recompute::Selective)),
     ("none", Change::Recompute(Recompute::None)),
@@ -113,6 +134,12 @@ const WORDS: [(&str, Change); 18] = [
     ("qwen30b", Change::Model(Preset::Qwen3_30bA3b)),
     ("even", Change::Accounting(Accounting::Even)),
     ("stages", Change::Accounting(Accounting::Stages)),
+    ("lessoncard", Change::Hardware(Hardware::Lesson)),
+    ("a100", Change::Hardware(Hardware::A100)),
+    ("h100", Change::Hardware(Hardware::H100)),
+    ("h200", Change::Hardware(Hardware::H200)),
+    ("b200", Change::Hardware(Hardware::B200)),
+    ("mi300x", Change::Hardware(Hardware::Mi300x)),
 ];
 
 /// The prefix of a custom model's token: `mdl-p8030261248-h4096-l32-a32-k8-d128-f14336-v128256`.
@@ -205,8 +232,9 @@ fn decode_inline(token: &str) -> Result<InlineModel, IgnoredReason> {
 const ANCHOR_WORD: &str = "qwen";
 
 /// Keys of numeric tokens.
-const NUMBER_KEYS: [&str; 15] = [
-    "n", "gpn", "tp", "pp", "cp", "ep", "m", "b", "s", "z", "v", "mem", "nvl", "ib", "tf",
+const NUMBER_KEYS: [&str; 20] = [
+    "n", "gpn", "tp", "pp", "cp", "ep", "m", "b", "s", "z", "v", "mem", "nvl", "ib", "tf", "hbm",
+    "pk", "eff", "anv", "aib",
 ];
 
 /// Reads one token. Err(reason) when it is not a well-formed token.
@@ -227,13 +255,19 @@ fn parse_token(token: &str) -> Result<Change, IgnoredReason> {
     if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit() || b == b'p') {
         return Err(IgnoredReason::Malformed);
     }
+    // A latency may be 0; every other real field is above 0.
+    let least = if matches!(key, "anv" | "aib") {
+        0.0
+    } else {
+        f64::MIN_POSITIVE
+    };
     let float = || -> Result<f64, IgnoredReason> {
         let text = value.replacen('p', ".", 1);
         if text.contains('p') || text.starts_with('.') || text.ends_with('.') || text.len() > 12 {
             return Err(IgnoredReason::Malformed);
         }
         match crate::decimal::parse(&text) {
-            Some(v) if v.is_finite() && v > 0.0 && v <= 1e6 => Ok(v),
+            Some(v) if v.is_finite() && v >= least && v <= 1e6 => Ok(v),
             Some(_) => Err(IgnoredReason::OutOfRange),
             None => Err(IgnoredReason::Malformed),
         }
@@ -259,6 +293,11 @@ fn parse_token(token: &str) -> Result<Change, IgnoredReason> {
         "mem" => Change::Memory(float()?),
         "nvl" => Change::NvLink(float()?),
         "tf" => Change::Tflops(float()?),
+        "hbm" => Change::Hbm(float()?),
+        "pk" => Change::Peak(float()?),
+        "eff" => Change::Efficiency(float()?),
+        "anv" => Change::NvLinkLatency(float()?),
+        "aib" => Change::IbLatency(float()?),
         _ => Change::Ib(float()?),
     })
 }
@@ -330,16 +369,28 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
     {
         out.push(w.to_string());
     }
-    for (key, value, base_value) in [
-        ("mem", config.gpu_memory_gb, base.gpu_memory_gb),
-        ("nvl", config.nvlink_gbps, base.nvlink_gbps),
-        ("ib", config.ib_gbps, base.ib_gbps),
-        ("tf", config.gpu_tflops, base.gpu_tflops),
-    ] {
-        if value != base_value {
-            out.push(format!("{key}{}", float_value(value)));
+    // The card: its preset's word, then the fields that differ from the base on that card.
+    let card_base = if config.hardware == base.hardware {
+        base.clone()
+    } else {
+        out.extend(word_of(Change::Hardware(config.hardware)).map(str::to_string));
+        base.clone().use_card(config.hardware)
+    };
+    let floats = |out: &mut Vec<String>, fields: &[(&str, f64, f64)]| {
+        for (key, value, base_value) in fields {
+            if value != base_value {
+                out.push(format!("{key}{}", float_value(*value)));
+            }
         }
-    }
+    };
+    floats(
+        &mut out,
+        &[
+            ("mem", config.gpu_memory_gb, card_base.gpu_memory_gb),
+            ("nvl", config.nvlink_gbps, card_base.nvlink_gbps),
+            ("ib", config.ib_gbps, card_base.ib_gbps),
+        ],
+    );
     if let Some(w) = (config.order != base.order)
         .then(|| word_of(Change::Order(config.order)))
         .flatten()
@@ -352,6 +403,17 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
     {
         out.push(w.to_string());
     }
+    floats(
+        &mut out,
+        &[
+            ("tf", config.gpu_tflops, card_base.gpu_tflops),
+            ("hbm", config.hbm_tbps, card_base.hbm_tbps),
+            ("pk", config.peak_tflops, card_base.peak_tflops),
+            ("eff", config.matmul_efficiency, card_base.matmul_efficiency),
+            ("anv", config.nvlink_latency_us, card_base.nvlink_latency_us),
+            ("aib", config.ib_latency_us, card_base.ib_latency_us),
+        ],
+    );
     out
 }
 

@@ -14,7 +14,7 @@
 //! use parallel_core::Lang;
 //! let latency = Omission::Latency;
 //! assert_eq!(latency.topic(), Topic::Traffic);
-/// assert_eq!(latency.title(Lang::En), "Latency of each message, in the traffic table");
+//! assert_eq!(latency.title(Lang::En), "Latency of each message, in the traffic table");
 //! assert!(latency.in_intro());
 //! ```
 

@@ -30,7 +30,10 @@ pub(super) const fn title(item: Omission) -> (&'static str, &'static str) {
             "专家并行的负载不均、容量因子和 all-to-all 延迟",
             "Load imbalance, capacity factor and all-to-all latency of expert parallelism",
         ),
-        Omission::Latency => ("通信表里每条消息的延迟", "Latency of each message, in the traffic table"),
+        Omission::Latency => (
+            "通信表里每条消息的延迟",
+            "Latency of each message, in the traffic table",
+        ),
         Omission::Overlap => (
             "通信与计算的重叠（DP 藏在反向传播后面的部分除外）",
             "Overlap of communication with compute, except DP's behind the backward pass",
@@ -39,7 +42,10 @@ pub(super) const fn title(item: Omission) -> (&'static str, &'static str) {
             "通信表里重计算重跑前向时的通信",
             "The traffic of recomputation's repeated forward pass, in the traffic table",
         ),
-        Omission::CpBackward => ("通信表里 CP 的反向通信", "CP's backward traffic, in the traffic table"),
+        Omission::CpBackward => (
+            "通信表里 CP 的反向通信",
+            "CP's backward traffic, in the traffic table",
+        ),
         Omission::PipelineMessages => (
             "段间消息在 TP 组内的切分",
             "Splitting stage-to-stage messages over the TP group",
