@@ -120,7 +120,7 @@ fn chinese(error: &PlanError) -> String {
             pp,
             virtual_stages,
         } => format!(
-            "interleaved 调度要求 {layers} 层能被 PP·v = {pp}·{virtual_stages} = {} 整除。",
+            "interleaved 调度要求 {layers} 层（或首尾两段各少一层时的 {layers} + 2）能被 PP·v = {pp}·{virtual_stages} = {} 整除。",
             u64::from(*pp) * u64::from(*virtual_stages)
         ),
         PlanError::EpNeedsMoe { model } => {

@@ -101,16 +101,19 @@ pub enum LessonTable {
     DeepseekV3,
     /// Seed 000's starting recipes.
     Recipes,
+    /// Published runs beside the lab's figures for them.
+    Runs,
 }
 
 impl LessonTable {
     /// Every lesson table, in the lesson's order.
-    pub const ALL: [LessonTable; 5] = [
+    pub const ALL: [LessonTable; 6] = [
         LessonTable::EightGpus,
         LessonTable::SixtyFourGpus,
         LessonTable::Llama3,
         LessonTable::DeepseekV3,
         LessonTable::Recipes,
+        LessonTable::Runs,
     ];
 
     /// The name used with `--table`.
@@ -121,6 +124,7 @@ impl LessonTable {
             LessonTable::Llama3 => "llama3",
             LessonTable::DeepseekV3 => "deepseek",
             LessonTable::Recipes => "recipes",
+            LessonTable::Runs => "runs",
         }
     }
 }
@@ -275,7 +279,7 @@ fn table_args(flags: &mut Flags<'_>) -> Result<TableArgs, CliError> {
     if format == Format::Csv && matches!(&source, Source::Lesson(t) if t.len() > 1) {
         return Err(CliError::invalid(
             "--table",
-            "CSV holds one table: choose it with --table 8gpu|64gpu|llama3|deepseek|recipes",
+            "CSV holds one table: choose it with --table 8gpu|64gpu|llama3|deepseek|recipes|runs",
         ));
     }
     Ok(TableArgs {

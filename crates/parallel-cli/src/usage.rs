@@ -69,7 +69,7 @@ USAGE
   parallel-lab help | --help        print this text
 
 TABLE OPTIONS
-  --table 8gpu|64gpu|llama3|deepseek|recipes|all   which table (default: all)
+  --table 8gpu|64gpu|llama3|deepseek|recipes|runs|all   which table (default: all)
   --format md|csv|json    Markdown (default); CSV (one table); JSON (raw bytes and formatted text)
   --lang en|zh            language of labels and headers (default: en)
   --stdin                 render one plan table from a JSON array on stdin:

@@ -421,7 +421,7 @@ fn invalid_input_exits_2_with_one_line_naming_the_field() {
         (
             &["table", "--table", "9gpu"],
             "",
-            "--table: unknown table `9gpu`; expected 8gpu, 64gpu, llama3, deepseek, recipes or all",
+            "--table: unknown table `9gpu`; expected 8gpu, 64gpu, llama3, deepseek, recipes, runs or all",
         ),
         (
             &["table", "--lang", "fr"],
@@ -431,7 +431,7 @@ fn invalid_input_exits_2_with_one_line_naming_the_field() {
         (
             &["table", "--format", "csv"],
             "",
-            "--table: CSV holds one table: choose it with --table 8gpu|64gpu|llama3|deepseek|recipes",
+            "--table: CSV holds one table: choose it with --table 8gpu|64gpu|llama3|deepseek|recipes|runs",
         ),
         (
             &["table", "--stdin"],
@@ -803,6 +803,7 @@ fn all_tables_render_in_every_format_and_language() {
         "Llama 3 405B",
         "DeepSeek-V3",
         "recipes",
+        "Published training runs",
     ] {
         assert!(all.contains(title), "markdown lacks {title}");
     }
@@ -813,7 +814,7 @@ fn all_tables_render_in_every_format_and_language() {
         let json = json_of(&["table", "--format", "json", "--lang", lang], "");
         let tables = json["tables"].as_array().unwrap();
         let ids: Vec<&str> = tables.iter().map(|t| t["id"].as_str().unwrap()).collect();
-        assert_eq!(ids, ["8gpu", "64gpu", "llama3", "deepseek", "recipes"]);
+        assert_eq!(ids, ["8gpu", "64gpu", "llama3", "deepseek", "recipes", "runs"]);
         for t in tables {
             let mut keys: Vec<&str> = t["columns"]
                 .as_array()
@@ -1377,4 +1378,30 @@ fn eval_explain_gives_each_figure_its_formula_and_the_report_s_value() {
     }
     // Without the flag the report keeps SPEC §10's keys.
     assert!(json_of(&["eval"], LESSON_64_ZERO1).get("explain").is_none());
+}
+
+/// `table --table runs`: every row's plan evaluates with `eval` to the report the row carries,
+/// and its lab figure is that report's (tokens/s, or the step time under the source's count).
+#[test]
+fn runs_table_rows_equal_eval_on_their_plans() {
+    let json = json_of(&["table", "--table", "runs", "--format", "json"], "");
+    let rows = json["tables"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 26);
+    for row in rows {
+        let data = &row["data"];
+        let config = data["config"].to_string();
+        let report = json_of(&["eval"], &config);
+        assert_eq!(report, data["report"], "{}", data["id"]);
+        let e = &report["estimate"];
+        assert_eq!(data["lab_mfu"], e["mfu"]);
+        if data["published"]["figure"] == "tokens_per_second" {
+            assert_eq!(data["lab"], e["tokens_per_s_per_gpu"], "{}", data["id"]);
+        }
+        let ratio = data["lab"].as_f64().unwrap() / data["published"]["value"].as_f64().unwrap();
+        assert_eq!(data["ratio"].as_f64(), Some(ratio));
+    }
+    let first = &rows[0]["data"];
+    assert_eq!(first["id"], "llama3-405b-8k-8192");
+    assert_eq!(first["published"]["value"], 0.43);
+    assert_eq!(first["config"]["hardware"], "h100-sxm");
 }

@@ -95,7 +95,7 @@ pub enum PlanError {
         /// p.
         pp: u32,
     },
-    /// The interleaved schedule with L not divisible by p·v.
+    /// The interleaved schedule with neither L nor L + 2 divisible by p·v.
     InterleavedLayers {
         /// L.
         layers: u32,
@@ -268,7 +268,7 @@ impl PlanError {
                 pp,
                 virtual_stages,
             } => format!(
-                "interleaved needs the {layers} layers divisible by pp·virtual_stages = {pp}·{virtual_stages} = {}",
+                "interleaved needs the {layers} layers (or {layers} + 2, with one layer fewer on the first and the last stage) divisible by pp·virtual_stages = {pp}·{virtual_stages} = {}",
                 u64::from(*pp) * u64::from(*virtual_stages)
             ),
             PlanError::EpNeedsMoe { model } => {

@@ -56,6 +56,7 @@ pub mod numbers;
 pub mod omissions;
 mod plan;
 mod report;
+pub mod runs;
 mod schedule;
 pub mod search;
 mod stages;

@@ -97,7 +97,7 @@ impl Plan {
     /// cp, ep, micro_batches, micro_batch_size, seq_len, zero, virtual_stages, gpu_memory_gb,
     /// nvlink_gbps, ib_gbps), then the checks across fields, in this order: N divisible by
     /// t·p·c (`gpus`); v > 1 only when interleaved (`virtual_stages`); interleaved needs p > 1
-    /// (`schedule`), m divisible by p (`micro_batches`) and L divisible by p·v
+    /// (`schedule`), m divisible by p (`micro_batches`) and L (or L + 2, Llama 3's uneven first and last stage) divisible by p·v
     /// (`virtual_stages`); e > 1 only for MoE models (`ep`); for MoE, N divisible by e·p (`ep`).
     /// The first failing check is returned. Beyond the spec, N is capped at [`MAX_GPUS`] and
     /// s at [`MAX_SEQ_LEN`] so that every product stays exact and fast.
@@ -168,8 +168,12 @@ impl Plan {
                     pp: c.pp,
                 });
             }
+            // L or L + 2 in whole chunks: Llama 3 (arXiv 2407.21783 §3.3.2) runs 126 layers
+            // on 16 interleaved stages by giving the first and the last stage one layer fewer
+            // (their embedding and output head take its place).
             let chunks = p * u64::from(c.virtual_stages);
-            if u64::from(model.layers) % chunks != 0 {
+            let layers = u64::from(model.layers);
+            if layers % chunks != 0 && (layers + 2) % chunks != 0 {
                 return Err(PlanError::InterleavedLayers {
                     layers: model.layers,
                     pp: c.pp,

@@ -45,6 +45,7 @@ pub fn table(id: LessonTable, lang: Lang) -> Result<Table, CliError> {
         LessonTable::Llama3 => llama3(lang).map_err(located),
         LessonTable::DeepseekV3 => deepseek(lang).map_err(located),
         LessonTable::Recipes => recipe_table(lang).map_err(located),
+        LessonTable::Runs => super::runs::table(lang).map_err(located),
     }
 }
 

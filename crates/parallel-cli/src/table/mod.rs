@@ -7,6 +7,7 @@
 mod lesson;
 mod plans;
 mod render;
+mod runs;
 
 pub use render::write;
 
@@ -100,6 +101,8 @@ pub enum RowData {
         /// The evaluation, for models the lab knows.
         report: Option<Report>,
     },
+    /// A published run beside the lab's figures for it.
+    Run(Box<parallel_core::runs::RunRow>),
     /// Nothing (the bench's own results).
     None,
 }
