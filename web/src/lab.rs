@@ -3,6 +3,7 @@
 //! read one computation.
 
 use leptos::prelude::*;
+use parallel_core::estimate::CommTime;
 use parallel_core::{Dim, Groups, Plan, PlanConfig, PlanError, Report, StageMemory, Traffic};
 
 /// One grid's state: what the student set and what the core makes of it.
@@ -27,6 +28,8 @@ pub struct GridLab {
     /// The memory each card shows (its own stage's with "stages", the even split's with
     /// "even"), card by card.
     pub cards_memory: Memo<Vec<StageMemory>>,
+    /// Each dimension's time in the estimate (α–β, SPEC §17), from the plan's own traffic.
+    pub comm_times: Memo<Vec<CommTime>>,
 }
 
 impl GridLab {
@@ -57,6 +60,7 @@ impl GridLab {
             plan.read().grid().groups(card).ok()
         });
         let cards_memory = Memo::new(move |_| report.with(|r| plan.read().cards_memory(r)));
+        let comm_times = Memo::new(move |_| report.with(|r| plan.read().comm_times(&r.comm)));
         GridLab {
             config,
             selected,
@@ -67,6 +71,7 @@ impl GridLab {
             traffic,
             groups,
             cards_memory,
+            comm_times,
         }
     }
 

@@ -814,7 +814,10 @@ fn all_tables_render_in_every_format_and_language() {
         let json = json_of(&["table", "--format", "json", "--lang", lang], "");
         let tables = json["tables"].as_array().unwrap();
         let ids: Vec<&str> = tables.iter().map(|t| t["id"].as_str().unwrap()).collect();
-        assert_eq!(ids, ["8gpu", "64gpu", "llama3", "deepseek", "recipes", "runs"]);
+        assert_eq!(
+            ids,
+            ["8gpu", "64gpu", "llama3", "deepseek", "recipes", "runs"]
+        );
         for t in tables {
             let mut keys: Vec<&str> = t["columns"]
                 .as_array()

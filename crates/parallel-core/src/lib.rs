@@ -50,6 +50,7 @@ pub mod hf;
 pub mod lang;
 pub mod lesson;
 pub mod link;
+pub mod margin;
 mod memory;
 mod model;
 pub mod numbers;

@@ -92,6 +92,8 @@ pub struct Memory {
     pub capacity: Bytes,
     /// total ≤ capacity.
     pub fits: bool,
+    /// Fits, but above 80% of the card ([`crate::margin`]).
+    pub tight: bool,
 }
 
 /// ZeRO's ledger ([`ModelStates::ledger`]) as formulas of the shard `psi` and the group
@@ -338,6 +340,7 @@ impl Plan {
             total,
             capacity: self.capacity(),
             fits: total <= self.capacity(),
+            tight: crate::margin::tight(total, self.capacity()),
         }
     }
 }

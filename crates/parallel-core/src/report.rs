@@ -52,6 +52,7 @@ impl Plan {
                     total: entry.total,
                     capacity: self.capacity(),
                     fits: entry.fits,
+                    tight: entry.tight,
                 };
                 (memory, Some(stage))
             }
@@ -105,6 +106,7 @@ impl Plan {
                         activations: report.memory.activations,
                         total: report.memory.total,
                         fits: report.memory.fits,
+                        tight: report.memory.tight,
                         ..own
                     },
                 })

@@ -49,7 +49,11 @@ pub struct SearchOutcome {
     pub valid: u64,
     /// Valid plans whose busiest card fits its memory.
     pub fitting: u64,
-    /// The best fitting plans, quickest first (ties: less memory first).
+    /// Fitting plans whose busiest card stays under 80% of its memory ([`crate::margin`]);
+    /// when it is 0, every plan found is tight.
+    pub comfortable: u64,
+    /// The best fitting plans: those under 80% of the card first, quickest first within
+    /// each (ties: less memory first).
     pub plans: Vec<Found>,
     /// The valid plans that do not fit, least memory first (not part of the CLI's JSON).
     #[serde(skip)]
@@ -59,6 +63,8 @@ pub struct SearchOutcome {
 /// Why the first plan of a ranking is ahead of the second.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Ahead {
+    /// The first stays under 80% of the card and the second does not ([`crate::margin`]).
+    Margin,
     /// Quicker: `term` is the largest difference, by `by` seconds (positive: the first is
     /// quicker on it).
     Quicker {
@@ -88,6 +94,9 @@ impl SearchOutcome {
 
 /// Why `a` ranks before `b`: the largest term of the estimate that differs, or the memory.
 pub fn ahead(a: &Report, b: &Report) -> Ahead {
+    if !a.memory.tight && b.memory.tight {
+        return Ahead::Margin;
+    }
     if a.estimate.step_s != b.estimate.step_s {
         if let Some((term, by)) = a.estimate.largest_difference(&b.estimate) {
             return Ahead::Quicker { term, by };
@@ -123,9 +132,11 @@ struct Layout {
     m: u32,
 }
 
-/// A fitting candidate as ranked: step, total memory, and its enumeration index.
+/// A fitting candidate as ranked: above 80% of the card or not, step, total memory, and its
+/// enumeration index.
 #[derive(Clone, Copy, Debug)]
 struct Ranked {
+    tight: bool,
     step: f64,
     total: f64,
     index: u64,
@@ -143,6 +154,7 @@ pub struct Search {
     considered: u64,
     valid: u64,
     fitting: u64,
+    comfortable: u64,
     top: usize,
     best: Vec<Ranked>,
     misses: Vec<Ranked>,
@@ -220,6 +232,7 @@ impl Search {
             considered: 0,
             valid: 0,
             fitting: 0,
+            comfortable: 0,
             top,
             best: Vec::new(),
             misses: Vec::new(),
@@ -281,14 +294,20 @@ impl Search {
                 continue;
             };
             self.valid += 1;
-            let (total, fits) = plan.headline_memory();
+            let (total, fits, tight) = plan.headline_memory();
             if fits {
                 self.fitting += 1;
+                self.comfortable += u64::from(!tight);
                 let step = plan.estimate().step_s.get();
                 keep(
                     &mut self.best,
                     self.top,
-                    Ranked { step, total, index },
+                    Ranked {
+                        tight,
+                        step,
+                        total,
+                        index,
+                    },
                     faster,
                 );
             } else {
@@ -296,6 +315,7 @@ impl Search {
                     &mut self.misses,
                     NEAR_MISSES,
                     Ranked {
+                        tight,
                         step: 0.0,
                         total,
                         index,
@@ -328,16 +348,19 @@ impl Search {
             considered: self.considered,
             valid: self.valid,
             fitting: self.fitting,
+            comfortable: self.comfortable,
             plans: found(&self.best),
             near_misses: found(&self.misses),
         }
     }
 }
 
-/// Ranking of fitting plans: step, then total memory, then enumeration order.
+/// Ranking of fitting plans: under 80% of the card first (Fujii et al. 2024, see
+/// [`crate::margin`]), then step, total memory and enumeration order.
 fn faster(a: &Ranked, b: &Ranked) -> core::cmp::Ordering {
-    a.step
-        .total_cmp(&b.step)
+    a.tight
+        .cmp(&b.tight)
+        .then(a.step.total_cmp(&b.step))
         .then(a.total.total_cmp(&b.total))
         .then(a.index.cmp(&b.index))
 }
@@ -398,20 +421,21 @@ pub fn search(base: &PlanConfig, top: usize) -> Result<SearchOutcome, PlanError>
 }
 
 impl Plan {
-    /// The headline memory's total and whether it fits, in this plan's accounting, without
-    /// building the whole report (the search asks this of every candidate).
-    pub(crate) fn headline_memory(&self) -> (f64, bool) {
+    /// The headline memory's total, whether it fits and whether it is tight, in this plan's
+    /// accounting, without building the whole report (the search asks this of every
+    /// candidate).
+    pub(crate) fn headline_memory(&self) -> (f64, bool, bool) {
         match self.config().accounting {
             crate::config::Accounting::Even => {
                 let m = self.memory();
-                (m.total.get(), m.fits)
+                (m.total.get(), m.fits, m.tight)
             }
             crate::config::Accounting::Stages => {
                 let stages = self.memory_by_stage();
                 let busiest = crate::stages::busiest(&stages) as usize;
                 stages
                     .get(busiest)
-                    .map_or((0.0, false), |s| (s.total.get(), s.fits))
+                    .map_or((0.0, false, false), |s| (s.total.get(), s.fits, s.tight))
             }
         }
     }

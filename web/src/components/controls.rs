@@ -7,6 +7,7 @@
 
 use leptos::prelude::*;
 use parallel_core::explain::Figure;
+use parallel_core::hardware::Hardware;
 use parallel_core::{Accounting, ModelChoice, PlanConfig, Preset, Recompute, Schedule};
 
 use crate::components::explain_button::ExplainButton;
@@ -244,6 +245,52 @@ fn ep_spec(gpus: u32) -> SliderSpec {
     }
 }
 
+/// The card picker's options: the lesson's card, then the presets by name.
+pub fn hardware_options() -> Vec<(&'static str, &'static str, &'static str)> {
+    Hardware::ALL
+        .iter()
+        .map(|h| match h {
+            Hardware::Lesson => (h.as_str(), "课上的卡", "the lesson's card"),
+            _ => (h.as_str(), h.name(), h.name()),
+        })
+        .collect()
+}
+
+/// The grid's card in numbers (memory, HBM, peak and effective rate, links), with the
+/// datasheet it comes from.
+#[component]
+fn CardFacts(lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let card = part(move || lab.plan.with(|p| p.config().clone()));
+    let number = |x: f64| parallel_core::formula::Show::Count.write(x);
+    let line = move || {
+        card.with(|c| {
+            format!(
+                "{} GB · HBM {} TB/s · {} {} TFLOP/s ({} {}) · NVLink {} GB/s · {} {} GB/s",
+                number(c.gpu_memory_gb),
+                number(c.hbm_tbps),
+                lang.get().pick("峰值", "peak"),
+                number(c.peak_tflops),
+                lang.get().pick("有效", "effective"),
+                number(c.gpu_tflops),
+                number(c.nvlink_gbps),
+                lang.get().pick("网络", "network"),
+                number(c.ib_gbps),
+            )
+        })
+    };
+    let source = move || card.with(|c| c.hardware.card().source);
+    view! {
+        <div class="control-note card-facts" data-testid="card-facts">
+            <span>{line}</span>
+            <details>
+                <summary><T zh="数据出处" en="Source" /></summary>
+                <p lang="en">{source}</p>
+            </details>
+        </div>
+    }
+}
+
 /// All controls of one grid. `max_tp` caps TP (a node, as the lesson does).
 #[component]
 pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView {
@@ -289,6 +336,21 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
             />
             <ModelCard model=model />
             <OwnModel lab=lab />
+            <Choice
+                lab=lab
+                field="hardware"
+                test_id="select-hardware"
+                label_zh="卡型"
+                label_en="Card"
+                options=hardware_options()
+                get=|c| c.hardware.as_str().to_string()
+                set=|c, v| {
+                    if let Some(hardware) = Hardware::from_id(v) {
+                        *c = c.clone().use_card(hardware);
+                    }
+                }
+            />
+            <CardFacts lab=lab />
             {sliders}
             <Show when=is_moe>
                 <Slider spec=ep_spec(gpus) lab=lab />

@@ -1,10 +1,13 @@
-//! The step-time estimate beside the bubble (SPEC §12): step time split into compute, bubble
-//! and exposed communication, and tokens per second per card. Always called an estimate, with
-//! its assumptions one click away. Every figure comes from the report's `estimate`.
+//! The step-time estimate beside the bubble (SPEC §12, §17): step time split into compute,
+//! bubble and exposed communication, the latency in it, the roofline factor, each dimension's
+//! α–β time, tokens per second per card and MFU. Always called an estimate, with its
+//! assumptions one click away. Every figure comes from the report's `estimate` and the core's
+//! per-dimension times.
 
 use leptos::prelude::*;
+use parallel_core::estimate::CommTime;
 use parallel_core::explain::Figure;
-use parallel_core::{Estimate, Seconds};
+use parallel_core::{Estimate, PlanConfig, Seconds};
 
 use crate::components::explain::figure_name;
 use crate::components::explain_button::ExplainButton;
@@ -26,21 +29,40 @@ mod text {
         zh: "每卡每秒 {tokens} 个 token（每步 {per_step} 个）",
         en: "{tokens} tokens per second per card ({per_step} per step)",
     };
-    /// The assumptions, at this plan's throughput.
+    /// The latency, roofline and MFU line.
+    pub const EXTRA: Text = Text {
+        zh: "其中延迟 {latency} · 屋顶线 ×{roofline} · MFU {mfu}",
+        en: "latency {latency} of it · roofline ×{roofline} · MFU {mfu}",
+    };
+    /// One dimension's time in the estimate.
+    pub const DIM_TIME: Text = Text {
+        zh: "{dim} {seconds}（延迟 {latency}）",
+        en: "{dim} {seconds} (latency {latency})",
+    };
+    /// The assumptions, at this plan's card.
     pub const ASSUMPTIONS: Text = Text {
-        zh: "这是估算，不是测量。FLOPs = (6·P_act + 6·F·a·head_dim·s)·T，全量重计算再 ×4/3；\
-             计算时间 = FLOPs ÷ (N × 每卡 {tflops} TFLOP/s 的有效算力)；气泡 = 计算 × (p−1)/(v·m)；\
-             TP、CP、EP、PP 的通信都在关键路径上，按链路满带宽计、不计延迟；DP 与专家 DP 的通信\
-             只能藏在反向传播（计算的 2/3）后面，藏不住的部分才计入。",
+        zh: "这是估算，不是测量。FLOPs = (6·P_act + 6·F·a·head_dim·s)·T，全量重计算再 ×4/3。\
+             计算时间 = FLOPs ÷ (N × 每卡 {tflops} TFLOP/s 的有效算力)，权重部分再乘屋顶线倍数 \
+             max(1, R/T_l)：R = 有效算力 ÷ 显存带宽 {hbm} TB/s，T_l = s·b/c 是每卡每个 micro-batch 的 \
+             token 数（路由专家按各自分到的 token 另算）。每次集合通信 = 步数 × α + 字节 ÷ 带宽，\
+             α 为 NVLink {nvlink_us} µs、网络 {ib_us} µs；全量重计算让 TP 每层多 2 次调用（字节 ×3/2），\
+             CP 算上反向（字节 ×2），DP 按 50 MB 一桶。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP \
+             在关键路径上，DP 与专家 DP 只能藏在反向传播（计算的 2/3）后面。MFU = 模型 FLOPs ÷ \
+             (N × 峰值 {peak} TFLOP/s × 每步时间)。",
         en: "An estimate, not a measurement. FLOPs = (6·P_act + 6·F·a·head_dim·s)·T, × 4/3 with \
-             full recompute; compute = FLOPs ÷ (N × an effective {tflops} TFLOP/s per card); \
-             bubble = compute × (p−1)/(v·m); TP, CP, EP and PP traffic sit on the critical path \
-             at full link bandwidth, no latency; DP and expert-DP traffic can hide only behind \
-             the backward pass (2/3 of compute), and only what does not is counted.",
+             full recompute. Compute = FLOPs ÷ (N × an effective {tflops} TFLOP/s per card), the \
+             weights' part × the roofline factor max(1, R/T_l): R = that rate ÷ the HBM's {hbm} \
+             TB/s, T_l = s·b/c the tokens of a micro-batch on a card (routed experts by the tokens \
+             each receives). Each collective call = steps × α + bytes ÷ bandwidth, α = \
+             {nvlink_us} µs over NVLink and {ib_us} µs over the network; full recompute adds 2 TP \
+             calls a layer (bytes × 3/2), CP counts its backward (bytes × 2), DP runs in 50 MB \
+             buckets. Bubble = compute × (p−1)/(v·m); TP, CP, EP and PP sit on the critical path, \
+             DP and expert DP hide only behind the backward pass (2/3 of compute). MFU = model \
+             FLOPs ÷ (N × the {peak} TFLOP/s peak × the step).",
     };
 
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&SPLIT, &THROUGHPUT, &ASSUMPTIONS];
+    pub const ALL: &[&Text] = &[&SPLIT, &THROUGHPUT, &EXTRA, &DIM_TIME, &ASSUMPTIONS];
 }
 
 /// "compute 18.47 s + bubble 0.0 ms + exposed communication 0.0 ms".
@@ -68,18 +90,50 @@ fn throughput_text(lang: Lang, e: &Estimate) -> String {
     )
 }
 
+/// "latency 14.3 ms of it · roofline ×1 · MFU 44.9%".
+fn extra_text(lang: Lang, e: &Estimate) -> String {
+    text::EXTRA.fill(
+        lang,
+        &[
+            ("latency", &format::seconds(e.latency_s)),
+            (
+                "roofline",
+                &parallel_core::formula::Show::Count.write(e.roofline_factor),
+            ),
+            ("mfu", &parallel_core::numbers::percent(e.mfu)),
+        ],
+    )
+}
+
+/// The assumptions with the card's own numbers.
+fn assumptions_text(lang: Lang, c: &PlanConfig) -> String {
+    let number = |x: f64| parallel_core::formula::Show::Count.write(x);
+    text::ASSUMPTIONS.fill(
+        lang,
+        &[
+            ("tflops", &number(c.gpu_tflops)),
+            ("hbm", &number(c.hbm_tbps)),
+            ("nvlink_us", &number(c.nvlink_latency_us)),
+            ("ib_us", &number(c.ib_latency_us)),
+            ("peak", &number(c.peak_tflops)),
+        ],
+    )
+}
+
 /// Seconds as a `data-*` attribute carries them: the number, for the tests.
 fn seconds(s: Seconds) -> String {
     s.get().to_string()
 }
 
-/// The estimate of the grid's plan; `tflops` is the plan's effective TFLOP/s per card. The
-/// step time's "?" sits beside its number; each of the others follows the name of the figure
-/// it explains, so no two "?" stand side by side with nothing to tell them apart.
+/// The estimate of the grid's plan; `card` is the plan's config (its card's numbers), `times`
+/// each dimension's α–β time. The step time's "?" sits beside its number; each of the others
+/// follows the name of the figure it explains, so no two "?" stand side by side with nothing
+/// to tell them apart.
 #[component]
 pub fn EstimateFigure(
     #[prop(into)] estimate: Signal<Estimate>,
-    #[prop(into)] tflops: Signal<f64>,
+    #[prop(into)] card: Signal<PlanConfig>,
+    #[prop(into)] times: Signal<Vec<CommTime>>,
     /// The grid whose figures the explanations open on.
     lab: GridLab,
 ) -> impl IntoView {
@@ -97,9 +151,25 @@ pub fn EstimateFigure(
             </span>
         }
     };
-    let assumptions = move || {
-        let tflops = format::thousands(tflops.get().round() as u64);
-        text::ASSUMPTIONS.fill(lang.get(), &[("tflops", &tflops)])
+    let assumptions = move || card.with(|c| assumptions_text(lang.get(), c));
+    let dim_row = move |t: CommTime| {
+        let line = move || {
+            let lang = lang.get();
+            text::DIM_TIME.fill(
+                lang,
+                &[
+                    ("dim", &crate::vocab::dim(lang, t.dim)),
+                    ("seconds", &format::seconds(t.seconds)),
+                    ("latency", &format::seconds(t.latency)),
+                ],
+            )
+        };
+        view! {
+            <li data-testid=format!("estimate-{}", t.dim.as_str()) data-seconds=seconds(t.seconds)
+                data-latency=seconds(t.latency)>
+                {line}" "<ExplainButton figure=Figure::CommTime(t.dim) lab=lab />
+            </li>
+        }
     };
     view! {
         <div class="figure estimate-figure" data-testid="estimate">
@@ -123,12 +193,32 @@ pub fn EstimateFigure(
                 data-tokens-per-step=show(|e, _| e.tokens_per_step.to_string())>
                 {show(|e, lang| throughput_text(lang, e))}
             </p>
+            <p class="secondary" data-testid="estimate-extra">
+                <span data-testid="estimate-latency" data-seconds=show(|e, _| seconds(e.latency_s))
+                    data-roofline=show(|e, _| e.roofline_factor.to_string())
+                    data-mfu=show(|e, _| e.mfu.to_string())>
+                    {show(|e, lang| extra_text(lang, e))}
+                </span>
+            </p>
+            <ul class="secondary estimate-dims" data-testid="estimate-dims">
+                <For each=move || times.get() key=|t| (t.dim, t.seconds.get().to_bits(), t.latency.get().to_bits()) children=dim_row />
+            </ul>
             <p class="secondary why">
                 {named(Figure::Compute)}
                 " · "
                 {named(Figure::TokensPerStep)}
                 " · "
                 {named(Figure::Throughput)}
+                " · "
+                {named(Figure::Latency)}
+                " · "
+                <span data-testid="estimate-roofline" data-value=show(|e, _| e.roofline_factor.to_string())>
+                    {named(Figure::Roofline)}
+                </span>
+                " · "
+                <span data-testid="estimate-mfu" data-value=show(|e, _| e.mfu.to_string())>
+                    {named(Figure::Mfu)}
+                </span>
             </p>
             <details class="assumptions">
                 <summary><T zh="估算的假设" en="What the estimate assumes" /></summary>
@@ -150,7 +240,12 @@ mod tests {
             for lang in [Lang::Zh, Lang::En] {
                 split_text(lang, &e);
                 throughput_text(lang, &e);
-                text::ASSUMPTIONS.fill(lang, &[("tflops", &"400")]);
+                extra_text(lang, &e);
+                text::DIM_TIME.fill(
+                    lang,
+                    &[("dim", &"TP"), ("seconds", &"1 s"), ("latency", &"1 ms")],
+                );
+                assumptions_text(lang, &PlanConfig::default());
             }
         });
         assert_eq!(

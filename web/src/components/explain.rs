@@ -54,6 +54,21 @@ pub fn figure_name(lang: Lang, figure: Figure) -> String {
         Figure::Throughput => lang
             .pick("每卡每秒 token 数", "tokens per second per card")
             .into(),
+        Figure::CommTime(d) => format!(
+            "{} {}",
+            dim(d),
+            lang.pick(
+                "在估算里的时间（含延迟）",
+                "time in the estimate (latency included)"
+            )
+        ),
+        Figure::Latency => lang
+            .pick("未掩盖通信里的延迟", "latency in the exposed communication")
+            .into(),
+        Figure::Roofline => lang.pick("屋顶线放慢倍数", "roofline slowdown").into(),
+        Figure::Mfu => lang
+            .pick("MFU（模型算力利用率）", "MFU (model FLOPs utilisation)")
+            .into(),
     }
 }
 

@@ -159,15 +159,18 @@ pub fn MemoryFigure(
                 <div class="memory-total">
                     <dt><T zh="合计" en="Total" />" "<ExplainButton figure=Figure::Total lab=lab /></dt>
                     <dd data-testid="mem-total" data-bytes=show(|m, _| raw(m.total))
-                        data-fits=show(|m, _| m.fits.to_string())>
+                        data-fits=show(|m, _| m.fits.to_string())
+                        data-tight=show(|m, _| m.tight.to_string())>
                         {show(|m, _| format!("{} / {}", format::bytes(m.total), format::bytes(m.capacity)))}
                         " "
                         <strong class="fit-verdict">
                             {show(|m, lang| {
-                                if m.fits {
-                                    lang.pick("✓ 放得下", "✓ fits")
-                                } else {
+                                if !m.fits {
                                     lang.pick("✗ 放不下", "✗ does not fit")
+                                } else if m.tight {
+                                    lang.pick("✓ 放得下，但偏紧（超过 80%）", "✓ fits, but tight (above 80%)")
+                                } else {
+                                    lang.pick("✓ 放得下", "✓ fits")
                                 }
                                 .to_string()
                             })}
@@ -265,6 +268,10 @@ pub fn TrafficTable(
                     </tbody>
                 </table>
             </TableScroll>
+            <p class="secondary" data-testid="traffic-estimate-note">
+                <T zh="这张表沿用课上的口径（字节 ÷ 带宽）。步时估算在此之上再加：每步通信的延迟 α、CP 的反向（字节 ×2）、全量重计算重复的 TP 调用（字节 ×3/2），DP 按 50 MB 分桶；各维在估算里的时间见右边的估算。"
+                   en="This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × 2), full recompute's repeated TP calls (bytes × 3/2), DP in 50 MB buckets; each dimension's time in the estimate is listed with the estimate." />
+            </p>
         </div>
     }
 }

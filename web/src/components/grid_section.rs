@@ -2,6 +2,7 @@
 //! traffic, bubble, warnings and charts. Used for the 8-GPU machine and the 64-GPU cluster.
 
 use leptos::prelude::*;
+use parallel_core::estimate::CommTime;
 use parallel_core::link::GridId;
 use parallel_core::{Groups, Plan, Report, StageMemory, Traffic};
 
@@ -42,7 +43,8 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
         })
     });
     let estimate = part(move || lab.report.with(|r| r.estimate));
-    let tflops = part(move || lab.plan.with(|p| p.config().gpu_tflops));
+    let card = part(move || lab.plan.with(|p| p.config().clone()));
+    let times: Signal<Vec<CommTime>> = lab.comm_times.into();
     let cards_memory: Signal<Vec<StageMemory>> = lab.cards_memory.into();
     let traffic: Signal<Vec<Traffic>> = lab.traffic.into();
     let selected: Signal<Option<u32>> = lab.selected.into();
@@ -79,7 +81,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
             <div class="grid-lab-figures">
                 <MemoryFigure memory=memory busiest=busiest experts=experts lab=lab />
                 <BubbleFigure report=report lab=lab />
-                <EstimateFigure estimate=estimate tflops=tflops lab=lab />
+                <EstimateFigure estimate=estimate card=card times=times lab=lab />
                 <Warnings report=report />
             </div>
             <div class="grid-lab-traffic">

@@ -33,6 +33,8 @@ pub struct StageMemory {
     pub total: Bytes,
     /// total ≤ capacity.
     pub fits: bool,
+    /// Fits, but above 80% of the card ([`crate::margin`]).
+    pub tight: bool,
 }
 
 /// How layers and in-flight micro-batches fall on the stages (SPEC §11), worked out once per
@@ -253,6 +255,7 @@ impl Plan {
                     activations,
                     total,
                     fits: total <= capacity,
+                    tight: crate::margin::tight(total, capacity),
                 }
             })
             .collect()

@@ -42,6 +42,12 @@ mod text {
         en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total}, over its capacity of {capacity}",
     };
 
+    /// The same, for a card above 80% of its capacity.
+    pub const CARD_MEMORY_TIGHT: Text = Text {
+        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}），偏紧：超过容量的 80%",
+        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity}), tight: above 80% of its capacity",
+    };
+
     #[cfg(test)]
     pub const ALL: &[&Text] = &[
         &CARD,
@@ -49,6 +55,7 @@ mod text {
         &CARD_IN_GROUPS,
         &CARD_MEMORY,
         &CARD_MEMORY_OVER,
+        &CARD_MEMORY_TIGHT,
     ];
 }
 
@@ -90,10 +97,12 @@ fn card_label(lang: Lang, card: u32, selected: bool, roles: &[Dim], coords: &str
 
 /// A card's memory in words (its stage, layers, states, activations, total, capacity).
 pub(super) fn card_memory_line(lang: Lang, card: u32, m: &StageMemory, capacity: Bytes) -> String {
-    let template = if m.fits {
-        &text::CARD_MEMORY
-    } else {
+    let template = if !m.fits {
         &text::CARD_MEMORY_OVER
+    } else if m.tight {
+        &text::CARD_MEMORY_TIGHT
+    } else {
+        &text::CARD_MEMORY
     };
     template.fill(
         lang,
@@ -212,20 +221,20 @@ pub(super) struct CardMemory {
     bytes: String,
     stage: String,
     pub(super) fits: bool,
+    pub(super) tight: bool,
     pub(super) tint: String,
 }
 
 impl CardMemory {
     /// The card's data attributes of its memory, in the order of [`CardMemory::attributes`].
-    pub(super) const ATTRIBUTES: [&'static str; 3] = ["data-bytes", "data-stage", "data-fits"];
+    pub(super) const ATTRIBUTES: [&'static str; 4] =
+        ["data-bytes", "data-stage", "data-fits", "data-tight"];
 
-    /// Total bytes, stage and whether it fits, as the card's data attributes carry them.
-    pub(super) fn attributes(&self) -> [&str; 3] {
-        [
-            &self.bytes,
-            &self.stage,
-            if self.fits { "true" } else { "false" },
-        ]
+    /// Total bytes, stage, whether it fits and whether it is tight, as the card's data
+    /// attributes carry them.
+    pub(super) fn attributes(&self) -> [&str; 4] {
+        let flag = |b: bool| if b { "true" } else { "false" };
+        [&self.bytes, &self.stage, flag(self.fits), flag(self.tight)]
     }
 
     pub(super) fn new(m: &StageMemory, capacity: Bytes) -> CardMemory {
@@ -233,17 +242,19 @@ impl CardMemory {
             bytes: m.total.get().to_string(),
             stage: m.stage.to_string(),
             fits: m.fits,
+            tight: m.tight,
             tint: tint(m.total, capacity),
         }
     }
 }
 
-/// A card's class: its groups, whether it is selected, and whether it is over its capacity.
+/// A card's class: its groups, whether it is selected, and whether it is over its capacity
+/// (`over`) or above 80% of it (`tight`: a dashed outline, the cue beside the tint).
 pub(super) fn card_class(face: &CardFace, memory: Option<&CardMemory>) -> String {
-    if memory.is_some_and(|m| !m.fits) {
-        format!("{} over", face.class)
-    } else {
-        face.class.clone()
+    match memory {
+        Some(m) if !m.fits => format!("{} over", face.class),
+        Some(m) if m.tight => format!("{} tight", face.class),
+        _ => face.class.clone(),
     }
 }
 
@@ -365,6 +376,7 @@ mod tests {
                 let face = CardFace::new(lang, card, card == 5, &roles, coords).unnamed();
                 let own = StageMemory {
                     fits: card % 2 == 0,
+                    tight: card % 3 == 0,
                     ..stages[0]
                 };
                 let own = CardMemory::new(&own, plan.capacity());
@@ -400,6 +412,11 @@ mod tests {
                     ..stages[0]
                 };
                 card_memory_line(lang, 0, &over, plan.capacity());
+                let tight = StageMemory {
+                    tight: true,
+                    ..stages[0]
+                };
+                card_memory_line(lang, 0, &tight, plan.capacity());
             }
         });
         assert_eq!(

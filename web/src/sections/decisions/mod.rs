@@ -41,6 +41,7 @@ pub fn Decisions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
             <DecisionThreeForm />
             <Questions lab8=lab8 lab64=lab64 />
             <PlanSearch lab8=lab8 lab64=lab64 />
+            <crate::sections::search::runs::RunsTable />
             <div class="acceptance" data-testid="acceptance">
                 <h3><T zh="验收" en="Acceptance" /></h3>
                 <ol>

@@ -1,6 +1,7 @@
 //! The search panel's inputs as text, read into the one `PlanConfig` the core searches. No
 //! views here: every field is parsed by [`crate::input`], and a bad one is named.
 
+use parallel_core::hardware::Hardware;
 use parallel_core::{ModelChoice, PlanConfig, Preset};
 
 use crate::input::{parse_number, parse_whole, InputError};
@@ -148,10 +149,12 @@ pub fn check(id: &str, text: &str) -> Result<(), InputError> {
         .map_or(Ok(()), |f| (f.check)(text))
 }
 
-/// The config to search from the model id and the fields' texts (in [`FIELDS`] order), or
-/// every field that does not read, with its problem.
+/// The config to search from the model id, the card preset's id and the fields' texts (in
+/// [`FIELDS`] order; the card fields given there win over the preset's), or every field that
+/// does not read, with its problem.
 pub fn config_of(
     model: &str,
+    hardware: &str,
     texts: &[String; FIELDS.len()],
 ) -> Result<PlanConfig, Vec<(&'static str, InputError)>> {
     let mut values = [0.0; FIELDS.len()];
@@ -181,9 +184,18 @@ pub fn config_of(
         nvlink_gbps: nvlink,
         ib_gbps: ib,
         gpu_tflops: tflops,
-        ..PlanConfig::default()
+        ..PlanConfig::on(Hardware::from_id(hardware).unwrap_or_default())
     })
 }
+
+/// The texts of the card fields (memory, NVLink, network, TFLOP/s) for the card `hardware`.
+pub fn card_texts(hardware: Hardware) -> [String; 4] {
+    let c = PlanConfig::on(hardware);
+    [c.gpu_memory_gb, c.nvlink_gbps, c.ib_gbps, c.gpu_tflops].map(|v| v.to_string())
+}
+
+/// The index in [`FIELDS`] of the first card field (`search-memory`).
+pub const FIRST_CARD_FIELD: usize = 4;
 
 /// The fields' starting texts: 64 cards of 8 a node, 4,096 tokens, 256 sequences a step,
 /// and the lab's default card (80 GB, 160 / 50 GB/s, 400 TFLOP/s).
@@ -207,15 +219,28 @@ mod tests {
 
     #[test]
     fn the_defaults_read_as_the_lab_s_card() {
-        let config = config_of("qwen3.8-27b", &defaults()).unwrap();
+        let config = config_of("qwen3.8-27b", "lesson", &defaults()).unwrap();
         assert_eq!(
             (config.gpus, config.gpus_per_node, config.seq_len),
             (64, 8, 4096)
         );
         assert_eq!(config.global_batch, Some(256));
         assert_eq!(config.gpu_tflops, 400.0);
-        let mixtral = config_of("mixtral-8x7b", &defaults()).unwrap();
+        let mixtral = config_of("mixtral-8x7b", "lesson", &defaults()).unwrap();
         assert_eq!(mixtral.model, ModelChoice::Preset(Preset::Mixtral8x7b));
+        // A card preset with its own texts is the preset's plan.
+        let mut texts = defaults();
+        texts[FIRST_CARD_FIELD..].clone_from_slice(&card_texts(Hardware::H100));
+        let h100 = config_of("qwen3.8-27b", "h100-sxm", &texts).unwrap();
+        assert_eq!(
+            h100,
+            PlanConfig {
+                gpus: 64,
+                global_batch: Some(256),
+                ..PlanConfig::on(Hardware::H100)
+            }
+        );
+        assert_eq!(FIELDS[FIRST_CARD_FIELD].id, "search-memory");
     }
 
     #[test]
@@ -225,7 +250,7 @@ mod tests {
         texts[3] = "abc".into();
         texts[4] = "-80".into();
         texts[7] = "".into();
-        let problems = config_of("qwen3.8-27b", &texts).unwrap_err();
+        let problems = config_of("qwen3.8-27b", "lesson", &texts).unwrap_err();
         let ids: Vec<&str> = problems.iter().map(|(id, _)| *id).collect();
         assert_eq!(
             ids,

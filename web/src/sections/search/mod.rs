@@ -13,12 +13,14 @@
 
 pub mod form;
 pub mod results;
+pub mod runs;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
 use leptos::prelude::*;
+use parallel_core::hardware::Hardware;
 use parallel_core::search::{Search, SearchOutcome};
 use parallel_core::{Bytes, PlanConfig, Preset};
 
@@ -26,7 +28,7 @@ use crate::error_text::explain;
 use crate::i18n::{use_lang, T};
 use crate::lab::GridLab;
 use crate::sections::decisions::fields::{NumberField, SelectField};
-use form::{config_of, defaults, FIELDS};
+use form::{card_texts, config_of, defaults, FIELDS, FIRST_CARD_FIELD};
 use results::{sorted, summary, PlanTable, SortKey};
 
 /// How long the inputs must rest before the search runs on its own.
@@ -56,10 +58,23 @@ enum Status {
 pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
     let lang = use_lang();
     let model = RwSignal::new(Preset::Qwen38_27b.id().to_string());
+    let hardware = RwSignal::new(Hardware::Lesson.as_str().to_string());
     let texts: [RwSignal<String>; FIELDS.len()] = defaults().map(RwSignal::new);
+    // Picking a card writes its numbers into the card fields, which stay editable.
+    Effect::new(move |previous: Option<String>| {
+        let id = hardware.get();
+        if previous.is_some_and(|p| p != id) {
+            if let Some(card) = Hardware::from_id(&id) {
+                for (field, text) in texts[FIRST_CARD_FIELD..].iter().zip(card_texts(card)) {
+                    field.set(text);
+                }
+            }
+        }
+        id
+    });
     let config = Memo::new(move |_| {
         let values = texts.map(|t| t.get());
-        config_of(&model.get(), &values).ok()
+        config_of(&model.get(), &hardware.get(), &values).ok()
     });
     let status = RwSignal::new(Status::Idle);
     // Bumped by every input change and every start: a slice of an older run sees a newer
@@ -184,11 +199,13 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         <div class="search-panel" data-testid="search-panel" node_ref=panel>
             <h3><T zh="哪套方案最快？把所有方案搜一遍" en="Which plan is quickest? Search every plan" /></h3>
             <p class="lead">
-                <T zh="给出模型、集群和全局批，页面枚举 TP、PP、CP、EP、b、m、ZeRO、重计算与调度的每一种组合，留下放得下的，按估算的每步时间排序。时间是估算：按每卡有效算力计算，气泡与关键路径上的通信照实计入，DP 通信只能藏在反向传播后面。"
-                   en="Give a model, a cluster and a global batch: the page enumerates every combination of TP, PP, CP, EP, b, m, ZeRO, recompute and schedule, keeps those that fit and ranks them by estimated step time. The time is an estimate: compute at an effective throughput per card, plus the bubble and the communication on the critical path; DP traffic can hide only behind the backward pass." />
+                <T zh="给出模型、卡型、集群和全局批，页面枚举 TP、PP、CP、EP、b、m、ZeRO、重计算与调度的每一种组合，留下放得下的，把最忙的卡不到显存 80% 的排在前面，再按估算的每步时间排序。时间是估算：按卡的有效算力和屋顶线计算，气泡与关键路径上的通信（含每步延迟）照实计入，DP 通信只能藏在反向传播后面。"
+                   en="Give a model, a card, a cluster and a global batch: the page enumerates every combination of TP, PP, CP, EP, b, m, ZeRO, recompute and schedule, keeps those that fit, puts those whose busiest card stays under 80% of its memory first, and ranks by estimated step time. The time is an estimate: compute at the card's effective rate and roofline, plus the bubble and the communication on the critical path (latency per step included); DP traffic can hide only behind the backward pass." />
             </p>
             <div class="search-form decision-form">
                 <SelectField id="search-model" label_zh="模型" label_en="Model" options=model_options value=model />
+                <SelectField id="search-hardware" label_zh="卡型" label_en="Card"
+                    options=crate::components::controls::hardware_options() value=hardware />
                 {fields}
                 <button type="button" data-testid="search-run" disabled=running on:click=move |_| run_now()>
                     <T zh="搜索" en="Search" />

@@ -40,6 +40,21 @@ pub mod text {
         zh: "第 1、2 名估算时间相同，第 1 名最忙的卡少用 {by} 显存。",
         en: "The first two plans take the same estimated time; the first uses {by} less on its busiest card.",
     };
+    /// Why the first beats the second: the margin.
+    pub const AHEAD_MARGIN: Text = Text {
+        zh: "第 1 名最忙的卡不到显存的 80%，第 2 名超过 80%（偏紧）：留有余量的方案排在前面。",
+        en: "The first plan's busiest card stays under 80% of its memory and the second's does not (tight): plans with room to spare come first.",
+    };
+    /// Every plan found is tight.
+    pub const ALL_TIGHT: Text = Text {
+        zh: "没有一套方案能把最忙的卡压到显存的 80% 以下：下面的方案都偏紧，公开的 454 次实测（Fujii 等 2024）只在 80% 以下从未爆显存。",
+        en: "No plan keeps its busiest card under 80% of its memory: every plan below is tight, and the 454 published runs (Fujii et al. 2024) never ran out of memory only below 80%.",
+    };
+    /// Tight plans rank after the others.
+    pub const MARGIN_RULE: Text = Text {
+        zh: "其中 {comfortable} 套最忙的卡不到显存的 80%，排在偏紧的方案前面（Fujii 等 2024：454 次实测在 80% 以下从未爆显存）。",
+        en: "{comfortable} of them keep the busiest card under 80% of its memory and rank before the tight ones (Fujii et al. 2024: 454 runs never ran out of memory below 80%).",
+    };
     /// A tie.
     pub const AHEAD_TIE: Text = Text {
         zh: "第 1、2 名的时间和显存都一样，按枚举顺序排。",
@@ -63,6 +78,9 @@ pub mod text {
         &NOTHING_VALID,
         &AHEAD_TIME,
         &AHEAD_MEMORY,
+        &AHEAD_MARGIN,
+        &ALL_TIGHT,
+        &MARGIN_RULE,
         &AHEAD_TIE,
         &LOAD,
         &NO_GRID,
@@ -114,6 +132,11 @@ pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<Stri
             ("shown", &outcome.plans.len()),
         ],
     )];
+    lines.push(if outcome.comfortable == 0 {
+        text::ALL_TIGHT.get(lang).to_string()
+    } else {
+        text::MARGIN_RULE.fill(lang, &[("comfortable", &count(outcome.comfortable))])
+    });
     if let (Some(ahead), [first, second, ..]) = (outcome.why_first(), outcome.plans.as_slice()) {
         lines.push(match ahead {
             Ahead::Quicker { term, by } => {
@@ -136,6 +159,7 @@ pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<Stri
                 )
             }
             Ahead::LessMemory { by } => text::AHEAD_MEMORY.fill(lang, &[("by", &by)]),
+            Ahead::Margin => text::AHEAD_MARGIN.get(lang).to_string(),
             Ahead::Tie => text::AHEAD_TIE.get(lang).to_string(),
         });
     }
@@ -370,6 +394,8 @@ mod tests {
                 summary(lang, &none, capacity);
                 text::NOTHING_VALID.fill(lang, &[("considered", &"0")]);
                 text::AHEAD_MEMORY.fill(lang, &[("by", &capacity)]);
+                text::AHEAD_MARGIN.get(lang);
+                text::ALL_TIGHT.get(lang);
                 text::AHEAD_TIE.get(lang);
                 text::LOAD.fill(lang, &[("cards", &8)]);
                 text::NO_GRID.get(lang);
@@ -377,7 +403,7 @@ mod tests {
         });
         let lines = summary(Lang::En, &found, capacity);
         assert!(lines[0].ends_with("the table lists the 5 quickest by estimated step time."));
-        assert!(lines[1].starts_with("The first plan is "), "{}", lines[1]);
+        assert!(lines[2].starts_with("The first plan is "), "{}", lines[2]);
         assert!(summary(Lang::Zh, &none, capacity)[0].contains("放不下"));
     }
 
