@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CJK, openPage, settleAndCheck, startLab } from './harness.mjs';
 import {
-  SELECTS, SLIDERS, START, choose, cli, controlError, coreDefaults, differences, expected, fullConfig,
+  SELECTS, SLIDERS, START, cardFields, choose, cli, controlError, coreDefaults, differences, expected, fullConfig,
   keyboardTo, pointerTo, presetIds, rng, shown, sliderState, thousands,
 } from './drive.mjs';
 
@@ -178,12 +178,15 @@ function randomPlan(r, id) {
     accounting: r.pick(['even', 'stages']),
     // The lesson's anchor (the default model) most of the time, any preset otherwise.
     model: r.next() < 0.6 ? coreDefaults().config.model : r.pick(presetIds()),
+    // The lesson's card half the time, any card preset otherwise.
+    hardware: r.next() < 0.5 ? 'lesson' : r.pick(coreDefaults().hardware.map((h) => h.id)),
   });
   const keepInvalid = r.next() < 0.15;
   for (let i = 0; i < 500; i++) {
     const plan = draw();
     if (keepInvalid) return plan;
-    const config = fullConfig({ gpus: id, ...plan, virtual_stages: plan.schedule === 'interleaved' ? 2 : 1 });
+    const card = cardFields(coreDefaults().hardware.find((h) => h.id === plan.hardware).config);
+    const config = fullConfig({ gpus: id, ...plan, ...card, virtual_stages: plan.schedule === 'interleaved' ? 2 : 1 });
     if (cli(['eval'], config).ok) return plan;
   }
   return draw();

@@ -97,6 +97,13 @@ export const SELECTS = [
     others: ['custom'],
   },
   {
+    // The card: each preset sets the card's fields (the CLI's `defaults` lists them).
+    field: 'hardware', testId: 'select-hardware',
+    get options() {
+      return Object.fromEntries(coreDefaults().hardware.map((h) => [h.id, cardFields(h.config)]));
+    },
+  },
+  {
     field: 'zero', testId: 'select-zero',
     options: { 0: { zero: 0 }, 1: { zero: 1 }, 2: { zero: 2 }, 3: { zero: 3 } },
   },
@@ -117,6 +124,10 @@ export const SELECTS = [
     options: { even: { accounting: 'even' }, stages: { accounting: 'stages' } },
   },
 ];
+
+/** The fields a card preset sets (`PlanConfig::use_card`), read off its default plan. */
+export const CARD_FIELDS = ['hardware', 'gpu_memory_gb', 'nvlink_gbps', 'ib_gbps', 'hbm_tbps', 'peak_tflops', 'gpu_tflops'];
+export const cardFields = (config) => Object.fromEntries(CARD_FIELDS.map((k) => [k, config[k]]));
 
 /** A small seeded PRNG (mulberry32): the same seed replays the same run. */
 export function rng(seed) {
@@ -313,6 +324,11 @@ export const secondsText = (s) => (s >= 1 ? `${fixed(s, 2)} s` : `${fixed(s * 1e
 export function expected(config, card) {
   const report = cli(['eval', '--card', String(card)], config).ok;
   const groups = cli(['groups', '--card', String(card)], config).ok;
+  // Each dimension's time in the estimate: the results of `eval --explain`'s estimate-<dim>.
+  const explained = cli(['eval', '--explain'], config).ok.explain;
+  const dims = Object.fromEntries(explained
+    .filter((e) => /^estimate-(tp|cp|ep|pp|dp|edp)$/.test(e.figure))
+    .map((e) => [e.figure.slice('estimate-'.length), e.result]));
   const roles = {};
   for (const dim of ['tp', 'cp', 'pp', 'dp', 'ep', 'edp']) {
     if (!groups[dim] || groups[dim].length < 2) continue;
@@ -320,7 +336,7 @@ export function expected(config, card) {
   }
   const cardGroups = {};
   for (const [member, dims] of Object.entries(roles)) cardGroups[member] = dims.sort().join(' ');
-  return { report, groups: cardGroups };
+  return { report, groups: cardGroups, dims };
 }
 
 /**
@@ -341,6 +357,7 @@ export function differences(got, want) {
     }
   }
   same('memory.fits', got.memory.fits, r.memory.fits);
+  same('memory.tight', got.memory.tight, r.memory.tight);
   same('traffic dims', got.traffic.map((t) => t.dim).join(','), r.comm.map((t) => t.dim).join(','));
   for (const t of r.comm) {
     const row = got.traffic.find((g) => g.dim === t.dim);
@@ -353,7 +370,9 @@ export function differences(got, want) {
     if (!row.cells.includes(gb(t.bytes))) out.push(`traffic.${t.dim}: no cell shows ${gb(t.bytes)}`);
   }
   // The step-time estimate: every term, and each shown in the text.
-  for (const key of ['step_s', 'compute_s', 'bubble_s', 'exposed_comm_s', 'tokens_per_s_per_gpu', 'tokens_per_step']) {
+  same('estimate dims', JSON.stringify(got.estimate.dims), JSON.stringify(want.dims));
+  if (!got.estimate.text[3].includes(secondsText(r.estimate.latency_s))) out.push(`estimate latency: "${got.estimate.text[3]}" lacks ${secondsText(r.estimate.latency_s)}`);
+  for (const key of ['step_s', 'compute_s', 'bubble_s', 'exposed_comm_s', 'tokens_per_s_per_gpu', 'tokens_per_step', 'latency_s', 'roofline_factor', 'mfu']) {
     same(`estimate.${key}`, got.estimate[key], r.estimate[key]);
   }
   if (got.estimate.text[0] !== secondsText(r.estimate.step_s)) out.push(`estimate step text: page "${got.estimate.text[0]}", CLI ${secondsText(r.estimate.step_s)}`);
@@ -375,8 +394,10 @@ export function differences(got, want) {
     if (count !== perStage) out.push(`stage ${index}: ${count} cards, expected ${perStage}`);
   }
   for (const [card, c] of got.cards.entries()) {
-    const want = r.memory.busiest_stage === undefined ? r.memory.total : stages[c.stage]?.total;
-    if (c.bytes !== want) out.push(`card ${card} (stage ${c.stage}) data-bytes: page ${c.bytes}, CLI ${want}`);
+    const own = r.memory.busiest_stage === undefined ? r.memory : stages[c.stage];
+    if (c.bytes !== own?.total) out.push(`card ${card} (stage ${c.stage}) data-bytes: page ${c.bytes}, CLI ${own?.total}`);
+    if (c.tight !== own?.tight) out.push(`card ${card} (stage ${c.stage}) data-tight: page ${c.tight}, CLI ${own?.tight}`);
+    if (c.tightClass !== Boolean(own?.tight)) out.push(`card ${card}: class tight ${c.tightClass}, CLI tight ${own?.tight}`);
   }
   return out;
 }

@@ -31,6 +31,10 @@ async function figureValue(section, id) {
     case 'estimate-tokens': return attr('estimate-throughput', 'data-tokens-per-step');
     case 'estimate-throughput': return attr('estimate-throughput', 'data-tokens-per-s');
     case 'derived-dp': return Number((await section.getByTestId('derived-dp').innerText()).trim());
+    case 'estimate-latency': return attr(id, 'data-seconds');
+    case 'estimate-roofline': case 'estimate-mfu': return attr(id, 'data-value');
+    case 'estimate-tp': case 'estimate-cp': case 'estimate-ep': case 'estimate-pp': case 'estimate-dp': case 'estimate-edp':
+      return attr(id, 'data-seconds');
     default: throw new Error(`no value attribute known for ${id}`);
   }
 }

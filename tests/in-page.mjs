@@ -19,6 +19,7 @@ export function readSection(target) {
     memory[key] = { bytes: Number(attr(id, 'data-bytes')), text: text(id) };
   }
   memory.fits = attr('mem-total', 'data-fits') === 'true';
+  memory.tight = attr('mem-total', 'data-tight') === 'true';
   const traffic = [...root.querySelectorAll('tr[data-testid^="traffic-"]')].map((row) => ({
     dim: row.dataset.testid.slice('traffic-'.length),
     bytes: Number(row.dataset.bytes),
@@ -32,7 +33,12 @@ export function readSection(target) {
   for (const card of root.querySelectorAll('[data-card]')) {
     const value = card.getAttribute('data-groups');
     if (value) groups[card.dataset.card] = value.trim().split(/\s+/).sort().join(' ');
-    cards.push({ stage: Number(card.getAttribute('data-stage')), bytes: Number(card.getAttribute('data-bytes')) });
+    cards.push({
+      stage: Number(card.getAttribute('data-stage')),
+      bytes: Number(card.getAttribute('data-bytes')),
+      tight: card.getAttribute('data-tight') === 'true',
+      tightClass: card.classList.contains('tight'),
+    });
   }
   const estimate = {
     step_s: Number(attr('estimate-step', 'data-seconds')),
@@ -41,7 +47,12 @@ export function readSection(target) {
     exposed_comm_s: Number(attr('estimate-split', 'data-exposed')),
     tokens_per_s_per_gpu: Number(attr('estimate-throughput', 'data-tokens-per-s')),
     tokens_per_step: Number(attr('estimate-throughput', 'data-tokens-per-step')),
-    text: [text('estimate-step'), text('estimate-split'), text('estimate-throughput')],
+    latency_s: Number(attr('estimate-latency', 'data-seconds')),
+    roofline_factor: Number(attr('estimate-roofline', 'data-value')),
+    mfu: Number(attr('estimate-mfu', 'data-value')),
+    dims: Object.fromEntries([...byId('estimate-dims').querySelectorAll('li[data-testid^="estimate-"]')]
+      .map((li) => [li.dataset.testid.slice('estimate-'.length), Number(li.dataset.seconds)])),
+    text: [text('estimate-step'), text('estimate-split'), text('estimate-throughput'), text('estimate-latency')],
   };
   return {
     dp: Number(text('derived-dp')),

@@ -64,8 +64,14 @@ async function checkAgainstCli(panel, base, why) {
     assert.ok(row.cells.includes(gb(plan.report.memory.total)), `${why}: row ${i + 1} memory cell`);
     assert.equal(row.cells[0], String(i + 1));
   }
-  const steps = rows.map((r) => r.step);
-  assert.deepEqual(steps, [...steps].sort((a, b) => a - b), `${why}: sorted by step`);
+  // Plans under 80% of the card first (Fujii et al. 2024), then by step.
+  const keys = want.plans.map((p) => [p.report.memory.tight ? 1 : 0, p.report.estimate.step_s]);
+  const ordered = [...keys].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  assert.deepEqual(keys, ordered, `${why}: tight plans last, then sorted by step`);
+  if (want.fitting > 0) {
+    const margin = want.comfortable === 0 ? /80%/ : new RegExp(thousands(want.comfortable));
+    assert.match(status, margin, `${why}: the status says how many plans stay under 80%`);
+  }
   return { want, rows, status };
 }
 

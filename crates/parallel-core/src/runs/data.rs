@@ -2,7 +2,7 @@
 //! table it stands in; the plans are the runs as the lab writes them, with what had to be
 //! approximated said in the run's notes.
 
-use super::{Counting, Figure, Published, Run};
+use super::kinds::{Counting, Figure, Published, Run};
 use crate::config::{PlanConfig, Recompute, Schedule};
 use crate::hardware::Hardware;
 use crate::lesson::llama3_runs;
