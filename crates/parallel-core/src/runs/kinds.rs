@@ -60,4 +60,3 @@ pub struct Run {
     /// explains the rest of the ratio (Chinese, English).
     pub notes: (&'static str, &'static str),
 }
-

@@ -172,6 +172,14 @@ pub fn config_of(
         .into_iter()
         .find(|p| p.id() == model)
         .unwrap_or(Preset::Qwen38_27b);
+    // A card field left as the picker wrote it is the preset's own value, to the bit.
+    let card = Hardware::from_id(hardware).unwrap_or_default();
+    let written = card_texts(card);
+    for (i, exact) in card_values(card).into_iter().enumerate() {
+        if texts[FIRST_CARD_FIELD + i].trim() == written[i] {
+            values[FIRST_CARD_FIELD + i] = exact;
+        }
+    }
     // Whole numbers were checked by parse_whole: the casts are exact.
     let [gpus, gpn, seq, batch, memory, nvlink, ib, tflops] = values;
     Ok(PlanConfig {
@@ -188,10 +196,16 @@ pub fn config_of(
     })
 }
 
-/// The texts of the card fields (memory, NVLink, network, TFLOP/s) for the card `hardware`.
-pub fn card_texts(hardware: Hardware) -> [String; 4] {
+/// The card fields' values (memory, NVLink, network, TFLOP/s) of the card `hardware`.
+fn card_values(hardware: Hardware) -> [f64; 4] {
     let c = PlanConfig::on(hardware);
-    [c.gpu_memory_gb, c.nvlink_gbps, c.ib_gbps, c.gpu_tflops].map(|v| v.to_string())
+    [c.gpu_memory_gb, c.nvlink_gbps, c.ib_gbps, c.gpu_tflops]
+}
+
+/// The texts of the card fields for the card `hardware`, as a person writes them (at most six
+/// decimals: 0.75 × 1,307.4 reads "980.55", not "980.5500000000001").
+pub fn card_texts(hardware: Hardware) -> [String; 4] {
+    card_values(hardware).map(|v| ((v * 1e6).round() / 1e6).to_string())
 }
 
 /// The index in [`FIELDS`] of the first card field (`search-memory`).
@@ -241,6 +255,14 @@ mod tests {
             }
         );
         assert_eq!(FIELDS[FIRST_CARD_FIELD].id, "search-memory");
+        // Every card's texts read back as its exact values.
+        for card in Hardware::ALL {
+            let mut texts = defaults();
+            texts[FIRST_CARD_FIELD..].clone_from_slice(&card_texts(card));
+            let config = config_of("qwen3.8-27b", card.as_str(), &texts).unwrap();
+            assert_eq!(config.gpu_tflops, PlanConfig::on(card).gpu_tflops, "{card}");
+        }
+        assert_eq!(card_texts(Hardware::Mi300x)[3], "980.55");
     }
 
     #[test]
