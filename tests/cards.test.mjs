@@ -138,3 +138,22 @@ test('the published runs table equals parallel-lab table --table runs, in both l
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+test('a grid\'s card travels in its link and lands with every figure', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const section = page.getByTestId('section-64');
+  const hardware = SELECTS.find((s) => s.field === 'hardware');
+  await choose(section, hardware, 'h100-sxm', 'keys');
+  await page.waitForFunction(() => /g64=[^&]*h100/.test(location.hash));
+  const fragment = (await page.evaluate(() => location.hash)).slice(1);
+  await context.close();
+  const again = await openPage(lab, undefined, { fragment });
+  const landed = again.page.getByTestId('section-64');
+  assert.equal(await landed.getByTestId('select-hardware').inputValue(), 'h100-sxm');
+  const preset = coreDefaults().hardware.find((h) => h.id === 'h100-sxm').config;
+  const config = fullConfig({ ...START[64], ...cardFields(preset) });
+  await landed.getByTestId('grid-64').getByTestId('card-9').click();
+  assert.deepEqual(differences(await shown(landed), expected(config, 9)), []);
+  await settleAndCheck(again.page, [...problems, ...again.problems], assert);
+  await again.context.close();
+});

@@ -57,9 +57,11 @@ USAGE
                                     memory, bandwidths and gpu_tflops: t <= gpus_per_node, p, c,
                                     e (MoE), b in 1/2/4/8 with m = global_batch/(d*b) whole,
                                     ZeRO 0-3, recompute, gpipe/1f1b/interleaved (v 2, 4); print
-                                    {"considered", "valid", "fitting", "plans": [{"config",
-                                    "report"}...]}: the K (default 20) quickest fitting plans
-                                    by estimated step_s (ties: less memory)
+                                    {"considered", "valid", "fitting", "comfortable", "plans":
+                                    [{"config", "report"}...]}: the K (default 20) best fitting
+                                    plans, those under 80% of the card first (comfortable:
+                                    how many; Fujii et al. 2024), then by estimated step_s
+                                    (ties: less memory)
   parallel-lab defaults            print {"config": {PLAN}, "presets": [{"id", "name"}...],
                                     "hardware": [{"id", "name", "config"}...]}: every field of
                                     the plan an empty input stands for, the model presets in the

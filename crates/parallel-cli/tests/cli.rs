@@ -80,6 +80,7 @@ fn eval_prints_the_spec_report() {
             "capacity",
             "fits",
             "model_states",
+            "tight",
             "total"
         ]
     );
@@ -93,6 +94,7 @@ fn eval_prints_the_spec_report() {
             "layers",
             "model_states",
             "stage",
+            "tight",
             "total"
         ]
     );
@@ -1153,7 +1155,10 @@ fn search_prints_ranked_plans_that_eval_agrees_with() {
     );
     let mut keys: Vec<&String> = r.as_object().unwrap().keys().collect();
     keys.sort();
-    assert_eq!(keys, ["considered", "fitting", "plans", "valid"]);
+    assert_eq!(
+        keys,
+        ["comfortable", "considered", "fitting", "plans", "valid"]
+    );
     let plans = r["plans"].as_array().unwrap();
     assert_eq!(plans.len(), 3);
     assert!(r["fitting"].as_u64().unwrap() >= 3);
@@ -1174,6 +1179,34 @@ fn search_prints_ranked_plans_that_eval_agrees_with() {
         all["plans"].as_array().unwrap().len() as u64,
         all["fitting"].as_u64().unwrap()
     );
+    // Plans under 80% of the card come first (Fujii et al. 2024); `comfortable` counts them.
+    let plans = all["plans"].as_array().unwrap();
+    let tight: Vec<bool> = plans
+        .iter()
+        .map(|p| p["report"]["memory"]["tight"].as_bool().unwrap())
+        .collect();
+    let comfortable = tight.iter().filter(|t| !**t).count();
+    assert_eq!(all["comfortable"].as_u64(), Some(comfortable as u64));
+    assert!(
+        comfortable > 0 && comfortable < plans.len(),
+        "both kinds in this search"
+    );
+    assert!(
+        tight.iter().skip(comfortable).all(|t| *t),
+        "every tight plan after the others"
+    );
+    for part in [&plans[..comfortable], &plans[comfortable..]] {
+        let steps: Vec<f64> = part
+            .iter()
+            .map(|p| p["report"]["estimate"]["step_s"].as_f64().unwrap())
+            .collect();
+        assert!(steps.windows(2).all(|w| w[0] <= w[1]), "each kind by step");
+    }
+    for plan in plans {
+        let m = &plan["report"]["memory"];
+        let share = m["total"].as_f64().unwrap() / m["capacity"].as_f64().unwrap();
+        assert_eq!(m["tight"].as_bool(), Some(share > 0.8), "{share}");
+    }
 }
 
 #[test]

@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+use parallel_core::hardware::Hardware;
 use parallel_core::link::{
     decode, decode_plan, encode, encode_plan, GridId, LinkState, Section, Widget,
 };
@@ -39,6 +40,8 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
             prop::sample::select(vec![RankOrder::TpCpPpDp, RankOrder::TpCpDpPp]),
             prop::sample::select(vec![Accounting::Even, Accounting::Stages]),
             prop::sample::select(vec![400.0, 312.5, 989.0]),
+            prop::sample::select(Hardware::ALL.to_vec()),
+            prop::sample::select(vec![0.0, 5.0, 12.5]),
         ),
     )
         .prop_map(
@@ -54,7 +57,7 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 v,
                 precision,
                 mem,
-                (order, accounting, gpu_tflops),
+                (order, accounting, gpu_tflops, hardware, ib_latency_us),
             )| PlanConfig {
                 model: ModelChoice::Preset(preset),
                 gpus: n,
@@ -77,7 +80,9 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 order,
                 accounting,
                 gpu_tflops,
-                ..PlanConfig::default()
+                ib_latency_us,
+                // The card's preset, with the memory and rate above written over it.
+                ..PlanConfig::on(hardware)
             },
         )
         .prop_filter("valid plans only", |c| Plan::new(c).is_ok())
@@ -260,4 +265,36 @@ fn a_custom_model_round_trips_by_its_fields() {
             "{bad}"
         );
     }
+}
+
+/// A card in a link: its preset's word, then only the fields that differ from the preset.
+#[test]
+fn a_card_preset_travels_as_one_word_and_explicit_fields_win() {
+    let h100 = PlanConfig {
+        gpus: 64,
+        tp: 8,
+        pp: 8,
+        ..PlanConfig::on(Hardware::H100)
+    };
+    assert_eq!(encode_plan(&h100, GridId::SixtyFour), "tp8.pp8.h100");
+    let (back, notices) = decode_plan("tp8.pp8.h100", GridId::SixtyFour);
+    assert!(notices.is_empty());
+    assert_eq!(back, h100);
+    let tuned = PlanConfig {
+        gpu_memory_gb: 96.0,
+        hbm_tbps: 2.4,
+        matmul_efficiency: 0.6,
+        ib_latency_us: 0.0,
+        ..h100.clone()
+    };
+    let value = encode_plan(&tuned, GridId::SixtyFour);
+    assert_eq!(value, "tp8.pp8.h100.mem96.hbm2p4.eff0p6.aib0");
+    let (back, notices) = decode_plan(&value, GridId::SixtyFour);
+    assert!(notices.is_empty(), "{notices:?}");
+    // The rate stays the preset's 741.75: it is a field of its own, not re-derived.
+    assert_eq!(back, tuned);
+    // A bad card field is ignored with a notice; the rest of the link lands.
+    let (back, notices) = decode_plan("h200.eff1p5.tp4", GridId::SixtyFour);
+    assert_eq!((back.hardware, back.tp), (Hardware::H200, 4));
+    assert_eq!(notices.len(), 1, "{notices:?}");
 }

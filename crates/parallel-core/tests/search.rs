@@ -47,13 +47,30 @@ fn check_outcome(base: &PlanConfig, top: usize) -> parallel_core::search::Search
     }
     for pair in found.plans.windows(2) {
         let (a, b) = (&pair[0].report, &pair[1].report);
+        // Under 80% of the card first (Fujii et al. 2024), then by step, then by memory.
         assert!(
-            a.estimate.step_s < b.estimate.step_s
+            a.memory.tight <= b.memory.tight,
+            "a tight plan before a comfortable one"
+        );
+        assert!(
+            a.memory.tight != b.memory.tight
+                || a.estimate.step_s < b.estimate.step_s
                 || (a.estimate.step_s == b.estimate.step_s && a.memory.total <= b.memory.total)
         );
+        if !a.memory.tight && b.memory.tight {
+            assert_eq!(ahead(a, b), Ahead::Margin);
+        }
         assert!(
             !matches!(ahead(a, b), Ahead::Quicker { by, .. } if by.get() < 0.0 && a.estimate.step_s == b.estimate.step_s)
         );
+    }
+    let comfortable = found
+        .plans
+        .iter()
+        .filter(|p| !p.report.memory.tight)
+        .count() as u64;
+    if found.plans.len() as u64 == found.fitting {
+        assert_eq!(found.comfortable, comfortable);
     }
     for miss in &found.near_misses {
         assert!(!miss.report.memory.fits);
