@@ -303,10 +303,16 @@ export async function shown(section) {
  * tie (2516.25 to one decimal) goes to the even digit, where `toFixed` rounds it up.
  */
 export function fixed(x, digits) {
-  const scaled = x * 10 ** digits;
-  if (Number.isInteger(scaled * 2) && !Number.isInteger(scaled)) {
-    const down = Math.floor(scaled);
-    return ((down % 2 === 0 ? down : down + 1) / 10 ** digits).toFixed(digits);
+  // `toFixed` rounds the double's exact value; a tie is exact only when that value's digits
+  // after the last kept one are 5 and then zeros (read from its exact expansion, not from a
+  // rounded x·10^digits, which would call 1.95 = 1.9499999… a tie).
+  const exact = Math.abs(x).toFixed(Math.min(100, digits + 60));
+  const point = exact.indexOf('.');
+  const rest = exact.slice(point + 1 + digits);
+  if (/^50*$/.test(rest)) {
+    const kept = exact.slice(0, point + 1 + digits);
+    const last = Number(kept[kept.length - 1] === '.' ? kept[kept.length - 2] : kept[kept.length - 1]);
+    if (last % 2 === 0) return (x < 0 ? '-' : '') + (digits === 0 ? kept.replace('.', '') : kept);
   }
   return x.toFixed(digits);
 }
