@@ -36,9 +36,11 @@ test('the search panel\'s card picker, by keys over every card, searches what th
     assert.equal(await select.inputValue(), id);
     const preset = coreDefaults().hardware.find((h) => h.id === id).config;
     for (const [field, testId] of Object.entries(CARD_TEXTS)) {
-      // The texts follow the pick (wait for the state, not for time).
-      await page.waitForFunction(([tid, want]) => document.querySelector(`[data-testid="${tid}"]`)?.value === want,
-        [testId, String(preset[field])]);
+      // The texts follow the pick (wait for the state, not for time), written as a person
+      // writes them: at most six decimals (0.75 × 1,307.4 reads 980.55).
+      const want = String(Math.round(preset[field] * 1e6) / 1e6);
+      await page.waitForFunction(([tid, text]) => document.querySelector(`[data-testid="${tid}"]`)?.value === text,
+        [testId, want]);
     }
     const status = panel.getByTestId('search-status');
     await status.and(page.locator('[data-done="true"]')).waitFor();
