@@ -152,25 +152,34 @@ pub fn EstimateFigure(
         }
     };
     let assumptions = move || card.with(|c| assumptions_text(lang.get(), c));
-    let dim_row = move |t: CommTime| {
+    // One row per dimension, kept while the plan has it (keyed by the dimension, as the
+    // traffic rows are); its numbers read from the times as they change.
+    let dim_row = move |dim: parallel_core::Dim| {
+        let time = Memo::new(move |_| times.with(|ts| ts.iter().find(|t| t.dim == dim).copied()));
+        let read = move |f: fn(&CommTime) -> Seconds| {
+            move || time.get().map(|t| seconds(f(&t))).unwrap_or_default()
+        };
         let line = move || {
             let lang = lang.get();
-            text::DIM_TIME.fill(
-                lang,
-                &[
-                    ("dim", &crate::vocab::dim(lang, t.dim)),
-                    ("seconds", &format::seconds(t.seconds)),
-                    ("latency", &format::seconds(t.latency)),
-                ],
-            )
+            time.get().map(|t| {
+                text::DIM_TIME.fill(
+                    lang,
+                    &[
+                        ("dim", &crate::vocab::dim(lang, t.dim)),
+                        ("seconds", &format::seconds(t.seconds)),
+                        ("latency", &format::seconds(t.latency)),
+                    ],
+                )
+            })
         };
         view! {
-            <li data-testid=format!("estimate-{}", t.dim.as_str()) data-seconds=seconds(t.seconds)
-                data-latency=seconds(t.latency)>
-                {line}" "<ExplainButton figure=Figure::CommTime(t.dim) lab=lab />
+            <li data-testid=format!("estimate-{}", dim.as_str()) data-seconds=read(|t| t.seconds)
+                data-latency=read(|t| t.latency)>
+                {line}" "<ExplainButton figure=Figure::CommTime(dim) lab=lab />
             </li>
         }
     };
+    let dims = Memo::new(move |_| times.with(|ts| ts.iter().map(|t| t.dim).collect::<Vec<_>>()));
     view! {
         <div class="figure estimate-figure" data-testid="estimate">
             <h3 class="figure-title"><T zh="估算的每步时间" en="Estimated step time" /></h3>
@@ -201,7 +210,7 @@ pub fn EstimateFigure(
                 </span>
             </p>
             <ul class="secondary estimate-dims" data-testid="estimate-dims">
-                <For each=move || times.get() key=|t| (t.dim, t.seconds.get().to_bits(), t.latency.get().to_bits()) children=dim_row />
+                <For each=move || dims.get() key=|dim| *dim children=dim_row />
             </ul>
             <p class="secondary why">
                 {named(Figure::Compute)}
