@@ -84,7 +84,6 @@ mod tests {
     use super::*;
     use parallel_core::lang::has_cjk;
 
-    const DIMS: [Dim; 6] = [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp, Dim::Dp, Dim::Edp];
     const LINKS: [Link; 2] = [Link::NvLink, Link::InfiniBand];
     const COLLECTIVES: [Collective; 6] = [
         Collective::AllReduce,
@@ -98,7 +97,7 @@ mod tests {
     /// Every name of the vocabulary in `lang`, by kind.
     fn names(lang: Lang) -> Vec<(&'static str, &'static str)> {
         let mut out = Vec::new();
-        for d in DIMS {
+        for d in Dim::ALL {
             out.push(("dim", dim(lang, d)));
             out.push(("dim_traffic", dim_traffic(lang, d)));
             out.push(("group", group(lang, d)));
@@ -126,7 +125,7 @@ mod tests {
     #[test]
     fn each_dimension_is_spelt_once_in_every_name_of_it() {
         for lang in [Lang::Zh, Lang::En] {
-            for d in DIMS {
+            for d in Dim::ALL {
                 let name = dim(lang, d);
                 assert!(dim_traffic(lang, d).starts_with(name), "{d} traffic");
                 assert!(group(lang, d).contains(name), "{d} group");

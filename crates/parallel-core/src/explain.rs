@@ -124,7 +124,6 @@ impl Figure {
 
     /// The figure of an id, if it is one.
     pub fn from_id(id: &str) -> Option<Figure> {
-        const DIMS: [Dim; 6] = [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp, Dim::Dp, Dim::Edp];
         let fixed = [
             Figure::ModelStates,
             Figure::Activations,
@@ -142,9 +141,9 @@ impl Figure {
         ];
         fixed
             .into_iter()
-            .chain(DIMS.into_iter().map(Figure::Traffic))
-            .chain(DIMS.into_iter().map(Figure::TrafficTime))
-            .chain(DIMS.into_iter().map(Figure::CommTime))
+            .chain(Dim::ALL.into_iter().map(Figure::Traffic))
+            .chain(Dim::ALL.into_iter().map(Figure::TrafficTime))
+            .chain(Dim::ALL.into_iter().map(Figure::CommTime))
             .find(|f| f.id() == id)
     }
 }

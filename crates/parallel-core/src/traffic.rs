@@ -249,7 +249,7 @@ impl Plan {
     pub fn traffic_for_card(&self, card: u32) -> Result<Vec<Traffic>, crate::PlanError> {
         let grid = self.grid();
         let mut links = Vec::with_capacity(6);
-        for dim in [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp, Dim::Dp, Dim::Edp] {
+        for dim in Dim::ALL {
             let cards = match dim {
                 Dim::Dp => grid.weight_group(card)?,
                 Dim::Ep | Dim::Edp if !self.model().is_moe() => vec![card],

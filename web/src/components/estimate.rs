@@ -152,8 +152,9 @@ pub fn EstimateFigure(
         }
     };
     let assumptions = move || card.with(|c| assumptions_text(lang.get(), c));
-    // One row per dimension, kept while the plan has it (keyed by the dimension, as the
-    // traffic rows are); its numbers read from the times as they change.
+    // One row per dimension in the reports' order (`Dim::ALL`), shown while the plan has it:
+    // the rows never move, so no engine's keyed diff can reorder them (WebKit once drew PP
+    // before TP through a keyed list); each row reads its numbers from a memo.
     let dim_row = move |dim: parallel_core::Dim| {
         let time = Memo::new(move |_| times.with(|ts| ts.iter().find(|t| t.dim == dim).copied()));
         let read = move |f: fn(&CommTime) -> Seconds| {
@@ -173,13 +174,15 @@ pub fn EstimateFigure(
             })
         };
         view! {
-            <li data-testid=format!("estimate-{}", dim.as_str()) data-seconds=read(|t| t.seconds)
-                data-latency=read(|t| t.latency)>
-                {line}" "<ExplainButton figure=Figure::CommTime(dim) lab=lab />
-            </li>
+            <Show when=move || time.with(Option::is_some)>
+                <li data-testid=format!("estimate-{}", dim.as_str()) data-seconds=read(|t| t.seconds)
+                    data-latency=read(|t| t.latency)>
+                    {line}" "<ExplainButton figure=Figure::CommTime(dim) lab=lab />
+                </li>
+            </Show>
         }
     };
-    let dims = Memo::new(move |_| times.with(|ts| ts.iter().map(|t| t.dim).collect::<Vec<_>>()));
+    let rows = parallel_core::Dim::ALL.map(dim_row);
     view! {
         <div class="figure estimate-figure" data-testid="estimate">
             <h3 class="figure-title"><T zh="估算的每步时间" en="Estimated step time" /></h3>
@@ -210,7 +213,7 @@ pub fn EstimateFigure(
                 </span>
             </p>
             <ul class="secondary estimate-dims" data-testid="estimate-dims">
-                <For each=move || dims.get() key=|dim| *dim children=dim_row />
+                {rows}
             </ul>
             <p class="secondary why">
                 {named(Figure::Compute)}

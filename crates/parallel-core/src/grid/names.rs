@@ -23,6 +23,9 @@ pub enum Dim {
 }
 
 impl Dim {
+    /// Every dimension, in the order reports and tables list them (the traffic rows' order).
+    pub const ALL: [Dim; 6] = [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp, Dim::Dp, Dim::Edp];
+
     /// The dimension's short name, as in reports: "tp", "cp", "ep", "pp", "dp", "edp".
     pub const fn as_str(self) -> &'static str {
         match self {
