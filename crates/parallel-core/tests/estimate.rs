@@ -22,6 +22,12 @@ const ANCHOR_BUCKETS: f64 = 1112.0;
 const NVLINK: f64 = 160e9;
 const IB: f64 = 50e9;
 
+/// The estimate's data-parallel time of a plan (`Plan::comm_times` over its report's rows).
+fn dp_time(plan: &Plan, report: &Report) -> parallel_core::estimate::CommTime {
+    let times = plan.comm_times(&report.comm);
+    *times.iter().find(|t| t.dim == Dim::Dp).unwrap()
+}
+
 fn row(report: &Report, dim: Dim) -> (f64, u32) {
     let t = report.comm.iter().find(|t| t.dim == dim).unwrap();
     (t.bytes.get(), t.group_size)
@@ -44,11 +50,19 @@ fn dense_full_recompute_dp_in_buckets_hidden() {
         e.compute_s.get()
     );
     assert!(close(compute, 18.470_719_413_288_96));
-    // ZeRO-3: a reduce-scatter of g·Ψ and two all-gathers of 2·Ψ, 1,112 buckets each, 7
-    // steps each over NVLink at 1 µs: 23.4 ms of α; 145.9 GB at 160 GB/s.
+    // ZeRO-3, for each of the m = 8 micro-batches: a reduce-scatter of g·Ψ and two
+    // all-gathers of 2·Ψ, 1,112 buckets each, 7 steps each over NVLink at 1 µs (23.4 ms of
+    // α), and the table's 145.9 GB at 160 GB/s.
     let (bytes, n) = row(&r, Dim::Dp);
     assert_eq!(n, 8);
-    let dp = 3.0 * ANCHOR_BUCKETS * 7.0 * 1e-6 + bytes / NVLINK;
+    let dp = 8.0 * (3.0 * ANCHOR_BUCKETS * 7.0 * 1e-6 + bytes / NVLINK);
+    let plan = Plan::new(&PlanConfig::lesson_8_gpus()).unwrap();
+    let dp_time = dp_time(&plan, &r);
+    assert!(close(dp_time.seconds.get(), dp), "{dp_time:?} vs {dp}");
+    assert!(close(
+        dp_time.latency.get(),
+        8.0 * 3.0 * ANCHOR_BUCKETS * 7.0 * 1e-6
+    ));
     assert!(dp < 2.0 / 3.0 * compute, "hidden behind the backward pass");
     assert_eq!(e.exposed_comm_s.get(), 0.0);
     assert_eq!(e.latency_s.get(), 0.0);
@@ -157,6 +171,52 @@ fn dp_buckets_over_the_network_are_exposed_when_the_backward_is_short() {
     assert!(close(e.exposed_comm_s.get(), unhidden));
     assert!(close(e.latency_s.get(), unhidden * alpha / dp));
     assert!(close(e.step_s.get(), compute + unhidden));
+}
+
+/// ZeRO-1, 2 and 3 on 16 cards over two nodes (DP 16 over InfiniBand), m = 4, s = 1024, no
+/// recompute: what each sends for data parallelism in a step, by hand.
+#[test]
+fn zero_2_and_3_sync_every_micro_batch() {
+    let ring = 15.0 / 16.0;
+    // g = 2: g·Ψ = 2·Ψ = 55,562,855,904 bytes, 1,112 buckets; 15 steps a call at 5 µs.
+    let (grads, params) = (2.0 * ANCHOR_P, 2.0 * ANCHOR_P);
+    let cases = [
+        // ZeRO-1: the full gradients accumulate; one reduce-scatter and one all-gather a step.
+        (1, ring * (grads + params), 2.0 * ANCHOR_BUCKETS),
+        // ZeRO-2: the gradient shard is reduce-scattered after each of the 4 backwards.
+        (2, ring * (4.0 * grads + params), 5.0 * ANCHOR_BUCKETS),
+        // ZeRO-3: and the weights are gathered for each forward and each backward.
+        (
+            3,
+            ring * 4.0 * (grads + 2.0 * params),
+            12.0 * ANCHOR_BUCKETS,
+        ),
+    ];
+    for (zero, sent, calls) in cases {
+        let config = PlanConfig {
+            gpus: 16,
+            seq_len: 1024,
+            micro_batches: 4,
+            zero,
+            recompute: Recompute::None,
+            ..PlanConfig::default()
+        };
+        let r = evaluate(&config).unwrap();
+        let (table_bytes, n) = row(&r, Dim::Dp);
+        assert_eq!(n, 16);
+        // The traffic table keeps the lesson's once-a-step accounting.
+        assert!(close(
+            table_bytes,
+            ring * (grads + params * if zero == 3 { 2.0 } else { 1.0 })
+        ));
+        let time = dp_time(&Plan::new(&config).unwrap(), &r);
+        let alpha = calls * 15.0 * 5e-6;
+        assert!(close(time.latency.get(), alpha), "ZeRO-{zero}: {time:?}");
+        assert!(
+            close(time.seconds.get(), alpha + sent / IB),
+            "ZeRO-{zero}: {time:?}"
+        );
+    }
 }
 
 #[test]

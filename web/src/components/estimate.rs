@@ -46,7 +46,8 @@ mod text {
              max(1, R/T_l)：R = 有效算力 ÷ 显存带宽 {hbm} TB/s，T_l = s·b/c 是每卡每个 micro-batch 的 \
              token 数（路由专家按各自分到的 token 另算）。每次集合通信 = 步数 × α + 字节 ÷ 带宽，\
              α 为 NVLink {nvlink_us} µs、网络 {ib_us} µs；全量重计算让 TP 每层多 2 次调用（字节 ×3/2），\
-             CP 算上反向（字节 ×2），DP 按 50 MB 一桶。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP \
+             CP 算上反向（字节 ×2），DP 按 50 MB 一桶；ZeRO-2/3 只存梯度的一份分片，\
+             每个 micro-batch 反向后都要 reduce-scatter，ZeRO-3 每个 micro-batch 的前向和反向还要各 all-gather 一次权重。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP \
              在关键路径上，DP 与专家 DP 只能藏在反向传播（计算的 2/3）后面。MFU = 模型 FLOPs ÷ \
              (N × 峰值 {peak} TFLOP/s × 每步时间)。",
         en: "An estimate, not a measurement. FLOPs = (6·P_act + 6·F·a·head_dim·s)·T, × 4/3 with \
@@ -56,7 +57,9 @@ mod text {
              each receives). Each collective call = steps × α + bytes ÷ bandwidth, α = \
              {nvlink_us} µs over NVLink and {ib_us} µs over the network; full recompute adds 2 TP \
              calls a layer (bytes × 3/2), CP counts its backward (bytes × 2), DP runs in 50 MB \
-             buckets. Bubble = compute × (p−1)/(v·m); TP, CP, EP and PP sit on the critical path, \
+             buckets; ZeRO-2/3 keep only a shard of the gradients, so they reduce-scatter after \
+             every micro-batch's backward, and ZeRO-3 gathers the weights again for every \
+             micro-batch's forward and backward. Bubble = compute × (p−1)/(v·m); TP, CP, EP and PP sit on the critical path, \
              DP and expert DP hide only behind the backward pass (2/3 of compute). MFU = model \
              FLOPs ÷ (N × the {peak} TFLOP/s peak × the step).",
     };

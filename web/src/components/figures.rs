@@ -269,8 +269,8 @@ pub fn TrafficTable(
                 </table>
             </TableScroll>
             <p class="secondary" data-testid="traffic-estimate-note">
-                <T zh="这张表沿用课上的口径（字节 ÷ 带宽）。步时估算在此之上再加：每步通信的延迟 α、CP 的反向（字节 ×2）、全量重计算重复的 TP 调用（字节 ×3/2），DP 按 50 MB 分桶；各维在估算里的时间见右边的估算。"
-                   en="This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × 2), full recompute's repeated TP calls (bytes × 3/2), DP in 50 MB buckets; each dimension's time in the estimate is listed with the estimate." />
+                <T zh="这张表沿用课上的口径（字节 ÷ 带宽）。步时估算在此之上再加：每步通信的延迟 α、CP 的反向（字节 ×2）、全量重计算重复的 TP 调用（字节 ×3/2），DP 按 50 MB 分桶（ZeRO-2/3 每个 micro-batch 都要同步梯度分片，ZeRO-3 还要每次重新聚齐权重）；各维在估算里的时间见右边的估算。"
+                   en="This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × 2), full recompute's repeated TP calls (bytes × 3/2), DP in 50 MB buckets (ZeRO-2/3 sync their gradient shard every micro-batch, ZeRO-3 also gathers the weights again each time); each dimension's time in the estimate is listed with the estimate." />
             </p>
         </div>
     }

@@ -2,10 +2,13 @@
 //! (Hockney 1994), with the ring's step counts of Thakur, Rabenseifner and Gropp 2005. The
 //! bytes are the traffic table's (SPEC §5) with what a run also sends: full recompute's
 //! re-run forward repeats TP's two forward calls (TP bytes × 3/2), and context parallelism's
-//! backward reduce-scatters dK and dV as its forward all-gathered K and V (CP bytes × 2).
+//! backward reduce-scatters dK and dV as its forward all-gathered K and V (CP bytes × 2);
+//! with gradient accumulation over m micro-batches, ZeRO-2 and ZeRO-3 hold only their shard
+//! of the gradients and so reduce-scatter after every micro-batch's backward, and ZeRO-3
+//! gathers the weights again for every micro-batch's forward and backward.
 
 use crate::config::{Recompute, Schedule};
-use crate::formula::{count_of, Quantity, Show};
+use crate::formula::{count_of, ring, Quantity, Show};
 use crate::grid::{Dim, Link};
 use crate::plan::Plan;
 use crate::traffic::{Collective, Traffic};
@@ -69,20 +72,46 @@ impl Plan {
     }
 
     /// Calls of the data-parallel collectives of a shard of Ψ parameters (g bytes of
-    /// gradient each), each ⌈bytes ÷ 50 MB⌉: ZeRO-0 an all-reduce of g·Ψ; ZeRO-1/2 a
-    /// reduce-scatter of g·Ψ and an all-gather of 2·Ψ; ZeRO-3 a second all-gather of 2·Ψ
-    /// for the backward (ZeRO, Rajbhandari et al. 2019 §5).
+    /// gradient each), each ⌈bytes ÷ 50 MB⌉: ZeRO-0 an all-reduce of g·Ψ; ZeRO-1 a
+    /// reduce-scatter of g·Ψ and an all-gather of 2·Ψ; ZeRO-2 the reduce-scatter after each
+    /// of the m backwards; ZeRO-3 also two all-gathers of 2·Ψ (forward, backward) each
+    /// micro-batch (ZeRO, Rajbhandari et al. 2019 §5 and §7).
     fn buckets<Q: Quantity>(&self, psi: Q) -> Q {
         let psi = || psi.clone();
         let bucket = || Q::var("bucket", DP_BUCKET_BYTES, Show::Bytes);
+        let m = || count_of::<Q>("m", self.micro_batches());
         let grads =
             || (count_of::<Q>("g", self.precision().grad_bytes()) * psi() / bucket()).ceil();
         let params = || (Q::lit(2.0) * psi() / bucket()).ceil();
         match self.zero() {
             0 => grads(),
-            1 | 2 => grads() + params(),
-            _ => grads() + Q::lit(2.0) * params(),
+            1 => grads() + params(),
+            2 => m() * grads() + params(),
+            _ => m() * (grads() + Q::lit(2.0) * params()),
         }
+    }
+
+    /// Bytes a card sends for data parallelism in a step of m micro-batches, over a group of
+    /// D cards holding a shard of Ψ: ZeRO-0 2·((D−1)/D)·g·Ψ and ZeRO-1 ((D−1)/D)·(g + 2)·Ψ, as
+    /// the traffic table (SPEC §5, once a step: the full gradients accumulate on the card);
+    /// ZeRO-2 ((D−1)/D)·(m·g + 2)·Ψ (its gradient shard is reduce-scattered after each
+    /// backward); ZeRO-3 ((D−1)/D)·m·(g + 4)·Ψ (the weights gathered for each forward and
+    /// backward too; Rajbhandari et al. 2019 §7, PyTorch FSDP's reshard after forward).
+    fn data_parallel_sent<Q: Quantity>(&self, dim: Dim) -> Option<Q> {
+        let (psi, group) = match dim {
+            Dim::Dp => self.dense_shard::<Q>(),
+            Dim::Edp => self.expert_shard::<Q>()?,
+            _ => return None,
+        };
+        let m = || count_of::<Q>("m", self.micro_batches());
+        let g = || count_of::<Q>("g", self.precision().grad_bytes());
+        let per_param = match self.zero() {
+            0 => Q::lit(2.0) * g(),
+            1 => g() + Q::lit(2.0),
+            2 => m() * g() + Q::lit(2.0),
+            _ => m() * (g() + Q::lit(4.0)),
+        };
+        Some(ring(group) * per_param * psi)
     }
 
     /// The α part of a dimension's time: calls·steps·α (SPEC §17).
@@ -93,13 +122,17 @@ impl Plan {
     }
 
     /// A dimension's time in the estimate: calls·steps·α + k·bytes/bandwidth, k = 3/2 for TP
-    /// with full recompute, 2 for CP, else 1 (SPEC §17).
+    /// with full recompute, 2 for CP, else 1 (SPEC §17); data parallelism's bytes are those
+    /// of a step of m micro-batches (`data_parallel_sent`).
     pub(crate) fn comm_seconds<Q: Quantity>(&self, row: &Traffic) -> Q {
-        let bytes = Q::var("bytes", row.bytes.get(), Show::Bytes);
+        let bytes = || Q::var("bytes", row.bytes.get(), Show::Bytes);
         let sent = match (row.dim, self.recompute()) {
-            (Dim::Tp, Recompute::Full) => bytes * Q::constant("3/2", 1.5),
-            (Dim::Cp, _) => bytes * Q::lit(2.0),
-            _ => bytes,
+            (Dim::Tp, Recompute::Full) => bytes() * Q::constant("3/2", 1.5),
+            (Dim::Cp, _) => bytes() * Q::lit(2.0),
+            (Dim::Dp | Dim::Edp, _) if self.zero() >= 2 => self
+                .data_parallel_sent::<Q>(row.dim)
+                .map_or_else(bytes, |sent| sent.named("bytes", Show::Bytes)),
+            _ => bytes(),
         };
         let symbol = match row.link {
             Link::NvLink => "NVLink bandwidth",
