@@ -332,9 +332,9 @@ export function expected(config, card) {
   const groups = cli(['groups', '--card', String(card)], config).ok;
   // Each dimension's time in the estimate: the results of `eval --explain`'s estimate-<dim>.
   const explained = cli(['eval', '--explain'], config).ok.explain;
-  const dims = Object.fromEntries(explained
+  const dims = explained
     .filter((e) => /^estimate-(tp|cp|ep|pp|dp|edp)$/.test(e.figure))
-    .map((e) => [e.figure.slice('estimate-'.length), e.result]));
+    .map((e) => [e.figure.slice('estimate-'.length), e.result]);
   const roles = {};
   for (const dim of ['tp', 'cp', 'pp', 'dp', 'ep', 'edp']) {
     if (!groups[dim] || groups[dim].length < 2) continue;

@@ -50,8 +50,10 @@ export function readSection(target) {
     latency_s: Number(attr('estimate-latency', 'data-seconds')),
     roofline_factor: Number(attr('estimate-roofline', 'data-value')),
     mfu: Number(attr('estimate-mfu', 'data-value')),
-    dims: Object.fromEntries([...byId('estimate-dims').querySelectorAll('li[data-testid^="estimate-"]')]
-      .map((li) => [li.dataset.testid.slice('estimate-'.length), Number(li.dataset.seconds)])),
+    // [dim, seconds] pairs in the page's order: an array, since WebKit's WebDriver returns
+    // an object's keys in an order of its own.
+    dims: [...byId('estimate-dims').querySelectorAll('li[data-testid^="estimate-"]')]
+      .map((li) => [li.dataset.testid.slice('estimate-'.length), Number(li.dataset.seconds)]),
     text: [text('estimate-step'), text('estimate-split'), text('estimate-throughput'), text('estimate-latency')],
   };
   return {

@@ -47,8 +47,9 @@ mod text {
              token 数（路由专家按各自分到的 token 另算）。每次集合通信 = 步数 × α + 字节 ÷ 带宽，\
              α 为 NVLink {nvlink_us} µs、网络 {ib_us} µs；全量重计算让 TP 每层多 2 次调用（字节 ×3/2），\
              CP 算上反向（字节 ×2），DP 按 50 MB 一桶；ZeRO-2/3 只存梯度的一份分片，\
-             每个 micro-batch 反向后都要 reduce-scatter，ZeRO-3 每个 micro-batch 的前向和反向还要各 all-gather 一次权重。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP \
-             在关键路径上，DP 与专家 DP 只能藏在反向传播（计算的 2/3）后面。MFU = 模型 FLOPs ÷ \
+             每个 micro-batch 反向后都要 reduce-scatter，ZeRO-3 每个 micro-batch 的前向和反向\
+             还要各 all-gather 一次权重。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP 在关键路径上，\
+             DP 与专家 DP 只能藏在反向传播（计算的 2/3）后面。MFU = 模型 FLOPs ÷ \
              (N × 峰值 {peak} TFLOP/s × 每步时间)。",
         en: "An estimate, not a measurement. FLOPs = (6·P_act + 6·F·a·head_dim·s)·T, × 4/3 with \
              full recompute. Compute = FLOPs ÷ (N × an effective {tflops} TFLOP/s per card), the \
@@ -59,8 +60,8 @@ mod text {
              calls a layer (bytes × 3/2), CP counts its backward (bytes × 2), DP runs in 50 MB \
              buckets; ZeRO-2/3 keep only a shard of the gradients, so they reduce-scatter after \
              every micro-batch's backward, and ZeRO-3 gathers the weights again for every \
-             micro-batch's forward and backward. Bubble = compute × (p−1)/(v·m); TP, CP, EP and PP sit on the critical path, \
-             DP and expert DP hide only behind the backward pass (2/3 of compute). MFU = model \
+             micro-batch's forward and backward. Bubble = compute × (p−1)/(v·m); TP, CP, EP and \
+             PP sit on the critical path, DP and expert DP hide only behind the backward pass (2/3 of compute). MFU = model \
              FLOPs ÷ (N × the {peak} TFLOP/s peak × the step).",
     };
 
@@ -155,9 +156,8 @@ pub fn EstimateFigure(
         }
     };
     let assumptions = move || card.with(|c| assumptions_text(lang.get(), c));
-    // One row per dimension in the reports' order (`Dim::ALL`), shown while the plan has it:
-    // the rows never move, so no engine's keyed diff can reorder them (WebKit once drew PP
-    // before TP through a keyed list); each row reads its numbers from a memo.
+    // One row per dimension, kept while the plan has it (keyed by the dimension, as the
+    // traffic rows are); its numbers read from the times as they change.
     let dim_row = move |dim: parallel_core::Dim| {
         let time = Memo::new(move |_| times.with(|ts| ts.iter().find(|t| t.dim == dim).copied()));
         let read = move |f: fn(&CommTime) -> Seconds| {
@@ -177,15 +177,13 @@ pub fn EstimateFigure(
             })
         };
         view! {
-            <Show when=move || time.with(Option::is_some)>
-                <li data-testid=format!("estimate-{}", dim.as_str()) data-seconds=read(|t| t.seconds)
-                    data-latency=read(|t| t.latency)>
-                    {line}" "<ExplainButton figure=Figure::CommTime(dim) lab=lab />
-                </li>
-            </Show>
+            <li data-testid=format!("estimate-{}", dim.as_str()) data-seconds=read(|t| t.seconds)
+                data-latency=read(|t| t.latency)>
+                {line}" "<ExplainButton figure=Figure::CommTime(dim) lab=lab />
+            </li>
         }
     };
-    let rows = parallel_core::Dim::ALL.map(dim_row);
+    let dims = Memo::new(move |_| times.with(|ts| ts.iter().map(|t| t.dim).collect::<Vec<_>>()));
     view! {
         <div class="figure estimate-figure" data-testid="estimate">
             <h3 class="figure-title"><T zh="估算的每步时间" en="Estimated step time" /></h3>
@@ -216,7 +214,7 @@ pub fn EstimateFigure(
                 </span>
             </p>
             <ul class="secondary estimate-dims" data-testid="estimate-dims">
-                {rows}
+                <For each=move || dims.get() key=|dim| *dim children=dim_row />
             </ul>
             <p class="secondary why">
                 {named(Figure::Compute)}
