@@ -19,6 +19,7 @@ use crate::i18n::Lang;
 pub fn dim(lang: Lang, dim: Dim) -> &'static str {
     match dim {
         Dim::Edp => lang.pick("专家 DP", "expert DP"),
+        Dim::Offload => lang.pick("优化器卸载", "optimizer offload"),
         Dim::Tp | Dim::Cp | Dim::Ep | Dim::Pp | Dim::Dp => dim.label(),
     }
 }
@@ -44,6 +45,10 @@ pub fn group(lang: Lang, dim: Dim) -> &'static str {
         Dim::Dp => lang.pick("同一个 DP 组", "Same DP group"),
         Dim::Ep => lang.pick("同一个 EP 组", "Same EP group"),
         Dim::Edp => lang.pick("同一个专家 DP 组", "Same expert DP group"),
+        Dim::Offload => lang.pick(
+            "这张卡和它的主机（优化器卸载）",
+            "The card and its host (optimizer offload)",
+        ),
     }
 }
 
@@ -53,6 +58,7 @@ pub fn link(lang: Lang, link: Link) -> &'static str {
     match link {
         Link::NvLink => "NVLink",
         Link::InfiniBand => lang.pick("InfiniBand（跨机）", "InfiniBand"),
+        Link::Pcie => "PCIe",
     }
 }
 
@@ -62,6 +68,7 @@ pub fn link_where(lang: Lang, link: Link) -> &'static str {
     match link {
         Link::NvLink => lang.pick("NVLink（机内）", "NVLink (inside a node)"),
         Link::InfiniBand => lang.pick("InfiniBand（跨机）", "InfiniBand (across nodes)"),
+        Link::Pcie => lang.pick("PCIe（卡与主机之间）", "PCIe (between a card and its host)"),
     }
 }
 
@@ -76,6 +83,10 @@ pub fn collective(lang: Lang, collective: Collective) -> &'static str {
         Collective::P2p => lang.pick("点对点 p2p", "point-to-point"),
         Collective::ReduceScatterAllGather => "reduce-scatter + all-gather",
         Collective::AllGatherReduceScatter => "all-gather + reduce-scatter",
+        Collective::DeviceHostRoundTrip => lang.pick(
+            "梯度下到主机 + 权重回到卡上",
+            "gradients to the host + weights back",
+        ),
     }
 }
 
@@ -84,14 +95,15 @@ mod tests {
     use super::*;
     use parallel_core::lang::has_cjk;
 
-    const LINKS: [Link; 2] = [Link::NvLink, Link::InfiniBand];
-    const COLLECTIVES: [Collective; 6] = [
+    const LINKS: [Link; 3] = [Link::NvLink, Link::InfiniBand, Link::Pcie];
+    const COLLECTIVES: [Collective; 7] = [
         Collective::AllReduce,
         Collective::AllGather,
         Collective::AllToAll,
         Collective::P2p,
         Collective::ReduceScatterAllGather,
         Collective::AllGatherReduceScatter,
+        Collective::DeviceHostRoundTrip,
     ];
 
     /// Every name of the vocabulary in `lang`, by kind.

@@ -96,10 +96,17 @@ PLAN (a JSON object; every field is optional, empty input = all defaults)
     gpu_memory_gb, nvlink_gbps, ib_gbps, hbm_tbps, peak_tflops and gpu_tflops = peak_tflops *
     matmul_efficiency (the lesson's card: 400); the fields given explicitly win,
   hbm_tbps 3.35, peak_tflops 989 (dense BF16, for MFU), matmul_efficiency 0.75 (0-1],
-  nvlink_latency_us 1, ib_latency_us 5 (alpha per step of a collective)
+  nvlink_latency_us 1, ib_latency_us 5 (alpha per step of a collective),
+  optimizer_offload "none" (none|cpu): "cpu" keeps Adam on the host (CPU Adam): the card
+    keeps the ledger less its 12 bytes (ZeRO 0/1 (2+g)*psi, 2 2*psi + g*psi/D, 3 (2+g)*psi/D),
+    the host 16*psi_o a card (psi_o = psi at ZeRO 0, psi/D at 1-3; MoE experts likewise),
+  pcie_gbps 50 (host link per card, GB/s), host_memory_gb 2048 (host memory per node)
 
 REPORT
-  {"dp", "memory", "comm", "bubble", "warnings", "estimate"}; estimate (an estimate, not a
+  {"dp", "memory", "comm", "bubble", "warnings", "estimate"}; with optimizer_offload "cpu",
+  memory.host = {"per_gpu", "per_node" (the fullest node), "capacity", "fits"} (over capacity
+  is a warning) and comm ends with {"dim": "offload", "collective": "d2h+h2d",
+  "group_size": 1, "bytes": 6*psi_o, "link": "pcie", "seconds": bytes/pcie_gbps}; estimate (an estimate, not a
   measurement) = {"tokens_per_step", "flops_per_step", "compute_s", "exposed_comm_s",
   "latency_s", "roofline_factor", "bubble_s", "step_s", "tokens_per_s_per_gpu", "mfu"}:
   FLOPs = (6*P_act + 6*F*a*head_dim*s)*T (x 4/3 with full recompute); compute = the weight
@@ -107,7 +114,7 @@ REPORT
   at T_e = T_l*top_k*e/experts) + attention FLOPs, / (N*gpu_tflops*1e12); each dimension
   costs calls*steps*alpha + bytes/bandwidth (TP bytes x 3/2 and 6 calls a layer with full
   recompute, CP bytes x 2, DP in 50 MB buckets); step = compute*(1+bubble ratio) + tp + cp
-  + ep + pp + max(0, dp + edp - 2/3*compute); mfu = model FLOPs/(N*peak_tflops*1e12*step)
+  + ep + pp (+ offload, no alpha) + max(0, dp + edp - 2/3*compute); mfu = model FLOPs/(N*peak_tflops*1e12*step)
 "#;
 
 /// Examples, model config and exit status, after the list of what is not counted.
@@ -124,6 +131,7 @@ EXAMPLES
   parallel-lab table --lang zh --format json > tables.json
   echo '[{"label":"DP 8, ZeRO-3","config":{"zero":3}}]' | parallel-lab table --stdin
   echo '{"gpus":64,"global_batch":256,"seq_len":8192}' | parallel-lab search --top 5
+  echo '{"zero":1,"optimizer_offload":"cpu","pcie_gbps":25}' | parallel-lab eval
   cargo run --release -p parallel-cli -- bench
 
 CONFIG.JSON (parallel-lab model, {"hf_config": ...})

@@ -316,7 +316,8 @@ fn invalid_input_exits_2_with_one_line_naming_the_field() {
              `seq_len`, `zero`, `recompute`, `schedule`, `virtual_stages`, `precision`, \
              `gpu_memory_gb`, `nvlink_gbps`, `ib_gbps`, `order`, `accounting`, `gpu_tflops`, \
              `global_batch`, `hardware`, `hbm_tbps`, `peak_tflops`, `matmul_efficiency`, \
-             `nvlink_latency_us`, `ib_latency_us` at line 1 column 10",
+             `nvlink_latency_us`, `ib_latency_us`, `optimizer_offload`, `pcie_gbps`, \
+             `host_memory_gb` at line 1 column 10",
         ),
         (
             &["eval"],
@@ -1287,6 +1288,9 @@ fn defaults_prints_the_empty_plan_and_the_presets() {
         "matmul_efficiency",
         "nvlink_latency_us",
         "ib_latency_us",
+        "optimizer_offload",
+        "pcie_gbps",
+        "host_memory_gb",
     ];
     every.sort_unstable();
     assert_eq!(fields, every);

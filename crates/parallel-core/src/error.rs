@@ -324,7 +324,7 @@ impl fmt::Display for PlanError {
 impl std::error::Error for PlanError {}
 
 /// A soft problem: the plan is still evaluated, the page shows it beside the result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Warning {
     /// t > gpus_per_node: the TP group crosses nodes and its all-reduce runs over InfiniBand.
     TpAcrossNodes {
@@ -347,6 +347,14 @@ pub enum Warning {
         /// Context-parallel degree c.
         cp: u32,
     },
+    /// With the optimizer on the host, the busiest node's offloaded states (16·Ψ_o per card)
+    /// outgrow its host memory (SPEC §14).
+    HostMemoryOver {
+        /// The busiest node's host bytes, in GB.
+        per_node_gb: f64,
+        /// Host memory per node, GB.
+        host_memory_gb: f64,
+    },
 }
 
 impl Warning {
@@ -356,6 +364,7 @@ impl Warning {
             Warning::TpAcrossNodes { .. } => "tp",
             Warning::LayersNotDivisible { .. } => "pp",
             Warning::ZigzagPadding { .. } => "seq_len",
+            Warning::HostMemoryOver { .. } => "host_memory_gb",
         }
     }
 }
@@ -376,6 +385,13 @@ impl fmt::Display for Warning {
                 f,
                 "seq_len: {seq_len} tokens do not divide into 2·CP = {} chunks; zigzag needs padding",
                 2 * u64::from(cp)
+            ),
+            Warning::HostMemoryOver {
+                per_node_gb,
+                host_memory_gb,
+            } => write!(
+                f,
+                "host_memory_gb: a node's offloaded optimizer states take {per_node_gb:.1} GB, more than its {host_memory_gb} GB of host memory"
             ),
         }
     }

@@ -54,6 +54,7 @@ pub mod margin;
 mod memory;
 mod model;
 pub mod numbers;
+mod offload;
 pub mod omissions;
 mod plan;
 mod report;
@@ -66,7 +67,9 @@ pub mod traffic;
 mod units;
 
 pub use bubble::Bubble;
-pub use config::{Accounting, PlanConfig, Precision, RankOrder, Recompute, Schedule};
+pub use config::{
+    Accounting, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule,
+};
 pub use cp_layout::{causal_pairs, cp_positions, cp_token_ranks, pair_imbalance, CpLayout};
 pub use error::{PlanError, Warning};
 pub use estimate::Estimate;
@@ -74,6 +77,7 @@ pub use grid::{Coords, Dim, Grid, Groups, Link};
 pub use lang::Lang;
 pub use memory::{Activations, Memory, ModelStates};
 pub use model::{count_params, InlineModel, Model, ModelChoice, Moe, Preset};
+pub use offload::HostMemory;
 pub use plan::{Degrees, Plan, MAX_GPUS, MAX_SEQ_LEN};
 pub use report::{evaluate, Report};
 pub use schedule::{simulate_schedule, Op, OpKind, ScheduleView, Timeline, MAX_TIMELINE_SLOTS};

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::config::{Recompute, Schedule};
+use crate::config::{OptimizerOffload, Recompute, Schedule};
 use crate::formula::{count_of, Quantity, Show};
 use crate::plan::Plan;
 use crate::units::Bytes;
@@ -20,7 +20,8 @@ pub struct ModelStates {
     pub weights: Bytes,
     /// Gradients: g·Ψ, divided by D from ZeRO-2.
     pub gradients: Bytes,
-    /// FP32 master weights and Adam moments: 12Ψ, divided by D from ZeRO-1.
+    /// FP32 master weights and Adam moments: 12Ψ, divided by D from ZeRO-1 (0 on the card
+    /// with the optimizer on the host, [`ModelStates::on_card`]).
     pub optimizer: Bytes,
 }
 
@@ -59,6 +60,27 @@ impl ModelStates {
         self.weights + self.gradients + self.optimizer
     }
 
+    /// What stays on the card (SPEC §14): all of it, or, with the optimizer on the host,
+    /// the weights and gradients only (the 12-byte part is in host memory).
+    ///
+    /// ```
+    /// use parallel_core::{ModelStates, OptimizerOffload};
+    /// // The anchor on 8 cards, ZeRO-1, g = 2: 4·Ψ stays, 12·Ψ/D goes to the host.
+    /// let states = ModelStates::ledger(27_781_427_952.0, 8.0, 1, 2.0);
+    /// let card = states.on_card(OptimizerOffload::Cpu);
+    /// assert_eq!((card.total().to_string(), card.optimizer.get()), ("111.1 GB".into(), 0.0));
+    /// assert_eq!(states.on_card(OptimizerOffload::None), states);
+    /// ```
+    pub fn on_card(self, offload: OptimizerOffload) -> ModelStates {
+        match offload {
+            OptimizerOffload::None => self,
+            OptimizerOffload::Cpu => ModelStates {
+                optimizer: Bytes::ZERO,
+                ..self
+            },
+        }
+    }
+
     pub(crate) fn plus(self, other: ModelStates) -> ModelStates {
         ModelStates {
             weights: self.weights + other.weights,
@@ -94,6 +116,10 @@ pub struct Memory {
     pub fits: bool,
     /// Fits, but above 80% of the card ([`crate::margin`]).
     pub tight: bool,
+    /// With the optimizer on the host (SPEC §14): its bytes per card and per node; `None`
+    /// (and not in the report's JSON) when the optimizer stays on the card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<crate::offload::HostMemory>,
 }
 
 /// ZeRO's ledger ([`ModelStates::ledger`]) as formulas of the shard `psi` and the group
@@ -115,10 +141,21 @@ pub fn ledger<Q: Quantity>(psi: Q, group: Q, zero: u8, grad_bytes: f64) -> [Q; 3
     ]
 }
 
-/// The sum of a ledger's three parts.
-pub(crate) fn ledger_total<Q: Quantity>(psi: Q, group: Q, zero: u8, grad_bytes: f64) -> Q {
+/// What a card holds of a ledger: its three parts, or, with the optimizer on the host, the
+/// weights and gradients only (SPEC §14: ZeRO 0 and 1 (2 + g)·Ψ; ZeRO 2 2·Ψ + g·Ψ/D; ZeRO 3
+/// (2 + g)·Ψ/D).
+pub(crate) fn ledger_total<Q: Quantity>(
+    psi: Q,
+    group: Q,
+    zero: u8,
+    grad_bytes: f64,
+    offload: OptimizerOffload,
+) -> Q {
     let [weights, gradients, optimizer] = ledger(psi, group, zero, grad_bytes);
-    weights + gradients + optimizer
+    match offload {
+        OptimizerOffload::None => weights + gradients + optimizer,
+        OptimizerOffload::Cpu => weights + gradients,
+    }
 }
 
 /// Activations a stage holds (SPEC §4, §11): (per layer × its layers + the attention scores ×
@@ -154,7 +191,8 @@ impl<Q: Quantity> Held<Q> {
 }
 
 impl Plan {
-    /// The model states of one card (SPEC §4).
+    /// The model states of one card (SPEC §4; with the optimizer on the host, §14: what stays
+    /// on the card, [`ModelStates::on_card`]).
     ///
     /// Dense: Ψ = P/(t·p) over the group D = d·c ([`ModelStates::ledger`]). MoE: the dense part
     /// Ψ_d = (P − P_routed)/(t·p) over D, plus the experts Ψ_e = P_routed/(e·p) over the
@@ -172,6 +210,7 @@ impl Plan {
     pub fn dense_states(&self) -> ModelStates {
         let (psi, group) = self.dense_shard::<f64>();
         ModelStates::ledger(psi, group, self.zero(), self.precision().grad_bytes())
+            .on_card(self.optimizer_offload())
     }
 
     /// (Ψ, D): the dense shard one card holds, Ψ = (P − P_routed)/(t·p) (P/(t·p) for a dense
@@ -205,13 +244,17 @@ impl Plan {
     }
 
     /// The model states of the card the even split shows, as a formula: the dense ledger
-    /// (+ the experts' ledger).
+    /// (+ the experts' ledger), less the optimizer part when it is on the host.
     pub(crate) fn states_total<Q: Quantity>(&self) -> Q {
-        let (zero, g) = (self.zero(), self.precision().grad_bytes());
+        let (zero, g, offload) = (
+            self.zero(),
+            self.precision().grad_bytes(),
+            self.optimizer_offload(),
+        );
         let (psi, group) = self.dense_shard();
-        let dense = ledger_total(psi, group, zero, g);
+        let dense = ledger_total(psi, group, zero, g, offload);
         match self.expert_shard() {
-            Some((psi, group)) => dense + ledger_total(psi, group, zero, g),
+            Some((psi, group)) => dense + ledger_total(psi, group, zero, g, offload),
             None => dense,
         }
     }
@@ -232,12 +275,10 @@ impl Plan {
     /// ```
     pub fn expert_states(&self) -> Option<ModelStates> {
         let (psi, group) = self.expert_shard::<f64>()?;
-        Some(ModelStates::ledger(
-            psi,
-            group,
-            self.zero(),
-            self.precision().grad_bytes(),
-        ))
+        Some(
+            ModelStates::ledger(psi, group, self.zero(), self.precision().grad_bytes())
+                .on_card(self.optimizer_offload()),
+        )
     }
 
     /// Micro-batches whose activations the first stage holds at its peak (SPEC §4):
@@ -341,6 +382,7 @@ impl Plan {
             capacity: self.capacity(),
             fits: total <= self.capacity(),
             tight: crate::margin::tight(total, self.capacity()),
+            host: self.host_memory(),
         }
     }
 }

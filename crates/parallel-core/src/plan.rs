@@ -2,7 +2,7 @@
 //! trust it (every degree ≥ 1, t·p·c divides N, the model resolved).
 
 use crate::checks::{at_least_one, at_most, non_negative, positive_finite, share};
-use crate::config::{PlanConfig, Precision, RankOrder, Recompute, Schedule};
+use crate::config::{OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule};
 use crate::error::{PlanError, Warning};
 use crate::formula::{count_of, Quantity};
 use crate::grid::Grid;
@@ -66,6 +66,7 @@ pub struct Plan {
     capacity: Bytes,
     nvlink: BytesPerSec,
     ib: BytesPerSec,
+    pcie: BytesPerSec,
     order: RankOrder,
     warnings: Vec<Warning>,
 }
@@ -95,15 +96,18 @@ impl Plan {
     ///
     /// Field checks run in the order of the config table (model, gpus, gpus_per_node, tp, pp,
     /// cp, ep, micro_batches, micro_batch_size, seq_len, zero, virtual_stages, gpu_memory_gb,
-    /// nvlink_gbps, ib_gbps), then the checks across fields, in this order: N divisible by
+    /// nvlink_gbps, ib_gbps, gpu_tflops, hbm_tbps, peak_tflops, matmul_efficiency, the two
+    /// latencies, pcie_gbps, host_memory_gb; `optimizer_offload`'s value is checked when the
+    /// config is read), then the checks across fields, in this order: N divisible by
     /// t·p·c (`gpus`); v > 1 only when interleaved (`virtual_stages`); interleaved needs p > 1
     /// (`schedule`), m divisible by p (`micro_batches`) and L (or L + 2, Llama 3's uneven first and last stage) divisible by p·v
     /// (`virtual_stages`); e > 1 only for MoE models (`ep`); for MoE, N divisible by e·p (`ep`).
     /// The first failing check is returned. Beyond the spec, N is capped at [`MAX_GPUS`] and
     /// s at [`MAX_SEQ_LEN`] so that every product stays exact and fast.
     ///
-    /// Warnings (the plan is still valid): t > gpus_per_node, L not divisible by p, and
-    /// s not divisible by 2c when c > 1.
+    /// Warnings (the plan is still valid): t > gpus_per_node, L not divisible by p,
+    /// s not divisible by 2c when c > 1, and, with the optimizer on the host, a node whose
+    /// offloaded states outgrow `host_memory_gb` (SPEC §14).
     pub fn new(config: &PlanConfig) -> Result<Plan, PlanError> {
         Plan::with_model(config, config.model.resolve()?)
     }
@@ -138,6 +142,8 @@ impl Plan {
         share(c.matmul_efficiency, "matmul_efficiency")?;
         non_negative(c.nvlink_latency_us, "nvlink_latency_us")?;
         non_negative(c.ib_latency_us, "ib_latency_us")?;
+        positive_finite(c.pcie_gbps, "pcie_gbps")?;
+        positive_finite(c.host_memory_gb, "host_memory_gb")?;
 
         let (p, cp, e) = (u64::from(c.pp), u64::from(c.cp), u64::from(c.ep));
         let n = u64::from(c.gpus);
@@ -225,7 +231,14 @@ impl Plan {
 
         // N is a multiple of t·p·c (checked above), so d is whole.
         let dp = data_parallel_degree::<f64>(c.gpus, c.tp, c.pp, c.cp) as u32;
-        Ok(Plan::assemble(c, model, dp, warnings))
+        let mut plan = Plan::assemble(c, model, dp, warnings);
+        if let Some(host) = plan.host_memory().filter(|host| !host.fits) {
+            plan.warnings.push(Warning::HostMemoryOver {
+                per_node_gb: host.per_node.get() / 1e9,
+                host_memory_gb: c.host_memory_gb,
+            });
+        }
+        Ok(plan)
     }
 
     /// Builds the plan from a config already checked by [`Plan::new`] (or known valid).
@@ -255,6 +268,7 @@ impl Plan {
             capacity: Bytes::from_gb(c.gpu_memory_gb),
             nvlink: BytesPerSec::from_gbps(c.nvlink_gbps),
             ib: BytesPerSec::from_gbps(c.ib_gbps),
+            pcie: BytesPerSec::from_gbps(c.pcie_gbps),
             order: c.order,
             warnings,
         }
@@ -322,6 +336,10 @@ impl Plan {
     pub fn precision(&self) -> Precision {
         self.precision
     }
+    /// Where the optimizer states live (SPEC §14).
+    pub fn optimizer_offload(&self) -> OptimizerOffload {
+        self.config.optimizer_offload
+    }
     /// Card capacity.
     pub fn capacity(&self) -> Bytes {
         self.capacity
@@ -340,6 +358,7 @@ impl Plan {
         match link {
             crate::grid::Link::NvLink => self.nvlink,
             crate::grid::Link::InfiniBand => self.ib,
+            crate::grid::Link::Pcie => self.pcie,
         }
     }
 

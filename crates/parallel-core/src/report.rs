@@ -53,6 +53,7 @@ impl Plan {
                     capacity: self.capacity(),
                     fits: entry.fits,
                     tight: entry.tight,
+                    host: self.host_memory(),
                 };
                 (memory, Some(stage))
             }

@@ -29,6 +29,8 @@ pub enum Collective {
     ReduceScatterAllGather,
     /// ZeRO-3: all-gather of parameters (forward and backward), reduce-scatter of gradients.
     AllGatherReduceScatter,
+    /// Optimizer offload: gradients device to host, weights host to device (SPEC §14).
+    DeviceHostRoundTrip,
 }
 
 impl Collective {
@@ -41,6 +43,7 @@ impl Collective {
             Collective::P2p => "p2p",
             Collective::ReduceScatterAllGather => "reduce-scatter+all-gather",
             Collective::AllGatherReduceScatter => "all-gather+reduce-scatter",
+            Collective::DeviceHostRoundTrip => "d2h+h2d",
         }
     }
 
@@ -83,7 +86,7 @@ pub struct Traffic {
 }
 
 /// The dimension that sends the most bytes per card per step. On a tie the first in report
-/// order wins (tp, cp, ep, pp, dp, edp: the order of [`Plan::traffic`]); `None` when nothing
+/// order wins (tp, cp, ep, pp, dp, edp, offload: the order of [`Plan::traffic`]); `None` when nothing
 /// is sent. Every card sends the same bytes, so a card's own traffic gives the same answer.
 ///
 /// ```
@@ -123,6 +126,15 @@ pub fn data_parallel<Q: Quantity>(psi: Q, group: Q, zero: u8, grad_bytes: f64) -
     ring(group) * per_param * psi
 }
 
+/// The symbol of a link's bandwidth in formulas.
+pub(crate) const fn bandwidth_symbol(link: Link) -> &'static str {
+    match link {
+        Link::NvLink => "NVLink bandwidth",
+        Link::InfiniBand => "IB bandwidth",
+        Link::Pcie => "PCIe bandwidth",
+    }
+}
+
 impl Plan {
     /// x = 2·s'·b·h: one BF16 activation tensor of one micro-batch (s' = s/c).
     pub fn activation_tensor(&self) -> Bytes {
@@ -145,8 +157,8 @@ impl Plan {
     }
 
     /// The bytes one card sends per step for `dim` (the rows of [`Plan::traffic`]'s table),
-    /// `None` when the plan has no such traffic (a dense model's EP). A group of one card
-    /// gives the formula's value, 0.
+    /// `None` when the plan has no such traffic (a dense model's EP, the offload with the
+    /// optimizer on the card). A group of one card gives the formula's value, 0.
     pub fn traffic_bytes<Q: Quantity>(&self, dim: Dim) -> Option<Q> {
         let d = self.degrees();
         let model = self.model();
@@ -203,22 +215,25 @@ impl Plan {
                 let (psi, group) = self.expert_shard()?;
                 data_parallel(psi, group, self.zero(), self.precision().grad_bytes())
             }
+            Dim::Offload if self.optimizer_offload().on_host() => self.offload_bytes(),
+            Dim::Offload => return None,
         })
     }
 
     /// time = bytes/bandwidth of the link (SPEC §1, §5).
     pub fn link_seconds<Q: Quantity>(&self, bytes: Bytes, link: Link) -> Q {
-        let symbol = match link {
-            Link::NvLink => "NVLink bandwidth",
-            Link::InfiniBand => "IB bandwidth",
-        };
         Q::var("bytes", bytes.get(), Show::Bytes)
-            / Q::var(symbol, self.bandwidth(link).get(), Show::Bandwidth)
+            / Q::var(
+                bandwidth_symbol(link),
+                self.bandwidth(link).get(),
+                Show::Bandwidth,
+            )
     }
 
     /// Traffic per dimension for the whole plan, in the order tp, cp, ep, pp, dp, edp, listing
-    /// only dimensions whose group has more than one card. A dimension's link is InfiniBand
-    /// when any of its groups spans nodes (SPEC §3).
+    /// only dimensions whose group has more than one card, then, with the optimizer on the
+    /// host, the offload (a group of one card and its host, over PCIe, SPEC §14). A
+    /// dimension's link is InfiniBand when any of its groups spans nodes (SPEC §3).
     ///
     /// | dim | bytes per card per step |
     /// |---|---|
@@ -228,9 +243,11 @@ impl Plan {
     /// | pp | m·2·x (× v when interleaved) |
     /// | dp | [`data_parallel_bytes`] of Ψ (dense part) over D = d·c |
     /// | edp | [`data_parallel_bytes`] of Ψ_e over N/(e·p) |
+    /// | offload | (4 + 2)·Ψ_o: FP32 gradients down, BF16 weights up (Ψ_o: the optimizer shard) |
     ///
     /// Sources: Megatron-LM (Shoeybi 2019; Korthikanti 2022) for TP, ring attention's K/V
-    /// all-gather for CP, GShard for EP, ZeRO (Rajbhandari 2019) for DP.
+    /// all-gather for CP, GShard for EP, ZeRO (Rajbhandari 2019) for DP, ZeRO-Offload (Ren et
+    /// al. 2021) for the offload.
     ///
     /// ```
     /// use parallel_core::{Plan, PlanConfig};
@@ -248,8 +265,8 @@ impl Plan {
     /// view of a selected card). Errors when the card is not on the grid.
     pub fn traffic_for_card(&self, card: u32) -> Result<Vec<Traffic>, crate::PlanError> {
         let grid = self.grid();
-        let mut links = Vec::with_capacity(6);
-        for dim in Dim::ALL {
+        let mut links = Vec::with_capacity(7);
+        for dim in Dim::GRID {
             let cards = match dim {
                 Dim::Dp => grid.weight_group(card)?,
                 Dim::Ep | Dim::Edp if !self.model().is_moe() => vec![card],
@@ -257,6 +274,7 @@ impl Plan {
             };
             links.push((dim, Link::of_cards(&cards, self.gpus_per_node())));
         }
+        links.push((Dim::Offload, grid.link(Dim::Offload)));
         Ok(self.traffic_with_links(|dim| {
             links
                 .iter()
@@ -280,9 +298,15 @@ impl Plan {
                 d.expert_dp.filter(|_| moe).unwrap_or(1),
             ),
         ];
+        let offload = self.optimizer_offload().on_host().then_some((
+            Dim::Offload,
+            Collective::DeviceHostRoundTrip,
+            1,
+        ));
         groups
             .into_iter()
             .filter(|&(_, _, group_size)| group_size > 1)
+            .chain(offload)
             .filter_map(|(dim, collective, group_size)| {
                 let bytes = Bytes::new(self.traffic_bytes::<f64>(dim)?);
                 let link = link_of(dim);

@@ -25,6 +25,7 @@ fn describe_comm(report: &Report) -> Vec<String> {
             let link = match t.link {
                 Link::NvLink => "nvlink",
                 Link::InfiniBand => "ib",
+                Link::Pcie => "pcie",
             };
             format!("{} {} {link}", t.dim, t.bytes)
         })

@@ -11,8 +11,8 @@ use parallel_core::link::{
     decode, decode_plan, encode, encode_plan, GridId, LinkState, Section, Widget,
 };
 use parallel_core::{
-    Accounting, Lang, ModelChoice, Plan, PlanConfig, Precision, Preset, RankOrder, Recompute,
-    Schedule,
+    Accounting, Lang, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision, Preset,
+    RankOrder, Recompute, Schedule,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -42,6 +42,11 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
             prop::sample::select(vec![400.0, 312.5, 989.0]),
             prop::sample::select(Hardware::ALL.to_vec()),
             prop::sample::select(vec![0.0, 5.0, 12.5]),
+            (
+                prop::sample::select(vec![OptimizerOffload::None, OptimizerOffload::Cpu]),
+                prop::sample::select(vec![50.0, 25.0, 63.5]),
+                prop::sample::select(vec![2048.0, 512.0, 1536.25]),
+            ),
         ),
     )
         .prop_map(
@@ -57,7 +62,14 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 v,
                 precision,
                 mem,
-                (order, accounting, gpu_tflops, hardware, ib_latency_us),
+                (
+                    order,
+                    accounting,
+                    gpu_tflops,
+                    hardware,
+                    ib_latency_us,
+                    (optimizer_offload, pcie_gbps, host_memory_gb),
+                ),
             )| PlanConfig {
                 model: ModelChoice::Preset(preset),
                 gpus: n,
@@ -81,6 +93,9 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 accounting,
                 gpu_tflops,
                 ib_latency_us,
+                optimizer_offload,
+                pcie_gbps,
+                host_memory_gb,
                 // The card's preset, with the memory and rate above written over it.
                 ..PlanConfig::on(hardware)
             },
@@ -297,4 +312,35 @@ fn a_card_preset_travels_as_one_word_and_explicit_fields_win() {
     let (back, notices) = decode_plan("h200.eff1p5.tp4", GridId::SixtyFour);
     assert_eq!((back.hardware, back.tp), (Hardware::H200, 4));
     assert_eq!(notices.len(), 1, "{notices:?}");
+}
+
+#[test]
+fn the_optimizer_offload_travels_as_a_word_and_two_numbers() {
+    let offload = PlanConfig {
+        zero: 1,
+        optimizer_offload: OptimizerOffload::Cpu,
+        pcie_gbps: 25.0,
+        host_memory_gb: 512.5,
+        ..PlanConfig::default()
+    };
+    let value = encode_plan(&offload, GridId::Eight);
+    assert_eq!(value, "z1.cpuadam.pcie25.host512p5");
+    let (back, notices) = decode_plan(&value, GridId::Eight);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(back, offload);
+    // Back to the card: a word of its own, written only when it differs from the base.
+    let (back, notices) = decode_plan("z1.cpuadam.gpuadam", GridId::Eight);
+    assert_eq!(
+        (back.optimizer_offload, notices.len()),
+        (OptimizerOffload::Cpu, 1)
+    );
+    // Leniently: a bad bandwidth or host size is ignored with a notice, the rest lands.
+    let (back, notices) = decode_plan("cpuadam.pcie0.host9999999.tp2", GridId::Eight);
+    assert_eq!(
+        (back.optimizer_offload, back.tp),
+        (OptimizerOffload::Cpu, 2)
+    );
+    assert_eq!((back.pcie_gbps, back.host_memory_gb), (50.0, 2048.0));
+    assert_eq!(notices.len(), 2, "{notices:?}");
+    assert_eq!(encode_plan(&PlanConfig::default(), GridId::Eight), "");
 }

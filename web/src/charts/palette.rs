@@ -32,6 +32,10 @@ pub const NVLINK: RGBColor = RGBColor(0x3b, 0x5b, 0xdb);
 /// InfiniBand (across nodes).
 pub const IB: RGBColor = RGBColor(0xe8, 0x59, 0x0c);
 
+/// The optimizer offload's traffic (SPEC §14): the optimizer's colour.
+pub const OFFLOAD: RGBColor = OPTIMIZER;
+/// PCIe, between a card and its host.
+pub const PCIE: RGBColor = RGBColor(0x8a, 0x8a, 0x8a);
 /// BF16 weights.
 pub const WEIGHTS: RGBColor = RGBColor(0x6c, 0x8e, 0xbf);
 /// Gradients.
@@ -50,6 +54,7 @@ pub fn dim(dim: Dim) -> RGBColor {
         Dim::Pp => PP,
         Dim::Dp => DP,
         Dim::Edp => EDP,
+        Dim::Offload => OFFLOAD,
     }
 }
 
@@ -58,5 +63,6 @@ pub fn link(link: Link) -> RGBColor {
     match link {
         Link::NvLink => NVLINK,
         Link::InfiniBand => IB,
+        Link::Pcie => PCIE,
     }
 }

@@ -69,6 +69,15 @@ pub fn figure_name(lang: Lang, figure: Figure) -> String {
         Figure::Mfu => lang
             .pick("MFU（模型算力利用率）", "MFU (model FLOPs utilisation)")
             .into(),
+        Figure::HostPerGpu => lang
+            .pick(
+                "每卡占的主机内存（CPU Adam）",
+                "host memory per card (CPU Adam)",
+            )
+            .into(),
+        Figure::HostPerNode => lang
+            .pick("最满一台机的主机内存", "host memory of the fullest node")
+            .into(),
     }
 }
 

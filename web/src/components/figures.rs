@@ -359,6 +359,12 @@ pub fn warning_zh(warning: parallel_core::Warning) -> String {
             "序列长度 {seq_len} 不能切成 2·CP = {} 块：zigzag 需要补齐。",
             2 * u64::from(cp)
         ),
+        Warning::HostMemoryOver {
+            per_node_gb,
+            host_memory_gb,
+        } => format!(
+            "一台机上卸载的优化器状态占 {per_node_gb:.1} GB，超过它的 {host_memory_gb} GB 主机内存。"
+        ),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use super::{Accounting, PlanConfig, Precision, RankOrder, Recompute, Schedule};
+use super::{Accounting, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule};
 use crate::hardware::Hardware;
 use crate::model::ModelChoice;
 
@@ -40,6 +40,9 @@ pub(super) struct PlanConfigForm {
     matmul_efficiency: Option<f64>,
     nvlink_latency_us: Option<f64>,
     ib_latency_us: Option<f64>,
+    optimizer_offload: OptimizerOffload,
+    pcie_gbps: f64,
+    host_memory_gb: f64,
 }
 
 impl Default for PlanConfigForm {
@@ -74,6 +77,9 @@ impl Default for PlanConfigForm {
             matmul_efficiency: None,
             nvlink_latency_us: None,
             ib_latency_us: None,
+            optimizer_offload: c.optimizer_offload,
+            pcie_gbps: c.pcie_gbps,
+            host_memory_gb: c.host_memory_gb,
         }
     }
 }
@@ -111,6 +117,9 @@ impl From<PlanConfigForm> for PlanConfig {
             matmul_efficiency: f.matmul_efficiency.unwrap_or(d.matmul_efficiency),
             nvlink_latency_us: f.nvlink_latency_us.unwrap_or(d.nvlink_latency_us),
             ib_latency_us: f.ib_latency_us.unwrap_or(d.ib_latency_us),
+            optimizer_offload: f.optimizer_offload,
+            pcie_gbps: f.pcie_gbps,
+            host_memory_gb: f.host_memory_gb,
         };
         c.gpu_tflops = f.gpu_tflops.unwrap_or_else(|| c.derived_tflops());
         c
@@ -155,6 +164,21 @@ mod tests {
             let json = serde_json::to_string(&c).unwrap();
             assert_eq!(read(&json), c, "{json}");
         }
+    }
+
+    #[test]
+    fn the_offload_fields_read_back_and_name_their_values() {
+        let c = read(r#"{"optimizer_offload":"cpu","pcie_gbps":25,"host_memory_gb":1024}"#);
+        assert_eq!(
+            (c.optimizer_offload, c.pcie_gbps, c.host_memory_gb),
+            (OptimizerOffload::Cpu, 25.0, 1024.0)
+        );
+        assert_eq!(read(&serde_json::to_string(&c).unwrap()), c);
+        let e = serde_json::from_str::<PlanConfig>(r#"{"optimizer_offload":"gpu"}"#).unwrap_err();
+        assert!(
+            e.to_string().contains("`none`") && e.to_string().contains("`cpu`"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -72,6 +72,26 @@ pub enum Accounting {
     Stages,
 }
 
+/// Where Adam's optimizer states live and run (SPEC §14, "CPU Adam").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptimizerOffload {
+    /// On the card: the ZeRO ledger of SPEC §4 as it is (the lesson).
+    #[default]
+    None,
+    /// On the host: the FP32 master weights and both moments live in host memory, the
+    /// gradients go down over PCIe, the CPU updates and the BF16 weights come back (seed 000's
+    /// recipes).
+    Cpu,
+}
+
+impl OptimizerOffload {
+    /// Whether the optimizer states are on the host.
+    pub const fn on_host(self) -> bool {
+        matches!(self, OptimizerOffload::Cpu)
+    }
+}
+
 /// Rank order of the grid, innermost dimension first (SPEC §3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RankOrder {
@@ -161,6 +181,12 @@ pub struct PlanConfig {
     pub nvlink_latency_us: f64,
     /// α, µs per step of a collective over the network (SPEC §17); default 5.
     pub ib_latency_us: f64,
+    /// Where the optimizer states live (SPEC §14): on the card (default) or on the host.
+    pub optimizer_offload: OptimizerOffload,
+    /// The host link per card, GB/s, for the offload's traffic (SPEC §14); default 50.
+    pub pcie_gbps: f64,
+    /// Host memory per node, GB, for the offloaded states (SPEC §14); default 2048.
+    pub host_memory_gb: f64,
 }
 
 impl Default for PlanConfig {
@@ -194,6 +220,9 @@ impl Default for PlanConfig {
             matmul_efficiency: MATMUL_EFFICIENCY,
             nvlink_latency_us: SCALE_UP_LATENCY_US,
             ib_latency_us: SCALE_OUT_LATENCY_US,
+            optimizer_offload: OptimizerOffload::None,
+            pcie_gbps: 50.0,
+            host_memory_gb: 2048.0,
         }
     }
 }
@@ -282,4 +311,5 @@ display_as_serde! {
     Precision => { Bf16Grads => "bf16-grads", Fp32Grads => "fp32-grads" },
     RankOrder => { TpCpPpDp => "tp-cp-pp-dp", TpCpDpPp => "tp-cp-dp-pp" },
     Accounting => { Even => "even", Stages => "stages" },
+    OptimizerOffload => { None => "none", Cpu => "cpu" },
 }

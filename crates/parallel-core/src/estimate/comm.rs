@@ -11,14 +11,15 @@ use crate::config::{Recompute, Schedule};
 use crate::formula::{count_of, ring, Quantity, Show};
 use crate::grid::{Dim, Link};
 use crate::plan::Plan;
-use crate::traffic::{Collective, Traffic};
+use crate::traffic::{bandwidth_symbol, Collective, Traffic};
 
 /// Bytes per data-parallel bucket (SPEC §17): PyTorch DDP's default `bucket_cap_mb` of 25 MiB
 /// is of the same order; Megatron-LM's distributed optimizer buckets at 40M parameters.
 pub const DP_BUCKET_BYTES: f64 = 50e6;
 
 /// Steps of one call of `collective` over `n` cards, ring algorithms (Thakur et al. 2005):
-/// all-reduce 2(n−1); all-gather, reduce-scatter and all-to-all n−1; point-to-point 1.
+/// all-reduce 2(n−1); all-gather, reduce-scatter and all-to-all n−1; point-to-point 1 (and
+/// the offload's copies between a card and its host, which the estimate gives no α).
 pub fn steps_per_call<Q: Quantity>(collective: Collective, n: Q) -> Q {
     match collective {
         Collective::AllReduce => Q::lit(2.0) * (n - Q::lit(1.0)),
@@ -26,7 +27,7 @@ pub fn steps_per_call<Q: Quantity>(collective: Collective, n: Q) -> Q {
         | Collective::AllToAll
         | Collective::ReduceScatterAllGather
         | Collective::AllGatherReduceScatter => n - Q::lit(1.0),
-        Collective::P2p => Q::lit(1.0),
+        Collective::P2p | Collective::DeviceHostRoundTrip => Q::lit(1.0),
     }
 }
 
@@ -37,6 +38,7 @@ impl Plan {
         let (symbol, us) = match link {
             Link::NvLink => ("α_NVLink", c.nvlink_latency_us),
             Link::InfiniBand => ("α_IB", c.ib_latency_us),
+            Link::Pcie => ("α_PCIe", 0.0),
         };
         Q::var(symbol, us * 1e-6, Show::Seconds)
     }
@@ -68,6 +70,7 @@ impl Plan {
             Dim::Edp => self
                 .expert_shard::<Q>()
                 .map_or_else(|| Q::lit(0.0), |(psi, _)| self.buckets(psi)),
+            Dim::Offload => Q::lit(0.0),
         }
     }
 
@@ -123,8 +126,12 @@ impl Plan {
 
     /// A dimension's time in the estimate: calls·steps·α + k·bytes/bandwidth, k = 3/2 for TP
     /// with full recompute, 2 for CP, else 1 (SPEC §17); data parallelism's bytes are those
-    /// of a step of m micro-batches (`data_parallel_sent`).
+    /// of a step of m micro-batches (`data_parallel_sent`). The offload's is bytes/PCIe
+    /// bandwidth (SPEC §14: large DMA copies, no α counted).
     pub(crate) fn comm_seconds<Q: Quantity>(&self, row: &Traffic) -> Q {
+        if row.dim == Dim::Offload {
+            return self.link_seconds(row.bytes, row.link);
+        }
         let bytes = || Q::var("bytes", row.bytes.get(), Show::Bytes);
         let sent = match (row.dim, self.recompute()) {
             (Dim::Tp, Recompute::Full) => bytes() * Q::constant("3/2", 1.5),
@@ -134,10 +141,7 @@ impl Plan {
                 .map_or_else(bytes, |sent| sent.named("bytes", Show::Bytes)),
             _ => bytes(),
         };
-        let symbol = match row.link {
-            Link::NvLink => "NVLink bandwidth",
-            Link::InfiniBand => "IB bandwidth",
-        };
+        let symbol = bandwidth_symbol(row.link);
         self.comm_latency::<Q>(row).named("latency", Show::Seconds)
             + sent / Q::var(symbol, self.bandwidth(row.link).get(), Show::Bandwidth)
     }

@@ -5,7 +5,8 @@
 //! `gpu_tflops`, slowed where a micro-batch is too thin to hide its weights' HBM reads
 //! ([`compute`]); each collective costs steps·α + bytes/bandwidth with the bytes a run sends
 //! ([`comm`]); only DP and expert-DP traffic overlaps compute (with the backward pass, two
-//! thirds of it). TP, CP, EP and PP traffic sit on the critical path.
+//! thirds of it). TP, CP, EP and PP traffic sit on the critical path, and so do the optimizer
+//! offload's PCIe copies (SPEC §14), whose CPU update time is not counted.
 
 use serde::Serialize;
 
@@ -34,8 +35,8 @@ pub struct Estimate {
     pub flops_per_step: f64,
     /// FLOPs at the roofline ÷ (N · gpu_tflops · 10¹²).
     pub compute_s: Seconds,
-    /// TP + CP + EP + PP seconds, plus the DP and expert-DP seconds that the backward pass
-    /// (2/3 of compute) does not hide; each α–β.
+    /// TP + CP + EP + PP (+ offload, SPEC §14) seconds, plus the DP and expert-DP seconds
+    /// that the backward pass (2/3 of compute) does not hide; each α–β.
     pub exposed_comm_s: Seconds,
     /// The α part of the exposed communication (the unhidden DP time in proportion).
     pub latency_s: Seconds,
@@ -102,8 +103,9 @@ impl Estimate {
     }
 }
 
-/// The dimensions on the critical path: their traffic waits.
-const BLOCKING: [Dim; 4] = [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp];
+/// The dimensions on the critical path: their traffic waits. The offload's PCIe copies are
+/// exposed too (SPEC §14): the update waits for the gradients, the next step for the weights.
+const BLOCKING: [Dim; 5] = [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp, Dim::Offload];
 
 /// One dimension's estimated seconds, with its α part.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -146,7 +148,7 @@ impl Plan {
     }
 
     /// The bubble's and the exposed communication's seconds, as formulas of the compute time
-    /// `compute`: compute·bubble, and tp + cp + ep + pp + max(dp + edp − (2/3)·compute, 0).
+    /// `compute`: compute·bubble, and tp + cp + ep + pp (+ offload) + max(dp + edp − (2/3)·compute, 0).
     pub(crate) fn step_terms<Q: Quantity>(&self, times: &[CommTime], compute: f64) -> (Q, Q) {
         let compute = || Q::var("compute", compute, Show::Seconds);
         let bubble = compute() * Q::var("bubble", self.bubble().ratio, Show::Count);
@@ -165,13 +167,13 @@ impl Plan {
             + exposed.named("exposed", Show::Seconds)
     }
 
-    /// The α part of the exposed time: the blocking dimensions' α, plus the unhidden share
-    /// of DP and expert DP's α (unhidden × their α ÷ their time).
+    /// The α part of the exposed time: the blocking dimensions' α (the offload has none),
+    /// plus the unhidden share of DP and expert DP's α (unhidden × their α ÷ their time).
     pub(crate) fn latency<Q: Quantity>(&self, times: &[CommTime], compute: f64) -> Q {
         let alpha = |blocking: bool| {
             sum(times
                 .iter()
-                .filter(|t| BLOCKING.contains(&t.dim) == blocking)
+                .filter(|t| BLOCKING.contains(&t.dim) == blocking && t.dim != Dim::Offload)
                 .map(|t| Q::var(t.dim.as_str(), t.latency.get(), Show::Seconds)))
         };
         let hidden = seconds_of::<Q>(times, false);
@@ -208,8 +210,10 @@ impl Plan {
     }
 
     /// The step-time estimate with the traffic `comm` already computed for this plan:
-    /// step = compute·(1 + bubble ratio) + tp + cp + ep + pp
-    ///        + max(0, dp + edp − (2/3)·compute)   (SPEC §17), each dimension α–β.
+    /// step = compute·(1 + bubble ratio) + tp + cp + ep + pp (+ offload, SPEC §14)
+    ///        + max(0, dp + edp − (2/3)·compute)   (SPEC §17), each dimension α–β; the
+    /// offload's PCIe seconds are bytes/pcie_gbps, exposed. The CPU's own Adam update is not
+    /// counted.
     pub fn estimate_with(&self, comm: &[Traffic]) -> Estimate {
         let times = self.comm_times(comm);
         let compute: f64 = self.compute();

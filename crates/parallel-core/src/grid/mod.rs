@@ -50,7 +50,7 @@ pub struct Groups {
 
 impl Groups {
     /// The cards of the group of `dim`; `None` for EP and expert DP when the model has no
-    /// experts spread (e = 1 or a dense model).
+    /// experts spread (e = 1 or a dense model), and for the offload (a card and its host).
     ///
     /// ```
     /// use parallel_core::{Dim, Plan, PlanConfig};
@@ -69,6 +69,7 @@ impl Groups {
             Dim::Dp => Some(&self.dp),
             Dim::Ep => self.ep.as_deref(),
             Dim::Edp => self.edp.as_deref(),
+            Dim::Offload => None,
         }
     }
 
@@ -233,6 +234,7 @@ impl Grid {
                     .map(|q| self.card_at(stage, q))
                     .collect()
             }
+            Dim::Offload => vec![card],
         })
     }
 
@@ -288,7 +290,8 @@ impl Grid {
     }
 
     /// The link of a dimension in the plan-wide report: InfiniBand when *any* of its groups
-    /// spans nodes (SPEC §3). `Dim::Dp` means the weight group (CP and DP together).
+    /// spans nodes (SPEC §3). `Dim::Dp` means the weight group (CP and DP together); the
+    /// offload's is PCIe (SPEC §14).
     ///
     /// Runs in time independent of the number of cards for nodes of up to 64 GPUs: it tracks
     /// the set of residues mod gpus_per_node that the groups' first cards take.
@@ -307,6 +310,7 @@ impl Grid {
             Dim::Pp => self.any_group_spans(&[PP]),
             Dim::Dp => self.any_group_spans(&[CP, DP]),
             Dim::Ep | Dim::Edp => self.any_enumerated_group_spans(dim),
+            Dim::Offload => return Link::Pcie,
         };
         if spans {
             Link::InfiniBand

@@ -20,13 +20,28 @@ pub enum Dim {
     Dp,
     /// Expert data parallel: the cards holding the same experts.
     Edp,
+    /// Optimizer offload (SPEC §14): a card and its host, over PCIe; a group of one card.
+    Offload,
 }
 
 impl Dim {
-    /// Every dimension, in the order reports and tables list them (the traffic rows' order).
-    pub const ALL: [Dim; 6] = [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp, Dim::Dp, Dim::Edp];
+    /// Every dimension, in the order reports and tables list them (the traffic rows' order):
+    /// the grid's six, then the host link's offload (SPEC §14).
+    pub const ALL: [Dim; 7] = [
+        Dim::Tp,
+        Dim::Cp,
+        Dim::Ep,
+        Dim::Pp,
+        Dim::Dp,
+        Dim::Edp,
+        Dim::Offload,
+    ];
 
-    /// The dimension's short name, as in reports: "tp", "cp", "ep", "pp", "dp", "edp".
+    /// The dimensions that group cards of the grid: all but the offload.
+    pub const GRID: [Dim; 6] = [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp, Dim::Dp, Dim::Edp];
+
+    /// The dimension's short name, as in reports: "tp", "cp", "ep", "pp", "dp", "edp",
+    /// "offload".
     pub const fn as_str(self) -> &'static str {
         match self {
             Dim::Tp => "tp",
@@ -35,11 +50,12 @@ impl Dim {
             Dim::Pp => "pp",
             Dim::Dp => "dp",
             Dim::Edp => "edp",
+            Dim::Offload => "offload",
         }
     }
 
     /// The dimension's label in tables and text, the same in both languages: "TP", "CP",
-    /// "EP", "PP", "DP", "EDP".
+    /// "EP", "PP", "DP", "EDP", "Offload".
     pub const fn label(self) -> &'static str {
         match self {
             Dim::Tp => "TP",
@@ -48,6 +64,7 @@ impl Dim {
             Dim::Pp => "PP",
             Dim::Dp => "DP",
             Dim::Edp => "EDP",
+            Dim::Offload => "Offload",
         }
     }
 }
@@ -73,27 +90,33 @@ pub enum Link {
     /// Across nodes.
     #[serde(rename = "ib")]
     InfiniBand,
+    /// Between a card and its host (SPEC §14: the optimizer offload's traffic).
+    #[serde(rename = "pcie")]
+    Pcie,
 }
 
 impl Link {
-    /// "nvlink" or "ib", as in reports and the page's `data-link`.
+    /// "nvlink", "ib" or "pcie", as in reports and the page's `data-link`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Link::NvLink => "nvlink",
             Link::InfiniBand => "ib",
+            Link::Pcie => "pcie",
         }
     }
 
-    /// The link's short name in tables and charts: "NVLink" or "IB". (`Display` spells out
-    /// "InfiniBand".)
+    /// The link's short name in tables and charts: "NVLink", "IB" or "PCIe". (`Display`
+    /// spells out "InfiniBand".)
     pub const fn short_name(self) -> &'static str {
         match self {
             Link::NvLink => "NVLink",
             Link::InfiniBand => "IB",
+            Link::Pcie => "PCIe",
         }
     }
 
-    /// The link of a set of cards: NVLink when they all share a node (SPEC §3).
+    /// The link of a set of cards: NVLink when they all share a node (SPEC §3). (A card's
+    /// own PCIe link to its host is not a link between cards.)
     ///
     /// ```
     /// use parallel_core::Link;
@@ -115,6 +138,7 @@ impl fmt::Display for Link {
         f.write_str(match self {
             Link::NvLink => "NVLink",
             Link::InfiniBand => "InfiniBand",
+            Link::Pcie => "PCIe",
         })
     }
 }

@@ -20,6 +20,7 @@
 
 mod fragment;
 mod landing;
+mod model_token;
 mod notice;
 mod plan_codec;
 mod state;

@@ -1,11 +1,14 @@
 //! A grid's plan as dot-separated tokens (`tp8.pp2.z1`): [`encode_plan`] writes the fields
 //! that differ from the grid's base config, [`decode_plan`] reads them back leniently.
 
-use crate::config::{Accounting, PlanConfig, Precision, RankOrder, Recompute, Schedule};
+use crate::config::{
+    Accounting, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule,
+};
 use crate::hardware::Hardware;
 use crate::model::{InlineModel, ModelChoice, Preset};
 use crate::plan::Plan;
 
+use super::model_token::{decode_inline, encode_inline, INLINE_PREFIX};
 use super::notice::{ignored, Ignored, IgnoredReason};
 use super::state::GridId;
 
@@ -42,6 +45,9 @@ enum Change {
     Efficiency(f64),
     NvLinkLatency(f64),
     IbLatency(f64),
+    Offload(OptimizerOffload),
+    Pcie(f64),
+    HostMemory(f64),
 }
 
 impl Change {
@@ -77,6 +83,9 @@ impl Change {
             Change::Efficiency(_) => 24,
             Change::NvLinkLatency(_) => 25,
             Change::IbLatency(_) => 26,
+            Change::Offload(_) => 27,
+            Change::Pcie(_) => 28,
+            Change::HostMemory(_) => 29,
         }
     }
 
@@ -109,13 +118,16 @@ impl Change {
             Change::Efficiency(v) => c.matmul_efficiency = v,
             Change::NvLinkLatency(v) => c.nvlink_latency_us = v,
             Change::IbLatency(v) => c.ib_latency_us = v,
+            Change::Offload(v) => c.optimizer_offload = v,
+            Change::Pcie(v) => c.pcie_gbps = v,
+            Change::HostMemory(v) => c.host_memory_gb = v,
         }
     }
 }
 
 /// The words of enum values, and the preset aliases (one distinct word per preset but the
 /// anchor, whose word is [`ANCHOR_WORD`]).
-const WORDS: [(&str, Change); 24] = [
+const WORDS: [(&str, Change); 26] = [
     ("full", Change::Recompute(Recompute::Full)),
     ("selective", Change::Recompute(Recompute::Selective)),
     ("none", Change::Recompute(Recompute::None)),
@@ -140,101 +152,17 @@ const WORDS: [(&str, Change); 24] = [
     ("h200", Change::Hardware(Hardware::H200)),
     ("b200", Change::Hardware(Hardware::B200)),
     ("mi300x", Change::Hardware(Hardware::Mi300x)),
+    ("cpuadam", Change::Offload(OptimizerOffload::Cpu)),
+    ("gpuadam", Change::Offload(OptimizerOffload::None)),
 ];
-
-/// The prefix of a custom model's token: `mdl-p8030261248-h4096-l32-a32-k8-d128-f14336-v128256`.
-const INLINE_PREFIX: &str = "mdl-";
-
-/// The keys of a custom model's fields in its token, in the order they are written.
-const INLINE_KEYS: [&str; 14] = [
-    "p", "h", "l", "a", "k", "d", "fa", "f", "v", "ml", "e", "x", "ef", "s",
-];
-
-/// A custom model (an inline model, or a pasted config.json once counted) as one token: its
-/// fields, not its JSON, each a key and digits joined by `-`, `t` for tied embeddings.
-fn encode_inline(m: &InlineModel) -> String {
-    let values: [Option<u64>; 14] = [
-        m.params,
-        m.hidden.map(u64::from),
-        m.layers.map(u64::from),
-        m.heads.map(u64::from),
-        m.kv_heads.map(u64::from),
-        m.head_dim.map(u64::from),
-        m.full_attention_layers.map(u64::from),
-        m.ffn.map(u64::from),
-        m.vocab.map(u64::from),
-        m.moe_layers.map(u64::from),
-        m.experts.map(u64::from),
-        m.top_k.map(u64::from),
-        m.expert_ffn.map(u64::from),
-        m.shared_experts.map(u64::from),
-    ];
-    let mut out = String::from("mdl");
-    for (key, value) in INLINE_KEYS.iter().zip(values) {
-        if let Some(value) = value {
-            out.push('-');
-            out.push_str(key);
-            out.push_str(&value.to_string());
-        }
-    }
-    if m.tied_embeddings {
-        out.push_str("-t");
-    }
-    out
-}
-
-/// Reads a custom model's token back; `Malformed` on any part it does not know.
-fn decode_inline(token: &str) -> Result<InlineModel, IgnoredReason> {
-    let body = token
-        .strip_prefix(INLINE_PREFIX)
-        .ok_or(IgnoredReason::Malformed)?;
-    let mut m = InlineModel::default();
-    for part in body.split('-') {
-        if part == "t" {
-            m.tied_embeddings = true;
-            continue;
-        }
-        let split = part
-            .find(|c: char| c.is_ascii_digit())
-            .ok_or(IgnoredReason::Malformed)?;
-        let (key, digits) = part.split_at(split);
-        if !digits.chars().all(|c| c.is_ascii_digit()) {
-            return Err(IgnoredReason::Malformed);
-        }
-        let value: u64 = digits.parse().map_err(|_| IgnoredReason::OutOfRange)?;
-        let small = || {
-            u32::try_from(value)
-                .map(Some)
-                .map_err(|_| IgnoredReason::OutOfRange)
-        };
-        match key {
-            "p" => m.params = Some(value),
-            "h" => m.hidden = small()?,
-            "l" => m.layers = small()?,
-            "a" => m.heads = small()?,
-            "k" => m.kv_heads = small()?,
-            "d" => m.head_dim = small()?,
-            "fa" => m.full_attention_layers = small()?,
-            "f" => m.ffn = small()?,
-            "v" => m.vocab = small()?,
-            "ml" => m.moe_layers = small()?,
-            "e" => m.experts = small()?,
-            "x" => m.top_k = small()?,
-            "ef" => m.expert_ffn = small()?,
-            "s" => m.shared_experts = small()?,
-            _ => return Err(IgnoredReason::Malformed),
-        }
-    }
-    Ok(m)
-}
 
 /// The anchor's alias (the default model, written only to return to it).
 const ANCHOR_WORD: &str = "qwen";
 
 /// Keys of numeric tokens.
-const NUMBER_KEYS: [&str; 20] = [
+const NUMBER_KEYS: [&str; 22] = [
     "n", "gpn", "tp", "pp", "cp", "ep", "m", "b", "s", "z", "v", "mem", "nvl", "ib", "tf", "hbm",
-    "pk", "eff", "anv", "aib",
+    "pk", "eff", "anv", "aib", "pcie", "host",
 ];
 
 /// Reads one token. Err(reason) when it is not a well-formed token.
@@ -298,6 +226,8 @@ fn parse_token(token: &str) -> Result<Change, IgnoredReason> {
         "eff" => Change::Efficiency(float()?),
         "anv" => Change::NvLinkLatency(float()?),
         "aib" => Change::IbLatency(float()?),
+        "pcie" => Change::Pcie(float()?),
+        "host" => Change::HostMemory(float()?),
         _ => Change::Ib(float()?),
     })
 }
@@ -412,6 +342,19 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
             ("eff", config.matmul_efficiency, card_base.matmul_efficiency),
             ("anv", config.nvlink_latency_us, card_base.nvlink_latency_us),
             ("aib", config.ib_latency_us, card_base.ib_latency_us),
+        ],
+    );
+    if let Some(w) = (config.optimizer_offload != base.optimizer_offload)
+        .then(|| word_of(Change::Offload(config.optimizer_offload)))
+        .flatten()
+    {
+        out.push(w.to_string());
+    }
+    floats(
+        &mut out,
+        &[
+            ("pcie", config.pcie_gbps, base.pcie_gbps),
+            ("host", config.host_memory_gb, base.host_memory_gb),
         ],
     );
     out

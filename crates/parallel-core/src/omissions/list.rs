@@ -64,12 +64,14 @@ pub enum Omission {
     StageTime,
     /// Nothing outside compute, bubble and exposed communication.
     OutsideTheStep,
+    /// With the optimizer on the host, the CPU's own Adam update takes no time.
+    CpuUpdate,
 }
 
 impl Omission {
     /// Every omission, grouped by topic (memory, traffic, estimate), in the order the page, the
     /// CLI and the docs list them.
-    pub const ALL: [Omission; 14] = [
+    pub const ALL: [Omission; 15] = [
         Omission::EvenSplit,
         Omission::OutputActivations,
         Omission::ActivationConstants,
@@ -84,6 +86,7 @@ impl Omission {
         Omission::KernelEfficiency,
         Omission::StageTime,
         Omission::OutsideTheStep,
+        Omission::CpuUpdate,
     ];
 
     /// A short stable id (`"even-split"`, `"latency"`…): the page's `data-omission` and the
@@ -104,6 +107,7 @@ impl Omission {
             Omission::KernelEfficiency => "kernel-efficiency",
             Omission::StageTime => "stage-time",
             Omission::OutsideTheStep => "outside-the-step",
+            Omission::CpuUpdate => "cpu-update",
         }
     }
 
@@ -121,9 +125,10 @@ impl Omission {
             | Omission::RecomputeTraffic
             | Omission::CpBackward
             | Omission::PipelineMessages => Topic::Traffic,
-            Omission::KernelEfficiency | Omission::StageTime | Omission::OutsideTheStep => {
-                Topic::Estimate
-            }
+            Omission::KernelEfficiency
+            | Omission::StageTime
+            | Omission::OutsideTheStep
+            | Omission::CpuUpdate => Topic::Estimate,
         }
     }
 

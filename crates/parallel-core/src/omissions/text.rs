@@ -62,6 +62,10 @@ pub(super) const fn title(item: Omission) -> (&'static str, &'static str) {
             "前向、反向和通信之外的时间",
             "Time outside forward, backward and communication",
         ),
+        Omission::CpuUpdate => (
+            "CPU Adam 时 CPU 自己做更新的时间",
+            "The CPU's own Adam update time, with the optimizer on the host",
+        ),
     }
 }
 
@@ -202,6 +206,17 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              on each card's shard), gradient clipping, data loading, kernel launches and \
              checkpoints are not counted; the ZeRO stage changes the traffic, not the compute \
              time.",
+        ),
+        Omission::CpuUpdate => (
+            "把优化器放到主机上（optimizer_offload = \"cpu\"）时，显存少了每个参数 12 字节，主机每张卡\
+             多了 16·Ψ_o 字节，PCIe 上每步多了 6·Ψ_o 字节（梯度下去 4、权重回来 2），这段时间按 PCIe \
+             带宽全部算进一步里。CPU 在主机上跑 Adam 本身的时间不计，也不算它与 GPU 计算的重叠：\
+             估算里的一步与主机 CPU 的快慢无关。",
+            "With the optimizer on the host (optimizer_offload = \"cpu\") the card sheds 12 bytes a \
+             parameter, the host holds 16·Ψ_o bytes a card, and PCIe carries 6·Ψ_o bytes a step \
+             (4 down for the gradients, 2 up for the weights), all of it added to the step at the \
+             PCIe bandwidth. The CPU's own Adam update on the host is not counted, nor any overlap \
+             of it with the GPUs' work: the estimated step does not depend on the host's CPU.",
         ),
     }
 }

@@ -269,14 +269,33 @@ impl Plan {
         layers_i: u32,
         stage: u32,
     ) -> (Q, Option<Q>) {
-        let (zero, g) = (self.zero(), self.precision().grad_bytes());
+        let (zero, g, offload) = (
+            self.zero(),
+            self.precision().grad_bytes(),
+            self.optimizer_offload(),
+        );
         let (psi, expert_psi) = basis.shards::<Q>(stage, layers_i);
         let (_, group) = self.dense_shard::<Q>();
-        let dense = ledger_total(psi, group, zero, g);
+        let dense = ledger_total(psi, group, zero, g, offload);
         let experts = expert_psi
             .zip(self.expert_shard::<Q>())
-            .map(|(psi, (_, group))| ledger_total(psi, group, zero, g));
+            .map(|(psi, (_, group))| ledger_total(psi, group, zero, g, offload));
         (dense, experts)
+    }
+
+    /// Stage `stage`'s optimizer shard per card as a formula (SPEC §14, "stages"):
+    /// Ψ_o,i = Ψ_i (ZeRO 0) or Ψ_i/D (ZeRO 1–3), + the experts' Ψ_e,i by the same rule over E.
+    pub(crate) fn stage_optimizer_shard<Q: Quantity>(&self, stage: u32) -> Q {
+        let (psi, expert_psi) = ShardBasis::of(self).shards::<Q>(stage, self.stage_layers(stage));
+        let (_, group) = self.dense_shard::<Q>();
+        let dense = crate::offload::optimizer_part(psi, group, self.zero());
+        let shard = match expert_psi.zip(self.expert_shard::<Q>()) {
+            Some((psi, (_, group))) => {
+                dense + crate::offload::optimizer_part(psi, group, self.zero())
+            }
+            None => dense,
+        };
+        shard.named("Ψ_o,i", Show::Count)
     }
 
     /// Stage `stage`'s model states as one formula (SPEC §11).

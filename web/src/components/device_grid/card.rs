@@ -68,6 +68,7 @@ pub fn badge(dim: Dim) -> &'static str {
         Dim::Dp => "D",
         Dim::Ep => "E",
         Dim::Edp => "X",
+        Dim::Offload => "O",
     }
 }
 

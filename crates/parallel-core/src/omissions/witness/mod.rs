@@ -14,7 +14,7 @@ use memory::{
     activation_constants, buffers, even_split, expert_tensor_parallel, output_activations,
 };
 use timing::{
-    cp_backward, expert_balance, kernel_efficiency, latency, outside_the_step, overlap,
+    cp_backward, cpu_update, expert_balance, kernel_efficiency, latency, outside_the_step, overlap,
     pipeline_messages, recompute_traffic, stage_time,
 };
 
@@ -37,5 +37,6 @@ pub(super) fn holds(item: Omission) -> Option<bool> {
         Omission::KernelEfficiency => kernel_efficiency(),
         Omission::StageTime => stage_time(),
         Omission::OutsideTheStep => outside_the_step(),
+        Omission::CpuUpdate => cpu_update(),
     }
 }

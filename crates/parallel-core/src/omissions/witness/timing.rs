@@ -278,3 +278,30 @@ pub(super) fn outside_the_step() -> Option<bool> {
             ),
     )
 }
+
+/// With the optimizer on the host, the step is the same step plus the PCIe row's seconds and
+/// nothing else (no CPU term); the control: the PCIe bandwidth does move it.
+pub(super) fn cpu_update() -> Option<bool> {
+    let on_card = PlanConfig {
+        zero: 1,
+        ..PlanConfig::default()
+    };
+    let on_host = |pcie_gbps: f64| PlanConfig {
+        optimizer_offload: crate::config::OptimizerOffload::Cpu,
+        pcie_gbps,
+        ..on_card.clone()
+    };
+    let (card, host, slow) = (
+        plan(on_card.clone())?,
+        plan(on_host(50.0))?,
+        plan(on_host(25.0))?,
+    );
+    let pcie = row(&host, Dim::Offload)?.seconds.get();
+    let (e_card, e_host, e_slow) = (card.estimate(), host.estimate(), slow.estimate());
+    Some(
+        pcie > 0.0
+            && close(e_host.step_s.get(), e_card.step_s.get() + pcie)
+            && e_host.compute_s == e_card.compute_s
+            && close(e_slow.step_s.get() - e_card.step_s.get(), 2.0 * pcie),
+    )
+}

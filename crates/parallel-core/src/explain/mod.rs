@@ -7,7 +7,8 @@
 //! or `stage_states` (stage by stage), activations `held_even` / `stage_activations`,
 //! traffic [`Plan::traffic_bytes`] and [`Plan::link_seconds`], the bubble `bubble_ratio` and
 //! `bubble::share`, the estimate `tokens`, `compute`, `step`, `throughput`, the DP degree
-//! `data_parallel_degree`. Nothing here restates a formula: this module names the figures,
+//! `data_parallel_degree`, the offloaded optimizer's host bytes `host_per_gpu` and
+//! `host_node` (SPEC §14). Nothing here restates a formula: this module names the figures,
 //! picks their function and writes the result.
 
 use serde::Serialize;
@@ -57,6 +58,10 @@ pub enum Figure {
     Roofline,
     /// Model FLOPs utilisation.
     Mfu,
+    /// Host bytes of one card's offloaded optimizer, 16·Ψ_o (SPEC §14).
+    HostPerGpu,
+    /// Host bytes of the busiest node: the sum over its cards (SPEC §14).
+    HostPerNode,
 }
 
 /// The unit of a figure's result.
@@ -119,6 +124,8 @@ impl Figure {
             Figure::Latency => "estimate-latency".into(),
             Figure::Roofline => "estimate-roofline".into(),
             Figure::Mfu => "estimate-mfu".into(),
+            Figure::HostPerGpu => "mem-host".into(),
+            Figure::HostPerNode => "mem-host-node".into(),
         }
     }
 
@@ -138,6 +145,8 @@ impl Figure {
             Figure::Latency,
             Figure::Roofline,
             Figure::Mfu,
+            Figure::HostPerGpu,
+            Figure::HostPerNode,
         ];
         fixed
             .into_iter()
@@ -161,6 +170,8 @@ const ROOFLINE_SOURCE: &str =
 const ALPHA_BETA_SOURCE: &str =
     "Hockney 1994 (α–β), ring step counts of Thakur et al. 2005; SPEC §17 (an estimate)";
 const MFU_SOURCE: &str = "PaLM (Chowdhery et al. 2022) appendix B; SPEC §17";
+const OFFLOAD_SOURCE: &str =
+    "ZeRO-Offload (Ren et al. 2021): FP32 master weights, Adam moments and gradients on the host; SPEC §14";
 
 /// The formula in symbols: "name = …", then the named quantities it went through, outermost
 /// first.
@@ -332,6 +343,18 @@ impl Plan {
                     ROOFLINE_SOURCE,
                 ),
                 Figure::Mfu => ("MFU", self.mfu(e.step_s.get()), ratio(e.mfu), MFU_SOURCE),
+                Figure::HostPerGpu => (
+                    "host per card",
+                    self.host_per_gpu(stage),
+                    bytes(report.memory.host?.per_gpu),
+                    OFFLOAD_SOURCE,
+                ),
+                Figure::HostPerNode => (
+                    "host per node",
+                    self.host_node(),
+                    bytes(report.memory.host?.per_node),
+                    OFFLOAD_SOURCE,
+                ),
             };
         Some(Explanation {
             figure: figure.id(),
@@ -352,6 +375,8 @@ impl Plan {
             Figure::ModelStates,
             Figure::Activations,
             Figure::Total,
+            Figure::HostPerGpu,
+            Figure::HostPerNode,
         ];
         for row in &report.comm {
             figures.push(Figure::Traffic(row.dim));
@@ -391,97 +416,4 @@ impl Plan {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{ModelChoice, PlanConfig, Preset, Recompute, Schedule};
-    use proptest::prelude::*;
-
-    fn check(config: &PlanConfig) {
-        let Ok(plan) = Plan::new(config) else { return };
-        let report = plan.report();
-        for e in plan.explain_all(&report) {
-            assert!(
-                e.worked.to_bits() == e.result.to_bits(),
-                "{}: worked {} vs {} ({})",
-                e.figure,
-                e.worked,
-                e.result,
-                e.substituted
-            );
-            assert!(!e.formula.is_empty() && !e.substituted.is_empty() && !e.shown.is_empty());
-            assert_eq!(
-                Figure::from_id(&e.figure).map(|f| f.id()),
-                Some(e.figure.clone())
-            );
-        }
-    }
-
-    #[test]
-    fn the_lesson_s_figures_explain_themselves() {
-        let plan = Plan::new(&PlanConfig::lesson_8_gpus()).unwrap();
-        let report = plan.report();
-        let dp = plan.explain(Figure::Traffic(Dim::Dp), &report).unwrap();
-        assert_eq!(dp.shown, "145.9 GB");
-        assert_eq!(
-            dp.formula,
-            "dp = ((D − 1)/D)·(4 + g)·Ψ; Ψ = P/(t·p); D = d·c"
-        );
-        assert_eq!(
-            dp.substituted,
-            "D = 8·1 = 8; Ψ = 27,781,427,952/(1·1) = 27,781,427,952; \
-             dp = ((8 − 1)/8)·(4 + 2)·27,781,427,952 = 145.9 GB"
-        );
-        let states = plan.explain(Figure::ModelStates, &report).unwrap();
-        assert_eq!(
-            states.substituted,
-            "Ψ = 27,781,427,952/(1·1) = 27,781,427,952; D = 8·1 = 8; \
-             states = 2·27,781,427,952/8 + 2·27,781,427,952/8 + 12·27,781,427,952/8 = 55.6 GB"
-        );
-        assert!(
-            plan.explain(Figure::Traffic(Dim::Tp), &report).is_none(),
-            "no TP traffic with t = 1"
-        );
-        check(&PlanConfig::lesson_64_gpus());
-        check(&PlanConfig {
-            accounting: Accounting::Stages,
-            ..PlanConfig::lesson_64_gpus()
-        });
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
-
-        /// Every explanation's terms multiply out to the figure the report shows.
-        #[test]
-        fn explanations_work_out_to_the_report(
-            preset in prop::sample::select(Preset::ALL.to_vec()),
-            n_exp in 3u32..8,
-            (t, p, c, e) in (0u32..4, 0u32..4, 0u32..3, 0u32..4),
-            m in 1u32..40,
-            b in 1u32..3,
-            s_exp in 10u32..16,
-            zero in 0u8..4,
-            recompute in prop::sample::select(vec![Recompute::None, Recompute::Selective, Recompute::Full]),
-            schedule in prop::sample::select(vec![Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved]),
-            stages in any::<bool>(),
-        ) {
-            check(&PlanConfig {
-                model: ModelChoice::Preset(preset),
-                gpus: 1 << n_exp,
-                tp: 1 << t,
-                pp: 1 << p,
-                cp: 1 << c,
-                ep: 1 << e,
-                micro_batches: m,
-                micro_batch_size: b,
-                seq_len: 1 << s_exp,
-                zero,
-                recompute,
-                schedule,
-                virtual_stages: if schedule == Schedule::Interleaved { 2 } else { 1 },
-                accounting: if stages { Accounting::Stages } else { Accounting::Even },
-                ..PlanConfig::default()
-            });
-        }
-    }
-}
+mod tests;
