@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CJK, openPage, settleAndCheck, startLab } from './harness.mjs';
 import {
-  SELECTS, SLIDERS, START, cardFields, choose, cli, controlError, coreDefaults, differences, expected, fullConfig,
+  SELECTS, SLIDERS, START, SWITCHES, flip, cardFields, choose, cli, controlError, coreDefaults, differences, expected, fullConfig,
   keyboardTo, pointerTo, presetIds, rng, shown, sliderState, thousands,
 } from './drive.mjs';
 
@@ -176,6 +176,8 @@ function randomPlan(r, id) {
     recompute: r.pick(['full', 'selective', 'none']),
     schedule: r.pick(['1f1b', 'gpipe', 'interleaved']),
     accounting: r.pick(['even', 'stages']),
+    precision: r.pick(['bf16-grads', 'fp32-grads']),
+    optimizer_offload: r.pick(['none', 'cpu']),
     // The lesson's anchor (the default model) most of the time, any preset otherwise.
     model: r.next() < 0.6 ? coreDefaults().config.model : r.pick(presetIds()),
     // The lesson's card half the time, any card preset otherwise.
@@ -203,7 +205,11 @@ test(`property: ${PLANS_PER_GRID} random plans per grid through the controls agr
       const plan = randomPlan(r, id);
       const where = `SEED=${SEED} grid ${id} plan ${n} ${JSON.stringify(plan)}`;
       // Controls in a random order, each by a random route.
-      const steps = [...SLIDERS.map((s) => ['slider', s]), ...SELECTS.map((s) => ['select', s])];
+      const steps = [
+        ...SLIDERS.map((s) => ['slider', s]),
+        ...SELECTS.map((s) => ['select', s]),
+        ...SWITCHES.map((s) => ['switch', s]),
+      ];
       for (let i = steps.length - 1; i > 0; i--) {
         const j = r.int(0, i);
         [steps[i], steps[j]] = [steps[j], steps[i]];
@@ -219,6 +225,10 @@ test(`property: ${PLANS_PER_GRID} random plans per grid through the controls agr
           if (how === 'pointer') await pointerTo(grid.section, control, target, step);
           else await keyboardTo(grid.section, control, target, how, step);
           assert.equal(grid.config[control.field], plan[control.field], `${where} ${control.testId} reached`);
+        } else if (kind === 'switch') {
+          const how = r.pick(['space', 'pointer']);
+          await flip(grid.section, control, plan[control.field], how);
+          grid.config[control.field] = plan[control.field];
         } else {
           const how = r.pick(['keys', 'pick']);
           const step = selectStep(grid, control, `${where} ${control.testId} by ${how}`);

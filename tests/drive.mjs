@@ -108,6 +108,11 @@ export const SELECTS = [
     options: { 0: { zero: 0 }, 1: { zero: 1 }, 2: { zero: 2 }, 3: { zero: 3 } },
   },
   {
+    // The ledger: the lesson's 16 bytes per parameter, or seed 000's 18 (FP32 gradients).
+    field: 'precision', testId: 'select-precision',
+    options: { 'bf16-grads': { precision: 'bf16-grads' }, 'fp32-grads': { precision: 'fp32-grads' } },
+  },
+  {
     field: 'recompute', testId: 'select-recompute',
     options: { full: { recompute: 'full' }, selective: { recompute: 'selective' }, none: { recompute: 'none' } },
   },
@@ -124,6 +129,28 @@ export const SELECTS = [
     options: { even: { accounting: 'even' }, stages: { accounting: 'stages' } },
   },
 ];
+
+/** The switches of a grid: config field, test id, and the field's value when on and off. */
+export const SWITCHES = [
+  { field: 'optimizer_offload', testId: 'toggle-offload', on: 'cpu', off: 'none' },
+];
+
+/**
+ * Sets a switch to `value` (its `on` or `off`) as a person does: Space on the focused switch,
+ * or a click. Resolves once the switch shows it.
+ */
+export async function flip(section, sw, value, how = 'pointer') {
+  const element = section.getByTestId(sw.testId);
+  const want = value === sw.on;
+  if ((await element.isChecked()) === want) return;
+  if (how === 'space') {
+    await element.focus();
+    await element.page().keyboard.press('Space');
+  } else {
+    await element.click();
+  }
+  if ((await element.isChecked()) !== want) throw new Error(`${sw.testId} did not turn ${want ? 'on' : 'off'}`);
+}
 
 /** The fields a card preset sets (`PlanConfig::use_card`), read off its default plan. */
 export const CARD_FIELDS = ['hardware', 'gpu_memory_gb', 'nvlink_gbps', 'ib_gbps', 'hbm_tbps', 'peak_tflops', 'gpu_tflops'];
@@ -333,7 +360,7 @@ export function expected(config, card) {
   // Each dimension's time in the estimate: the results of `eval --explain`'s estimate-<dim>.
   const explained = cli(['eval', '--explain'], config).ok.explain;
   const dims = explained
-    .filter((e) => /^estimate-(tp|cp|ep|pp|dp|edp)$/.test(e.figure))
+    .filter((e) => /^estimate-(tp|cp|ep|pp|dp|edp|offload)$/.test(e.figure))
     .map((e) => [e.figure.slice('estimate-'.length), e.result]);
   const roles = {};
   for (const dim of ['tp', 'cp', 'pp', 'dp', 'ep', 'edp']) {
@@ -363,6 +390,19 @@ export function differences(got, want) {
     }
   }
   same('memory.fits', got.memory.fits, r.memory.fits);
+  // The host's figure exactly when the CLI reports one (the optimizer on the host).
+  same('memory.host shown', Boolean(got.memory.host), Boolean(r.memory.host));
+  if (got.memory.host && r.memory.host) {
+    for (const key of ['per_gpu', 'per_node', 'capacity', 'fits']) {
+      same(`memory.host.${key}`, got.memory.host[key], r.memory.host[key]);
+    }
+    if (!got.memory.host.text.startsWith(gb(r.memory.host.per_gpu))) {
+      out.push(`memory.host text: page "${got.memory.host.text}", CLI ${gb(r.memory.host.per_gpu)}`);
+    }
+    if (!got.memory.host.node_text.startsWith(`${gb(r.memory.host.per_node)} / ${gb(r.memory.host.capacity)}`)) {
+      out.push(`memory.host node text: page "${got.memory.host.node_text}", CLI ${gb(r.memory.host.per_node)}`);
+    }
+  }
   same('memory.tight', got.memory.tight, r.memory.tight);
   same('traffic dims', got.traffic.map((t) => t.dim).join(','), r.comm.map((t) => t.dim).join(','));
   for (const t of r.comm) {

@@ -20,6 +20,16 @@ export function readSection(target) {
   }
   memory.fits = attr('mem-total', 'data-fits') === 'true';
   memory.tight = attr('mem-total', 'data-tight') === 'true';
+  // With the optimizer on the host (SPEC §14): per card, the fullest node, its capacity.
+  const host = byId('mem-host');
+  memory.host = host && {
+    per_gpu: Number(host.dataset.bytes),
+    per_node: Number(host.dataset.nodeBytes),
+    capacity: Number(host.dataset.capacity),
+    fits: host.dataset.fits === 'true',
+    text: host.innerText.trim(),
+    node_text: text('mem-host-node'),
+  };
   const traffic = [...root.querySelectorAll('tr[data-testid^="traffic-"]')].map((row) => ({
     dim: row.dataset.testid.slice('traffic-'.length),
     bytes: Number(row.dataset.bytes),

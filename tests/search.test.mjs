@@ -101,10 +101,24 @@ test('the search panel equals parallel-lab search, sorts, and loads a plan into 
   const steps = await column('stepS');
   assert.deepEqual(steps, [...steps].sort((a, b) => a - b));
 
-  // Load the first row into the 64-card grid (its controls reach this plan); the grid then
-  // shows that plan.
-  const row = panel.locator('tr[data-testid="search-row"]').first();
-  assert.equal(await row.getByTestId('load').isDisabled(), false, 'the quickest plan loads');
+  // Load the quickest plan the 64-card grid's controls reach (its sliders: TP, PP, CP up to
+  // 8, m up to 64, b = 1; its schedule select: interleaved with v = 2) into it; the rows above
+  // it are exactly those the controls cannot reach, their load buttons disabled.
+  const rows = panel.locator('tr[data-testid="search-row"]');
+  const reachable = (c) => c.tp <= 8 && c.pp <= 8 && c.cp <= 8 && c.micro_batches <= 64
+    && c.micro_batch_size === 1 && c.virtual_stages <= 2;
+  let row = null;
+  for (let i = 0; i < await rows.count(); i++) {
+    const candidate = rows.nth(i);
+    const plan = JSON.parse(await candidate.getAttribute('data-config'));
+    const disabled = await candidate.getByTestId('load').isDisabled();
+    assert.equal(disabled, !reachable(plan), `row ${i + 1}: load ${disabled ? 'disabled' : 'enabled'} for ${JSON.stringify(plan)}`);
+    if (!disabled) {
+      row = candidate;
+      break;
+    }
+  }
+  assert.ok(row, 'a plan of the search loads into the grid');
   const config = JSON.parse(await row.getAttribute('data-config'));
   await row.getByTestId('load').click();
   const section = page.getByTestId('section-64');

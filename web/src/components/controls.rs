@@ -8,10 +8,11 @@
 use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::hardware::Hardware;
-use parallel_core::{Accounting, ModelChoice, PlanConfig, Preset, Recompute, Schedule};
+use parallel_core::{Accounting, ModelChoice, PlanConfig, Precision, Preset, Recompute, Schedule};
 
 use crate::components::explain_button::ExplainButton;
 use crate::components::model_card::ModelCard;
+use crate::components::offload::OffloadSwitch;
 use crate::components::own_model::OwnModel;
 use crate::error_text::explain;
 use crate::format;
@@ -370,6 +371,25 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
                 get=|c| c.zero.to_string()
                 set=|c, v| c.zero = v.parse().unwrap_or(0)
             />
+            <Choice
+                lab=lab
+                field="precision"
+                test_id="select-precision"
+                label_zh="每参数字节（梯度精度）"
+                label_en="Bytes per parameter (gradients)"
+                options=vec![
+                    ("bf16-grads", "16：BF16 梯度（课上的账）", "16: BF16 gradients (the lesson)"),
+                    ("fp32-grads", "18：FP32 梯度（种子 000 的账）", "18: FP32 gradients (seed 000)"),
+                ]
+                get=|c| c.precision.as_str().to_string()
+                set=|c, v| {
+                    c.precision = match v {
+                        "fp32-grads" => Precision::Fp32Grads,
+                        _ => Precision::Bf16Grads,
+                    }
+                }
+            />
+            <OffloadSwitch lab=lab />
             <Choice
                 lab=lab
                 field="recompute"

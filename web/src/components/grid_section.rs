@@ -11,6 +11,7 @@ use crate::components::controls::GridControls;
 use crate::components::device_grid::DeviceGrid;
 use crate::components::estimate::EstimateFigure;
 use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
+use crate::components::offload::HostMemoryFigure;
 use crate::components::schedule_view::ScheduleView;
 use crate::i18n::T;
 use crate::lab::{part, GridLab};
@@ -42,6 +43,8 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
             }),
         })
     });
+    let host = part(move || lab.report.with(|r| r.memory.host));
+    let states = part(move || lab.report.with(|r| r.memory.model_states));
     let estimate = part(move || lab.report.with(|r| r.estimate));
     let card = part(move || lab.plan.with(|p| p.config().clone()));
     let times: Signal<Vec<CommTime>> = lab.comm_times.into();
@@ -80,6 +83,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
             </div>
             <div class="grid-lab-figures">
                 <MemoryFigure memory=memory busiest=busiest experts=experts lab=lab />
+                <HostMemoryFigure host=host states=states lab=lab />
                 <BubbleFigure report=report lab=lab />
                 <EstimateFigure estimate=estimate card=card times=times lab=lab />
                 <Warnings report=report />

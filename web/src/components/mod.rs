@@ -11,6 +11,7 @@ pub mod figures;
 pub mod grid_section;
 pub mod lesson_table;
 pub mod model_card;
+pub mod offload;
 pub mod own_model;
 pub mod prediction;
 pub mod schedule_view;
