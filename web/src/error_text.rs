@@ -66,6 +66,13 @@ pub fn field_zh(field: &str) -> String {
         "global_batch" => "全局批量（每步的序列数）",
         "hidden" => "隐藏维度 h",
         "ffn" => "FFN 宽度",
+        "rollout.gpus_per_engine" => "每个推理引擎的卡数 E",
+        "rollout.rollout_gpus" => "推理卡池的卡数 R",
+        "rollout.prompts" => "每轮的 prompt 数",
+        "rollout.samples_per_prompt" => "每个 prompt 的采样数",
+        "rollout.prompt_len" => "prompt 长度",
+        "rollout.response_len" => "回答长度上限",
+        "rollout.kv_bytes" => "KV cache 每个值的字节数",
         other => match other.strip_prefix("model.") {
             Some(inner) => return format!("模型字段 {inner}"),
             None => return other.to_string(),
@@ -165,6 +172,30 @@ fn chinese(error: &PlanError) -> String {
         PlanError::BenchTooLarge { max } => {
             format!("演示的每个矩阵最多 {} 个数。", thousands(*max as u64))
         }
+        PlanError::RolloutPool {
+            pool,
+            gpus_per_engine,
+            colocated,
+        } => format!(
+            "{}的 {} 张卡分不成每个 {} 张卡的推理引擎。",
+            if *colocated { "同卡训推时训练卡" } else { "推理卡池" },
+            thousands(u64::from(*pool)),
+            thousands(u64::from(*gpus_per_engine))
+        ),
+        PlanError::RolloutTooLong {
+            prompt_len,
+            response_len,
+            max,
+        } => format!(
+            "prompt 长度加回答长度上限 = {} + {} = {} 个 token，超过了上限 {}。",
+            thousands(u64::from(*prompt_len)),
+            thousands(u64::from(*response_len)),
+            thousands(u64::from(*prompt_len) + u64::from(*response_len)),
+            thousands(*max)
+        ),
+        PlanError::KvBytes { got } => format!(
+            "KV cache 每个值的字节数只能是 1（FP8）、2（BF16）或 4（FP32），现在是 {got}。"
+        ),
         PlanError::Unsupported {
             field,
             value,
@@ -260,6 +291,17 @@ mod tests {
                 tp: 4,
             },
             PlanError::BenchTooLarge { max: 65_536 },
+            PlanError::RolloutPool {
+                pool: 8,
+                gpus_per_engine: 3,
+                colocated: true,
+            },
+            PlanError::RolloutTooLong {
+                prompt_len: 2048,
+                response_len: 67_108_864,
+                max: 67_108_864,
+            },
+            PlanError::KvBytes { got: 3 },
             PlanError::Unsupported {
                 field: "model.hf_config.architectures",
                 value: "MambaForCausalLM".to_string(),
@@ -295,6 +337,9 @@ mod tests {
             | PlanError::TimelineTooLarge { .. }
             | PlanError::BenchSplit { .. }
             | PlanError::BenchTooLarge { .. }
+            | PlanError::RolloutPool { .. }
+            | PlanError::RolloutTooLong { .. }
+            | PlanError::KvBytes { .. }
             | PlanError::Unsupported { .. } => {}
         }
     }

@@ -83,7 +83,8 @@ PLAN (a JSON object; every field is optional, empty input = all defaults)
                     or an inline model
                     {"params", "hidden", "layers", "heads", "kv_heads", "head_dim", "ffn", "vocab",
                      "full_attention_layers", "tied_embeddings", "moe_layers", "experts",
-                     "top_k", "expert_ffn", "shared_experts"};
+                     "top_k", "expert_ffn", "shared_experts", "kv_lora_rank",
+                     "qk_rope_head_dim" (MLA: both or neither)};
                     or {"hf_config": {CONFIG.JSON}}, counted as `parallel-lab model` does
   gpus 8, gpus_per_node 8, tp 1, pp 1, cp 1, ep 1, micro_batches 8, micro_batch_size 1,
   seq_len 4096, zero 0 (0-3), recompute "full" (none|selective|full),
@@ -100,7 +101,14 @@ PLAN (a JSON object; every field is optional, empty input = all defaults)
   optimizer_offload "none" (none|cpu): "cpu" keeps Adam on the host (CPU Adam): the card
     keeps the ledger less its 12 bytes (ZeRO 0/1 (2+g)*psi, 2 2*psi + g*psi/D, 3 (2+g)*psi/D),
     the host 16*psi_o a card (psi_o = psi at ZeRO 0, psi/D at 1-3; MoE experts likewise),
-  pcie_gbps 50 (host link per card, GB/s), host_memory_gb 2048 (host memory per node)
+  pcie_gbps 50 (host link per card, GB/s), host_memory_gb 2048 (host memory per node),
+  rollout null (training only) or {} with the RL step's inference engines:
+    {"gpus_per_engine" 8 (E), "rollout_gpus" 0 (R; 0 = colocated on the N training cards),
+     "prompts" 8, "samples_per_prompt" 8, "prompt_len" 2048, "response_len" 131072,
+     "kv_bytes" 2 (1|2|4)}; checked after the rest: counts >= 1, the pool (R or N) divisible
+    by E, prompt_len + response_len <= 2^26, kv_bytes 1, 2 or 4 (errors name rollout.<field>),
+  log_probs_chunk 0 (tokens whose FP32 logits the last stage holds at once; 0 = the whole
+    micro-batch: the logits term becomes 4*min(chunk, s'*b)*V/t; by_stage names it)
 
 REPORT
   {"dp", "memory", "comm", "bubble", "warnings", "estimate"}; with optimizer_offload "cpu",
@@ -108,7 +116,14 @@ REPORT
   is a warning) and comm ends with {"dim": "offload", "collective": "d2h+h2d",
   "group_size": 1, "bytes": 6*psi_o, "link": "pcie", "seconds": bytes/pcie_gbps}; estimate (an estimate, not a
   measurement) = {"tokens_per_step", "flops_per_step", "compute_s", "exposed_comm_s",
-  "latency_s", "roofline_factor", "bubble_s", "step_s", "tokens_per_s_per_gpu", "mfu"}:
+  "latency_s", "roofline_factor", "bubble_s", "step_s", "tokens_per_s_per_gpu", "mfu"};
+  with rollout, "rollout" = {"engines" (pool/E), "gpus_per_engine", "sequences"
+  (n = prompts*samples_per_prompt), "sequences_per_engine" (ceil(n/engines)),
+  "tokens_per_sequence" (T_seq = prompt_len + response_len), "weights" (2*P/E), "kv_cache"
+  (ceil(n/engines)*T_seq*F*k; k = 2*max(kv_heads/E, 1)*head_dim*kv_bytes, MLA
+  (kv_lora_rank + qk_rope_head_dim)*kv_bytes), "total", "fits", "colocated", "cards" (N, or
+  N + R), "peak" (colocated: max(training total, rollout total)), "peak_phase"
+  (training|rollout)}. In the estimate:
   FLOPs = (6*P_act + 6*F*a*head_dim*s)*T (x 4/3 with full recompute); compute = the weight
   FLOPs x max(1, R/T_l) (R = gpu_tflops/hbm_tbps, T_l = s*b/c tokens a card; routed experts
   at T_e = T_l*top_k*e/experts) + attention FLOPs, / (N*gpu_tflops*1e12); each dimension
@@ -132,6 +147,7 @@ EXAMPLES
   echo '[{"label":"DP 8, ZeRO-3","config":{"zero":3}}]' | parallel-lab table --stdin
   echo '{"gpus":64,"global_batch":256,"seq_len":8192}' | parallel-lab search --top 5
   echo '{"zero":1,"optimizer_offload":"cpu","pcie_gbps":25}' | parallel-lab eval
+  echo '{"gpus":32,"rollout":{"gpus_per_engine":2},"log_probs_chunk":1024}' | parallel-lab eval
   cargo run --release -p parallel-cli -- bench
 
 CONFIG.JSON (parallel-lab model, {"hf_config": ...})

@@ -58,6 +58,7 @@ mod offload;
 pub mod omissions;
 mod plan;
 mod report;
+mod rollout;
 pub mod runs;
 mod schedule;
 pub mod search;
@@ -68,7 +69,7 @@ mod units;
 
 pub use bubble::Bubble;
 pub use config::{
-    Accounting, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule,
+    Accounting, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Rollout, Schedule,
 };
 pub use cp_layout::{causal_pairs, cp_positions, cp_token_ranks, pair_imbalance, CpLayout};
 pub use error::{PlanError, Warning};
@@ -76,10 +77,11 @@ pub use estimate::Estimate;
 pub use grid::{Coords, Dim, Grid, Groups, Link};
 pub use lang::Lang;
 pub use memory::{Activations, Memory, ModelStates};
-pub use model::{count_params, InlineModel, Model, ModelChoice, Moe, Preset};
+pub use model::{count_params, InlineModel, Mla, Model, ModelChoice, Moe, Preset};
 pub use offload::HostMemory;
 pub use plan::{Degrees, Plan, MAX_GPUS, MAX_SEQ_LEN};
 pub use report::{evaluate, Report};
+pub use rollout::{RolloutPhase, RolloutReport};
 pub use schedule::{simulate_schedule, Op, OpKind, ScheduleView, Timeline, MAX_TIMELINE_SLOTS};
 pub use stages::{stages_imbalance, stages_range, StageMemory};
 pub use tp_bench::{tp_bench, BenchShape, TpBench};

@@ -101,8 +101,9 @@ impl Plan {
     /// config is read), then the checks across fields, in this order: N divisible by
     /// t·p·c (`gpus`); v > 1 only when interleaved (`virtual_stages`); interleaved needs p > 1
     /// (`schedule`), m divisible by p (`micro_batches`) and L (or L + 2, Llama 3's uneven first and last stage) divisible by p·v
-    /// (`virtual_stages`); e > 1 only for MoE models (`ep`); for MoE, N divisible by e·p (`ep`).
-    /// The first failing check is returned. Beyond the spec, N is capped at [`MAX_GPUS`] and
+    /// (`virtual_stages`); e > 1 only for MoE models (`ep`); for MoE, N divisible by e·p (`ep`);
+    /// then the rollout engines' checks ([`crate::Rollout::check`], SPEC §15). The first
+    /// failing check is returned. Beyond the spec, N is capped at [`MAX_GPUS`] and
     /// s at [`MAX_SEQ_LEN`] so that every product stays exact and fast.
     ///
     /// Warnings (the plan is still valid): t > gpus_per_node, L not divisible by p,
@@ -207,6 +208,9 @@ impl Plan {
                 })
             }
             _ => {}
+        }
+        if let Some(rollout) = &c.rollout {
+            rollout.check(c.gpus)?;
         }
 
         let mut warnings = Vec::new();

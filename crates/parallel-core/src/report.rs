@@ -10,6 +10,7 @@ use crate::error::{PlanError, Warning};
 use crate::estimate::Estimate;
 use crate::memory::Memory;
 use crate::plan::Plan;
+use crate::rollout::RolloutReport;
 use crate::stages::{busiest, StageMemory};
 use crate::traffic::Traffic;
 use crate::units::Bytes;
@@ -33,6 +34,9 @@ pub struct Report {
     pub bubble: Bubble,
     /// The step-time estimate (SPEC §12).
     pub estimate: Estimate,
+    /// The rollout engines of an RL step (SPEC §15); `None` for a training-only plan (and
+    /// then not written in the JSON).
+    pub rollout: Option<RolloutReport>,
     /// Soft problems.
     pub warnings: Vec<Warning>,
 }
@@ -61,6 +65,7 @@ impl Plan {
         let comm = self.traffic();
         Report {
             dp: self.degrees().dp,
+            rollout: self.rollout_report(memory.total),
             memory,
             by_stage,
             busiest_stage,
@@ -127,7 +132,7 @@ impl Serialize for Report {
             #[serde(skip_serializing_if = "Option::is_none")]
             busiest_stage: Option<u32>,
         }
-        let mut out = serializer.serialize_struct("Report", 6)?;
+        let mut out = serializer.serialize_struct("Report", 7)?;
         out.serialize_field("dp", &self.dp)?;
         out.serialize_field(
             "memory",
@@ -140,6 +145,9 @@ impl Serialize for Report {
         out.serialize_field("comm", &self.comm)?;
         out.serialize_field("bubble", &self.bubble)?;
         out.serialize_field("estimate", &self.estimate)?;
+        if let Some(rollout) = &self.rollout {
+            out.serialize_field("rollout", rollout)?;
+        }
         out.serialize_field("warnings", &self.warnings)?;
         out.end()
     }

@@ -5,7 +5,7 @@
 
 use parallel_core::{
     evaluate, Dim, InlineModel, ModelChoice, Plan, PlanConfig, Precision, Preset, RankOrder,
-    Recompute, Schedule,
+    Recompute, Rollout, Schedule,
 };
 use proptest::prelude::*;
 
@@ -175,7 +175,7 @@ proptest! {
 
     #[test]
     fn no_inline_model_panics(
-        fields in prop::collection::vec(prop_oneof![Just(None), Just(Some(0u32)), (1u32..=64).prop_map(Some), any::<u32>().prop_map(Some)], 13),
+        fields in prop::collection::vec(prop_oneof![Just(None), Just(Some(0u32)), (1u32..=64).prop_map(Some), any::<u32>().prop_map(Some)], 15),
         params in prop_oneof![Just(None), any::<u64>().prop_map(Some)],
         gpus in 1u32..=64, tp in 1u32..=8, pp in 1u32..=8, ep in 1u32..=8,
     ) {
@@ -186,8 +186,11 @@ proptest! {
             tied_embeddings: fields[8].is_some(),
             moe_layers: fields[9], experts: fields[10], top_k: fields[11], expert_ffn: fields[12],
             shared_experts: fields[0],
+            kv_lora_rank: fields[13], qk_rope_head_dim: fields[14],
         };
-        let config = PlanConfig { model: ModelChoice::Inline(inline), gpus, tp, pp, ep, ..PlanConfig::default() };
+        // Rollout engines of one card each (SPEC §15) on half the models.
+        let rollout = fields[5].is_some().then(|| Rollout { gpus_per_engine: 1, ..Rollout::default() });
+        let config = PlanConfig { model: ModelChoice::Inline(inline), gpus, tp, pp, ep, rollout, ..PlanConfig::default() };
         if let Ok(report) = evaluate(&config) {
             prop_assert!(report.memory.total.get() >= 0.0 || report.memory.total.get().is_nan());
         }

@@ -78,6 +78,19 @@ pub fn figure_name(lang: Lang, figure: Figure) -> String {
         Figure::HostPerNode => lang
             .pick("最满一台机的主机内存", "host memory of the fullest node")
             .into(),
+        Figure::RolloutWeights => lang
+            .pick("推理引擎每卡权重", "inference engine weights per card")
+            .into(),
+        Figure::RolloutKv => lang
+            .pick("推理引擎每卡 KV cache", "KV cache per rollout card")
+            .into(),
+        Figure::RolloutTotal => lang.pick("推理每卡合计", "total per rollout card").into(),
+        Figure::RolloutPeak => lang
+            .pick(
+                "训练与推理中每卡的峰值",
+                "a card's peak over training and rollout",
+            )
+            .into(),
     }
 }
 

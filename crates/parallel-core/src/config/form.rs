@@ -4,7 +4,9 @@
 
 use serde::Deserialize;
 
-use super::{Accounting, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule};
+use super::{
+    Accounting, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Rollout, Schedule,
+};
 use crate::hardware::Hardware;
 use crate::model::ModelChoice;
 
@@ -43,6 +45,8 @@ pub(super) struct PlanConfigForm {
     optimizer_offload: OptimizerOffload,
     pcie_gbps: f64,
     host_memory_gb: f64,
+    rollout: Option<Rollout>,
+    log_probs_chunk: u32,
 }
 
 impl Default for PlanConfigForm {
@@ -80,6 +84,8 @@ impl Default for PlanConfigForm {
             optimizer_offload: c.optimizer_offload,
             pcie_gbps: c.pcie_gbps,
             host_memory_gb: c.host_memory_gb,
+            rollout: c.rollout,
+            log_probs_chunk: c.log_probs_chunk,
         }
     }
 }
@@ -120,6 +126,8 @@ impl From<PlanConfigForm> for PlanConfig {
             optimizer_offload: f.optimizer_offload,
             pcie_gbps: f.pcie_gbps,
             host_memory_gb: f.host_memory_gb,
+            rollout: f.rollout,
+            log_probs_chunk: f.log_probs_chunk,
         };
         c.gpu_tflops = f.gpu_tflops.unwrap_or_else(|| c.derived_tflops());
         c
@@ -179,6 +187,27 @@ mod tests {
             e.to_string().contains("`none`") && e.to_string().contains("`cpu`"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_rollout_fields_take_their_defaults_and_read_back() {
+        assert_eq!(read(r#"{"rollout":null}"#).rollout, None);
+        assert_eq!(read(r#"{"rollout":{}}"#).rollout, Some(Rollout::default()));
+        let c =
+            read(r#"{"rollout":{"gpus_per_engine":2,"rollout_gpus":16},"log_probs_chunk":1024}"#);
+        let rollout = c.rollout.unwrap();
+        assert_eq!(
+            (
+                rollout.gpus_per_engine,
+                rollout.rollout_gpus,
+                rollout.prompts
+            ),
+            (2, 16, 8)
+        );
+        assert_eq!(c.log_probs_chunk, 1024);
+        assert_eq!(read(&serde_json::to_string(&c).unwrap()), c);
+        let e = serde_json::from_str::<PlanConfig>(r#"{"rollout":{"engines":2}}"#).unwrap_err();
+        assert!(e.to_string().contains("gpus_per_engine"), "{e}");
     }
 
     #[test]

@@ -8,6 +8,9 @@ use crate::hardware::{Hardware, MATMUL_EFFICIENCY, SCALE_OUT_LATENCY_US, SCALE_U
 use crate::model::ModelChoice;
 
 mod form;
+mod rollout;
+
+pub use rollout::Rollout;
 
 /// How activations are kept for the backward pass (SPEC §4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -187,6 +190,11 @@ pub struct PlanConfig {
     pub pcie_gbps: f64,
     /// Host memory per node, GB, for the offloaded states (SPEC §14); default 2048.
     pub host_memory_gb: f64,
+    /// The rollout engines of an RL step (SPEC §15); `None` (default) = training only.
+    pub rollout: Option<Rollout>,
+    /// Tokens whose FP32 logits the last stage holds at once for the log-probabilities
+    /// (SPEC §15); 0 (default) = the whole micro-batch, s'·b.
+    pub log_probs_chunk: u32,
 }
 
 impl Default for PlanConfig {
@@ -223,6 +231,8 @@ impl Default for PlanConfig {
             optimizer_offload: OptimizerOffload::None,
             pcie_gbps: 50.0,
             host_memory_gb: 2048.0,
+            rollout: None,
+            log_probs_chunk: 0,
         }
     }
 }

@@ -2,7 +2,9 @@
 
 use core::fmt;
 
-use serde::{Serialize, Serializer};
+mod warning;
+
+pub use warning::Warning;
 
 /// Why a configuration was rejected: one variant per reason, carrying the numbers that
 /// explain it, so that each face of the lab can word it in its own language.
@@ -178,6 +180,31 @@ pub enum PlanError {
         /// The most numbers a matrix may hold.
         max: usize,
     },
+    /// The rollout pool (R cards, or the N training cards when colocated) does not split
+    /// into whole engines of `gpus_per_engine` cards (SPEC §15).
+    RolloutPool {
+        /// The pool's cards: R, or N when colocated.
+        pool: u32,
+        /// E, cards per engine.
+        gpus_per_engine: u32,
+        /// Whether the pool is the training cards (R = 0).
+        colocated: bool,
+    },
+    /// A rollout sequence (prompt + response) longer than [`crate::MAX_SEQ_LEN`] tokens
+    /// (SPEC §15).
+    RolloutTooLong {
+        /// Tokens of a prompt.
+        prompt_len: u32,
+        /// The response cap.
+        response_len: u32,
+        /// The most tokens a sequence may have.
+        max: u64,
+    },
+    /// Bytes per cached value other than 1 (FP8), 2 (BF16) or 4 (FP32) (SPEC §15).
+    KvBytes {
+        /// The value given.
+        got: u32,
+    },
     /// A Hugging Face `config.json` names an architecture, model type or part that the
     /// parameter counter does not model (SPEC §13): rejected rather than counted wrongly.
     Unsupported {
@@ -221,6 +248,9 @@ impl PlanError {
             PlanError::CpAboveSeqLen { .. } => "cp",
             PlanError::BenchSplit { .. } => "tp",
             PlanError::BenchTooLarge { .. } => "hidden",
+            PlanError::RolloutPool { .. } => "rollout.gpus_per_engine",
+            PlanError::RolloutTooLong { .. } => "rollout.response_len",
+            PlanError::KvBytes { .. } => "rollout.kv_bytes",
         }
     }
 
@@ -306,6 +336,29 @@ impl PlanError {
             PlanError::BenchTooLarge { max } => {
                 format!("the bench keeps each matrix under {max} numbers")
             }
+            PlanError::RolloutPool {
+                pool,
+                gpus_per_engine,
+                colocated,
+            } => format!(
+                "the {} of {pool} cards does not split into engines of {gpus_per_engine} cards",
+                if *colocated {
+                    "colocated pool (the training cards)"
+                } else {
+                    "rollout pool"
+                }
+            ),
+            PlanError::RolloutTooLong {
+                prompt_len,
+                response_len,
+                max,
+            } => format!(
+                "prompt_len + response_len = {prompt_len} + {response_len} = {} tokens, more than {max}",
+                u64::from(*prompt_len) + u64::from(*response_len)
+            ),
+            PlanError::KvBytes { got } => {
+                format!("bytes per cached value must be 1 (FP8), 2 (BF16) or 4 (FP32) (got {got})")
+            }
             PlanError::Unsupported {
                 value, supported, ..
             } => format!(
@@ -322,83 +375,3 @@ impl fmt::Display for PlanError {
 }
 
 impl std::error::Error for PlanError {}
-
-/// A soft problem: the plan is still evaluated, the page shows it beside the result.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Warning {
-    /// t > gpus_per_node: the TP group crosses nodes and its all-reduce runs over InfiniBand.
-    TpAcrossNodes {
-        /// TP degree.
-        tp: u32,
-        /// GPUs that share NVLink.
-        gpus_per_node: u32,
-    },
-    /// L is not a multiple of p: layer counts per stage are real averages L/p.
-    LayersNotDivisible {
-        /// Model layers L.
-        layers: u32,
-        /// Pipeline degree p.
-        pp: u32,
-    },
-    /// s is not a multiple of 2c: the zigzag layout pads the sequence.
-    ZigzagPadding {
-        /// Sequence length s.
-        seq_len: u32,
-        /// Context-parallel degree c.
-        cp: u32,
-    },
-    /// With the optimizer on the host, the busiest node's offloaded states (16·Ψ_o per card)
-    /// outgrow its host memory (SPEC §14).
-    HostMemoryOver {
-        /// The busiest node's host bytes, in GB.
-        per_node_gb: f64,
-        /// Host memory per node, GB.
-        host_memory_gb: f64,
-    },
-}
-
-impl Warning {
-    /// The `PlanConfig` field the warning is about.
-    pub fn field(&self) -> &'static str {
-        match self {
-            Warning::TpAcrossNodes { .. } => "tp",
-            Warning::LayersNotDivisible { .. } => "pp",
-            Warning::ZigzagPadding { .. } => "seq_len",
-            Warning::HostMemoryOver { .. } => "host_memory_gb",
-        }
-    }
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Warning::TpAcrossNodes { tp, gpus_per_node } => write!(
-                f,
-                "tp: TP {tp} is larger than a node of {gpus_per_node} GPUs, so its all-reduce crosses InfiniBand"
-            ),
-            Warning::LayersNotDivisible { layers, pp } => write!(
-                f,
-                "pp: {layers} layers do not divide by PP {pp}; per-stage figures use the average {:.2} layers",
-                f64::from(layers) / f64::from(pp)
-            ),
-            Warning::ZigzagPadding { seq_len, cp } => write!(
-                f,
-                "seq_len: {seq_len} tokens do not divide into 2·CP = {} chunks; zigzag needs padding",
-                2 * u64::from(cp)
-            ),
-            Warning::HostMemoryOver {
-                per_node_gb,
-                host_memory_gb,
-            } => write!(
-                f,
-                "host_memory_gb: a node's offloaded optimizer states take {per_node_gb:.1} GB, more than its {host_memory_gb} GB of host memory"
-            ),
-        }
-    }
-}
-
-impl Serialize for Warning {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}

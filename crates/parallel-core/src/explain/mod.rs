@@ -8,7 +8,8 @@
 //! traffic [`Plan::traffic_bytes`] and [`Plan::link_seconds`], the bubble `bubble_ratio` and
 //! `bubble::share`, the estimate `tokens`, `compute`, `step`, `throughput`, the DP degree
 //! `data_parallel_degree`, the offloaded optimizer's host bytes `host_per_gpu` and
-//! `host_node` (SPEC §14). Nothing here restates a formula: this module names the figures,
+//! `host_node` (SPEC §14), the rollout engines' `rollout_weights`, `rollout_kv`,
+//! `rollout_total` and `rollout_peak` (SPEC §15). Nothing here restates a formula: this module names the figures,
 //! picks their function and writes the result.
 
 use serde::Serialize;
@@ -22,47 +23,9 @@ use crate::report::Report;
 use crate::stages::busiest;
 use crate::units::Bytes;
 
-/// A figure the page shows and can explain. Its [`Figure::id`] is the figure's test id on the
-/// page (`explain-<id>` is its button).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Figure {
-    /// Model states of the busiest card.
-    ModelStates,
-    /// Activations of the busiest card.
-    Activations,
-    /// Model states + activations.
-    Total,
-    /// Data-parallel degree d.
-    Dp,
-    /// Bytes one card sends per step for a dimension.
-    Traffic(Dim),
-    /// Seconds of that traffic at its link's bandwidth.
-    TrafficTime(Dim),
-    /// Bubble ratio (p−1)/(v·m).
-    BubbleRatio,
-    /// The bubble's share of the step.
-    BubbleShare,
-    /// Tokens per step T.
-    TokensPerStep,
-    /// Estimated step time.
-    StepTime,
-    /// Estimated compute time.
-    Compute,
-    /// Estimated tokens per second per card.
-    Throughput,
-    /// The estimate's seconds for a dimension, α–β.
-    CommTime(Dim),
-    /// The α part of the exposed communication.
-    Latency,
-    /// The dense layers' roofline factor max(1, R/T_l).
-    Roofline,
-    /// Model FLOPs utilisation.
-    Mfu,
-    /// Host bytes of one card's offloaded optimizer, 16·Ψ_o (SPEC §14).
-    HostPerGpu,
-    /// Host bytes of the busiest node: the sum over its cards (SPEC §14).
-    HostPerNode,
-}
+mod figure;
+
+pub use figure::Figure;
 
 /// The unit of a figure's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -103,60 +66,6 @@ pub struct Explanation {
     pub worked: f64,
 }
 
-impl Figure {
-    /// The figure's id, its test id on the page: `mem-states`, `traffic-tp`,
-    /// `traffic-tp-time`, `bubble`, `estimate-step`, …
-    pub fn id(&self) -> String {
-        match self {
-            Figure::ModelStates => "mem-states".into(),
-            Figure::Activations => "mem-activations".into(),
-            Figure::Total => "mem-total".into(),
-            Figure::Dp => "derived-dp".into(),
-            Figure::Traffic(dim) => format!("traffic-{}", dim.as_str()),
-            Figure::TrafficTime(dim) => format!("traffic-{}-time", dim.as_str()),
-            Figure::BubbleRatio => "bubble".into(),
-            Figure::BubbleShare => "bubble-share".into(),
-            Figure::TokensPerStep => "estimate-tokens".into(),
-            Figure::StepTime => "estimate-step".into(),
-            Figure::Compute => "estimate-compute".into(),
-            Figure::Throughput => "estimate-throughput".into(),
-            Figure::CommTime(dim) => format!("estimate-{}", dim.as_str()),
-            Figure::Latency => "estimate-latency".into(),
-            Figure::Roofline => "estimate-roofline".into(),
-            Figure::Mfu => "estimate-mfu".into(),
-            Figure::HostPerGpu => "mem-host".into(),
-            Figure::HostPerNode => "mem-host-node".into(),
-        }
-    }
-
-    /// The figure of an id, if it is one.
-    pub fn from_id(id: &str) -> Option<Figure> {
-        let fixed = [
-            Figure::ModelStates,
-            Figure::Activations,
-            Figure::Total,
-            Figure::Dp,
-            Figure::BubbleRatio,
-            Figure::BubbleShare,
-            Figure::TokensPerStep,
-            Figure::StepTime,
-            Figure::Compute,
-            Figure::Throughput,
-            Figure::Latency,
-            Figure::Roofline,
-            Figure::Mfu,
-            Figure::HostPerGpu,
-            Figure::HostPerNode,
-        ];
-        fixed
-            .into_iter()
-            .chain(Dim::ALL.into_iter().map(Figure::Traffic))
-            .chain(Dim::ALL.into_iter().map(Figure::TrafficTime))
-            .chain(Dim::ALL.into_iter().map(Figure::CommTime))
-            .find(|f| f.id() == id)
-    }
-}
-
 const ZERO_SOURCE: &str = "ZeRO (Rajbhandari et al. 2019) §5; SPEC §4";
 const ACTIVATION_SOURCE: &str =
     "Korthikanti et al. 2022 (sequence parallelism, selective recompute); SPEC §4, §11";
@@ -170,6 +79,8 @@ const ROOFLINE_SOURCE: &str =
 const ALPHA_BETA_SOURCE: &str =
     "Hockney 1994 (α–β), ring step counts of Thakur et al. 2005; SPEC §17 (an estimate)";
 const MFU_SOURCE: &str = "PaLM (Chowdhery et al. 2022) appendix B; SPEC §17";
+const ROLLOUT_SOURCE: &str =
+    "GQA (Ainslie et al. 2023) and MLA (DeepSeek-V2, 2024) KV caches; seed 000's RL recipes; SPEC §15";
 const OFFLOAD_SOURCE: &str =
     "ZeRO-Offload (Ren et al. 2021): FP32 master weights, Adam moments and gradients on the host; SPEC §14";
 
@@ -355,6 +266,33 @@ impl Plan {
                     bytes(report.memory.host?.per_node),
                     OFFLOAD_SOURCE,
                 ),
+                Figure::RolloutWeights => (
+                    "rollout weights",
+                    self.rollout_weights(&self.rollout_engines_spec()?),
+                    bytes(report.rollout?.weights),
+                    ROLLOUT_SOURCE,
+                ),
+                Figure::RolloutKv => (
+                    "KV cache",
+                    self.rollout_kv(&self.rollout_engines_spec()?),
+                    bytes(report.rollout?.kv_cache),
+                    ROLLOUT_SOURCE,
+                ),
+                Figure::RolloutTotal => (
+                    "rollout total",
+                    self.rollout_total(&self.rollout_engines_spec()?),
+                    bytes(report.rollout?.total),
+                    ROLLOUT_SOURCE,
+                ),
+                Figure::RolloutPeak => (
+                    "peak",
+                    self.rollout_peak(
+                        &self.rollout_engines_spec()?,
+                        Worked::var("training total", report.memory.total.get(), Show::Bytes),
+                    ),
+                    bytes(report.rollout?.peak),
+                    ROLLOUT_SOURCE,
+                ),
             };
         Some(Explanation {
             figure: figure.id(),
@@ -377,6 +315,10 @@ impl Plan {
             Figure::Total,
             Figure::HostPerGpu,
             Figure::HostPerNode,
+            Figure::RolloutWeights,
+            Figure::RolloutKv,
+            Figure::RolloutTotal,
+            Figure::RolloutPeak,
         ];
         for row in &report.comm {
             figures.push(Figure::Traffic(row.dim));

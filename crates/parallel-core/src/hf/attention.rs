@@ -35,6 +35,19 @@ impl Attention {
     }
 }
 
+impl Attention {
+    /// MLA's cached dimensions per layer and token, (kv_lora_rank, qk_rope_head_dim): the
+    /// rollout engines' KV cache (SPEC §15). `None` for standard attention.
+    pub(super) fn mla_cache(&self) -> Option<(u32, u32)> {
+        match *self {
+            Attention::Standard { .. } => None,
+            Attention::Mla {
+                kv_lora_rank, rope, ..
+            } => Some((kv_lora_rank, rope)),
+        }
+    }
+}
+
 impl HfConfig {
     /// The attention of the family, with its checks.
     pub(super) fn attention(

@@ -231,6 +231,8 @@ impl Reading {
             top_k: moe.map(|m| m.top_k),
             expert_ffn: moe.map(|m| m.expert_ffn),
             shared_experts: moe.map(|m| m.shared_experts).filter(|&s| s > 0),
+            kv_lora_rank: self.attention.mla_cache().map(|(rank, _)| rank),
+            qk_rope_head_dim: self.attention.mla_cache().map(|(_, rope)| rope),
         }
     }
 }

@@ -18,11 +18,13 @@
 //! `g8=tp3.pp2` keeps PP 2 and reports TP 3. The grids' sizes are fixed (8 cards in one node,
 //! 64 in 8 nodes) and TP stays within a node, as on the page.
 
+mod change;
 mod fragment;
 mod landing;
 mod model_token;
 mod notice;
 mod plan_codec;
+mod rollout_token;
 mod state;
 
 pub use fragment::{decode, encode, MAX_LINK_LEN};

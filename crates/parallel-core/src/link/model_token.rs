@@ -9,14 +9,14 @@ use super::notice::IgnoredReason;
 pub(super) const INLINE_PREFIX: &str = "mdl-";
 
 /// The keys of a custom model's fields in its token, in the order they are written.
-const INLINE_KEYS: [&str; 14] = [
-    "p", "h", "l", "a", "k", "d", "fa", "f", "v", "ml", "e", "x", "ef", "s",
+const INLINE_KEYS: [&str; 16] = [
+    "p", "h", "l", "a", "k", "d", "fa", "f", "v", "ml", "e", "x", "ef", "s", "kl", "qr",
 ];
 
 /// A custom model (an inline model, or a pasted config.json once counted) as one token: its
 /// fields, not its JSON, each a key and digits joined by `-`, `t` for tied embeddings.
 pub(super) fn encode_inline(m: &InlineModel) -> String {
-    let values: [Option<u64>; 14] = [
+    let values: [Option<u64>; 16] = [
         m.params,
         m.hidden.map(u64::from),
         m.layers.map(u64::from),
@@ -31,6 +31,8 @@ pub(super) fn encode_inline(m: &InlineModel) -> String {
         m.top_k.map(u64::from),
         m.expert_ffn.map(u64::from),
         m.shared_experts.map(u64::from),
+        m.kv_lora_rank.map(u64::from),
+        m.qk_rope_head_dim.map(u64::from),
     ];
     let mut out = String::from("mdl");
     for (key, value) in INLINE_KEYS.iter().zip(values) {
@@ -85,6 +87,8 @@ pub(super) fn decode_inline(token: &str) -> Result<InlineModel, IgnoredReason> {
             "x" => m.top_k = small()?,
             "ef" => m.expert_ffn = small()?,
             "s" => m.shared_experts = small()?,
+            "kl" => m.kv_lora_rank = small()?,
+            "qr" => m.qk_rope_head_dim = small()?,
             _ => return Err(IgnoredReason::Malformed),
         }
     }

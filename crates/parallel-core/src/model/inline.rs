@@ -3,14 +3,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::shape::{count_params, Model, Moe};
+use super::shape::{count_params, Mla, Model, Moe};
 use crate::checks::{at_least_one_or, required};
 use crate::error::PlanError;
 
 /// A model given inline in a config (SPEC §8), before defaults and checks.
 ///
 /// `params` is counted with [`count_params`] when absent; `kv_heads` defaults to `heads`,
-/// `head_dim` to hidden/heads, `full_attention_layers` to `layers`.
+/// `head_dim` to hidden/heads, `full_attention_layers` to `layers`. `kv_lora_rank` and
+/// `qk_rope_head_dim` describe multi-head latent attention (both or neither): the KV cache of
+/// rollout engines (SPEC §15) then holds their sum per layer and token.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InlineModel {
@@ -59,6 +61,12 @@ pub struct InlineModel {
     /// Shared experts per MoE layer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shared_experts: Option<u32>,
+    /// MLA's compressed KV latent rank (absent: standard attention).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_lora_rank: Option<u32>,
+    /// MLA's decoupled RoPE key dimension (needed with `kv_lora_rank`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qk_rope_head_dim: Option<u32>,
 }
 
 impl InlineModel {
@@ -111,6 +119,13 @@ impl InlineModel {
             };
             (ffn, required(self.vocab, "model.vocab")?)
         };
+        let mla = match (self.kv_lora_rank, self.qk_rope_head_dim) {
+            (None, None) => None,
+            (rank, rope) => Some(Mla {
+                kv_lora_rank: required(rank, "model.kv_lora_rank")?,
+                qk_rope_head_dim: required(rope, "model.qk_rope_head_dim")?,
+            }),
+        };
         let mut model = Model {
             params: 0.0,
             hidden,
@@ -123,6 +138,7 @@ impl InlineModel {
             vocab,
             tied_embeddings: self.tied_embeddings,
             moe,
+            mla,
         };
         model.params = match self.params {
             Some(0) => {

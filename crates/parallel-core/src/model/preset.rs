@@ -1,7 +1,7 @@
 //! The presets of SPEC §8 and §13: the lesson's named models, each with the figures of its
 //! published `config.json` (or its published total where the counter does not model it).
 
-use super::shape::{Model, Moe};
+use super::shape::{Mla, Model, Moe};
 
 /// A named model of the lesson.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -94,6 +94,7 @@ impl Preset {
                 vocab: 248_320,
                 tied_embeddings: false,
                 moe: None,
+                mla: None,
             },
             // Counted by `count_params`: 405,853,388,800 (checked in tests).
             Preset::Llama3_405b => Model {
@@ -108,6 +109,7 @@ impl Preset {
                 vocab: 128_256,
                 tied_embeddings: false,
                 moe: None,
+                mla: None,
             },
             // Published total (MLA is not modelled by the counter). KV heads and head dim
             // stand in for MLA's compressed cache in the CP formula.
@@ -129,6 +131,12 @@ impl Preset {
                     expert_ffn: 2048,
                     shared_experts: 1,
                 }),
+                // config.json of deepseek-ai/DeepSeek-V3 on Hugging Face: kv_lora_rank 512,
+                // qk_rope_head_dim 64 (the latent each layer caches per token).
+                mla: Some(Mla {
+                    kv_lora_rank: 512,
+                    qk_rope_head_dim: 64,
+                }),
             },
             // The presets below are what `hf::HfConfig::to_model` reads from the models'
             // published `config.json` files (tests/hf_configs.rs checks field by field).
@@ -145,6 +153,7 @@ impl Preset {
                 vocab: 128_256,
                 tied_embeddings: false,
                 moe: None,
+                mla: None,
             },
             // Published total, counted exactly by `count_params` too.
             Preset::Llama3_70b => Model {
@@ -159,6 +168,7 @@ impl Preset {
                 vocab: 128_256,
                 tied_embeddings: false,
                 moe: None,
+                mla: None,
             },
             // Published total, counted exactly by `count_params` too (router h·8 per layer).
             // No dense MLP: `intermediate_size` 14,336 is the width of each expert.
@@ -180,6 +190,7 @@ impl Preset {
                     expert_ffn: 14_336,
                     shared_experts: 0,
                 }),
+                mla: None,
             },
             // Published 30.5B total, 3.3B active: the exact count of `hf`, which adds
             // Qwen3's q_norm and k_norm (2·128 per layer) to `count_params`. No dense layer.
@@ -201,6 +212,7 @@ impl Preset {
                     expert_ffn: 768,
                     shared_experts: 0,
                 }),
+                mla: None,
             },
         }
     }

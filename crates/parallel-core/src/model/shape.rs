@@ -16,6 +16,18 @@ pub struct Moe {
     pub shared_experts: u32,
 }
 
+/// Multi-head latent attention (DeepSeek-V2/V3): what a layer caches per token is one
+/// compressed latent of `kv_lora_rank` values plus a shared RoPE key of `qk_rope_head_dim`,
+/// not K and V per head (SPEC §15's KV cache).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mla {
+    /// Rank of the compressed KV latent (`kv_lora_rank`; DeepSeek-V3: 512).
+    pub kv_lora_rank: u32,
+    /// Dimension of the decoupled RoPE key, shared by the heads (`qk_rope_head_dim`;
+    /// DeepSeek-V3: 64).
+    pub qk_rope_head_dim: u32,
+}
+
 /// A resolved model: every figure the formulas need.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Model {
@@ -41,6 +53,9 @@ pub struct Model {
     pub tied_embeddings: bool,
     /// The MoE part, `None` for a dense model.
     pub moe: Option<Moe>,
+    /// Multi-head latent attention's cached dimensions, `None` for standard (GQA/MHA)
+    /// attention.
+    pub mla: Option<Mla>,
 }
 
 impl Model {

@@ -35,6 +35,10 @@ pub struct StageMemory {
     pub fits: bool,
     /// Fits, but above 80% of the card ([`crate::margin`]).
     pub tight: bool,
+    /// On the last stage with `log_probs_chunk` set (SPEC §15): the tokens whose FP32 logits
+    /// the stage holds at once, min(chunk, s'·b). Written only then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_probs_chunk: Option<f64>,
 }
 
 /// How layers and in-flight micro-batches fall on the stages (SPEC §11), worked out once per
@@ -256,6 +260,11 @@ impl Plan {
                     total,
                     fits: total <= capacity,
                     tight: crate::margin::tight(total, capacity),
+                    log_probs_chunk: if stage == last {
+                        self.log_probs_tokens()
+                    } else {
+                        None
+                    },
                 }
             })
             .collect()
@@ -349,14 +358,34 @@ impl Plan {
         Bytes::new(self.logits())
     }
 
-    /// [`Plan::stage_logits`] as a formula.
+    /// [`Plan::stage_logits`] as a formula: 4·s'·b·V/t, or with `log_probs_chunk` set
+    /// 4·min(chunk, s'·b)·V/t (SPEC §15: the log-probabilities of an RL step take the logits
+    /// a chunk of tokens at a time).
     fn logits<Q: Quantity>(&self) -> Q {
-        (Q::lit(LOGIT_BYTES)
-            * self.local_seq()
-            * count_of("b", self.micro_batch_size())
-            * count_of("V", self.model().vocab)
-            / count_of("t", self.degrees().tp))
-        .named("logits", Show::Bytes)
+        let vocab_share = count_of::<Q>("V", self.model().vocab) / count_of("t", self.degrees().tp);
+        let logits = match self.log_probs_tokens::<Q>() {
+            Some(tokens) => Q::lit(LOGIT_BYTES) * tokens * vocab_share,
+            None => {
+                Q::lit(LOGIT_BYTES)
+                    * self.local_seq()
+                    * count_of("b", self.micro_batch_size())
+                    * count_of("V", self.model().vocab)
+                    / count_of("t", self.degrees().tp)
+            }
+        };
+        logits.named("logits", Show::Bytes)
+    }
+
+    /// With `log_probs_chunk` set (SPEC §15), the tokens whose logits the last stage holds at
+    /// once: min(chunk, s'·b); `None` for the whole micro-batch (chunk 0).
+    fn log_probs_tokens<Q: Quantity>(&self) -> Option<Q> {
+        match self.config().log_probs_chunk {
+            0 => None,
+            chunk => Some(
+                count_of::<Q>("chunk", chunk)
+                    .min(self.local_seq::<Q>() * count_of("b", self.micro_batch_size())),
+            ),
+        }
     }
 
     /// The stage with the largest total (the first such stage on a tie).

@@ -1,0 +1,85 @@
+//! [`Warning`]: a soft problem of a plan, shown beside a result that is still computed.
+
+use core::fmt;
+
+use serde::{Serialize, Serializer};
+
+/// A soft problem: the plan is still evaluated, the page shows it beside the result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Warning {
+    /// t > gpus_per_node: the TP group crosses nodes and its all-reduce runs over InfiniBand.
+    TpAcrossNodes {
+        /// TP degree.
+        tp: u32,
+        /// GPUs that share NVLink.
+        gpus_per_node: u32,
+    },
+    /// L is not a multiple of p: layer counts per stage are real averages L/p.
+    LayersNotDivisible {
+        /// Model layers L.
+        layers: u32,
+        /// Pipeline degree p.
+        pp: u32,
+    },
+    /// s is not a multiple of 2c: the zigzag layout pads the sequence.
+    ZigzagPadding {
+        /// Sequence length s.
+        seq_len: u32,
+        /// Context-parallel degree c.
+        cp: u32,
+    },
+    /// With the optimizer on the host, the busiest node's offloaded states (16·Ψ_o per card)
+    /// outgrow its host memory (SPEC §14).
+    HostMemoryOver {
+        /// The busiest node's host bytes, in GB.
+        per_node_gb: f64,
+        /// Host memory per node, GB.
+        host_memory_gb: f64,
+    },
+}
+
+impl Warning {
+    /// The `PlanConfig` field the warning is about.
+    pub fn field(&self) -> &'static str {
+        match self {
+            Warning::TpAcrossNodes { .. } => "tp",
+            Warning::LayersNotDivisible { .. } => "pp",
+            Warning::ZigzagPadding { .. } => "seq_len",
+            Warning::HostMemoryOver { .. } => "host_memory_gb",
+        }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Warning::TpAcrossNodes { tp, gpus_per_node } => write!(
+                f,
+                "tp: TP {tp} is larger than a node of {gpus_per_node} GPUs, so its all-reduce crosses InfiniBand"
+            ),
+            Warning::LayersNotDivisible { layers, pp } => write!(
+                f,
+                "pp: {layers} layers do not divide by PP {pp}; per-stage figures use the average {:.2} layers",
+                f64::from(layers) / f64::from(pp)
+            ),
+            Warning::ZigzagPadding { seq_len, cp } => write!(
+                f,
+                "seq_len: {seq_len} tokens do not divide into 2·CP = {} chunks; zigzag needs padding",
+                2 * u64::from(cp)
+            ),
+            Warning::HostMemoryOver {
+                per_node_gb,
+                host_memory_gb,
+            } => write!(
+                f,
+                "host_memory_gb: a node's offloaded optimizer states take {per_node_gb:.1} GB, more than its {host_memory_gb} GB of host memory"
+            ),
+        }
+    }
+}
+
+impl Serialize for Warning {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
