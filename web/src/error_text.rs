@@ -396,7 +396,7 @@ mod tests {
         let mut kinds: Vec<_> = variants.iter().map(std::mem::discriminant).collect();
         kinds.dedup();
         assert_eq!(kinds.len(), variants.len());
-        assert_eq!(variants.len(), 24, "one case per variant of PlanError");
+        assert_eq!(variants.len(), 27, "one case per variant of PlanError");
     }
 
     use parallel_core::lang::has_cjk;
