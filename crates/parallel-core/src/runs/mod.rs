@@ -11,6 +11,7 @@
 
 mod data;
 mod kinds;
+mod torchtitan;
 
 use serde::Serialize;
 

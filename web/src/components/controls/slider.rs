@@ -1,0 +1,262 @@
+//! The sliders of a grid: TP, PP, CP, micro-batches and sequence length (and EP for MoE
+//! models), each over the values the core takes on its own; the sequence length moves over
+//! powers of two.
+
+use leptos::prelude::*;
+use parallel_core::PlanConfig;
+
+use crate::error_text::explain;
+use crate::format;
+use crate::i18n::use_lang;
+use crate::lab::GridLab;
+
+/// A slider's bounds; the sequence-length slider moves over powers of two.
+#[derive(Clone, Copy)]
+pub(super) struct SliderSpec {
+    field: &'static str,
+    test_id: &'static str,
+    label_zh: &'static str,
+    label_en: &'static str,
+    min: u32,
+    max: u32,
+    /// When set, the slider's position is log2 of the value.
+    log2: bool,
+    get: fn(&PlanConfig) -> u32,
+    set: fn(&mut PlanConfig, u32),
+}
+
+impl SliderSpec {
+    /// The input's range of positions: the values themselves, or their log2.
+    fn positions(&self) -> (u32, u32) {
+        if self.log2 {
+            (self.min.max(1).ilog2(), self.max.max(1).ilog2())
+        } else {
+            (self.min, self.max)
+        }
+    }
+
+    /// The position that shows `value` (values off the slider's grid take the one below).
+    fn position_of(&self, value: u32) -> u32 {
+        let (low, high) = self.positions();
+        let position = if self.log2 {
+            value.max(1).ilog2()
+        } else {
+            value
+        };
+        position.clamp(low, high)
+    }
+
+    /// The value at a position the input reports (a string, as the DOM gives it). A position
+    /// outside the range, or not a number, is held to the nearest end: the slider never sets
+    /// a value it does not show.
+    fn value_at(&self, raw: &str) -> u32 {
+        let (low, high) = self.positions();
+        let position = raw.trim().parse::<u32>().unwrap_or(low).clamp(low, high);
+        if self.log2 {
+            1u32 << position.min(31)
+        } else {
+            position
+        }
+    }
+}
+
+#[component]
+pub(super) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    // This slider's own value: moving another control does not run this one's views again.
+    let value = Memo::new(move |_| lab.config.with(|c| (spec.get)(c)));
+    let value = move || value.get();
+    let shown = move || format::thousands(u64::from(value()));
+    let on_input = move |event: leptos::ev::Event| {
+        let value = spec.value_at(&event_target_value(&event));
+        lab.edit(spec.field, |c| (spec.set)(c, value));
+    };
+    let error = move || {
+        if lab.last_edited.get() != spec.field {
+            return None;
+        }
+        lab.error.get().map(|e| explain(lang.get(), &e))
+    };
+    let id = format!("{}-{}", spec.test_id, lab.config.with_untracked(|c| c.gpus));
+    view! {
+        <div class="control" class:invalid=move || error().is_some()>
+            <label for=id.clone()>
+                <span class="control-name">{move || lang.get().pick(spec.label_zh, spec.label_en)}</span>
+                <output class="control-value">{shown}</output>
+            </label>
+            <input
+                id=id
+                type="range"
+                data-testid=spec.test_id
+                min=spec.positions().0
+                max=spec.positions().1
+                step="1"
+                prop:value=move || spec.position_of(value()).to_string()
+                aria-valuetext=shown
+                on:input=on_input
+            />
+            {move || error().map(|message| view! { <p class="control-error" role="alert">{message}</p> })}
+        </div>
+    }
+}
+
+/// The five sliders of a grid, in page order. `max_tp` caps TP (a node, as the lesson does);
+/// `max_degree` caps PP and CP.
+pub(super) fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
+    [
+        SliderSpec {
+            field: "tp",
+            test_id: "slider-tp",
+            label_zh: "TP 张量并行",
+            label_en: "TP tensor parallel",
+            min: 1,
+            max: max_tp,
+            log2: false,
+            get: |c| c.tp,
+            set: |c, v| c.tp = v,
+        },
+        SliderSpec {
+            field: "pp",
+            test_id: "slider-pp",
+            label_zh: "PP 流水线并行",
+            label_en: "PP pipeline parallel",
+            min: 1,
+            max: max_degree,
+            log2: false,
+            get: |c| c.pp,
+            set: |c, v| c.pp = v,
+        },
+        SliderSpec {
+            field: "cp",
+            test_id: "slider-cp",
+            label_zh: "CP 上下文并行",
+            label_en: "CP context parallel",
+            min: 1,
+            max: max_degree,
+            log2: false,
+            get: |c| c.cp,
+            set: |c, v| c.cp = v,
+        },
+        SliderSpec {
+            field: "micro_batches",
+            test_id: "slider-m",
+            label_zh: "每步 micro-batch 数 m",
+            label_en: "Micro-batches per step m",
+            min: 1,
+            max: 64,
+            log2: false,
+            get: |c| c.micro_batches,
+            set: |c, v| c.micro_batches = v,
+        },
+        SliderSpec {
+            field: "seq_len",
+            test_id: "slider-seq",
+            label_zh: "序列长度 s",
+            label_en: "Sequence length s",
+            min: 1024,
+            max: 131_072,
+            log2: true,
+            get: |c| c.seq_len,
+            set: |c, v| c.seq_len = v,
+        },
+    ]
+}
+
+/// The expert-parallel slider, for MoE models: e over powers of two up to the grid's N.
+pub(super) fn ep_spec(gpus: u32) -> SliderSpec {
+    SliderSpec {
+        field: "ep",
+        test_id: "slider-ep",
+        label_zh: "EP 专家并行",
+        label_en: "EP expert parallel",
+        min: 1,
+        max: gpus.max(1),
+        log2: true,
+        get: |c| c.ep,
+        set: |c, v| c.ep = v,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parallel_core::Plan;
+
+    #[test]
+    fn every_position_shows_a_value_in_range_and_back() {
+        for spec in slider_specs(8, 8) {
+            let (low, high) = spec.positions();
+            assert!(low <= high, "{}", spec.field);
+            for position in low..=high {
+                let value = spec.value_at(&position.to_string());
+                assert!(
+                    (spec.min..=spec.max).contains(&value),
+                    "{} at {position}: {value}",
+                    spec.field
+                );
+                assert_eq!(
+                    spec.position_of(value),
+                    position,
+                    "{} round trip",
+                    spec.field
+                );
+            }
+            assert_eq!(
+                spec.value_at(&low.to_string()),
+                spec.min,
+                "{} left end",
+                spec.field
+            );
+            assert_eq!(
+                spec.value_at(&high.to_string()),
+                spec.max,
+                "{} right end",
+                spec.field
+            );
+        }
+    }
+
+    #[test]
+    fn positions_outside_the_range_hold_to_its_ends() {
+        for spec in slider_specs(8, 8) {
+            let (low, high) = spec.positions();
+            for raw in ["0", "", "x", "-3"] {
+                assert_eq!(
+                    spec.value_at(raw),
+                    spec.value_at(&low.to_string()),
+                    "{} {raw:?}",
+                    spec.field
+                );
+            }
+            for raw in [high + 1, 1024, 131_072, u32::MAX] {
+                assert_eq!(
+                    spec.value_at(&raw.to_string()),
+                    spec.max,
+                    "{} {raw}",
+                    spec.field
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_sequence_slider_reaches_1024_to_131072_and_the_core_takes_each() {
+        let spec = slider_specs(8, 8)[4];
+        assert_eq!(spec.field, "seq_len");
+        let (low, high) = spec.positions();
+        let values: Vec<u32> = (low..=high)
+            .map(|p| spec.value_at(&p.to_string()))
+            .collect();
+        assert_eq!(
+            values,
+            [1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072]
+        );
+        for seq_len in values {
+            for start in [PlanConfig::lesson_8_gpus(), PlanConfig::lesson_64_gpus()] {
+                let mut config = start;
+                (spec.set)(&mut config, seq_len);
+                assert!(Plan::new(&config).is_ok(), "s = {seq_len}");
+            }
+        }
+    }
+}
