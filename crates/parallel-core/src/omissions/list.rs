@@ -46,6 +46,8 @@ pub enum Omission {
     ExpertTensorParallel,
     /// No workspaces, buckets, gathered parameters or fragmentation.
     Buffers,
+    /// Rollout engines cache no state for linear-attention layers.
+    LinearAttentionState,
     /// MoE routing is perfectly balanced; no all-to-all latency.
     ExpertBalance,
     /// Time is bytes ÷ bandwidth: no latency.
@@ -71,12 +73,13 @@ pub enum Omission {
 impl Omission {
     /// Every omission, grouped by topic (memory, traffic, estimate), in the order the page, the
     /// CLI and the docs list them.
-    pub const ALL: [Omission; 15] = [
+    pub const ALL: [Omission; 16] = [
         Omission::EvenSplit,
         Omission::OutputActivations,
         Omission::ActivationConstants,
         Omission::ExpertTensorParallel,
         Omission::Buffers,
+        Omission::LinearAttentionState,
         Omission::ExpertBalance,
         Omission::Latency,
         Omission::Overlap,
@@ -98,6 +101,7 @@ impl Omission {
             Omission::ActivationConstants => "activation-constants",
             Omission::ExpertTensorParallel => "expert-tensor-parallel",
             Omission::Buffers => "buffers",
+            Omission::LinearAttentionState => "linear-attention-state",
             Omission::ExpertBalance => "expert-balance",
             Omission::Latency => "latency",
             Omission::Overlap => "overlap",
@@ -118,7 +122,8 @@ impl Omission {
             | Omission::OutputActivations
             | Omission::ActivationConstants
             | Omission::ExpertTensorParallel
-            | Omission::Buffers => Topic::Memory,
+            | Omission::Buffers
+            | Omission::LinearAttentionState => Topic::Memory,
             Omission::ExpertBalance
             | Omission::Latency
             | Omission::Overlap

@@ -26,6 +26,10 @@ pub(super) const fn title(item: Omission) -> (&'static str, &'static str) {
             "临时缓冲、通信桶和显存碎片",
             "Temporary buffers, communication buckets and fragmentation",
         ),
+        Omission::LinearAttentionState => (
+            "推理引擎里线性注意力层的状态",
+            "The state of linear-attention layers in the rollout engines",
+        ),
         Omission::ExpertBalance => (
             "专家并行的负载不均、容量因子和 all-to-all 延迟",
             "Load imbalance, capacity factor and all-to-all latency of expert parallelism",
@@ -120,6 +124,16 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              workspaces, communication buckets, ZeRO-3's gathered full-layer parameters or CUDA \
              context, and no allocator fragmentation. A real card needs headroom, so a plan shown \
              as fitting may still not run.",
+        ),
+        Omission::LinearAttentionState => (
+            "推理引擎的 KV cache 只按全注意力层算：每个 token 每层存 K 和 V（MLA 存潜向量）。\
+             线性注意力层（如锚点模型 64 层里的 48 层）不随 token 增长，只为每条序列保留一份固定大小的\
+             状态，这份状态不计；序列越多、线性层越多，真实的推理显存比这里多得越多。",
+            "The rollout engines' KV cache counts the full-attention layers only: K and V per token \
+             and layer (the latent with MLA). Linear-attention layers (48 of the anchor's 64) do not \
+             grow with the tokens; they keep one fixed-size state per sequence, and that state is not \
+             counted, so with more sequences and more linear layers a real engine holds more than \
+             shown here.",
         ),
         Omission::ExpertBalance => (
             "两个网格都能选 MoE 模型，选了就会出现 EP 滑块。算进去的有：路由专家的参数（按 EP 切开，\

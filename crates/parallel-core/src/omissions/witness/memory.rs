@@ -177,3 +177,30 @@ pub(super) fn buffers() -> Option<bool> {
     let ledger = 16.0 * Preset::Qwen38_27b.model().params / 4.0;
     Some(sums && close(four.memory().model_states.get(), ledger))
 }
+
+/// The rollout's KV cache grows with the full-attention layers F and not with the others:
+/// the same model with twice the layers but the same F caches the same bytes, while the
+/// control, twice F, caches twice as much.
+pub(super) fn linear_attention_state() -> Option<bool> {
+    let config = |layers, full| {
+        let model = InlineModel {
+            layers: Some(layers),
+            full_attention_layers: Some(full),
+            ..small()
+        };
+        inline(
+            model,
+            PlanConfig {
+                rollout: Some(crate::config::Rollout::default()),
+                ..PlanConfig::default()
+            },
+        )
+    };
+    let kv = |layers, full| {
+        plan(config(layers, full))
+            .and_then(|p| p.report().rollout)
+            .map(|r| r.kv_cache.get())
+    };
+    let (base, more_linear, more_full) = (kv(10, 2)?, kv(20, 2)?, kv(10, 4)?);
+    Some(base > 0.0 && close(base, more_linear) && close(more_full, 2.0 * base))
+}

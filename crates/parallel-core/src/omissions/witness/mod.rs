@@ -11,7 +11,8 @@ mod memory;
 mod timing;
 
 use memory::{
-    activation_constants, buffers, even_split, expert_tensor_parallel, output_activations,
+    activation_constants, buffers, even_split, expert_tensor_parallel, linear_attention_state,
+    output_activations,
 };
 use timing::{
     cp_backward, cpu_update, expert_balance, kernel_efficiency, latency, outside_the_step, overlap,
@@ -28,6 +29,7 @@ pub(super) fn holds(item: Omission) -> Option<bool> {
         Omission::ActivationConstants => activation_constants(),
         Omission::ExpertTensorParallel => expert_tensor_parallel(),
         Omission::Buffers => buffers(),
+        Omission::LinearAttentionState => linear_attention_state(),
         Omission::ExpertBalance => expert_balance(),
         Omission::Latency => latency(),
         Omission::Overlap => overlap(),
