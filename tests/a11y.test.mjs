@@ -1,6 +1,7 @@
 // Usable without a mouse or eyesight: axe-core (from npm) on the built page reports no
 // violation, in Chinese and in English, with a card selected on each grid and a rejected
-// combination on screen (the states with the most dynamic text).
+// combination on screen, CPU Adam and rollout engines on (the states with the most dynamic
+// text).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,11 +37,20 @@ async function violations(page) {
   }));
 }
 
-test('axe-core: no violation in Chinese or English, with cards selected, an error shown and CPU Adam on', async () => {
+test('axe-core: no violation in Chinese or English, with cards selected, an error shown, CPU Adam and rollout engines on', async () => {
   const { page, context, problems } = await openPage(lab);
   for (const id of ['8', '64']) {
     await page.getByTestId(`grid-${id}`).getByTestId('card-3').click();
   }
+  // Rollout engines on both grids (the panel's controls and the rollout figure; before TP 3
+  // refuses the 8-card plan), a separate pool on the 64-card one (its cards' input too).
+  for (const id of ['8', '64']) {
+    const section = page.getByTestId(`section-${id}`);
+    await section.getByTestId('toggle-rollout').check();
+    await section.getByTestId('rollout-total').waitFor();
+  }
+  await page.getByTestId('section-64').getByTestId('select-pool').selectOption('separate');
+  await page.getByTestId('section-64').getByTestId('input-rollout-gpus').waitFor();
   const tp = SLIDERS.find((s) => s.field === 'tp');
   await keyboardTo(page.getByTestId('section-8'), tp, 3);
   // The optimizer on the host on the 64-card grid: its switch, host figure and PCIe row too.

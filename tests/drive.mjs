@@ -372,6 +372,12 @@ export function expected(config, card) {
   return { report, groups: cardGroups, dims };
 }
 
+/** The report's `rollout` fields the page shows, each compared as it is. */
+const ROLLOUT_KEYS = [
+  'engines', 'gpus_per_engine', 'cards', 'colocated', 'sequences', 'sequences_per_engine',
+  'tokens_per_sequence', 'weights', 'kv_cache', 'total', 'fits', 'peak', 'peak_phase',
+];
+
 /**
  * Compares what the grid shows with the CLI's figures for the same plan; returns a list of
  * differences (empty when everything agrees).
@@ -404,6 +410,16 @@ export function differences(got, want) {
     }
   }
   same('memory.tight', got.memory.tight, r.memory.tight);
+  // The rollout figures exactly when the CLI reports rollout engines (SPEC §15), each equal.
+  same('rollout shown', Boolean(got.rollout), Boolean(r.rollout));
+  if (got.rollout && r.rollout) {
+    for (const key of ROLLOUT_KEYS) same(`rollout.${key}`, got.rollout[key], r.rollout[key]);
+    for (const [i, key] of ['weights', 'kv_cache', 'total', 'peak'].entries()) {
+      if (!got.rollout.text[i].startsWith(gb(r.rollout[key]))) {
+        out.push(`rollout.${key} text: page "${got.rollout.text[i]}", CLI ${gb(r.rollout[key])}`);
+      }
+    }
+  }
   same('traffic dims', got.traffic.map((t) => t.dim).join(','), r.comm.map((t) => t.dim).join(','));
   for (const t of r.comm) {
     const row = got.traffic.find((g) => g.dim === t.dim);

@@ -4,8 +4,8 @@
 // module's scope.
 
 /**
- * Everything a grid's section shows for its plan (DP, memory, traffic rows, bubble, estimate,
- * every card's groups, stage and bytes), in one read so the figures are seen together, as
+ * Everything a grid's section shows for its plan (DP, memory, the rollout engines' figures or
+ * null, traffic rows, bubble, estimate, every card's groups, stage and bytes), in one read so the figures are seen together, as
  * drawn; drive.mjs's `differences()` compares it with the CLI. `target` is the section's
  * element or its test id; it must be on screen (engines/page.mjs's `showSection`).
  */
@@ -29,6 +29,25 @@ export function readSection(target) {
     fits: host.dataset.fits === 'true',
     text: host.innerText.trim(),
     node_text: text('mem-host-node'),
+  };
+  // With rollout engines (SPEC §15): one rollout card's figures, primitives only.
+  const total = byId('rollout-total');
+  const rollout = total && {
+    engines: Number(attr('rollout-engines', 'data-count')),
+    gpus_per_engine: Number(attr('rollout-engines', 'data-gpus-per-engine')),
+    cards: Number(attr('rollout-engines', 'data-cards')),
+    colocated: attr('rollout-engines', 'data-colocated') === 'true',
+    sequences: Number(attr('rollout-seqs-per-engine', 'data-sequences')),
+    sequences_per_engine: Number(attr('rollout-seqs-per-engine', 'data-count')),
+    tokens_per_sequence: Number(attr('rollout-seqs-per-engine', 'data-tokens')),
+    weights: Number(attr('rollout-weights', 'data-bytes')),
+    kv_cache: Number(attr('rollout-kv', 'data-bytes')),
+    total: Number(total.dataset.bytes),
+    fits: total.dataset.fits === 'true',
+    peak: Number(attr('rollout-peak', 'data-bytes')),
+    peak_phase: attr('rollout-peak', 'data-phase'),
+    // The texts of weights, KV cache, total, peak, in that order.
+    text: ['rollout-weights', 'rollout-kv', 'rollout-total', 'rollout-peak'].map(text),
   };
   const traffic = [...root.querySelectorAll('tr[data-testid^="traffic-"]')].map((row) => ({
     dim: row.dataset.testid.slice('traffic-'.length),
@@ -70,6 +89,7 @@ export function readSection(target) {
     dp: Number(text('derived-dp')),
     estimate,
     memory,
+    rollout,
     traffic,
     bubble: { ratio: Number(attr('bubble', 'data-ratio')), share: Number(attr('bubble-share', 'data-share')) },
     groups,

@@ -12,6 +12,7 @@ use crate::components::device_grid::DeviceGrid;
 use crate::components::estimate::EstimateFigure;
 use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
 use crate::components::offload::HostMemoryFigure;
+use crate::components::rollout::RolloutFigure;
 use crate::components::schedule_view::ScheduleView;
 use crate::i18n::T;
 use crate::lab::{part, GridLab};
@@ -84,6 +85,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
             <div class="grid-lab-figures">
                 <MemoryFigure memory=memory busiest=busiest experts=experts lab=lab />
                 <HostMemoryFigure host=host states=states lab=lab />
+                <RolloutFigure lab=lab />
                 <BubbleFigure report=report lab=lab />
                 <EstimateFigure estimate=estimate card=card times=times lab=lab />
                 <Warnings report=report />

@@ -14,6 +14,7 @@ pub mod model_card;
 pub mod offload;
 pub mod own_model;
 pub mod prediction;
+pub mod rollout;
 pub mod schedule_view;
 pub mod share;
 pub mod table_scroll;

@@ -10,7 +10,7 @@ use crate::lab::GridLab;
 
 /// A `<select>` over fixed options.
 #[component]
-pub(super) fn Choice(
+pub(crate) fn Choice(
     lab: GridLab,
     field: &'static str,
     test_id: &'static str,

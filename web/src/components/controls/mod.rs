@@ -6,8 +6,8 @@
 //! was moved, while the figures keep the last valid plan.
 
 mod card;
-mod choice;
-mod slider;
+pub(crate) mod choice;
+pub(crate) mod slider;
 
 use leptos::prelude::*;
 use parallel_core::explain::Figure;
@@ -18,6 +18,7 @@ use crate::components::explain_button::ExplainButton;
 use crate::components::model_card::ModelCard;
 use crate::components::offload::OffloadSwitch;
 use crate::components::own_model::OwnModel;
+use crate::components::rollout::RolloutPanel;
 use crate::i18n::T;
 use crate::lab::{part, GridLab};
 
@@ -190,6 +191,7 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32) -> impl IntoView
                 " "<ExplainButton figure=Figure::Dp lab=lab />
                 <p class="control-note"><T zh="d = N ÷ (TP·PP·CP)" en="d = N ÷ (TP·PP·CP)" /></p>
             </div>
+            <RolloutPanel lab=lab />
         </div>
     }
 }

@@ -1,6 +1,7 @@
 //! The sliders of a grid: TP, PP, CP, micro-batches and sequence length (and EP for MoE
 //! models), each over the values the core takes on its own; the sequence length moves over
-//! powers of two.
+//! powers of two. The rollout panel (`components::rollout`) builds its own from the same
+//! [`SliderSpec`].
 
 use leptos::prelude::*;
 use parallel_core::PlanConfig;
@@ -12,47 +13,58 @@ use crate::lab::GridLab;
 
 /// A slider's bounds; the sequence-length slider moves over powers of two.
 #[derive(Clone, Copy)]
-pub(super) struct SliderSpec {
-    field: &'static str,
-    test_id: &'static str,
-    label_zh: &'static str,
-    label_en: &'static str,
-    min: u32,
-    max: u32,
+pub(crate) struct SliderSpec {
+    /// The config field it sets (where its errors are shown).
+    pub(crate) field: &'static str,
+    pub(crate) test_id: &'static str,
+    pub(crate) label_zh: &'static str,
+    pub(crate) label_en: &'static str,
+    pub(crate) min: u32,
+    pub(crate) max: u32,
     /// When set, the slider's position is log2 of the value.
-    log2: bool,
-    get: fn(&PlanConfig) -> u32,
-    set: fn(&mut PlanConfig, u32),
+    pub(crate) log2: bool,
+    /// When set, the position before `min`'s stands for 0, shown as these words (中文,
+    /// English): "the whole micro-batch" for an unset chunk.
+    pub(crate) zero: Option<(&'static str, &'static str)>,
+    pub(crate) get: fn(&PlanConfig) -> u32,
+    pub(crate) set: fn(&mut PlanConfig, u32),
 }
 
 impl SliderSpec {
-    /// The input's range of positions: the values themselves, or their log2.
-    fn positions(&self) -> (u32, u32) {
-        if self.log2 {
+    /// The input's range of positions: the values themselves, or their log2 (one more at the
+    /// left for a slider whose first value is 0).
+    pub(crate) fn positions(&self) -> (u32, u32) {
+        let (low, high) = if self.log2 {
             (self.min.max(1).ilog2(), self.max.max(1).ilog2())
         } else {
             (self.min, self.max)
-        }
+        };
+        (low.saturating_sub(u32::from(self.zero.is_some())), high)
     }
 
     /// The position that shows `value` (values off the slider's grid take the one below).
-    fn position_of(&self, value: u32) -> u32 {
+    pub(crate) fn position_of(&self, value: u32) -> u32 {
         let (low, high) = self.positions();
+        if value == 0 && self.zero.is_some() {
+            return low;
+        }
         let position = if self.log2 {
             value.max(1).ilog2()
         } else {
             value
         };
-        position.clamp(low, high)
+        position.clamp(low + u32::from(self.zero.is_some()), high)
     }
 
     /// The value at a position the input reports (a string, as the DOM gives it). A position
     /// outside the range, or not a number, is held to the nearest end: the slider never sets
     /// a value it does not show.
-    fn value_at(&self, raw: &str) -> u32 {
+    pub(crate) fn value_at(&self, raw: &str) -> u32 {
         let (low, high) = self.positions();
         let position = raw.trim().parse::<u32>().unwrap_or(low).clamp(low, high);
-        if self.log2 {
+        if self.zero.is_some() && position == low {
+            0
+        } else if self.log2 {
             1u32 << position.min(31)
         } else {
             position
@@ -60,13 +72,19 @@ impl SliderSpec {
     }
 }
 
+/// A range input over a [`SliderSpec`]'s positions, its value in the label and
+/// `aria-valuetext`, and the core's reason under it when it was moved last and the plan is
+/// refused.
 #[component]
-pub(super) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
+pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
     let lang = use_lang();
     // This slider's own value: moving another control does not run this one's views again.
     let value = Memo::new(move |_| lab.config.with(|c| (spec.get)(c)));
     let value = move || value.get();
-    let shown = move || format::thousands(u64::from(value()));
+    let shown = move || match spec.zero {
+        Some((zh, en)) if value() == 0 => lang.get().pick(zh, en).to_string(),
+        _ => format::thousands(u64::from(value())),
+    };
     let on_input = move |event: leptos::ev::Event| {
         let value = spec.value_at(&event_target_value(&event));
         lab.edit(spec.field, |c| (spec.set)(c, value));
@@ -112,6 +130,7 @@ pub(super) fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
             min: 1,
             max: max_tp,
             log2: false,
+            zero: None,
             get: |c| c.tp,
             set: |c, v| c.tp = v,
         },
@@ -123,6 +142,7 @@ pub(super) fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
             min: 1,
             max: max_degree,
             log2: false,
+            zero: None,
             get: |c| c.pp,
             set: |c, v| c.pp = v,
         },
@@ -134,6 +154,7 @@ pub(super) fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
             min: 1,
             max: max_degree,
             log2: false,
+            zero: None,
             get: |c| c.cp,
             set: |c, v| c.cp = v,
         },
@@ -145,6 +166,7 @@ pub(super) fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
             min: 1,
             max: 64,
             log2: false,
+            zero: None,
             get: |c| c.micro_batches,
             set: |c, v| c.micro_batches = v,
         },
@@ -156,6 +178,7 @@ pub(super) fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
             min: 1024,
             max: 131_072,
             log2: true,
+            zero: None,
             get: |c| c.seq_len,
             set: |c, v| c.seq_len = v,
         },
@@ -172,6 +195,7 @@ pub(super) fn ep_spec(gpus: u32) -> SliderSpec {
         min: 1,
         max: gpus.max(1),
         log2: true,
+        zero: None,
         get: |c| c.ep,
         set: |c, v| c.ep = v,
     }

@@ -1,0 +1,215 @@
+//! The rollout panel under a grid's controls: the switch that adds an RL step's inference
+//! engines to the plan (off by default: the lesson's plans train only), and while on, the
+//! cards per engine, the round's counts, the KV cache's bytes and where the engines run; and,
+//! on or off, the chunk of tokens whose log-probabilities are taken at once.
+
+use leptos::prelude::*;
+use parallel_core::{PlanConfig, Rollout};
+
+use super::inputs::{CountInput, POOL, ROUND};
+use crate::components::controls::choice::Choice;
+use crate::components::controls::slider::{Slider, SliderSpec};
+use crate::error_text::explain;
+use crate::i18n::{use_lang, T};
+use crate::lab::GridLab;
+
+/// Changes the rollout engines, when they are on.
+fn with_rollout(c: &mut PlanConfig, edit: impl FnOnce(&mut Rollout)) {
+    if let Some(r) = c.rollout.as_mut() {
+        edit(r);
+    }
+}
+
+/// Cards per inference engine, E, over powers of two up to the grid's N.
+fn engine_spec(gpus: u32) -> SliderSpec {
+    SliderSpec {
+        field: "rollout.gpus_per_engine",
+        test_id: "slider-engine",
+        label_zh: "每个推理引擎的卡数 E",
+        label_en: "Cards per inference engine E",
+        min: 1,
+        max: gpus.max(1),
+        log2: true,
+        zero: None,
+        get: |c| c.rollout.map_or(0, |r| r.gpus_per_engine),
+        set: |c, v| with_rollout(c, |r| r.gpus_per_engine = v),
+    }
+}
+
+/// The tokens whose log-probabilities are computed at once: the whole micro-batch (0), or
+/// chunks of 256 to 131,072 tokens.
+const CHUNK: SliderSpec = SliderSpec {
+    field: "log_probs_chunk",
+    test_id: "slider-logprob-chunk",
+    label_zh: "对数概率分块（token）",
+    label_en: "Log-probability chunk (tokens)",
+    min: 256,
+    max: 131_072,
+    log2: true,
+    zero: Some(("整个 micro-batch", "the whole micro-batch")),
+    get: |c| c.log_probs_chunk,
+    set: |c, v| c.log_probs_chunk = v,
+};
+
+/// The KV cache's bytes per value, as the select's option.
+fn kv_option(c: &PlanConfig) -> String {
+    match c.rollout.map(|r| r.kv_bytes) {
+        Some(1) => "fp8",
+        Some(4) => "fp32",
+        _ => "bf16",
+    }
+    .to_string()
+}
+
+/// Where the engines run, as the select's option.
+fn pool_option(c: &PlanConfig) -> String {
+    if c.rollout.is_some_and(|r| !r.colocated()) {
+        "separate"
+    } else {
+        "colocated"
+    }
+    .to_string()
+}
+
+/// The switch "rollout engines": `rollout` set to seed 000's default engines when on, none
+/// when off.
+#[component]
+fn RolloutSwitch(lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let error = move || {
+        if lab.last_edited.get() != "rollout" {
+            return None;
+        }
+        lab.error.get().map(|e| explain(lang.get(), &e))
+    };
+    let on = Memo::new(move |_| lab.config.with(|c| c.rollout.is_some()));
+    let id = format!("toggle-rollout-{}", lab.config.with_untracked(|c| c.gpus));
+    let on_change = move |event: leptos::ev::Event| {
+        let rollout = event_target_checked(&event).then(Rollout::default);
+        lab.edit("rollout", |c| c.rollout = rollout);
+    };
+    view! {
+        <div class="control control-switch" class:invalid=move || error().is_some()>
+            <input type="checkbox" role="switch" id=id.clone() data-testid="toggle-rollout"
+                prop:checked=move || on.get() on:change=on_change />
+            <label for=id>
+                <span class="control-name">
+                    <T zh="加上推理引擎（RL 的采样）" en="Add rollout engines (the RL step's sampling)" />
+                </span>
+            </label>
+            <p class="control-note">
+                <T zh="强化学习的一步还要采样：推理引擎放一份 BF16 权重和所采序列的 KV cache。"
+                   en="An RL step also samples: the inference engines hold BF16 weights and the KV cache of the sequences they sample." />
+            </p>
+            {move || error().map(|message| view! { <p class="control-error" role="alert">{message}</p> })}
+        </div>
+    }
+}
+
+/// The rollout panel of one grid (`rollout-panel`): the switch, the engines' controls while
+/// it is on, and the log-probability chunk.
+#[component]
+pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
+    let gpus = lab.config.with_untracked(|c| c.gpus);
+    let on = Memo::new(move |_| lab.config.with(|c| c.rollout.is_some()));
+    let separate = Memo::new(move |_| lab.config.with(|c| pool_option(c) == "separate"));
+    view! {
+        <fieldset class="rollout-panel" data-testid="rollout-panel">
+            <legend><T zh="强化学习：推理引擎" en="Reinforcement learning: rollout engines" /></legend>
+            <RolloutSwitch lab=lab />
+            <Show when=move || on.get()>
+                <Slider spec=engine_spec(gpus) lab=lab />
+                {ROUND.into_iter().map(|spec| view! { <CountInput spec=spec lab=lab /> }).collect_view()}
+                <Choice
+                    lab=lab
+                    field="rollout.kv_bytes"
+                    test_id="select-kv"
+                    label_zh="KV cache 每个值的字节数"
+                    label_en="KV cache bytes per value"
+                    options=vec![
+                        ("bf16", "2：BF16", "2: BF16"),
+                        ("fp8", "1：FP8", "1: FP8"),
+                        ("fp32", "4：FP32", "4: FP32"),
+                    ]
+                    get=kv_option
+                    set=|c, v| {
+                        let bytes = match v {
+                            "fp8" => 1,
+                            "fp32" => 4,
+                            _ => 2,
+                        };
+                        with_rollout(c, |r| r.kv_bytes = bytes);
+                    }
+                />
+                <Choice
+                    lab=lab
+                    field="rollout.pool"
+                    test_id="select-pool"
+                    label_zh="推理放在哪"
+                    label_en="Where the engines run"
+                    options=vec![
+                        ("colocated", "同卡训推（训练卡轮流推理）", "colocated (the training cards take turns)"),
+                        ("separate", "训推分离（另一池推理卡）", "separate (a pool of rollout cards)"),
+                    ]
+                    get=pool_option
+                    set=|c, v| {
+                        // A separate pool starts as large as the training cards.
+                        let pool = if v == "separate" { c.gpus } else { 0 };
+                        with_rollout(c, |r| r.rollout_gpus = pool);
+                    }
+                />
+                <Show when=move || separate.get()>
+                    <CountInput spec=POOL lab=lab />
+                </Show>
+            </Show>
+            <div class="rollout-chunk">
+                <Slider spec=CHUNK lab=lab />
+                <p class="control-note">
+                    <T zh="RL 要算每个采样 token 的对数概率：最后一段同时放这些 token 的 FP32 logits。分块后只放一块（“按段计”时看最后一段）。"
+                       en="An RL step computes each sampled token's log-probability: the last stage holds those tokens' FP32 logits at once. Chunked, it holds one chunk (see the last stage with accounting by stage)." />
+                </p>
+            </div>
+        </fieldset>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parallel_core::Plan;
+
+    #[test]
+    fn every_engine_size_splits_both_grids_and_the_options_read_back() {
+        for start in [PlanConfig::lesson_8_gpus(), PlanConfig::lesson_64_gpus()] {
+            let spec = engine_spec(start.gpus);
+            let mut config = PlanConfig {
+                rollout: Some(Rollout::default()),
+                ..start
+            };
+            let mut e = 1;
+            while e <= config.gpus {
+                (spec.set)(&mut config, e);
+                assert_eq!((spec.get)(&config), e);
+                assert!(Plan::new(&config).is_ok(), "E = {e} on {}", config.gpus);
+                e *= 2;
+            }
+            assert_eq!(kv_option(&config), "bf16");
+            assert_eq!(pool_option(&config), "colocated");
+            with_rollout(&mut config, |r| r.rollout_gpus = 16);
+            assert_eq!(pool_option(&config), "separate");
+        }
+    }
+
+    #[test]
+    fn the_chunk_starts_at_the_whole_micro_batch_then_doubles() {
+        let values: Vec<u32> = (7..=17).map(|p| CHUNK.value_at(&p.to_string())).collect();
+        assert_eq!(values[0], 0);
+        assert_eq!(
+            values[1..],
+            [256, 512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072]
+        );
+        for (position, value) in (7..=17).zip(values) {
+            assert_eq!(CHUNK.position_of(value), position);
+        }
+    }
+}
