@@ -162,6 +162,9 @@ test('every slider, by keys and pointer, over its whole range on both grids', as
   await context.close();
 });
 
+/** The rollout switch: seed 000's default engines, or none. */
+const ROLLOUT = SWITCHES.find((s) => s.field === 'rollout');
+
 /** A random target plan for a grid: mostly valid ones (drawn until the CLI accepts one). */
 function randomPlan(r, id) {
   // Degrees: powers of two most of the time (they divide the grid), any value otherwise.
@@ -178,6 +181,7 @@ function randomPlan(r, id) {
     accounting: r.pick(['even', 'stages']),
     precision: r.pick(['bf16-grads', 'fp32-grads']),
     optimizer_offload: r.pick(['none', 'cpu']),
+    rollout: r.pick([ROLLOUT.off, ROLLOUT.on]),
     // The lesson's anchor (the default model) most of the time, any preset otherwise.
     model: r.next() < 0.6 ? coreDefaults().config.model : r.pick(presetIds()),
     // The lesson's card half the time, any card preset otherwise.

@@ -130,9 +130,13 @@ export const SELECTS = [
   },
 ];
 
-/** The switches of a grid: config field, test id, and the field's value when on and off. */
+/**
+ * The switches of a grid: config field, test id, and the field's value when on and off. The
+ * rollout switch turns on seed 000's default engines (`{}`: every field the core's default).
+ */
 export const SWITCHES = [
   { field: 'optimizer_offload', testId: 'toggle-offload', on: 'cpu', off: 'none' },
+  { field: 'rollout', testId: 'toggle-rollout', on: {}, off: null },
 ];
 
 /**

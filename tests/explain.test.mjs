@@ -2,7 +2,7 @@
 // `explain-<figure>` opens a panel `explanation` whose `data-result` equals the figure's own
 // value attribute, whose formula, substituted values and result are `parallel-lab eval
 // --explain --card N`'s for the same plan, reached by keyboard (Enter opens, Esc closes and
-// gives the focus back) in both languages.
+// gives the focus back) in both languages. The rollout engines' figures too, with rollout on.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +24,7 @@ async function figureValue(section, id) {
   if (id.startsWith('traffic-')) return attr(id, 'data-bytes');
   switch (id) {
     case 'mem-states': case 'mem-activations': case 'mem-total': return attr(id, 'data-bytes');
+    case 'rollout-weights': case 'rollout-kv': case 'rollout-total': case 'rollout-peak': return attr(id, 'data-bytes');
     case 'bubble': return attr(id, 'data-ratio');
     case 'bubble-share': return attr(id, 'data-share');
     case 'estimate-step': return attr(id, 'data-seconds');
@@ -89,8 +90,10 @@ test('every figure of both grids opens its explanation, equal to the figure and 
     await section.getByTestId(`grid-${grid}`).getByTestId('card-1').click();
     await check(section, base, 1);
     // Two plans reached by the sliders' keys, each with a random card: drawn until the CLI
-    // takes one, so that both rounds check a plan.
-    let config = { ...base };
+    // takes one, so that both rounds check a plan. Both with rollout engines (SPEC §15), so
+    // their four figures explain themselves too.
+    await section.getByTestId('toggle-rollout').check();
+    let config = { ...base, rollout: {} };
     for (let round = 0; round < 2; round++) {
       let next;
       for (let draw = 0; draw < 100 && !next; draw++) {
