@@ -5,6 +5,11 @@ use parallel_core::{Bytes, Seconds, Traffic};
 
 use crate::i18n::Lang;
 
+/// Bytes as a `data-bytes` attribute carries them: the plain number, for the tests.
+pub fn raw_bytes(value: Bytes) -> String {
+    value.get().to_string()
+}
+
 /// "55.6 GB" (SPEC §1: GB = 1e9 bytes, one decimal).
 pub fn bytes(value: Bytes) -> String {
     value.to_string()

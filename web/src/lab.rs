@@ -87,6 +87,15 @@ impl GridLab {
         self.config.set(config);
     }
 
+    /// Why the core refuses the plan, when `field`'s control is the one moved last (each
+    /// control shows the reason under itself); `None` otherwise or when the plan is valid.
+    pub fn error_for(&self, field: &str) -> Option<PlanError> {
+        if self.last_edited.get() != field {
+            return None;
+        }
+        self.error.get()
+    }
+
     /// Records the control touched last; only a different one wakes the controls' error
     /// views (a slider moved twice in a row does not run the others' again).
     fn touch(&self, field: &'static str) {

@@ -102,11 +102,6 @@ fn share(m: &Memory, part: Bytes) -> String {
     format!("{:.2}%", 100.0 * part.get() / scale)
 }
 
-/// Bytes as a `data-bytes` attribute carries them: the number, for the tests.
-fn raw(b: Bytes) -> String {
-    b.get().to_string()
-}
-
 /// Model states + activations of the busiest card against its capacity. `busiest` names the
 /// stage when memory is accounted stage by stage.
 #[component]
@@ -140,25 +135,25 @@ pub fn MemoryFigure(
             <dl class="memory-numbers">
                 <div>
                     <dt><T zh="模型状态" en="Model states" />" "<ExplainButton figure=Figure::ModelStates lab=lab /></dt>
-                    <dd data-testid="mem-states" data-bytes=show(|m, _| raw(m.model_states))>
+                    <dd data-testid="mem-states" data-bytes=show(|m, _| format::raw_bytes(m.model_states))>
                         {show(|m, _| format::bytes(m.model_states))}
                     </dd>
                     <Show when=move || experts.with(Option::is_some)>
                         <dd class="memory-split" data-testid="mem-experts"
-                            data-bytes=move || experts.get().map(|(e, _)| raw(e))>
+                            data-bytes=move || experts.get().map(|(e, _)| format::raw_bytes(e))>
                             {move || experts.get().map(|(e, dense)| expert_split(lang.get(), e, dense))}
                         </dd>
                     </Show>
                 </div>
                 <div>
                     <dt><T zh="激活" en="Activations" />" "<ExplainButton figure=Figure::Activations lab=lab /></dt>
-                    <dd data-testid="mem-activations" data-bytes=show(|m, _| raw(m.activations))>
+                    <dd data-testid="mem-activations" data-bytes=show(|m, _| format::raw_bytes(m.activations))>
                         {show(|m, _| format::bytes(m.activations))}
                     </dd>
                 </div>
                 <div class="memory-total">
                     <dt><T zh="合计" en="Total" />" "<ExplainButton figure=Figure::Total lab=lab /></dt>
-                    <dd data-testid="mem-total" data-bytes=show(|m, _| raw(m.total))
+                    <dd data-testid="mem-total" data-bytes=show(|m, _| format::raw_bytes(m.total))
                         data-fits=show(|m, _| m.fits.to_string())
                         data-tight=show(|m, _| m.tight.to_string())>
                         {show(|m, _| format!("{} / {}", format::bytes(m.total), format::bytes(m.capacity)))}

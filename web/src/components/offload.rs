@@ -43,10 +43,8 @@ pub fn OffloadSwitch(lab: GridLab) -> impl IntoView {
     // The core's reason under the switch when it was moved last and the plan is refused (as
     // under every control).
     let error = move || {
-        if lab.last_edited.get() != "optimizer_offload" {
-            return None;
-        }
-        lab.error.get().map(|e| explain(lang.get(), &e))
+        lab.error_for("optimizer_offload")
+            .map(|e| explain(lang.get(), &e))
     };
     let on = Memo::new(move |_| lab.config.with(|c| c.optimizer_offload.on_host()));
     let id = format!("toggle-offload-{}", lab.config.with_untracked(|c| c.gpus));
@@ -76,11 +74,6 @@ pub fn OffloadSwitch(lab: GridLab) -> impl IntoView {
     }
 }
 
-/// Bytes as a `data-*` attribute carries them: the number, for the tests.
-fn raw(b: Bytes) -> String {
-    b.get().to_string()
-}
-
 /// What went to the host with the optimizer offloaded: per card, and the busiest node against
 /// its host memory. Shown only while the optimizer is on the host. `states` is what stayed on
 /// the card (the report's model states).
@@ -108,16 +101,16 @@ pub fn HostMemoryFigure(
                 <dl class="memory-numbers">
                     <div>
                         <dt><T zh="每卡放到主机" en="On the host per card" />" "<ExplainButton figure=Figure::HostPerGpu lab=lab /></dt>
-                        <dd data-testid="mem-host" data-bytes=show(|h, _, _| raw(h.per_gpu))
-                            data-node-bytes=show(|h, _, _| raw(h.per_node))
-                            data-capacity=show(|h, _, _| raw(h.capacity))
+                        <dd data-testid="mem-host" data-bytes=show(|h, _, _| format::raw_bytes(h.per_gpu))
+                            data-node-bytes=show(|h, _, _| format::raw_bytes(h.per_node))
+                            data-capacity=show(|h, _, _| format::raw_bytes(h.capacity))
                             data-fits=show(|h, _, _| h.fits.to_string())>
                             {show(|h, _, _| format::bytes(h.per_gpu))}
                         </dd>
                     </div>
                     <div class="memory-total">
                         <dt><T zh="最满的节点" en="The fullest node" />" "<ExplainButton figure=Figure::HostPerNode lab=lab /></dt>
-                        <dd data-testid="mem-host-node" data-bytes=show(|h, _, _| raw(h.per_node))>
+                        <dd data-testid="mem-host-node" data-bytes=show(|h, _, _| format::raw_bytes(h.per_node))>
                             {show(|h, _, _| format!("{} / {}", format::bytes(h.per_node), format::bytes(h.capacity)))}
                             " "
                             <strong class="fit-verdict">{show(|h, _, lang| verdict(lang, h).to_string())}</strong>

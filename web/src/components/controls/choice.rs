@@ -22,12 +22,7 @@ pub(crate) fn Choice(
     set: fn(&mut PlanConfig, &str),
 ) -> impl IntoView {
     let lang = use_lang();
-    let error = move || {
-        if lab.last_edited.get() != field {
-            return None;
-        }
-        lab.error.get().map(|e| explain(lang.get(), &e))
-    };
+    let error = move || lab.error_for(field).map(|e| explain(lang.get(), &e));
     // This selector's own value, as its option's value.
     let current = Memo::new(move |_| lab.config.with(get));
     let id = format!("{}-{}", test_id, lab.config.with_untracked(|c| c.gpus));

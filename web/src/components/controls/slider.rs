@@ -89,12 +89,7 @@ pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
         let value = spec.value_at(&event_target_value(&event));
         lab.edit(spec.field, |c| (spec.set)(c, value));
     };
-    let error = move || {
-        if lab.last_edited.get() != spec.field {
-            return None;
-        }
-        lab.error.get().map(|e| explain(lang.get(), &e))
-    };
+    let error = move || lab.error_for(spec.field).map(|e| explain(lang.get(), &e));
     let id = format!("{}-{}", spec.test_id, lab.config.with_untracked(|c| c.gpus));
     view! {
         <div class="control" class:invalid=move || error().is_some()>

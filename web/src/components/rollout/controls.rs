@@ -76,12 +76,7 @@ fn pool_option(c: &PlanConfig) -> String {
 #[component]
 fn RolloutSwitch(lab: GridLab) -> impl IntoView {
     let lang = use_lang();
-    let error = move || {
-        if lab.last_edited.get() != "rollout" {
-            return None;
-        }
-        lab.error.get().map(|e| explain(lang.get(), &e))
-    };
+    let error = move || lab.error_for("rollout").map(|e| explain(lang.get(), &e));
     let on = Memo::new(move |_| lab.config.with(|c| c.rollout.is_some()));
     let id = format!("toggle-rollout-{}", lab.config.with_untracked(|c| c.gpus));
     let on_change = move |event: leptos::ev::Event| {

@@ -132,11 +132,6 @@ fn verdict(lang: Lang, fits: bool) -> &'static str {
     }
 }
 
-/// Bytes as a `data-bytes` attribute carries them: the number, for the tests.
-fn raw(b: Bytes) -> String {
-    b.get().to_string()
-}
-
 /// One rollout card's memory (`rollout-weights`, `rollout-kv`, `rollout-total`,
 /// `rollout-peak`), the engines (`rollout-engines`) and the sequences per engine
 /// (`rollout-seqs-per-engine`); shown only while the plan has rollout engines.
@@ -186,19 +181,19 @@ pub fn RolloutFigure(lab: GridLab) -> impl IntoView {
                 <dl class="memory-numbers">
                     <div>
                         <dt><T zh="BF16 权重" en="BF16 weights" />" "<ExplainButton figure=Figure::RolloutWeights lab=lab /></dt>
-                        <dd data-testid="rollout-weights" data-bytes=show(|e, _| raw(e.report.weights))>
+                        <dd data-testid="rollout-weights" data-bytes=show(|e, _| format::raw_bytes(e.report.weights))>
                             {show(|e, _| format::bytes(e.report.weights))}
                         </dd>
                     </div>
                     <div>
                         <dt><T zh="KV cache" en="KV cache" />" "<ExplainButton figure=Figure::RolloutKv lab=lab /></dt>
-                        <dd data-testid="rollout-kv" data-bytes=show(|e, _| raw(e.report.kv_cache))>
+                        <dd data-testid="rollout-kv" data-bytes=show(|e, _| format::raw_bytes(e.report.kv_cache))>
                             {show(|e, _| format::bytes(e.report.kv_cache))}
                         </dd>
                     </div>
                     <div class="memory-total">
                         <dt><T zh="推理每卡合计" en="Total per rollout card" />" "<ExplainButton figure=Figure::RolloutTotal lab=lab /></dt>
-                        <dd data-testid="rollout-total" data-bytes=show(|e, _| raw(e.report.total))
+                        <dd data-testid="rollout-total" data-bytes=show(|e, _| format::raw_bytes(e.report.total))
                             data-fits=show(|e, _| e.report.fits.to_string())>
                             {show(|e, _| format!("{} / {}", format::bytes(e.report.total), format::bytes(e.capacity)))}
                             " "
@@ -207,7 +202,7 @@ pub fn RolloutFigure(lab: GridLab) -> impl IntoView {
                     </div>
                     <div>
                         <dt><T zh="一张卡的峰值" en="A card's peak" />" "<ExplainButton figure=Figure::RolloutPeak lab=lab /></dt>
-                        <dd data-testid="rollout-peak" data-bytes=show(|e, _| raw(e.report.peak))
+                        <dd data-testid="rollout-peak" data-bytes=show(|e, _| format::raw_bytes(e.report.peak))
                             data-phase=show(|e, _| match e.report.peak_phase {
                                 RolloutPhase::Training => "training".to_string(),
                                 RolloutPhase::Rollout => "rollout".to_string(),
