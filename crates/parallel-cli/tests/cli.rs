@@ -3,24 +3,12 @@
 //! Each test is a table of cases run through one `check`-style helper.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::process::{Command, Stdio};
+
+use common::run;
 use serde_json::Value;
-
-/// Runs the binary with `args`, feeding `stdin`.
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parallel-lab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The command may exit before reading stdin (a usage error): ignore a broken pipe here.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
-}
 
 /// Runs a command that must succeed and returns its stdout.
 fn stdout_of(args: &[&str], stdin: &str) -> String {

@@ -2,38 +2,10 @@
 //! the errors naming `rollout.<field>`, links, `--explain` and the help.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use common::{f, json_of, keys, run};
 use serde_json::Value;
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parallel-lab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn json_of(args: &[&str], stdin: &str) -> Value {
-    let out = run(args, stdin);
-    assert!(out.status.success(), "{args:?} <<< {stdin}");
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn keys(v: &Value) -> Vec<String> {
-    let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
-    k.sort();
-    k
-}
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap()
-}
 
 /// The anchor's recipe row: 32 cards, engines of 2, log-prob chunks of 1,024, CPU Adam.
 const RECIPE: &str = r#"{"gpus":32,"optimizer_offload":"cpu","log_probs_chunk":1024,"rollout":{"gpus_per_engine":2}}"#;
