@@ -309,14 +309,20 @@ export async function choose(section, select, value, how = 'pick', onStep = noSt
 
 /** The message under a control, or null. */
 export async function controlError(section, testId) {
-  // Read as a student reads it: on screen (sections far away are not rendered), so scrolled to
-  // first when it is not in view, and read once the browser has drawn it; all in one call.
+  // Read as a student reads it: on screen. A section far from the viewport is not drawn
+  // (CSS content-visibility), and its placeholder size can make a first scroll aim at a stale
+  // position, so scroll (to the section, then to the message) until the message is drawn.
   return controlOf(section, testId).evaluate(async (control) => {
-    const message = control.querySelector('.control-error');
-    if (!message) return null;
-    message.scrollIntoView({ block: 'nearest', behavior: 'instant' });
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    return message.innerText.trim();
+    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    for (let look = 0; ; look++) {
+      const message = control.querySelector('.control-error');
+      if (!message) return null;
+      const text = message.innerText.trim();
+      if (text || !message.textContent.trim() || look === 40) return text;
+      const target = look % 2 === 0 ? message.closest('section') ?? message : message;
+      target.scrollIntoView({ block: look % 2 === 0 ? 'start' : 'nearest', behavior: 'instant' });
+      await frames();
+    }
   });
 }
 
