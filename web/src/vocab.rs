@@ -20,6 +20,7 @@ pub fn dim(lang: Lang, dim: Dim) -> &'static str {
     match dim {
         Dim::Edp => lang.pick("专家 DP", "expert DP"),
         Dim::Offload => lang.pick("优化器卸载", "optimizer offload"),
+        Dim::Engine => lang.pick("推理引擎", "rollout engine"),
         Dim::Tp | Dim::Cp | Dim::Ep | Dim::Pp | Dim::Dp => dim.label(),
     }
 }
@@ -49,6 +50,7 @@ pub fn group(lang: Lang, dim: Dim) -> &'static str {
             "这张卡和它的主机（优化器卸载）",
             "The card and its host (optimizer offload)",
         ),
+        Dim::Engine => lang.pick("同一个推理引擎", "Same rollout engine"),
     }
 }
 

@@ -26,6 +26,9 @@ pub enum Command {
         card: Option<u32>,
         /// A lab link (`--url`) instead of stdin.
         link: Option<LinkArgs>,
+        /// `--phase training|rollout`: the grid's groups (default) or the card's rollout
+        /// engine (SPEC §15).
+        phase: parallel_core::RolloutPhase,
     },
     /// Render tables.
     Table(TableArgs),
@@ -206,7 +209,16 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
                     "missing; groups needs --card N (a card number)",
                 ));
             }
-            Command::Groups { card, link }
+            let phase = match flags.value("--phase")?.as_deref() {
+                None => parallel_core::RolloutPhase::Training,
+                Some(name) => parallel_core::RolloutPhase::parse(name).ok_or_else(|| {
+                    CliError::invalid(
+                        "--phase",
+                        format!("unknown phase `{name}`; expected training or rollout"),
+                    )
+                })?,
+            };
+            Command::Groups { card, link, phase }
         }
         "table" => Command::Table(table_args(&mut flags)?),
         "bench" => Command::Bench {
@@ -422,6 +434,7 @@ mod tests {
                 Ok(Command::Groups {
                     card: Some(7),
                     link: None,
+                    phase: parallel_core::RolloutPhase::Training,
                 }),
             ),
             (
@@ -429,6 +442,7 @@ mod tests {
                 Ok(Command::Groups {
                     card: Some(7),
                     link: None,
+                    phase: parallel_core::RolloutPhase::Training,
                 }),
             ),
             ("bench", Ok(Command::Bench { quick: false })),

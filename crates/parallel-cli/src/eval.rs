@@ -5,7 +5,7 @@ use std::io::Write;
 
 use parallel_core::hardware::Hardware;
 use parallel_core::hf::HfConfig;
-use parallel_core::{Plan, PlanConfig, Preset};
+use parallel_core::{Plan, PlanConfig, Preset, RolloutPhase};
 
 use crate::error::CliError;
 
@@ -37,9 +37,20 @@ pub fn eval(
     write_json_line(&value, out)
 }
 
-/// The TP, CP, PP, DP (and, for MoE models, EP) groups of one card.
-pub fn groups(config: &PlanConfig, card: u32, out: &mut dyn Write) -> Result<(), CliError> {
-    let groups = Plan::new(config)?.grid().groups(card)?;
+/// The TP, CP, PP, DP (and, for MoE models, EP) groups of one card; in the rollout phase, its
+/// engine (`{"engine": [...]}`), the card being numbered in the rollout pool.
+pub fn groups(
+    config: &PlanConfig,
+    card: u32,
+    phase: RolloutPhase,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let groups = Plan::new(config)?.groups_in(phase, card)?.ok_or_else(|| {
+        CliError::invalid(
+            "--phase",
+            "rollout needs a `rollout` object in the config (SPEC §15): a training-only plan has no engines",
+        )
+    })?;
     write_json_line(&groups, out)
 }
 

@@ -51,7 +51,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result
             };
             eval::eval(&config, card, explain, out)?;
         }
-        Command::Groups { card, link } => {
+        Command::Groups { card, link, phase } => {
             let (config, link_card) = match link {
                 Some(link) => link_input::plan_of(&link)?,
                 None => (input::parse_config(&input::read_all(stdin)?)?, None),
@@ -62,7 +62,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result
                     "missing, and the link selects no card of that grid",
                 )
             })?;
-            eval::groups(&config, card, out)?;
+            eval::groups(&config, card, phase, out)?;
         }
         Command::Table(table_args) => table::run(&table_args, stdin, out)?,
         Command::Bench { quick } => bench::run(quick, out)?,

@@ -46,6 +46,9 @@ USAGE
                                     shows a selected card); with --explain, "explain" lists every
                                     figure's formula, its substituted values, result and source
   parallel-lab groups --card N      read a plan on stdin, print card N's TP/CP/PP/DP(/EP) groups
+  parallel-lab groups --card N --phase rollout
+                                    card N's rollout engine instead: {"engine": [...]}, the
+                                    card numbered in the rollout pool (needs "rollout")
   parallel-lab eval --url LINK [--grid 8|64]
   parallel-lab groups --url LINK [--grid 8|64] [--card N]
                                     the plan (and selected card) of a page link instead of stdin

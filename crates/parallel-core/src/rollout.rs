@@ -18,7 +18,9 @@
 use serde::Serialize;
 
 use crate::config::Rollout;
+use crate::error::PlanError;
 use crate::formula::{count_of, Quantity, Show};
+use crate::grid::Groups;
 use crate::plan::Plan;
 use crate::units::Bytes;
 
@@ -27,14 +29,36 @@ const WEIGHT_BYTES: f64 = 2.0;
 /// K and V: two cached vectors per KV head.
 const K_AND_V: f64 = 2.0;
 
-/// Which phase sets a card's peak memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// A phase of an RL step: training, or rollout (the engines sampling). The report's
+/// `peak_phase` names the one that sets a card's peak; the grid shows one at a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RolloutPhase {
-    /// Training: the busiest training card's total is the larger (colocated only).
+    /// Training: the grid's TP / CP / PP / DP groups; as `peak_phase`, the busiest training
+    /// card's total is the larger (colocated only).
+    #[default]
     Training,
-    /// Rollout: the engine's weights and KV cache are the larger, or the pool is separate.
+    /// Rollout: the engines; as `peak_phase`, the engine's weights and KV cache are the
+    /// larger, or the pool is separate.
     Rollout,
+}
+
+impl RolloutPhase {
+    /// Both phases, training first.
+    pub const ALL: [RolloutPhase; 2] = [RolloutPhase::Training, RolloutPhase::Rollout];
+
+    /// The phase's name: "training" or "rollout".
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RolloutPhase::Training => "training",
+            RolloutPhase::Rollout => "rollout",
+        }
+    }
+
+    /// The phase named `name` ("training" or "rollout").
+    pub fn parse(name: &str) -> Option<RolloutPhase> {
+        RolloutPhase::ALL.into_iter().find(|p| p.as_str() == name)
+    }
 }
 
 /// The report's `rollout` object (SPEC §15): the engines and one rollout card's memory.
@@ -70,6 +94,50 @@ pub struct RolloutReport {
 }
 
 impl Plan {
+    /// The engine that rollout card `card` serves, k = ⌊card/E⌋, `None` for a training-only
+    /// plan. The pool's cards (the N training cards when colocated, the R rollout cards
+    /// otherwise, numbered 0 … pool−1) form pool/E engines of E consecutive cards, so an
+    /// engine of up to a node's size stays inside a node, on NVLink.
+    ///
+    /// ```
+    /// use parallel_core::{Plan, PlanConfig, Rollout};
+    /// let rollout = Some(Rollout { gpus_per_engine: 2, ..Rollout::default() });
+    /// let plan = Plan::new(&PlanConfig { rollout, ..PlanConfig::default() })?;
+    /// assert_eq!(plan.engine_of(5)?, Some(2));
+    /// assert_eq!(plan.engine_group(5)?, Some(vec![4, 5]));
+    /// assert!(plan.engine_of(8).is_err()); // the pool is the 8 training cards
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn engine_of(&self, card: u32) -> Result<Option<u32>, PlanError> {
+        let Some(r) = self.rollout_engines_spec() else {
+            return Ok(None);
+        };
+        let pool = r.pool(self.gpus());
+        if card >= pool {
+            return Err(PlanError::NoSuchCard { card, gpus: pool });
+        }
+        Ok(Some(card / r.gpus_per_engine.max(1)))
+    }
+
+    /// The cards of rollout card `card`'s engine (see [`Plan::engine_of`]), `None` for a
+    /// training-only plan.
+    pub fn engine_group(&self, card: u32) -> Result<Option<Vec<u32>>, PlanError> {
+        let e = self.rollout_engines_spec().map_or(1, |r| r.gpus_per_engine.max(1));
+        Ok(self
+            .engine_of(card)?
+            .map(|engine| (engine * e..(engine + 1) * e).collect()))
+    }
+
+    /// The groups of `card` in `phase`: the grid's in training ([`crate::Grid::groups`]),
+    /// its engine alone in the rollout phase (`None` for a training-only plan, which has no
+    /// rollout phase).
+    pub fn groups_in(&self, phase: RolloutPhase, card: u32) -> Result<Option<Groups>, PlanError> {
+        match phase {
+            RolloutPhase::Training => self.grid().groups(card).map(Some),
+            RolloutPhase::Rollout => Ok(self.engine_group(card)?.map(Groups::of_engine)),
+        }
+    }
+
     /// The rollout engines of this plan, `None` for a training-only plan.
     pub(crate) fn rollout_engines_spec(&self) -> Option<Rollout> {
         self.config().rollout

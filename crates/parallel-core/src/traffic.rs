@@ -216,7 +216,7 @@ impl Plan {
                 data_parallel(psi, group, self.zero(), self.precision().grad_bytes())
             }
             Dim::Offload if self.optimizer_offload().on_host() => self.offload_bytes(),
-            Dim::Offload => return None,
+            Dim::Offload | Dim::Engine => return None,
         })
     }
 

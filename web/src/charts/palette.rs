@@ -26,6 +26,8 @@ pub const DP: RGBColor = RGBColor(0xae, 0x3e, 0xc9);
 pub const EP: RGBColor = RGBColor(0xe6, 0x49, 0x80);
 /// Expert data parallel.
 pub const EDP: RGBColor = RGBColor(0x86, 0x2e, 0x9c);
+/// A rollout engine (SPEC §15).
+pub const ENGINE: RGBColor = RGBColor(0x0b, 0x72, 0x85);
 
 /// NVLink (inside a node).
 pub const NVLINK: RGBColor = RGBColor(0x3b, 0x5b, 0xdb);
@@ -55,6 +57,7 @@ pub fn dim(dim: Dim) -> RGBColor {
         Dim::Dp => DP,
         Dim::Edp => EDP,
         Dim::Offload => OFFLOAD,
+        Dim::Engine => ENGINE,
     }
 }
 

@@ -70,7 +70,7 @@ impl Plan {
             Dim::Edp => self
                 .expert_shard::<Q>()
                 .map_or_else(|| Q::lit(0.0), |(psi, _)| self.buckets(psi)),
-            Dim::Offload => Q::lit(0.0),
+            Dim::Offload | Dim::Engine => Q::lit(0.0),
         }
     }
 

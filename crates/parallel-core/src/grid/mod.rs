@@ -6,8 +6,10 @@
 //! from it only in that coordinate. Card r sits on node floor(r / gpus_per_node); a group is on
 //! NVLink when all its cards share a node, otherwise on InfiniBand.
 
+mod groups;
 mod names;
 
+pub use groups::Groups;
 pub use names::{Dim, Link};
 
 use serde::Serialize;
@@ -26,59 +28,6 @@ pub struct Coords {
     pub pp: u32,
     /// Data-parallel replica.
     pub dp: u32,
-}
-
-/// The groups of one card, each listed in rank order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Groups {
-    /// Cards of its TP group.
-    pub tp: Vec<u32>,
-    /// Cards of its CP group.
-    pub cp: Vec<u32>,
-    /// Cards of its pipeline (one per stage).
-    pub pp: Vec<u32>,
-    /// Cards of its DP group.
-    pub dp: Vec<u32>,
-    /// Cards of its EP group (MoE models with e > 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ep: Option<Vec<u32>>,
-    /// Cards of its expert-data-parallel group, those holding the same experts (MoE models
-    /// with e > 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub edp: Option<Vec<u32>>,
-}
-
-impl Groups {
-    /// The cards of the group of `dim`; `None` for EP and expert DP when the model has no
-    /// experts spread (e = 1 or a dense model), and for the offload (a card and its host).
-    ///
-    /// ```
-    /// use parallel_core::{Dim, Plan, PlanConfig};
-    /// let groups = Plan::new(&PlanConfig { gpus: 64, tp: 8, pp: 2, ..PlanConfig::default() })?
-    ///     .grid()
-    ///     .groups(0)?;
-    /// assert_eq!(groups.of(Dim::Pp), Some(&[0, 8][..]));
-    /// assert_eq!(groups.of(Dim::Ep), None);
-    /// # Ok::<(), parallel_core::PlanError>(())
-    /// ```
-    pub fn of(&self, dim: Dim) -> Option<&[u32]> {
-        match dim {
-            Dim::Tp => Some(&self.tp),
-            Dim::Cp => Some(&self.cp),
-            Dim::Pp => Some(&self.pp),
-            Dim::Dp => Some(&self.dp),
-            Dim::Ep => self.ep.as_deref(),
-            Dim::Edp => self.edp.as_deref(),
-            Dim::Offload => None,
-        }
-    }
-
-    /// Every group the card has, with its dimension, in the order tp, cp, pp, dp, ep, edp.
-    pub fn each(&self) -> impl Iterator<Item = (Dim, &[u32])> {
-        [Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp, Dim::Ep, Dim::Edp]
-            .into_iter()
-            .filter_map(|dim| self.of(dim).map(|members| (dim, members)))
-    }
 }
 
 /// Sizes and strides of the four dense dimensions for one plan; all grid questions go here.
@@ -234,7 +183,9 @@ impl Grid {
                     .map(|q| self.card_at(stage, q))
                     .collect()
             }
-            Dim::Offload => vec![card],
+            // A group of one: the offload's is a card and its host; engines belong to the
+            // rollout phase, not to the training grid (see `Plan::engine_group`).
+            Dim::Offload | Dim::Engine => vec![card],
         })
     }
 
@@ -269,6 +220,7 @@ impl Grid {
             } else {
                 None
             },
+            engine: None,
         })
     }
 
@@ -311,6 +263,9 @@ impl Grid {
             Dim::Dp => self.any_group_spans(&[CP, DP]),
             Dim::Ep | Dim::Edp => self.any_enumerated_group_spans(dim),
             Dim::Offload => return Link::Pcie,
+            // The training grid's engine group is the card alone (see `group`); an engine's
+            // own link is `Link::of_cards` of `Plan::engine_group`.
+            Dim::Engine => false,
         };
         if spans {
             Link::InfiniBand

@@ -22,6 +22,10 @@ pub enum Dim {
     Edp,
     /// Optimizer offload (SPEC §14): a card and its host, over PCIe; a group of one card.
     Offload,
+    /// A rollout engine (SPEC §15): the E cards that serve one inference engine in the rollout
+    /// phase. Not a dimension of the training grid (no traffic row): see
+    /// [`crate::Plan::engine_group`].
+    Engine,
 }
 
 impl Dim {
@@ -41,7 +45,7 @@ impl Dim {
     pub const GRID: [Dim; 6] = [Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp, Dim::Dp, Dim::Edp];
 
     /// The dimension's short name, as in reports: "tp", "cp", "ep", "pp", "dp", "edp",
-    /// "offload".
+    /// "offload", "engine".
     pub const fn as_str(self) -> &'static str {
         match self {
             Dim::Tp => "tp",
@@ -51,11 +55,12 @@ impl Dim {
             Dim::Dp => "dp",
             Dim::Edp => "edp",
             Dim::Offload => "offload",
+            Dim::Engine => "engine",
         }
     }
 
     /// The dimension's label in tables and text, the same in both languages: "TP", "CP",
-    /// "EP", "PP", "DP", "EDP", "Offload".
+    /// "EP", "PP", "DP", "EDP", "Offload", "Engine".
     pub const fn label(self) -> &'static str {
         match self {
             Dim::Tp => "TP",
@@ -65,6 +70,7 @@ impl Dim {
             Dim::Dp => "DP",
             Dim::Edp => "EDP",
             Dim::Offload => "Offload",
+            Dim::Engine => "Engine",
         }
     }
 }

@@ -69,6 +69,7 @@ pub fn badge(dim: Dim) -> &'static str {
         Dim::Ep => "E",
         Dim::Edp => "X",
         Dim::Offload => "O",
+        Dim::Engine => "R",
     }
 }
 

@@ -124,12 +124,10 @@ pub struct Hop {
 /// ring for the collectives (TP, CP, DP); PP is a chain of point-to-point sends.
 pub fn hops(groups: &Groups, gpus_per_node: u32) -> Vec<Hop> {
     let mut out = Vec::new();
-    for (dim, members) in [
-        (Dim::Tp, &groups.tp),
-        (Dim::Cp, &groups.cp),
-        (Dim::Pp, &groups.pp),
-        (Dim::Dp, &groups.dp),
-    ] {
+    // The rings of the dense groups and of a rollout engine (its cards split the weights as
+    // a TP group does); EP and expert DP are drawn by their outlines only.
+    let ringed = [Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp, Dim::Engine];
+    for (dim, members) in groups.each().filter(|(dim, _)| ringed.contains(dim)) {
         if members.len() < 2 {
             continue;
         }
@@ -157,7 +155,7 @@ pub(super) fn hops_markup(hops: &[Hop], layout: &Layout) -> String {
         let (x1, y1) = layout.card_centre(hop.from);
         let (x2, y2) = layout.card_centre(hop.to);
         let bend = match hop.dim {
-            Dim::Tp => 10.0,
+            Dim::Tp | Dim::Engine => 10.0,
             Dim::Cp => -10.0,
             Dim::Pp => 22.0,
             _ => -22.0,
