@@ -37,7 +37,7 @@ async function violations(page) {
   }));
 }
 
-test('axe-core: no violation in Chinese or English, with cards selected, an error shown, CPU Adam and rollout engines on', async () => {
+test('axe-core: no violation in Chinese or English, with cards selected, an error shown, CPU Adam and rollout engines on (one grid in the rollout phase)', async () => {
   const { page, context, problems } = await openPage(lab);
   for (const id of ['8', '64']) {
     await page.getByTestId(`grid-${id}`).getByTestId('card-3').click();
@@ -49,6 +49,9 @@ test('axe-core: no violation in Chinese or English, with cards selected, an erro
     await section.getByTestId('toggle-rollout').check();
     await section.getByTestId('rollout-total').waitFor();
   }
+  // The 8-card grid in the rollout phase: its cards carry their engines, card 3's lit.
+  await page.getByTestId('section-8').getByTestId('select-phase').selectOption('rollout');
+  await page.getByTestId('grid-8').locator('[data-engine][data-groups="engine"]').first().waitFor();
   await page.getByTestId('section-64').getByTestId('select-pool').selectOption('separate');
   await page.getByTestId('section-64').getByTestId('input-rollout-gpus').waitFor();
   const tp = SLIDERS.find((s) => s.field === 'tp');

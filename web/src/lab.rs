@@ -4,7 +4,29 @@
 
 use leptos::prelude::*;
 use parallel_core::estimate::CommTime;
-use parallel_core::{Dim, Groups, Plan, PlanConfig, PlanError, Report, StageMemory, Traffic};
+use parallel_core::margin::tight;
+use parallel_core::{
+    Dim, Groups, Plan, PlanConfig, PlanError, Report, RolloutPhase, RolloutReport, StageMemory,
+    Traffic,
+};
+
+/// What one card of the grid holds in the phase shown: its training memory (its stage's, or
+/// the even split's), or in the rollout phase its engine and a rollout card's memory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CardLoad {
+    /// The training phase: the card's memory as `cards_memory` gives it.
+    Training(StageMemory),
+    /// The rollout phase (SPEC §15): the card's engine, a rollout card's weights and KV cache
+    /// (the report's `rollout`), and whether that total is tight (above 80% of the card).
+    Rollout {
+        /// The engine the card serves, ⌊card/E⌋.
+        engine: u32,
+        /// The report's `rollout`: every rollout card holds the same.
+        memory: RolloutReport,
+        /// Above 80% of the card and still fitting ([`tight`]).
+        tight: bool,
+    },
+}
 
 /// One grid's state: what the student set and what the core makes of it.
 #[derive(Clone, Copy)]
@@ -23,8 +45,15 @@ pub struct GridLab {
     pub report: Memo<Report>,
     /// Traffic per dimension: from the selected card's own groups, or plan-wide.
     pub traffic: Memo<Vec<Traffic>>,
-    /// The selected card's groups.
+    /// The phase the student picked for the grid (`select-phase`).
+    pub phase: RwSignal<RolloutPhase>,
+    /// The phase the grid shows: the one picked when the plan's engines run on its own cards
+    /// (colocated), training otherwise.
+    pub shown_phase: Memo<RolloutPhase>,
+    /// The selected card's groups in the phase shown (its engine in the rollout phase).
     pub groups: Memo<Option<Groups>>,
+    /// What each card holds in the phase shown, card by card.
+    pub card_loads: Memo<Vec<CardLoad>>,
     /// The memory each card shows (its own stage's with "stages", the even split's with
     /// "even"), card by card.
     pub cards_memory: Memo<Vec<StageMemory>>,
@@ -55,11 +84,43 @@ impl GridLab {
                 None => plan.traffic(),
             }
         });
+        let phase = RwSignal::new(RolloutPhase::Training);
+        let shown_phase = Memo::new(move |_| {
+            let colocated = report.with(|r| r.rollout.is_some_and(|r| r.colocated));
+            if colocated {
+                phase.get()
+            } else {
+                RolloutPhase::Training
+            }
+        });
         let groups = Memo::new(move |_| {
             let card = selected.get()?;
-            plan.read().grid().groups(card).ok()
+            plan.read()
+                .groups_in(shown_phase.get(), card)
+                .ok()
+                .flatten()
         });
         let cards_memory = Memo::new(move |_| report.with(|r| plan.read().cards_memory(r)));
+        let card_loads = Memo::new(move |_| {
+            let rollout = report.with(|r| r.rollout.map(|m| (m, r.memory.capacity)));
+            match (shown_phase.get(), rollout) {
+                (RolloutPhase::Rollout, Some((memory, capacity))) => {
+                    let plan = plan.read();
+                    (0..plan.gpus())
+                        .map(|card| CardLoad::Rollout {
+                            engine: plan.engine_of(card).ok().flatten().unwrap_or_default(),
+                            memory,
+                            tight: tight(memory.total, capacity),
+                        })
+                        .collect()
+                }
+                _ => cards_memory
+                    .get()
+                    .into_iter()
+                    .map(CardLoad::Training)
+                    .collect(),
+            }
+        });
         let comm_times = Memo::new(move |_| report.with(|r| plan.read().comm_times(&r.comm)));
         GridLab {
             config,
@@ -69,7 +130,10 @@ impl GridLab {
             plan,
             report,
             traffic,
+            phase,
+            shown_phase,
             groups,
+            card_loads,
             cards_memory,
             comm_times,
         }

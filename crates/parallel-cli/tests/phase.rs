@@ -48,6 +48,9 @@ fn a_bad_phase_or_card_is_named() {
         let out = run(&args, stdin);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8(out.stderr).unwrap();
-        assert!(stderr.starts_with(&format!("parallel-lab: error: {message}")), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("parallel-lab: error: {message}")),
+            "{args:?}: {stderr}"
+        );
     }
 }

@@ -122,7 +122,9 @@ impl Plan {
     /// The cards of rollout card `card`'s engine (see [`Plan::engine_of`]), `None` for a
     /// training-only plan.
     pub fn engine_group(&self, card: u32) -> Result<Option<Vec<u32>>, PlanError> {
-        let e = self.rollout_engines_spec().map_or(1, |r| r.gpus_per_engine.max(1));
+        let e = self
+            .rollout_engines_spec()
+            .map_or(1, |r| r.gpus_per_engine.max(1));
         Ok(self
             .engine_of(card)?
             .map(|engine| (engine * e..(engine + 1) * e).collect()))

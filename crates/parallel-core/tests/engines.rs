@@ -29,7 +29,10 @@ fn the_anchor_recipe_row_s_engines_by_hand() {
     for dim in [Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp, Dim::Ep, Dim::Edp] {
         assert_eq!(groups.of(dim), None, "{dim} in the rollout phase");
     }
-    assert_eq!(serde_json::to_string(&groups).unwrap(), r#"{"engine":[4,5]}"#);
+    assert_eq!(
+        serde_json::to_string(&groups).unwrap(),
+        r#"{"engine":[4,5]}"#
+    );
     // Training keeps the grid's groups, with no engine.
     let training = plan.groups_in(RolloutPhase::Training, 5).unwrap().unwrap();
     assert_eq!(training, plan.grid().groups(5).unwrap());

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use parallel_core::estimate::CommTime;
 use parallel_core::link::GridId;
-use parallel_core::{Groups, Plan, Report, StageMemory, Traffic};
+use parallel_core::{Groups, Plan, Report, Traffic};
 
 use crate::charts::{BubbleChart, MemoryChart, StageChart, TrafficChart};
 use crate::components::controls::GridControls;
@@ -15,7 +15,7 @@ use crate::components::offload::HostMemoryFigure;
 use crate::components::rollout::RolloutFigure;
 use crate::components::schedule_view::ScheduleView;
 use crate::i18n::T;
-use crate::lab::{part, GridLab};
+use crate::lab::{part, CardLoad, GridLab};
 use crate::later::{Later, Piece};
 
 /// The interactive lab of one grid, `grid` (its class `grid-lab-8` or `grid-lab-64`, the
@@ -49,7 +49,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
     let estimate = part(move || lab.report.with(|r| r.estimate));
     let card = part(move || lab.plan.with(|p| p.config().clone()));
     let times: Signal<Vec<CommTime>> = lab.comm_times.into();
-    let cards_memory: Signal<Vec<StageMemory>> = lab.cards_memory.into();
+    let card_loads: Signal<Vec<CardLoad>> = lab.card_loads.into();
     let traffic: Signal<Vec<Traffic>> = lab.traffic.into();
     let selected: Signal<Option<u32>> = lab.selected.into();
     let groups: Signal<Option<Groups>> = lab.groups.into();
@@ -77,7 +77,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
                     plan=plan
                     selected=selected
                     groups=groups
-                    memory=cards_memory
+                    memory=card_loads
                     on_toggle=on_toggle
                     on_clear=on_clear
                 />

@@ -77,9 +77,17 @@ impl Groups {
     /// Every group the card has, with its dimension, in the order tp, cp, pp, dp, ep, edp,
     /// engine.
     pub fn each(&self) -> impl Iterator<Item = (Dim, &[u32])> {
-        [Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp, Dim::Ep, Dim::Edp, Dim::Engine]
-            .into_iter()
-            .filter_map(|dim| self.of(dim).map(|members| (dim, members)))
+        [
+            Dim::Tp,
+            Dim::Cp,
+            Dim::Pp,
+            Dim::Dp,
+            Dim::Ep,
+            Dim::Edp,
+            Dim::Engine,
+        ]
+        .into_iter()
+        .filter_map(|dim| self.of(dim).map(|members| (dim, members)))
     }
 }
 

@@ -5,120 +5,12 @@
 //! makes of numbers and enums (ranks, coordinates, dimension ids, `true`/`false`, a colour);
 //! the card's name, a sentence, is written by `patch` through the DOM.
 
-use parallel_core::{Bytes, Dim, StageMemory};
+use parallel_core::{Bytes, Dim};
 
 use super::layout::{over_mark_at, CARD_H, CARD_W};
+use super::words::{badge, card_label};
 use crate::i18n::Lang;
-use crate::vocab;
-
-/// The words of a card.
-mod text {
-    use crate::text::Text;
-
-    /// A card's accessible name; `face` is the card's own text (rank, badges, coordinates).
-    pub const CARD: Text = Text {
-        zh: "卡 {face}",
-        en: "Card {face}",
-    };
-    /// The selected card's accessible name.
-    pub const CARD_SELECTED: Text = Text {
-        zh: "卡 {face}（已选中）",
-        en: "Card {face} (selected)",
-    };
-    /// The accessible name of a card in the selected card's groups, `groups` naming them.
-    pub const CARD_IN_GROUPS: Text = Text {
-        zh: "卡 {face}：{groups}",
-        en: "Card {face}: {groups}",
-    };
-
-    /// A card's memory, read out on hover or focus.
-    pub const CARD_MEMORY: Text = Text {
-        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}）",
-        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity})",
-    };
-    /// The same, for a card over its capacity.
-    pub const CARD_MEMORY_OVER: Text = Text {
-        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}，超过容量 {capacity}",
-        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total}, over its capacity of {capacity}",
-    };
-
-    /// The same, for a card above 80% of its capacity.
-    pub const CARD_MEMORY_TIGHT: Text = Text {
-        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}），偏紧：超过容量的 80%",
-        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity}), tight: above 80% of its capacity",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[
-        &CARD,
-        &CARD_SELECTED,
-        &CARD_IN_GROUPS,
-        &CARD_MEMORY,
-        &CARD_MEMORY_OVER,
-        &CARD_MEMORY_TIGHT,
-    ];
-}
-
-/// The group's letter badge: the non-colour cue.
-pub fn badge(dim: Dim) -> &'static str {
-    match dim {
-        Dim::Tp => "T",
-        Dim::Cp => "C",
-        Dim::Pp => "P",
-        Dim::Dp => "D",
-        Dim::Ep => "E",
-        Dim::Edp => "X",
-        Dim::Offload => "O",
-        Dim::Engine => "R",
-    }
-}
-
-/// A card's accessible name. It starts with what the card shows, in its order (rank, group
-/// badges, coordinates: assistive technology and voice control find it by that text), then
-/// says the same in words.
-fn card_label(lang: Lang, card: u32, selected: bool, roles: &[Dim], coords: &str) -> String {
-    let mut face = card.to_string();
-    if !selected && !roles.is_empty() {
-        face.push(' ');
-        face.extend(roles.iter().map(|d| badge(*d)));
-    }
-    if !coords.is_empty() {
-        face.push(' ');
-        face.push_str(coords);
-    }
-    if selected {
-        text::CARD_SELECTED.fill(lang, &[("face", &face)])
-    } else if roles.is_empty() {
-        text::CARD.fill(lang, &[("face", &face)])
-    } else {
-        let names: Vec<&str> = roles.iter().map(|d| vocab::group(lang, *d)).collect();
-        let groups = names.join(lang.pick("、", ", "));
-        text::CARD_IN_GROUPS.fill(lang, &[("face", &face), ("groups", &groups)])
-    }
-}
-
-/// A card's memory in words (its stage, layers, states, activations, total, capacity).
-pub(super) fn card_memory_line(lang: Lang, card: u32, m: &StageMemory, capacity: Bytes) -> String {
-    let template = if !m.fits {
-        &text::CARD_MEMORY_OVER
-    } else if m.tight {
-        &text::CARD_MEMORY_TIGHT
-    } else {
-        &text::CARD_MEMORY
-    };
-    template.fill(
-        lang,
-        &[
-            ("card", &card),
-            ("stage", &m.stage),
-            ("layers", &m.layers),
-            ("states", &m.model_states),
-            ("activations", &m.activations),
-            ("total", &m.total),
-            ("capacity", &capacity),
-        ],
-    )
-}
+use crate::lab::CardLoad;
 
 /// The tint of a card with `total` of `capacity` in use: a single-hue sequential scale (light
 /// to dark blue, readable without colour vision), saturating at the capacity.
@@ -221,7 +113,10 @@ impl CardFace {
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct CardMemory {
     bytes: String,
-    stage: String,
+    /// Its pipeline stage, in training.
+    stage: Option<String>,
+    /// Its engine, in the rollout phase.
+    engine: Option<String>,
     pub(super) fits: bool,
     pub(super) tight: bool,
     pub(super) tint: String,
@@ -229,23 +124,43 @@ pub(super) struct CardMemory {
 
 impl CardMemory {
     /// The card's data attributes of its memory, in the order of [`CardMemory::attributes`].
-    pub(super) const ATTRIBUTES: [&'static str; 4] =
-        ["data-bytes", "data-stage", "data-fits", "data-tight"];
+    pub(super) const ATTRIBUTES: [&'static str; 5] = [
+        "data-bytes",
+        "data-stage",
+        "data-engine",
+        "data-fits",
+        "data-tight",
+    ];
 
-    /// Total bytes, stage, whether it fits and whether it is tight, as the card's data
-    /// attributes carry them.
-    pub(super) fn attributes(&self) -> [&str; 4] {
-        let flag = |b: bool| if b { "true" } else { "false" };
-        [&self.bytes, &self.stage, flag(self.fits), flag(self.tight)]
+    /// Total bytes, stage (training) or engine (rollout), whether it fits and whether it is
+    /// tight, as the card's data attributes carry them; `None` leaves the attribute out.
+    pub(super) fn attributes(&self) -> [Option<&str>; 5] {
+        let flag = |b: bool| Some(if b { "true" } else { "false" });
+        [
+            Some(&self.bytes),
+            self.stage.as_deref(),
+            self.engine.as_deref(),
+            flag(self.fits),
+            flag(self.tight),
+        ]
     }
 
-    pub(super) fn new(m: &StageMemory, capacity: Bytes) -> CardMemory {
+    pub(super) fn new(load: &CardLoad, capacity: Bytes) -> CardMemory {
+        let (total, fits, tight, stage, engine) = match load {
+            CardLoad::Training(m) => (m.total, m.fits, m.tight, Some(m.stage), None),
+            CardLoad::Rollout {
+                engine,
+                memory,
+                tight,
+            } => (memory.total, memory.fits, *tight, None, Some(*engine)),
+        };
         CardMemory {
-            bytes: m.total.get().to_string(),
-            stage: m.stage.to_string(),
-            fits: m.fits,
-            tight: m.tight,
-            tint: tint(m.total, capacity),
+            bytes: total.get().to_string(),
+            stage: stage.map(|s| s.to_string()),
+            engine: engine.map(|e| e.to_string()),
+            fits,
+            tight,
+            tint: tint(total, capacity),
         }
     }
 }
@@ -297,7 +212,7 @@ pub(super) fn card_markup(
     }
     if let Some(values) = own.map(CardMemory::attributes) {
         for (name, value) in CardMemory::ATTRIBUTES.into_iter().zip(values) {
-            attribute(name, Some(value));
+            attribute(name, value);
         }
     }
     attribute("role", Some("button"));
@@ -341,7 +256,7 @@ pub(super) fn card_markup(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parallel_core::{Plan, PlanConfig};
+    use parallel_core::{Plan, PlanConfig, StageMemory};
 
     #[test]
     fn the_tint_runs_light_to_dark_and_saturates_at_capacity() {
@@ -381,7 +296,7 @@ mod tests {
                     tight: card % 3 == 0,
                     ..stages[0]
                 };
-                let own = CardMemory::new(&own, plan.capacity());
+                let own = CardMemory::new(&CardLoad::Training(own), plan.capacity());
                 let markup = card_markup(card, (12.5, 40.0), Some(&face), Some(&own));
                 let values: Vec<&str> = markup.split('"').skip(1).step_by(2).collect();
                 assert!(values.len() > 10, "{markup}");
@@ -399,36 +314,29 @@ mod tests {
     }
 
     #[test]
-    fn card_names_start_with_the_card_s_own_text() {
-        let tp_dp = [Dim::Tp, Dim::Dp];
-        crate::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                card_label(lang, 1, false, &tp_dp, "t1 c0 p0 d0");
-                card_label(lang, 0, true, &tp_dp, "t0 c0 p0 d0");
-                card_label(lang, 9, false, &[], "");
-                let plan = Plan::new(&PlanConfig::lesson_64_gpus()).unwrap();
-                let stages = plan.memory_by_stage();
-                card_memory_line(lang, 63, &stages[7], plan.capacity());
-                let over = StageMemory {
-                    fits: false,
-                    ..stages[0]
-                };
-                card_memory_line(lang, 0, &over, plan.capacity());
-                let tight = StageMemory {
-                    tight: true,
-                    ..stages[0]
-                };
-                card_memory_line(lang, 0, &tight, plan.capacity());
-            }
-        });
+    fn a_rollout_card_carries_its_engine_and_no_stage() {
+        let memory = Plan::new(&PlanConfig {
+            rollout: Some(parallel_core::Rollout::default()),
+            ..PlanConfig::lesson_8_gpus()
+        })
+        .unwrap()
+        .report()
+        .rollout
+        .unwrap();
+        let load = CardLoad::Rollout {
+            engine: 3,
+            memory,
+            tight: false,
+        };
+        let own = CardMemory::new(&load, Bytes::new(80e9));
         assert_eq!(
-            card_label(Lang::En, 1, false, &tp_dp, "t1 c0 p0 d0"),
-            "Card 1 TD t1 c0 p0 d0: Same TP group, Same DP group"
+            own.attributes()[1..3],
+            [None, Some("3")],
+            "no stage, engine 3"
         );
         assert_eq!(
-            card_label(Lang::Zh, 0, true, &tp_dp, "t0 c0 p0 d0"),
-            "卡 0 t0 c0 p0 d0（已选中）"
+            own.attributes()[0],
+            Some(memory.total.get().to_string().as_str())
         );
-        assert_eq!(card_label(Lang::En, 9, false, &[], ""), "Card 9");
     }
 }

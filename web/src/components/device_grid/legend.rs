@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use parallel_core::{Groups, Link};
 
-use super::card::badge;
+use super::words::badge;
 use crate::format;
 use crate::i18n::{use_lang, T};
 use crate::vocab;

@@ -12,22 +12,25 @@ mod card;
 mod layout;
 mod legend;
 mod patch;
+mod words;
 
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use parallel_core::link::GridId;
-use parallel_core::{Groups, Plan, StageMemory};
+use parallel_core::{Groups, Plan};
 use wasm_bindgen::JsCast;
 
 use crate::format;
 use crate::i18n::{tr, use_lang, T};
-use crate::lab::roles_of;
-pub use card::{badge, tint};
-use card::{card_markup, card_memory_line, CardFace, CardMemory};
+use crate::lab::{roles_of, CardLoad};
+pub use card::tint;
+use card::{card_markup, CardFace, CardMemory};
 pub use layout::{hops, Hop, Layout};
 use layout::{hops_markup, NODE_PAD};
 use legend::GroupLegend;
 use patch::{keep_cards_current, set_text};
+pub use words::badge;
+use words::card_load_line;
 
 /// The words of the grid around its cards.
 mod text {
@@ -81,9 +84,10 @@ pub fn DeviceGrid(
     /// The selected card's groups.
     #[prop(into)]
     groups: Signal<Option<Groups>>,
-    /// The memory each card shows, card by card (its stage's, or the even split's).
+    /// What each card holds in the phase shown, card by card: in training its stage's memory
+    /// (or the even split's), in the rollout phase its engine and a rollout card's memory.
     #[prop(into)]
-    memory: Signal<Vec<StageMemory>>,
+    memory: Signal<Vec<CardLoad>>,
     /// Click or Enter on a card.
     on_toggle: Callback<u32>,
     /// Escape.
@@ -101,15 +105,29 @@ pub fn DeviceGrid(
     });
 
     // Each card's coordinates, as one memo: a change of m or s leaves them equal, so the 64
-    // card labels are not touched at all.
+    // card labels are not touched at all. In the rollout phase a card's coordinate is its
+    // engine, "r2" (the legend and the read-out name it in words).
+    let engines = Memo::new(move |_| {
+        memory.with(|m| {
+            m.iter()
+                .map(|load| match load {
+                    CardLoad::Rollout { engine, .. } => Some(*engine),
+                    CardLoad::Training(_) => None,
+                })
+                .collect::<Vec<_>>()
+        })
+    });
     let coord_labels = Memo::new(move |_| {
+        let engines = engines.get();
         plan.with(|p| {
             let grid = p.grid();
             (0..gpus)
-                .map(|card| {
-                    grid.coords(card)
+                .map(|card| match engines.get(card as usize).copied().flatten() {
+                    Some(engine) => format!("r{engine}"),
+                    None => grid
+                        .coords(card)
                         .map(|c| format!("t{} c{} p{} d{}", c.tp, c.cp, c.pp, c.dp))
-                        .unwrap_or_default()
+                        .unwrap_or_default(),
                 })
                 .collect::<Vec<_>>()
         })
@@ -173,7 +191,7 @@ pub fn DeviceGrid(
     let pointed_line = Memo::new(move |_| {
         let card = pointed.get()?;
         let m = memory.with(|m| m.get(card as usize).copied())?;
-        Some((card, card_memory_line(lang.get(), card, &m, capacity.get())))
+        Some((card, card_load_line(lang.get(), card, &m, capacity.get())))
     });
     let svg = NodeRef::<leptos::svg::Svg>::new();
     // What the markup shows: the cards without their names, which `patch` writes at once.

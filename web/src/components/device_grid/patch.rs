@@ -149,8 +149,8 @@ impl CardNodes {
                 memory.map(CardMemory::attributes),
             );
             for (i, name) in CardMemory::ATTRIBUTES.into_iter().enumerate() {
-                let value = now.map(|values| values[i]);
-                if was.map(|values| values[i]) != value {
+                let value = now.and_then(|values| values[i]);
+                if was.and_then(|values| values[i]) != value {
                     set(&self.g, name, value);
                 }
             }

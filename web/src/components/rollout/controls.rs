@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use parallel_core::{PlanConfig, Rollout};
 
 use super::inputs::{CountInput, POOL, ROUND};
+use super::phase::PhaseChoice;
 use crate::components::controls::choice::Choice;
 use crate::components::controls::slider::{Slider, SliderSpec};
 use crate::error_text::explain;
@@ -156,6 +157,7 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
                 <Show when=move || separate.get()>
                     <CountInput spec=POOL lab=lab />
                 </Show>
+                <PhaseChoice lab=lab />
             </Show>
             <div class="rollout-chunk">
                 <Slider spec=CHUNK lab=lab />

@@ -6,6 +6,7 @@
 mod controls;
 mod figures;
 mod inputs;
+mod phase;
 
 pub use controls::RolloutPanel;
 pub use figures::RolloutFigure;
