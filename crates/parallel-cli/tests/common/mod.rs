@@ -1,11 +1,14 @@
-//! What the CLI's tests (cli.rs, offload.rs, rollout.rs) share: running the binary on a stdin
-//! and reading its JSON.
-#![allow(clippy::unwrap_used, dead_code)]
+//! What the CLI's integration tests share: running the binary on a stdin, reading its JSON or
+//! its one error line, and reading the tables it prints (Markdown, CSV).
+#![allow(clippy::unwrap_used, clippy::panic, dead_code)]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+
+/// The lesson's 64-GPU plan: TP 8 × PP 2 × DP 4 with ZeRO-1.
+pub const LESSON_64_ZERO1: &str = r#"{"gpus":64,"tp":8,"pp":2,"zero":1}"#;
 
 /// Runs the binary with `args`, feeding `stdin`.
 pub fn run(args: &[&str], stdin: &str) -> Output {
@@ -21,11 +24,35 @@ pub fn run(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// Runs a command that must succeed and reads its stdout as JSON.
-pub fn json_of(args: &[&str], stdin: &str) -> Value {
+/// Runs a command that must succeed and returns its stdout.
+pub fn stdout_of(args: &[&str], stdin: &str) -> String {
     let out = run(args, stdin);
-    assert!(out.status.success(), "{args:?} <<< {stdin}");
-    serde_json::from_slice(&out.stdout).unwrap()
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} <<< {stdin}: {stderr}");
+    assert!(stderr.is_empty(), "{args:?}: unexpected stderr {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a command that must succeed (with nothing on stderr) and reads its stdout as JSON.
+pub fn json_of(args: &[&str], stdin: &str) -> Value {
+    serde_json::from_str(&stdout_of(args, stdin)).unwrap()
+}
+
+/// Runs a command that must fail on its input: exit 2, nothing on stdout, one line on stderr.
+/// Returns that line without the `parallel-lab: error: ` prefix.
+pub fn error_line(args: &[&str], stdin: &str) -> String {
+    let out = run(args, stdin);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let context = format!("{args:?} <<< {stdin}: {stderr}");
+    assert_eq!(out.status.code(), Some(2), "{context}");
+    assert!(out.stdout.is_empty(), "{context}");
+    assert_eq!(stderr.lines().count(), 1, "{context}");
+    assert!(!stderr.contains("panicked"), "{context}");
+    stderr
+        .strip_prefix("parallel-lab: error: ")
+        .and_then(|line| line.strip_suffix('\n'))
+        .unwrap_or_else(|| panic!("{context}: not one `parallel-lab: error: ` line"))
+        .to_string()
 }
 
 /// An object's keys, sorted.
@@ -38,4 +65,52 @@ pub fn keys(v: &Value) -> Vec<String> {
 /// A JSON number.
 pub fn f(v: &Value) -> f64 {
     v.as_f64().unwrap()
+}
+
+/// Bytes as the tables show them: GB with one decimal.
+pub fn gb(bytes: &Value) -> String {
+    format!("{:.1}", bytes.as_f64().unwrap() / 1e9)
+}
+
+/// The cells of a Markdown pipe table's body rows.
+pub fn markdown_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|-"))
+        .skip(1)
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Parses RFC 4180 CSV (quoted fields, doubled quotes, line breaks inside quotes).
+pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut records = Vec::new();
+    let (mut record, mut field) = (Vec::new(), String::new());
+    let (mut quoted, mut chars) = (false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') if field.is_empty() => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    assert!(
+        !quoted && field.is_empty() && record.is_empty(),
+        "CSV ends mid-record"
+    );
+    records
 }
