@@ -43,6 +43,7 @@ mod error;
 pub mod estimate;
 pub mod evolution;
 pub mod explain;
+pub mod flags;
 pub mod formula;
 mod grid;
 pub mod hardware;

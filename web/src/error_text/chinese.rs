@@ -129,5 +129,7 @@ pub(super) fn chinese(error: &PlanError) -> String {
             "{}为 {value}，参数计数器没有为它建模（可用：{supported}）。",
             field_zh(field)
         ),
+        // Launch flags (SPEC §16) word their Chinese in the core, beside the English.
+        PlanError::Launch(launch) => format!("{}。", launch.reason(parallel_core::Lang::Zh)),
     }
 }

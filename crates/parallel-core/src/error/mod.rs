@@ -4,6 +4,8 @@ use core::fmt;
 
 mod warning;
 
+use crate::flags::kinds::LaunchError;
+
 pub use warning::Warning;
 
 /// Why a configuration was rejected: one variant per reason, carrying the numbers that
@@ -215,6 +217,9 @@ pub enum PlanError {
         /// The values the counter models, comma separated.
         supported: &'static str,
     },
+    /// Launch flags (SPEC §16): an engine's own rule refuses the plan, or a pasted launch
+    /// command cannot be read. [`LaunchError::reason`] words it in both languages.
+    Launch(LaunchError),
 }
 
 impl PlanError {
@@ -251,6 +256,7 @@ impl PlanError {
             PlanError::RolloutPool { .. } => "rollout.gpus_per_engine",
             PlanError::RolloutTooLong { .. } => "rollout.response_len",
             PlanError::KvBytes { .. } => "rollout.kv_bytes",
+            PlanError::Launch(launch) => launch.field(),
         }
     }
 
@@ -364,6 +370,7 @@ impl PlanError {
             } => format!(
                 "`{value}` is not modelled by the parameter counter (supported: {supported})"
             ),
+            PlanError::Launch(launch) => launch.reason(crate::lang::Lang::En),
         }
     }
 }

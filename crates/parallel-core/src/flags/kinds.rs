@@ -1,0 +1,267 @@
+//! The words of launch flags shared with [`crate::PlanError`]: which [`Engine`], which of its
+//! own rules refuses a plan ([`EngineRule`]), and why a pasted command could not be read
+//! ([`LaunchError`]). A leaf module: it imports nothing of the crate but [`Lang`], so the error
+//! type can hold these without an import circle.
+
+use crate::lang::Lang;
+
+/// A training engine the lab writes launch arguments for (SPEC §16).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Megatron-LM: a `torchrun … pretrain_gpt.py …` line.
+    #[default]
+    Megatron,
+    /// slime (RL on Megatron-LM and SGLang): a `python3 train.py …` line with its cluster and
+    /// rollout flags.
+    Slime,
+    /// DeepSpeed: a `deepspeed …` line and its JSON config.
+    DeepSpeed,
+}
+
+impl Engine {
+    /// Every engine, in the order the CLI lists them.
+    pub const ALL: [Engine; 3] = [Engine::Megatron, Engine::Slime, Engine::DeepSpeed];
+
+    /// The id used by `--engine` and in JSON: "megatron", "slime" or "deepspeed".
+    pub const fn id(self) -> &'static str {
+        match self {
+            Engine::Megatron => "megatron",
+            Engine::Slime => "slime",
+            Engine::DeepSpeed => "deepspeed",
+        }
+    }
+
+    /// The engine's own name, "Megatron-LM", "slime", "DeepSpeed".
+    pub const fn name(self) -> &'static str {
+        match self {
+            Engine::Megatron => "Megatron-LM",
+            Engine::Slime => "slime",
+            Engine::DeepSpeed => "DeepSpeed",
+        }
+    }
+
+    /// The engine of an id, if it is one.
+    ///
+    /// ```
+    /// use parallel_core::flags::Engine;
+    /// assert_eq!(Engine::from_id("slime"), Some(Engine::Slime));
+    /// assert_eq!(Engine::from_id("fsdp"), None);
+    /// ```
+    pub fn from_id(id: &str) -> Option<Engine> {
+        Engine::ALL.into_iter().find(|e| e.id() == id)
+    }
+}
+
+/// One of an engine's own checks that a plan breaks (SPEC §16), with its numbers. Megatron's
+/// come from `megatron/training/arguments.py` `validate_args`, `TransformerConfig.__post_init__`
+/// and the interleaved schedule (`megatron/core/pipeline_parallel/schedules.py`); DeepSpeed's
+/// from `deepspeed/runtime/pipe/engine.py` (commits in `flags/names.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineRule {
+    /// num_attention_heads must be a multiple of tensor_model_parallel_size.
+    HeadsByTp {
+        /// Attention heads.
+        heads: u32,
+        /// t.
+        tp: u32,
+    },
+    /// num_query_groups must be a multiple or a divisor of tensor_model_parallel_size.
+    QueryGroupsByTp {
+        /// KV heads (query groups).
+        groups: u32,
+        /// t.
+        tp: u32,
+    },
+    /// seq_length must be a multiple of 2·context_parallel_size when c > 1.
+    SeqByTwiceCp {
+        /// s.
+        seq_len: u32,
+        /// c.
+        cp: u32,
+    },
+    /// The layers (with one more each for the embedding and the loss when accounted) must
+    /// divide by the pipeline size.
+    LayersByPp {
+        /// Layers as Megatron counts them.
+        layers: u32,
+        /// p.
+        pp: u32,
+    },
+    /// num_experts must be a multiple of expert_model_parallel_size.
+    ExpertsByEp {
+        /// Routed experts.
+        experts: u32,
+        /// e.
+        ep: u32,
+    },
+    /// The interleaved schedule needs pipeline_model_parallel_size > 1.
+    InterleavedPp,
+    /// The interleaved schedule needs at least p micro-batches (a group of p per chunk).
+    InterleavedMicroBatches {
+        /// m.
+        micro_batches: u32,
+        /// p.
+        pp: u32,
+    },
+    /// DeepSpeed's pipeline engine: "ZeRO-2 and ZeRO-3 are incompatible with pipeline
+    /// parallelism".
+    PipelineZero {
+        /// The ZeRO stage.
+        zero: u8,
+        /// p.
+        pp: u32,
+    },
+}
+
+impl EngineRule {
+    /// The `PlanConfig` field to change.
+    pub const fn field(self) -> &'static str {
+        match self {
+            EngineRule::HeadsByTp { .. } | EngineRule::QueryGroupsByTp { .. } => "tp",
+            EngineRule::SeqByTwiceCp { .. } => "seq_len",
+            EngineRule::LayersByPp { .. } | EngineRule::InterleavedPp => "pp",
+            EngineRule::ExpertsByEp { .. } => "ep",
+            EngineRule::InterleavedMicroBatches { .. } => "micro_batches",
+            EngineRule::PipelineZero { .. } => "zero",
+        }
+    }
+
+    /// The rule and the plan's numbers, in `lang`.
+    pub fn reason(self, lang: Lang) -> String {
+        match self {
+            EngineRule::HeadsByTp { heads, tp } => match lang {
+                Lang::En => format!("num_attention_heads {heads} must be a multiple of tensor_model_parallel_size {tp}"),
+                Lang::Zh => format!("注意力头数 {heads} 必须是 TP = {tp} 的倍数"),
+            },
+            EngineRule::QueryGroupsByTp { groups, tp } => match lang {
+                Lang::En => format!("num_query_groups {groups} must be a multiple or a divisor of tensor_model_parallel_size {tp}"),
+                Lang::Zh => format!("KV 组数 {groups} 必须是 TP = {tp} 的倍数或约数"),
+            },
+            EngineRule::SeqByTwiceCp { seq_len, cp } => match lang {
+                Lang::En => format!("seq_length {seq_len} must be a multiple of 2 × context_parallel_size = {}", 2 * u64::from(cp)),
+                Lang::Zh => format!("序列长度 {seq_len} 必须是 2 × CP = {} 的倍数", 2 * u64::from(cp)),
+            },
+            EngineRule::LayersByPp { layers, pp } => match lang {
+                Lang::En => format!("the {layers} layers must divide by pipeline_model_parallel_size {pp}"),
+                Lang::Zh => format!("{layers} 层必须能被 PP = {pp} 整除"),
+            },
+            EngineRule::ExpertsByEp { experts, ep } => match lang {
+                Lang::En => format!("num_experts {experts} must be a multiple of expert_model_parallel_size {ep}"),
+                Lang::Zh => format!("专家数 {experts} 必须是 EP = {ep} 的倍数"),
+            },
+            EngineRule::InterleavedPp => match lang {
+                Lang::En => "the interleaved schedule needs pipeline_model_parallel_size > 1".to_string(),
+                Lang::Zh => "interleaved 调度需要 PP 大于 1".to_string(),
+            },
+            EngineRule::InterleavedMicroBatches { micro_batches, pp } => match lang {
+                Lang::En => format!("the interleaved schedule needs at least pipeline_model_parallel_size = {pp} micro-batches (got {micro_batches})"),
+                Lang::Zh => format!("interleaved 调度至少需要 PP = {pp} 个 micro-batch（现在是 {micro_batches}）"),
+            },
+            EngineRule::PipelineZero { zero, pp } => match lang {
+                Lang::En => format!("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism (zero {zero}, pipeline {pp} stages)"),
+                Lang::Zh => format!("ZeRO-2 和 ZeRO-3 不能与流水线并行同用（ZeRO {zero}，PP = {pp}）"),
+            },
+        }
+    }
+}
+
+/// Why launch flags could not be written or a pasted launch command could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LaunchError {
+    /// The engine's own checks refuse the plan.
+    Refused {
+        /// The engine.
+        engine: Engine,
+        /// The rule broken.
+        rule: EngineRule,
+    },
+    /// A flag the lab reads has a value it cannot read (`--tensor-model-parallel-size two`).
+    BadValue {
+        /// The flag.
+        flag: &'static str,
+        /// The value given.
+        value: String,
+        /// What it should be, in English ("a whole number ≥ 1").
+        expected: &'static str,
+    },
+    /// A flag the lab reads has no value (the line ends, or another flag follows).
+    NoValue {
+        /// The flag.
+        flag: &'static str,
+    },
+    /// A quote opened and never closed.
+    Unterminated {
+        /// `'` or `"`.
+        quote: char,
+    },
+    /// A flag the plan cannot do without is absent (`--num-layers` …).
+    Missing {
+        /// The flag.
+        flag: &'static str,
+    },
+    /// `--global-batch-size` is not a whole number of micro-batches per pipeline.
+    GlobalBatch {
+        /// The global batch given.
+        global: u64,
+        /// d·b, sequences per micro-batch step over the data-parallel replicas.
+        per_micro_batch: u64,
+    },
+}
+
+impl LaunchError {
+    /// The field or flag at fault.
+    pub fn field(&self) -> &'static str {
+        match self {
+            LaunchError::Refused { rule, .. } => rule.field(),
+            LaunchError::BadValue { flag, .. }
+            | LaunchError::NoValue { flag }
+            | LaunchError::Missing { flag } => flag,
+            LaunchError::Unterminated { .. } => "command",
+            LaunchError::GlobalBatch { .. } => "--global-batch-size",
+        }
+    }
+
+    /// The reason, in `lang`.
+    pub fn reason(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (LaunchError::Refused { engine, rule }, Lang::En) => {
+                format!("{} refuses this plan: {}", engine.name(), rule.reason(lang))
+            }
+            (LaunchError::Refused { engine, rule }, Lang::Zh) => {
+                format!("{} 拒绝这个方案：{}", engine.name(), rule.reason(lang))
+            }
+            (LaunchError::BadValue { value, expected, .. }, Lang::En) => {
+                format!("`{value}` is not {expected}")
+            }
+            (LaunchError::BadValue { value, .. }, Lang::Zh) => {
+                format!("`{value}` 不是可读的取值")
+            }
+            (LaunchError::NoValue { .. }, Lang::En) => "needs a value".to_string(),
+            (LaunchError::NoValue { .. }, Lang::Zh) => "缺少取值".to_string(),
+            (LaunchError::Unterminated { quote }, Lang::En) => {
+                format!("a {quote} quote is never closed")
+            }
+            (LaunchError::Unterminated { quote }, Lang::Zh) => format!("引号 {quote} 没有闭合"),
+            (LaunchError::Missing { .. }, Lang::En) => {
+                "missing: the lab needs it to count the model".to_string()
+            }
+            (LaunchError::Missing { .. }, Lang::Zh) => "缺失：实验室需要它来计算模型".to_string(),
+            (
+                LaunchError::GlobalBatch {
+                    global,
+                    per_micro_batch,
+                },
+                Lang::En,
+            ) => format!(
+                "{global} sequences do not split into micro-batches of data-parallel × micro-batch-size = {per_micro_batch}"
+            ),
+            (
+                LaunchError::GlobalBatch {
+                    global,
+                    per_micro_batch,
+                },
+                Lang::Zh,
+            ) => format!("全局批量 {global} 不能按 DP × micro-batch 大小 = {per_micro_batch} 整分"),
+        }
+    }
+}

@@ -1,0 +1,363 @@
+//! The model's flags, both ways: [`model_args`] writes a resolved model's shape as
+//! Megatron-LM's `TransformerConfig` flags; [`read_model`] reads them back into the preset of
+//! the same shape, or an inline model in its plainest form (only what differs from the
+//! defaults), so that writing it again gives the same words.
+
+use super::kinds::LaunchError;
+use super::names as n;
+use super::values::{bad, Values};
+use super::Note;
+use crate::error::PlanError;
+use crate::model::{InlineModel, Model, ModelChoice, Preset};
+
+/// Appends the model's flags: layers, hidden, FFN (when the model has a dense FFN), heads,
+/// query groups (when fewer than heads), kv-channels, vocab, untied output; MoE's experts,
+/// top-k, expert FFN, shared experts and which layers are MoE (the first L − M dense); linear
+/// attention as Gated DeltaNet layers with their frequency; MLA's latent dimensions.
+pub(super) fn model_args(
+    choice: &ModelChoice,
+    m: &Model,
+    args: &mut Vec<String>,
+    notes: &mut Vec<Note>,
+) {
+    let mut value = |flag: &str, v: String| {
+        args.push(flag.to_string());
+        args.push(v);
+    };
+    value(n::NUM_LAYERS, m.layers.to_string());
+    value(n::HIDDEN, m.hidden.to_string());
+    if m.ffn > 0 {
+        value(n::FFN, m.ffn.to_string());
+    }
+    value(n::HEADS, m.heads.to_string());
+    if m.kv_heads != m.heads {
+        args.push(n::GQA.to_string());
+        args.push(n::QUERY_GROUPS.to_string());
+        args.push(m.kv_heads.to_string());
+    }
+    let mut value = |flag: &str, v: String| {
+        args.push(flag.to_string());
+        args.push(v);
+    };
+    value(n::KV_CHANNELS, m.head_dim.to_string());
+    value(n::VOCAB, m.vocab.to_string());
+    if !m.tied_embeddings {
+        args.push(n::UNTIE.to_string());
+    }
+    if let Some(moe) = m.moe {
+        let mut value = |flag: &str, v: String| {
+            args.push(flag.to_string());
+            args.push(v);
+        };
+        value(n::NUM_EXPERTS, moe.experts.to_string());
+        value(n::TOPK, moe.top_k.to_string());
+        value(n::MOE_FFN, moe.expert_ffn.to_string());
+        if moe.shared_experts > 0 {
+            let shared = u64::from(moe.shared_experts) * u64::from(moe.expert_ffn);
+            value(n::SHARED_FFN, shared.to_string());
+        }
+        if moe.moe_layers < m.layers {
+            value(
+                n::MOE_LAYER_FREQ,
+                format!("([0]*{}+[1]*{})", m.layers - moe.moe_layers, moe.moe_layers),
+            );
+        }
+    }
+    if m.full_attention_layers < m.layers {
+        args.push(n::ATTENTION_VARIANT.to_string());
+        args.push("gated_delta_net".to_string());
+        let full = m.full_attention_layers;
+        let freq = if full > 0 && m.layers % full == 0 {
+            (m.layers / full).to_string()
+        } else {
+            format!("([1]*{}+[0]*{})", m.layers - full, full)
+        };
+        args.push(n::LINEAR_FREQ.to_string());
+        args.push(freq);
+    }
+    if let Some(mla) = m.mla {
+        args.push(n::MLA.to_string());
+        args.push(n::KV_LORA_RANK.to_string());
+        args.push(mla.kv_lora_rank.to_string());
+        args.push(n::QK_POS_EMB_HEAD_DIM.to_string());
+        args.push(mla.qk_rope_head_dim.to_string());
+    }
+    let own_count = match choice {
+        ModelChoice::Inline(inline) => inline.params.is_some(),
+        ModelChoice::HfConfig(_) => true,
+        ModelChoice::Preset(_) => false,
+    };
+    if own_count {
+        notes.push(Note::new(
+            "Megatron-LM 按形状建模型：配置里给定的参数量不进命令，读回时按形状重新计数。",
+            "Megatron-LM builds the model from its shape: a parameter count given in the config is not a flag, and reading the command back counts the shape.",
+        ));
+    }
+}
+
+/// GPT-2's BPE vocabulary (its `vocab.json`: 50,257 tokens), for commands that name a
+/// `gpt2-vocab.json` file instead of `--vocab-size`, as Megatron-LM's GPT examples do.
+const GPT2_VOCAB: u32 = 50_257;
+
+/// The model of a pasted command: the preset of the same shape, or an inline model.
+pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoice, PlanError> {
+    let need = |flag: &'static str| -> Result<u32, PlanError> {
+        v.count(flag)?
+            .ok_or(PlanError::Launch(LaunchError::Missing { flag }))
+    };
+    let layers = need(n::NUM_LAYERS)?;
+    let hidden = need(n::HIDDEN)?;
+    let heads = need(n::HEADS)?;
+    let vocab = match v.count(n::VOCAB)? {
+        Some(vocab) => vocab,
+        None if v.text("--vocab-file").is_some_and(|f| f.contains("gpt2")) => {
+            notes.push(Note::new(
+                "没有 --vocab-size：按 GPT-2 词表计为 50,257（Megatron 会再补齐到 128·t 的倍数，实验室不计补齐）。",
+                "No --vocab-size: GPT-2's vocabulary of 50,257 is counted (Megatron pads it to a multiple of 128·t; the lab does not count the padding).",
+            ));
+            GPT2_VOCAB
+        }
+        None => return Err(PlanError::Launch(LaunchError::Missing { flag: n::VOCAB })),
+    };
+    // TransformerConfig: num_query_groups is heads unless --group-query-attention (argparse
+    // default 1); kv_channels hidden/heads; ffn_hidden_size 4·hidden.
+    let kv_heads = if v.has(n::GQA) {
+        v.count(n::QUERY_GROUPS)?.unwrap_or(1)
+    } else {
+        heads
+    };
+    let head_dim = v.count(n::KV_CHANNELS)?.unwrap_or((hidden / heads).max(1));
+    let experts = v.count(n::NUM_EXPERTS)?;
+    let moe_layers = match (experts, v.text(n::MOE_LAYER_FREQ)) {
+        (None, _) => None,
+        (Some(_), None) => Some(layers),
+        (Some(_), Some(text)) => Some(layer_pattern(n::MOE_LAYER_FREQ, text, layers, true)?),
+    };
+    let all_moe = moe_layers == Some(layers);
+    let ffn = match v.count(n::FFN)? {
+        Some(ffn) => Some(ffn),
+        None if all_moe => None,
+        None => Some(hidden.saturating_mul(4)),
+    };
+    let expert_ffn = match experts {
+        Some(_) => Some(
+            v.count(n::MOE_FFN)?
+                .or(ffn)
+                .unwrap_or(hidden.saturating_mul(4)),
+        ),
+        None => None,
+    };
+    let shared_experts = match (v.number(n::SHARED_FFN, 0)?, expert_ffn) {
+        (Some(shared), Some(e)) if shared % e == 0 => Some(shared / e).filter(|s| *s > 0),
+        (Some(shared), Some(_)) => {
+            return Err(bad(
+                n::SHARED_FFN,
+                &shared.to_string(),
+                "a whole number of expert FFN widths",
+            ))
+        }
+        _ => None,
+    };
+    let full_attention_layers = match v.text(n::LINEAR_FREQ) {
+        Some(text) if v.has(n::ATTENTION_VARIANT) => {
+            Some(layers - layer_pattern(n::LINEAR_FREQ, text, layers, false)?)
+        }
+        _ => None,
+    };
+    let (kv_lora_rank, qk_rope_head_dim) = if v.has(n::MLA) {
+        // TransformerConfig (MLATransformerConfig) defaults: kv_lora_rank 512, qk_pos_emb_head_dim 64.
+        (
+            Some(v.count(n::KV_LORA_RANK)?.unwrap_or(512)),
+            Some(v.count(n::QK_POS_EMB_HEAD_DIM)?.unwrap_or(64)),
+        )
+    } else {
+        (None, None)
+    };
+    let top_k = match experts {
+        Some(_) => Some(v.count(n::TOPK)?.unwrap_or(2)),
+        None => None,
+    };
+    let inline = InlineModel {
+        params: None,
+        hidden: Some(hidden),
+        layers: Some(layers),
+        heads: Some(heads),
+        kv_heads: Some(kv_heads).filter(|k| *k != heads),
+        head_dim: Some(head_dim).filter(|d| *d != (hidden / heads).max(1)),
+        full_attention_layers: full_attention_layers.filter(|f| *f != layers),
+        ffn,
+        vocab: Some(vocab),
+        tied_embeddings: !v.has(n::UNTIE),
+        moe_layers,
+        experts,
+        top_k,
+        expert_ffn,
+        shared_experts,
+        kv_lora_rank,
+        qk_rope_head_dim,
+    };
+    let model = inline.resolve()?;
+    Ok(
+        match Preset::ALL
+            .into_iter()
+            .find(|p| same_shape(&p.model(), &model))
+        {
+            Some(preset) => ModelChoice::Preset(preset),
+            None => ModelChoice::Inline(inline),
+        },
+    )
+}
+
+/// Two models with the same shape, whatever their parameter count.
+fn same_shape(a: &Model, b: &Model) -> bool {
+    Model { params: 0.0, ..*a } == Model { params: 0.0, ..*b }
+}
+
+/// Layers marked by a Megatron layer pattern (`--moe-layer-freq`: 1 = MoE; or
+/// `--linear-attention-freq`: 1 = linear attention): an integer N, or a list expression such
+/// as `([0]*3+[1]*58)` or `([1]*3+[0]*1)*16`, whose length must be the model's layers.
+/// `every_nth_marked`: an integer N marks layers i with i mod N = 0 (MoE), else the layers
+/// other than every N-th (linear attention: (N−1) of every N).
+fn layer_pattern(
+    flag: &'static str,
+    text: &str,
+    layers: u32,
+    every_nth_marked: bool,
+) -> Result<u32, PlanError> {
+    let t = text.trim();
+    if let Ok(nth) = t.parse::<u32>() {
+        if nth == 0 {
+            return Err(bad(flag, text, "a layer frequency of at least 1"));
+        }
+        let nth_layers = layers.div_ceil(nth);
+        return Ok(if every_nth_marked {
+            nth_layers
+        } else {
+            layers - layers / nth
+        });
+    }
+    let pattern = list_expression(t)
+        .ok_or_else(|| bad(flag, text, "a layer pattern such as ([0]*3+[1]*58)"))?;
+    if pattern.len() != layers as usize || pattern.iter().any(|&x| x > 1) {
+        return Err(bad(flag, text, "a pattern of 0s and 1s, one per layer"));
+    }
+    Ok(pattern.iter().filter(|&&x| x == 1).count() as u32)
+}
+
+/// A Python list expression of the kind Megatron's patterns use: sums of `[a,b,…]`, each
+/// optionally repeated `*k`, in optional parentheses, themselves optionally repeated. At most
+/// 2^20 entries; anything else is `None`.
+fn list_expression(text: &str) -> Option<Vec<u8>> {
+    let s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let s = s.trim_matches(|c| c == '"' || c == '\'');
+    let mut p = Parser {
+        s: s.as_bytes(),
+        i: 0,
+    };
+    let list = p.sum()?;
+    (p.i == p.s.len()).then_some(list)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+const MAX_PATTERN: usize = 1 << 20;
+
+impl Parser<'_> {
+    fn eat(&mut self, c: u8) -> bool {
+        let hit = self.s.get(self.i) == Some(&c);
+        self.i += usize::from(hit);
+        hit
+    }
+    fn number(&mut self) -> Option<usize> {
+        let start = self.i;
+        while self.s.get(self.i).is_some_and(u8::is_ascii_digit) {
+            self.i += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.i])
+            .ok()?
+            .parse()
+            .ok()
+    }
+    fn sum(&mut self) -> Option<Vec<u8>> {
+        let mut out = self.product()?;
+        while self.eat(b'+') {
+            out.extend(self.product()?);
+            if out.len() > MAX_PATTERN {
+                return None;
+            }
+        }
+        Some(out)
+    }
+    fn product(&mut self) -> Option<Vec<u8>> {
+        let mut base = self.atom()?;
+        while self.eat(b'*') {
+            let k = self.number()?;
+            if base.len().checked_mul(k)? > MAX_PATTERN {
+                return None;
+            }
+            base = base.repeat(k);
+        }
+        Some(base)
+    }
+    fn atom(&mut self) -> Option<Vec<u8>> {
+        if self.eat(b'(') {
+            let inner = self.sum()?;
+            return self.eat(b')').then_some(inner);
+        }
+        if !self.eat(b'[') {
+            return None;
+        }
+        let mut out = Vec::new();
+        if self.eat(b']') {
+            return Some(out);
+        }
+        loop {
+            out.push(u8::try_from(self.number()?).ok()?);
+            if self.eat(b']') {
+                return Some(out);
+            }
+            if !self.eat(b',') {
+                return None;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns() {
+        assert_eq!(list_expression("([0]*3+[1]*58)").map(|l| l.len()), Some(61));
+        assert_eq!(
+            list_expression("([1]*3+[0]*1)*3"),
+            Some(vec![1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0])
+        );
+        assert_eq!(list_expression("[1,0, 1]"), Some(vec![1, 0, 1]));
+        for bad in [
+            "",
+            "(",
+            "[1",
+            "[1]*",
+            "[x]",
+            "[1]*99999999999",
+            "([0]*3+[1]*58",
+        ] {
+            assert_eq!(list_expression(bad), None, "{bad}");
+        }
+        assert_eq!(
+            layer_pattern("--moe-layer-freq", "([0]*3+[1]*58)", 61, true),
+            Ok(58)
+        );
+        assert_eq!(
+            layer_pattern("--linear-attention-freq", "4", 64, false),
+            Ok(48)
+        );
+        assert!(layer_pattern("--moe-layer-freq", "[1]*3", 4, true).is_err());
+        assert!(layer_pattern("--moe-layer-freq", "0", 4, true).is_err());
+    }
+}

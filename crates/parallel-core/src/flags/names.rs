@@ -1,0 +1,189 @@
+//! Every flag and config key the lab writes or reads, spelled once, each with the source it
+//! was read from. Pinned sources (read at these commits, not guessed):
+//!
+//! - Megatron-LM, NVIDIA/Megatron-LM @ d98e8a64ddf34856e74b24714e3bedb2f5a39553
+//!   (`core_v0.15.0rc7-2333-gd98e8a64dd`, 2026-08-22). `megatron/training/arguments.py` adds
+//!   some flags by hand and builds the rest from dataclasses with `ArgumentGroupFactory`
+//!   (`megatron/training/argument_utils.py`: a field `a_b` becomes `--a-b`, a `bool` field
+//!   defaulting to false a `store_true` switch): `TransformerConfig`
+//!   (`megatron/core/transformer/transformer_config.py`, which extends `ModelParallelConfig`,
+//!   `megatron/core/model_parallel_config.py`), `DistributedInitConfig`
+//!   (`megatron/training/config/common_config.py`), `TrainingConfig` and `TokenizerConfig`
+//!   (`megatron/training/config/training_config.py`).
+//! - slime, THUDM/slime @ 624b824a898ab0ec1fcb4d373004c7f3852bf515 (`v0.3.1-38-g624b824a8`):
+//!   `slime/utils/arguments.py`.
+//! - DeepSpeed, deepspeedai/DeepSpeed @ edaa7221267243c7be7fb49c5d5f5c4fb97b4641
+//!   (`v0.19.5-27-gedaa72212`): `deepspeed/runtime/constants.py`,
+//!   `deepspeed/runtime/zero/config.py`, `deepspeed/runtime/zero/offload_config.py`,
+//!   `deepspeed/launcher/runner.py`, `deepspeed/__init__.py`.
+//! - torchrun's `--nnodes` and `--nproc-per-node` are PyTorch's (`torch/distributed/run.py`),
+//!   not Megatron's; Megatron's own example scripts pass them (`examples/gpt3/
+//!   train_gpt3_175b_distributed.sh`, spelled `--nproc_per_node`, which torchrun also takes).
+
+// ---- degrees: ModelParallelConfig fields (model_parallel_config.py) ----
+/// `tensor_model_parallel_size` (ModelParallelConfig).
+pub const TP: &str = "--tensor-model-parallel-size";
+/// `pipeline_model_parallel_size` (ModelParallelConfig).
+pub const PP: &str = "--pipeline-model-parallel-size";
+/// `context_parallel_size` (ModelParallelConfig).
+pub const CP: &str = "--context-parallel-size";
+/// `expert_model_parallel_size` (ModelParallelConfig).
+pub const EP: &str = "--expert-model-parallel-size";
+/// `expert_tensor_parallel_size` (ModelParallelConfig).
+pub const ETP: &str = "--expert-tensor-parallel-size";
+/// `sequence_parallel` (ModelParallelConfig, bool).
+pub const SEQUENCE_PARALLEL: &str = "--sequence-parallel";
+/// `use_tp_pp_dp_mapping` (DistributedInitConfig, common_config.py, bool).
+pub const TP_PP_DP_MAPPING: &str = "--use-tp-pp-dp-mapping";
+
+// ---- batch: TrainingConfig (training_config.py); seq-length by hand (arguments.py) ----
+/// `micro_batch_size` (TrainingConfig).
+pub const MICRO_BATCH: &str = "--micro-batch-size";
+/// `global_batch_size` (TrainingConfig).
+pub const GLOBAL_BATCH: &str = "--global-batch-size";
+/// arguments.py `_add_data_args`.
+pub const SEQ_LENGTH: &str = "--seq-length";
+
+// ---- the interleaved schedule ----
+/// arguments.py `_add_distributed_args`.
+pub const LAYERS_PER_VIRTUAL_STAGE: &str = "--num-layers-per-virtual-pipeline-stage";
+/// `account_for_embedding_in_pipeline_split` (TransformerConfig, bool).
+pub const ACCOUNT_EMBEDDING: &str = "--account-for-embedding-in-pipeline-split";
+/// `account_for_loss_in_pipeline_split` (TransformerConfig, bool).
+pub const ACCOUNT_LOSS: &str = "--account-for-loss-in-pipeline-split";
+
+// ---- recompute: TransformerConfig ----
+/// `recompute_granularity` (TransformerConfig, "full" | "selective").
+pub const RECOMPUTE_GRANULARITY: &str = "--recompute-granularity";
+/// `recompute_method` (TransformerConfig, "uniform" | "block").
+pub const RECOMPUTE_METHOD: &str = "--recompute-method";
+/// `recompute_num_layers` (TransformerConfig).
+pub const RECOMPUTE_NUM_LAYERS: &str = "--recompute-num-layers";
+
+// ---- ZeRO ----
+/// arguments.py `_add_distributed_args`.
+pub const DISTRIBUTED_OPTIMIZER: &str = "--use-distributed-optimizer";
+/// `use_megatron_fsdp` (DistributedInitConfig, bool).
+pub const MEGATRON_FSDP: &str = "--use-megatron-fsdp";
+/// arguments.py `_add_distributed_args`: no_shard, optim, optim_grads, optim_grads_params.
+pub const SHARDING: &str = "--data-parallel-sharding-strategy";
+
+// ---- offload (seed 000's recipes): arguments.py ----
+/// arguments.py `_add_training_args`.
+pub const CPU_OFFLOAD: &str = "--optimizer-cpu-offload";
+/// arguments.py `_add_training_args`.
+pub const OVERLAP_D2H_H2D: &str = "--overlap-cpu-optimizer-d2h-h2d";
+/// arguments.py `_add_experimental_args`; validate_args requires it with the CPU offload.
+pub const PRECISION_AWARE: &str = "--use-precision-aware-optimizer";
+
+// ---- precision ----
+/// `bf16` (ModelParallelConfig, bool).
+pub const BF16: &str = "--bf16";
+/// arguments.py `_add_mixed_precision_args`.
+pub const GRAD_REDUCE_BF16: &str = "--grad-reduce-in-bf16";
+
+// ---- the model: TransformerConfig unless said ----
+/// `num_layers`.
+pub const NUM_LAYERS: &str = "--num-layers";
+/// `hidden_size`.
+pub const HIDDEN: &str = "--hidden-size";
+/// `ffn_hidden_size` (default 4·hidden, `TransformerConfig.__post_init__`).
+pub const FFN: &str = "--ffn-hidden-size";
+/// `num_attention_heads`.
+pub const HEADS: &str = "--num-attention-heads";
+/// arguments.py `_add_network_size_args`.
+pub const GQA: &str = "--group-query-attention";
+/// `num_query_groups`.
+pub const QUERY_GROUPS: &str = "--num-query-groups";
+/// `kv_channels` (default hidden/heads).
+pub const KV_CHANNELS: &str = "--kv-channels";
+/// `vocab_size` (TokenizerConfig, training_config.py).
+pub const VOCAB: &str = "--vocab-size";
+/// arguments.py `_add_network_size_args`.
+pub const UNTIE: &str = "--untie-embeddings-and-output-weights";
+/// arguments.py `_add_moe_args` (`num_moe_experts` in TransformerConfig).
+pub const NUM_EXPERTS: &str = "--num-experts";
+/// `moe_router_topk`.
+pub const TOPK: &str = "--moe-router-topk";
+/// `moe_ffn_hidden_size`.
+pub const MOE_FFN: &str = "--moe-ffn-hidden-size";
+/// `moe_shared_expert_intermediate_size` (all shared experts together).
+pub const SHARED_FFN: &str = "--moe-shared-expert-intermediate-size";
+/// arguments.py `_add_moe_args` (`moe_freq_type`: N, or a pattern such as "([0]*3+[1]*58)").
+pub const MOE_LAYER_FREQ: &str = "--moe-layer-freq";
+/// `experimental_attention_variant` (TransformerConfig, a Literal: gdn, gdn2, dsa,
+/// gated_delta_net).
+pub const ATTENTION_VARIANT: &str = "--experimental-attention-variant";
+/// arguments.py `_add_experimental_attention_variant_args` (`la_freq_type`: N = (N−1) linear
+/// layers for every full-attention layer).
+pub const LINEAR_FREQ: &str = "--linear-attention-freq";
+/// `multi_latent_attention` (TransformerConfig, bool).
+pub const MLA: &str = "--multi-latent-attention";
+/// arguments.py `_add_mla_args`.
+pub const KV_LORA_RANK: &str = "--kv-lora-rank";
+/// arguments.py `_add_mla_args`.
+pub const QK_POS_EMB_HEAD_DIM: &str = "--qk-pos-emb-head-dim";
+
+// ---- slime: slime/utils/arguments.py ----
+/// `add_cluster_arguments`.
+pub const ACTOR_NODES: &str = "--actor-num-nodes";
+/// `add_cluster_arguments`.
+pub const ACTOR_GPUS_PER_NODE: &str = "--actor-num-gpus-per-node";
+/// `add_cluster_arguments`.
+pub const ROLLOUT_GPUS: &str = "--rollout-num-gpus";
+/// `add_cluster_arguments`.
+pub const GPUS_PER_ENGINE: &str = "--rollout-num-gpus-per-engine";
+/// `add_cluster_arguments`.
+pub const COLOCATE: &str = "--colocate";
+/// `add_rollout_arguments` (required by slime).
+pub const ROLLOUT_BATCH: &str = "--rollout-batch-size";
+/// `add_rollout_arguments`.
+pub const SAMPLES_PER_PROMPT: &str = "--n-samples-per-prompt";
+/// `add_rollout_arguments` (not in SPEC §16's list; read from slime for `prompt_len`).
+pub const MAX_PROMPT: &str = "--rollout-max-prompt-len";
+/// `add_rollout_arguments`.
+pub const MAX_RESPONSE: &str = "--rollout-max-response-len";
+/// `add_train_arguments`.
+pub const LOG_PROBS_CHUNK: &str = "--log-probs-chunk-size";
+
+// ---- launchers ----
+/// PyTorch's torchrun.
+pub const NNODES: &str = "--nnodes";
+/// PyTorch's torchrun (also spelled `--nproc_per_node`).
+pub const NPROC_PER_NODE: &str = "--nproc-per-node";
+/// deepspeed/launcher/runner.py.
+pub const DS_NUM_NODES: &str = "--num_nodes";
+/// deepspeed/launcher/runner.py.
+pub const DS_NUM_GPUS: &str = "--num_gpus";
+/// deepspeed/__init__.py `_add_core_arguments`.
+pub const DS_ENABLE: &str = "--deepspeed";
+/// deepspeed/__init__.py `_add_core_arguments`.
+pub const DS_CONFIG: &str = "--deepspeed_config";
+
+/// Megatron and slime flags that change what the lab would count but that it does not model:
+/// a pasted command using them is read, and the notice names them.
+pub const NOT_MODELLED: &[&str] = &[
+    "--fp16",
+    "--fp8-format",
+    "--fp8-param-gather",
+    "--use-dynamic-batch-size",
+    "--max-tokens-per-gpu",
+    "--decoder-first-pipeline-num-layers",
+    "--decoder-last-pipeline-num-layers",
+    "--pipeline-model-parallel-layout",
+    "--num-virtual-stages-per-pipeline-rank",
+    "--accumulate-allreduce-grads-in-fp32",
+    "--recompute-activations",
+    "--recompute-modules",
+    "--moe-layer-recompute",
+    "--cpu-offloading",
+    "--offload-train",
+    "--offload-rollout",
+    "--use-torch-fsdp2",
+    "--num-distributed-optimizer-instances",
+    "--mtp-num-layers",
+    "--step-batch-size-schedule",
+    "--rampup-batch-size",
+    "--num-steps-per-rollout",
+    "--rollout-num-gpus-per-node",
+];

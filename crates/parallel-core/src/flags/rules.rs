@@ -1,0 +1,105 @@
+//! Each engine's own checks (SPEC §16), run on a valid [`Plan`] before any flag is written.
+//!
+//! Megatron-LM (and slime, which runs it), NVIDIA/Megatron-LM @ d98e8a64dd:
+//! - `TransformerConfig.__post_init__` (transformer_config.py): num_attention_heads a
+//!   multiple of tensor_model_parallel_size; num_query_groups a multiple or a divisor of it;
+//! - `validate_args` (arguments.py): seq_length a multiple of 2·context_parallel_size when
+//!   c > 1; the layers (plus one for the embedding and one for the loss when accounted) a
+//!   multiple of the pipeline size; num_experts a multiple of expert_model_parallel_size; an
+//!   interleaved (virtual) pipeline needs pipeline_model_parallel_size > 1;
+//! - `forward_backward_pipelining_with_interleaving` (megatron/core/pipeline_parallel/
+//!   schedules.py): micro-batches come in groups of `microbatch_group_size_per_vp_stage`
+//!   (default p) that must not exceed their number, so m ≥ p.
+//!
+//! DeepSpeed, deepspeedai/DeepSpeed @ edaa722126: `PipelineEngine.__init__`
+//! (deepspeed/runtime/pipe/engine.py) asserts "ZeRO-2 and ZeRO-3 are incompatible with
+//! pipeline parallelism".
+//!
+//! [`Plan::new`] already refuses some of these for every plan (experts over e, interleaved with
+//! p = 1 or m not divisible by p): they are checked here again so that the engines' rules stand
+//! on their own.
+
+use super::kinds::{Engine, EngineRule, LaunchError};
+use super::megatron::megatron_layers;
+use crate::config::Schedule;
+use crate::error::PlanError;
+use crate::plan::Plan;
+
+/// The first of `engine`'s rules that `plan` breaks, as [`PlanError::Launch`], in the order
+/// of the module's list.
+///
+/// ```
+/// use parallel_core::flags::{check, Engine, EngineRule, LaunchError};
+/// use parallel_core::{Plan, PlanConfig, PlanError};
+/// // The anchor has 24 heads: TP 16 splits them unevenly.
+/// let plan = Plan::new(&PlanConfig { gpus: 16, tp: 16, ..PlanConfig::default() })?;
+/// let rule = EngineRule::HeadsByTp { heads: 24, tp: 16 };
+/// assert_eq!(
+///     check(&plan, Engine::Megatron),
+///     Err(PlanError::Launch(LaunchError::Refused { engine: Engine::Megatron, rule }))
+/// );
+/// assert_eq!(check(&plan, Engine::DeepSpeed), Ok(()));
+/// # Ok::<(), PlanError>(())
+/// ```
+pub fn check(plan: &Plan, engine: Engine) -> Result<(), PlanError> {
+    let broken = match engine {
+        Engine::Megatron | Engine::Slime => megatron_rule(plan),
+        Engine::DeepSpeed => deepspeed_rule(plan),
+    };
+    match broken {
+        Some(rule) => Err(PlanError::Launch(LaunchError::Refused { engine, rule })),
+        None => Ok(()),
+    }
+}
+
+fn megatron_rule(plan: &Plan) -> Option<EngineRule> {
+    let model = plan.model();
+    let d = plan.degrees();
+    let (tp, pp, cp) = (d.tp, d.pp, d.cp);
+    if model.heads % tp != 0 {
+        return Some(EngineRule::HeadsByTp {
+            heads: model.heads,
+            tp,
+        });
+    }
+    let groups = model.kv_heads;
+    if groups % tp != 0 && tp % groups.max(1) != 0 {
+        return Some(EngineRule::QueryGroupsByTp { groups, tp });
+    }
+    let seq_len = plan.seq_len();
+    if cp > 1 && u64::from(seq_len) % (2 * u64::from(cp)) != 0 {
+        return Some(EngineRule::SeqByTwiceCp { seq_len, cp });
+    }
+    let layers = megatron_layers(plan);
+    if layers % pp != 0 {
+        return Some(EngineRule::LayersByPp { layers, pp });
+    }
+    if let Some(moe) = model.moe {
+        if moe.experts % d.ep != 0 {
+            return Some(EngineRule::ExpertsByEp {
+                experts: moe.experts,
+                ep: d.ep,
+            });
+        }
+    }
+    if plan.schedule() == Schedule::Interleaved {
+        if pp <= 1 {
+            return Some(EngineRule::InterleavedPp);
+        }
+        if plan.micro_batches() < pp {
+            return Some(EngineRule::InterleavedMicroBatches {
+                micro_batches: plan.micro_batches(),
+                pp,
+            });
+        }
+    }
+    None
+}
+
+fn deepspeed_rule(plan: &Plan) -> Option<EngineRule> {
+    let pp = plan.degrees().pp;
+    (plan.zero() >= 2 && pp > 1).then_some(EngineRule::PipelineZero {
+        zero: plan.zero(),
+        pp,
+    })
+}
