@@ -4,6 +4,7 @@
 //! [`CliError::Invalid`] naming the command or flag at fault.
 
 use crate::error::CliError;
+pub use crate::launch::{FlagsFormat, LaunchArgs};
 
 /// What the user asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +20,8 @@ pub enum Command {
         link: Option<LinkArgs>,
         /// `--explain`: add every figure's formula, substituted values and source.
         explain: bool,
+        /// `--megatron 'ARGS'`: a Megatron-LM / slime command instead of stdin (SPEC §16).
+        launch: Option<LaunchArgs>,
     },
     /// Print the groups of one card of the config on stdin, or of a lab link.
     Groups {
@@ -29,6 +32,17 @@ pub enum Command {
         /// `--phase training|rollout`: the grid's groups (default) or the card's rollout
         /// engine (SPEC §15).
         phase: parallel_core::RolloutPhase,
+        /// `--megatron 'ARGS'`: a Megatron-LM / slime command instead of stdin (SPEC §16).
+        launch: Option<LaunchArgs>,
+    },
+    /// The config on stdin as an engine's launch arguments (SPEC §16).
+    Flags {
+        /// `--engine megatron|slime|deepspeed` (default megatron).
+        engine: parallel_core::flags::Engine,
+        /// `--format shell|json` (default shell).
+        format: FlagsFormat,
+        /// `--lang en|zh`: the notes' language (default en).
+        lang: Lang,
     },
     /// Render tables.
     Table(TableArgs),
@@ -186,7 +200,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::invalid(
             "command",
-            "missing; expected eval, groups, model, search, defaults, table, bench or help (try --help)",
+            "missing; expected eval, groups, flags, model, search, defaults, table, bench or help (try --help)",
         ));
     };
     let is_help = |a: &String| matches!(a.as_str(), "help" | "--help" | "-h");
@@ -199,10 +213,13 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             card: card_arg(&mut flags)?,
             link: link_args(&mut flags)?,
             explain: flags.switch("--explain"),
+            launch: launch_args(&mut flags)?,
         },
+        "flags" => flags_args(&mut flags)?,
         "groups" => {
             let card = card_arg(&mut flags)?;
             let link = link_args(&mut flags)?;
+            let launch = launch_args(&mut flags)?;
             if card.is_none() && link.is_none() {
                 return Err(CliError::invalid(
                     "--card",
@@ -218,7 +235,12 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
                     )
                 })?,
             };
-            Command::Groups { card, link, phase }
+            Command::Groups {
+                card,
+                link,
+                phase,
+                launch,
+            }
         }
         "table" => Command::Table(table_args(&mut flags)?),
         "bench" => Command::Bench {
@@ -233,13 +255,71 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             return Err(CliError::invalid(
                 "command",
                 format!(
-                    "unknown command `{other}`; expected eval, groups, model, search, defaults, table, bench or help"
+                    "unknown command `{other}`; expected eval, groups, flags, model, search, defaults, table, bench or help"
                 ),
             ))
         }
     };
     flags.finish(command)?;
     Ok(parsed)
+}
+
+/// `--megatron 'ARGS' [--gpus N]`, when given.
+fn launch_args(flags: &mut Flags<'_>) -> Result<Option<LaunchArgs>, CliError> {
+    let gpus = flags
+        .value("--gpus")?
+        .map(|gpus| {
+            gpus.parse::<u32>().ok().filter(|g| *g >= 1).ok_or_else(|| {
+                CliError::invalid(
+                    "--gpus",
+                    format!("expected a card count 1, 2, 3, …, got `{gpus}`"),
+                )
+            })
+        })
+        .transpose()?;
+    match flags.value_any("--megatron")? {
+        Some(command) => Ok(Some(LaunchArgs { command, gpus })),
+        None if gpus.is_some() => Err(CliError::invalid("--gpus", "goes with --megatron 'ARGS'")),
+        None => Ok(None),
+    }
+}
+
+/// The flags of `flags`.
+fn flags_args(flags: &mut Flags<'_>) -> Result<Command, CliError> {
+    let engine = match flags.value("--engine")? {
+        None => parallel_core::flags::Engine::Megatron,
+        Some(id) => parallel_core::flags::Engine::from_id(&id).ok_or_else(|| {
+            CliError::invalid(
+                "--engine",
+                format!("unknown engine `{id}`; expected megatron, slime or deepspeed"),
+            )
+        })?,
+    };
+    let format = match flags.value("--format")?.as_deref() {
+        None | Some("shell") => FlagsFormat::Shell,
+        Some("json") => FlagsFormat::Json,
+        Some(other) => {
+            return Err(CliError::invalid(
+                "--format",
+                format!("unknown format `{other}`; expected shell or json"),
+            ))
+        }
+    };
+    let lang = match flags.value("--lang")?.as_deref() {
+        None | Some("en") => Lang::En,
+        Some("zh") => Lang::Zh,
+        Some(other) => {
+            return Err(CliError::invalid(
+                "--lang",
+                format!("unknown language `{other}`; expected en or zh"),
+            ))
+        }
+    };
+    Ok(Command::Flags {
+        engine,
+        format,
+        lang,
+    })
 }
 
 fn table_args(flags: &mut Flags<'_>) -> Result<TableArgs, CliError> {
@@ -342,6 +422,32 @@ impl<'a> Flags<'a> {
         Ok(found)
     }
 
+    /// The value of `--name value` or `--name=value`, where the value may itself start with
+    /// `--` (a pasted command line); the last one wins.
+    fn value_any(&mut self, name: &str) -> Result<Option<String>, CliError> {
+        let mut found = None;
+        let mut i = 0;
+        while i < self.args.len() {
+            let arg = &self.args[i];
+            if arg == name {
+                self.used[i] = true;
+                let value = self.args.get(i + 1).ok_or_else(|| {
+                    CliError::invalid(name, "needs a value: the launch command, quoted")
+                })?;
+                self.used[i + 1] = true;
+                found = Some(value.clone());
+                i += 2;
+                continue;
+            }
+            if let Some(value) = arg.strip_prefix(name).and_then(|v| v.strip_prefix('=')) {
+                self.used[i] = true;
+                found = Some(value.to_string());
+            }
+            i += 1;
+        }
+        Ok(found)
+    }
+
     /// Whether the switch `--name` is present.
     fn switch(&mut self, name: &str) -> bool {
         let mut present = false;
@@ -400,6 +506,7 @@ mod tests {
                     card: None,
                     link: None,
                     explain: false,
+                    launch: None,
                 }),
             ),
             (
@@ -408,6 +515,7 @@ mod tests {
                     card: Some(9),
                     link: None,
                     explain: false,
+                    launch: None,
                 }),
             ),
             (
@@ -416,6 +524,7 @@ mod tests {
                     card: None,
                     link: None,
                     explain: true,
+                    launch: None,
                 }),
             ),
             (
@@ -427,6 +536,7 @@ mod tests {
                         grid: Some(parallel_core::link::GridId::Eight),
                     }),
                     explain: false,
+                    launch: None,
                 }),
             ),
             (
@@ -435,6 +545,7 @@ mod tests {
                     card: Some(7),
                     link: None,
                     phase: parallel_core::RolloutPhase::Training,
+                    launch: None,
                 }),
             ),
             (
@@ -443,6 +554,7 @@ mod tests {
                     card: Some(7),
                     link: None,
                     phase: parallel_core::RolloutPhase::Training,
+                    launch: None,
                 }),
             ),
             ("bench", Ok(Command::Bench { quick: false })),

@@ -13,11 +13,13 @@ use crate::error::CliError;
 /// "estimate"}`. With a card, `comm` carries that card's own links (the page's view of a
 /// selected card); bytes and group sizes are the same for every card. With `explain`, the
 /// report gains `"explain": [{"figure", "formula", "substituted", "result", "unit", "shown",
-/// "source"}…]`, one entry per figure (`parallel_core::explain`).
+/// "source"}…]`, one entry per figure (`parallel_core::explain`). A plan read from a launch
+/// command (`--megatron`) adds `"launch": {"engine", "ignored", "not_modelled", "notes"}`.
 pub fn eval(
     config: &PlanConfig,
     card: Option<u32>,
     explain: bool,
+    launch: Option<serde_json::Value>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let plan = Plan::new(config)?;
@@ -25,14 +27,19 @@ pub fn eval(
     if let Some(card) = card {
         report.comm = plan.traffic_for_card(card)?;
     }
-    if !explain {
+    if !explain && launch.is_none() {
         return write_json_line(&report, out);
     }
     let mut value = serde_json::to_value(&report).map_err(std::io::Error::from)?;
-    let explained =
-        serde_json::to_value(plan.explain_all(&report)).map_err(std::io::Error::from)?;
     if let Some(object) = value.as_object_mut() {
-        object.insert("explain".to_string(), explained);
+        if explain {
+            let explained =
+                serde_json::to_value(plan.explain_all(&report)).map_err(std::io::Error::from)?;
+            object.insert("explain".to_string(), explained);
+        }
+        if let Some(launch) = launch {
+            object.insert("launch".to_string(), launch);
+        }
     }
     write_json_line(&value, out)
 }

@@ -13,6 +13,9 @@
 //! - `defaults`: `{"config", "presets"}`: the plan an empty input stands for, every field
 //!   written out, and the model presets in the order the page's picker lists them.
 //! - `bench`: times the core (a benchmark, not a test).
+//! - `flags [--engine megatron|slime|deepspeed] [--format shell|json]`: the config on stdin as
+//!   the engine's launch arguments (`parallel_core::flags`, SPEC §16); `eval/groups --megatron
+//!   'ARGS'`: a Megatron-LM / slime command read back into the plan it describes.
 //! - `eval --url LINK` / `groups --url LINK`: the plan of a page link instead of stdin (the
 //!   same codec as the page, `parallel_core::link`), so a link and a config are interchangeable.
 //!
@@ -25,6 +28,7 @@ mod cells;
 mod error;
 mod eval;
 mod input;
+mod launch;
 mod link_input;
 mod table;
 mod usage;
@@ -44,17 +48,36 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result
             card,
             link,
             explain,
+            launch,
         } => {
-            let config = match link {
-                Some(link) => link_input::plan_of(&link)?.0,
-                None => input::parse_config(&input::read_all(stdin)?)?,
+            let (config, notice) = match (link, launch) {
+                (Some(link), _) => (link_input::plan_of(&link)?.0, None),
+                (None, Some(launch)) => {
+                    let (config, notice) = launch::read(&launch)?;
+                    (config, Some(notice))
+                }
+                (None, None) => (input::parse_config(&input::read_all(stdin)?)?, None),
             };
-            eval::eval(&config, card, explain, out)?;
+            eval::eval(&config, card, explain, notice, out)?;
         }
-        Command::Groups { card, link, phase } => {
-            let (config, link_card) = match link {
-                Some(link) => link_input::plan_of(&link)?,
-                None => (input::parse_config(&input::read_all(stdin)?)?, None),
+        Command::Flags {
+            engine,
+            format,
+            lang,
+        } => {
+            let config = input::parse_config(&input::read_all(stdin)?)?;
+            launch::write_flags(&config, engine, format, lang, out)?;
+        }
+        Command::Groups {
+            card,
+            link,
+            phase,
+            launch,
+        } => {
+            let (config, link_card) = match (link, launch) {
+                (Some(link), _) => link_input::plan_of(&link)?,
+                (None, Some(launch)) => (launch::read(&launch)?.0, None),
+                (None, None) => (input::parse_config(&input::read_all(stdin)?)?, None),
             };
             let card = card.or(link_card).ok_or_else(|| {
                 CliError::invalid(

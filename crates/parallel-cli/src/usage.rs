@@ -52,6 +52,22 @@ USAGE
   parallel-lab eval --url LINK [--grid 8|64]
   parallel-lab groups --url LINK [--grid 8|64] [--card N]
                                     the plan (and selected card) of a page link instead of stdin
+  parallel-lab flags [--engine megatron|slime|deepspeed] [--format shell|json] [--lang en|zh]
+                                    read a plan on stdin, print the engine's launch arguments
+                                    (docs/flags.md). shell (default): the launcher and script on
+                                    the first line, then one flag per line joined by ` \`
+                                    continuations, the notes after it as `#` lines; json:
+                                    {"engine", "args": [...], "notes": [...]} (deepspeed adds
+                                    "config": its ds_config.json). A plan the engine's own
+                                    checks refuse exits 2 naming the field, rule and engine
+  parallel-lab eval --megatron 'ARGS' [--gpus N]
+  parallel-lab groups --megatron 'ARGS' [--gpus N] --card N
+                                    the plan of a Megatron-LM or slime command (a torchrun or
+                                    python3 train.py line, or a script's argument block; $VARs
+                                    the text sets to a number are used); the report gains
+                                    "launch": {"engine", "ignored", "not_modelled", "notes"};
+                                    cards from --actor-num-nodes x --actor-num-gpus-per-node,
+                                    WORLD_SIZE, --nnodes x --nproc-per-node, else --gpus N
   parallel-lab model               read a Hugging Face config.json on stdin, print the inline
                                     model it stands for with its exact parameter counts:
                                     {"model": {INLINE}, "params", "active_params", "notes"}
