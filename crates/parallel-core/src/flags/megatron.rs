@@ -23,7 +23,14 @@ pub(super) fn megatron_layers(plan: &Plan) -> u32 {
 /// `--account-for-loss-in-pipeline-split`: L is not divisible by p·v (so L + 2 is).
 fn accounts_embedding_and_loss(plan: &Plan) -> bool {
     let chunks = u64::from(plan.degrees().pp) * u64::from(plan.virtual_stages());
-    plan.schedule() == Schedule::Interleaved && u64::from(plan.model().layers) % chunks != 0
+    interleaved(plan) && u64::from(plan.model().layers) % chunks != 0
+}
+
+/// Whether Megatron runs `plan` interleaved: the interleaved schedule with v > 1 (with one
+/// chunk per stage, Megatron sets no virtual pipeline and runs plain 1F1B, as the lab's
+/// figures for v = 1 are 1F1B's).
+pub(super) fn interleaved(plan: &Plan) -> bool {
+    plan.schedule() == Schedule::Interleaved && plan.virtual_stages() > 1
 }
 
 struct Args(Vec<String>);
@@ -101,6 +108,10 @@ pub(super) fn write(plan: &Plan, engine: Engine) -> Flags {
     a.value(n::GLOBAL_BATCH, global);
     a.value(n::SEQ_LENGTH, plan.seq_len());
     match plan.schedule() {
+        Schedule::Interleaved if !interleaved(plan) => notes.push(Note::new(
+            "每段只有 1 个模型块的 interleaved 就是 1F1B：命令里不写虚拟流水线。",
+            "Interleaved with one model chunk per stage is 1F1B: the command sets no virtual pipeline.",
+        )),
         Schedule::Interleaved => {
             if accounts_embedding_and_loss(plan) {
                 a.flag(n::ACCOUNT_EMBEDDING);

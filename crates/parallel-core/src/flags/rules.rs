@@ -20,8 +20,7 @@
 //! on their own.
 
 use super::kinds::{Engine, EngineRule, LaunchError};
-use super::megatron::megatron_layers;
-use crate::config::Schedule;
+use super::megatron::{interleaved, megatron_layers};
 use crate::error::PlanError;
 use crate::plan::Plan;
 
@@ -82,7 +81,7 @@ fn megatron_rule(plan: &Plan) -> Option<EngineRule> {
             });
         }
     }
-    if plan.schedule() == Schedule::Interleaved {
+    if interleaved(plan) {
         if pp <= 1 {
             return Some(EngineRule::InterleavedPp);
         }
