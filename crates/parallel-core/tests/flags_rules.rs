@@ -1,0 +1,398 @@
+//! Launch flags (SPEC §16): each engine rule, broken by one plan and kept by the plan just
+//! inside it; and the lesson's and seed 000's recipe plans as commands, flag by flag.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use parallel_core::flags::{flags, Engine, EngineRule, LaunchError};
+use parallel_core::lesson::recipes;
+use parallel_core::{InlineModel, ModelChoice, PlanConfig, PlanError, Preset, Schedule};
+
+fn refused(engine: Engine, rule: EngineRule) -> PlanError {
+    PlanError::Launch(LaunchError::Refused { engine, rule })
+}
+
+/// A dense inline model with `heads` heads, `kv` KV heads and `layers` layers.
+fn model(heads: u32, kv: u32, layers: u32) -> ModelChoice {
+    ModelChoice::Inline(InlineModel {
+        hidden: Some(heads * 64),
+        layers: Some(layers),
+        heads: Some(heads),
+        kv_heads: Some(kv),
+        ffn: Some(heads * 256),
+        vocab: Some(32_000),
+        ..InlineModel::default()
+    })
+}
+
+#[test]
+fn each_rule_refuses_just_outside_and_passes_just_inside() {
+    let base = PlanConfig::default();
+    let m = Engine::Megatron;
+    // (engine, broken plan, its error, the plan just inside)
+    let cases: Vec<(Engine, PlanConfig, PlanError, PlanConfig)> = vec![
+        (
+            m,
+            PlanConfig {
+                model: model(12, 12, 8),
+                gpus: 8,
+                tp: 8,
+                ..base.clone()
+            },
+            refused(m, EngineRule::HeadsByTp { heads: 12, tp: 8 }),
+            PlanConfig {
+                model: model(16, 16, 8),
+                gpus: 8,
+                tp: 8,
+                ..base.clone()
+            },
+        ),
+        (
+            m,
+            PlanConfig {
+                model: model(24, 6, 8),
+                gpus: 8,
+                tp: 8,
+                ..base.clone()
+            },
+            refused(m, EngineRule::QueryGroupsByTp { groups: 6, tp: 8 }),
+            PlanConfig {
+                model: model(24, 4, 8),
+                gpus: 8,
+                tp: 8,
+                ..base.clone()
+            },
+        ),
+        (
+            m,
+            PlanConfig {
+                gpus: 4,
+                cp: 4,
+                seq_len: 4100,
+                ..base.clone()
+            },
+            refused(
+                m,
+                EngineRule::SeqByTwiceCp {
+                    seq_len: 4100,
+                    cp: 4,
+                },
+            ),
+            PlanConfig {
+                gpus: 4,
+                cp: 4,
+                seq_len: 4104,
+                ..base.clone()
+            },
+        ),
+        (
+            m,
+            PlanConfig {
+                model: model(8, 8, 9),
+                gpus: 2,
+                pp: 2,
+                ..base.clone()
+            },
+            refused(m, EngineRule::LayersByPp { layers: 9, pp: 2 }),
+            PlanConfig {
+                model: model(8, 8, 10),
+                gpus: 2,
+                pp: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            Engine::DeepSpeed,
+            PlanConfig {
+                gpus: 2,
+                pp: 2,
+                zero: 2,
+                ..base.clone()
+            },
+            refused(
+                Engine::DeepSpeed,
+                EngineRule::PipelineZero { zero: 2, pp: 2 },
+            ),
+            PlanConfig {
+                gpus: 2,
+                pp: 2,
+                zero: 1,
+                ..base.clone()
+            },
+        ),
+    ];
+    for (engine, broken, error, inside) in cases {
+        assert_eq!(flags(&broken, engine), Err(error.clone()), "{broken:?}");
+        assert!(flags(&inside, engine).is_ok(), "{inside:?}");
+        let line = error.to_string();
+        assert!(
+            line.starts_with(error.field()) && line.contains(engine.name()),
+            "{line}"
+        );
+    }
+    // The two interleaved rules and experts over e are the lab's own checks too: Plan::new
+    // refuses such a plan first, with its own error naming the same field.
+    let interleaved = PlanConfig {
+        gpus: 2,
+        pp: 2,
+        schedule: Schedule::Interleaved,
+        virtual_stages: 2,
+        micro_batches: 1,
+        ..base.clone()
+    };
+    assert_eq!(flags(&interleaved, m).unwrap_err().field(), "micro_batches");
+    assert!(flags(
+        &PlanConfig {
+            micro_batches: 2,
+            ..interleaved.clone()
+        },
+        m
+    )
+    .is_ok());
+    assert_eq!(
+        flags(
+            &PlanConfig {
+                pp: 1,
+                gpus: 1,
+                ..interleaved
+            },
+            m
+        )
+        .unwrap_err()
+        .field(),
+        "schedule"
+    );
+    let moe = PlanConfig {
+        model: ModelChoice::Preset(Preset::Mixtral8x7b),
+        gpus: 16,
+        ep: 16,
+        ..base.clone()
+    };
+    assert_eq!(flags(&moe, m).unwrap_err().field(), "ep");
+    assert!(flags(
+        &PlanConfig {
+            gpus: 8,
+            ep: 8,
+            ..moe
+        },
+        m
+    )
+    .is_ok());
+    // Each rule's Chinese wording.
+    let zh = refused(m, EngineRule::HeadsByTp { heads: 12, tp: 8 });
+    let PlanError::Launch(launch) = zh else {
+        unreachable!()
+    };
+    assert_eq!(
+        launch.reason(parallel_core::Lang::Zh),
+        "Megatron-LM 拒绝这个方案：注意力头数 12 必须是 TP = 8 的倍数"
+    );
+}
+
+/// The anchor model's flags (Qwen3.8-27B: 64 layers, 16 of them full attention).
+const ANCHOR: &[&str] = &[
+    "--num-layers 64",
+    "--hidden-size 5120",
+    "--ffn-hidden-size 17408",
+    "--num-attention-heads 24",
+    "--group-query-attention",
+    "--num-query-groups 4",
+    "--kv-channels 256",
+    "--vocab-size 248320",
+    "--untie-embeddings-and-output-weights",
+    "--experimental-attention-variant gated_delta_net",
+    "--linear-attention-freq 4",
+];
+
+const FULL_RECOMPUTE: &[&str] = &[
+    "--recompute-granularity full",
+    "--recompute-method uniform",
+    "--recompute-num-layers 1",
+];
+
+fn check(config: &PlanConfig, engine: Engine, expected: &[&[&str]]) {
+    let text = flags(config, engine).unwrap().shell();
+    let got: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim().trim_end_matches(" \\"))
+        .collect();
+    let want: Vec<&str> = expected
+        .iter()
+        .flat_map(|part| part.iter().copied())
+        .collect();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "line {i} of\n{text}");
+    }
+    assert_eq!(got.len(), want.len(), "{text}");
+}
+
+#[test]
+fn the_lesson_s_plans_as_commands() {
+    check(
+        &PlanConfig::lesson_8_gpus(),
+        Engine::Megatron,
+        &[
+            &[
+                "torchrun --nnodes 1 --nproc-per-node 8 pretrain_gpt.py",
+                "--tensor-model-parallel-size 1",
+                "--pipeline-model-parallel-size 1",
+                "--context-parallel-size 1",
+                "--use-tp-pp-dp-mapping",
+                "--micro-batch-size 1",
+                "--global-batch-size 64",
+                "--seq-length 4096",
+            ],
+            FULL_RECOMPUTE,
+            &[
+                "--use-megatron-fsdp",
+                "--data-parallel-sharding-strategy optim_grads_params",
+                "--bf16",
+                "--grad-reduce-in-bf16",
+            ],
+            ANCHOR,
+        ],
+    );
+    check(
+        &PlanConfig::lesson_64_gpus(),
+        Engine::Megatron,
+        &[
+            &[
+                "torchrun --nnodes 8 --nproc-per-node 8 pretrain_gpt.py",
+                "--tensor-model-parallel-size 8",
+                "--pipeline-model-parallel-size 8",
+                "--context-parallel-size 1",
+                "--sequence-parallel",
+                "--use-tp-pp-dp-mapping",
+                "--micro-batch-size 1",
+                "--global-batch-size 8",
+                "--seq-length 4096",
+            ],
+            FULL_RECOMPUTE,
+            &["--bf16", "--grad-reduce-in-bf16"],
+            ANCHOR,
+        ],
+    );
+}
+
+const RECIPE_TERMS: &[&str] = &[
+    "--use-distributed-optimizer",
+    "--optimizer-cpu-offload",
+    "--overlap-cpu-optimizer-d2h-h2d",
+    "--use-precision-aware-optimizer",
+    "--bf16",
+    "--grad-reduce-in-bf16",
+];
+
+#[test]
+fn the_recipes_as_slime_commands() {
+    let qwen = recipes()[3].config_with(ModelChoice::Preset(Preset::Qwen38_27b));
+    check(
+        &qwen,
+        Engine::Slime,
+        &[
+            &[
+                "python3 train.py",
+                "--actor-num-nodes 4",
+                "--actor-num-gpus-per-node 8",
+                "--tensor-model-parallel-size 4",
+                "--pipeline-model-parallel-size 2",
+                "--context-parallel-size 4",
+                "--sequence-parallel",
+                "--use-tp-pp-dp-mapping",
+                "--micro-batch-size 1",
+                "--global-batch-size 8",
+                "--seq-length 133120",
+            ],
+            FULL_RECOMPUTE,
+            RECIPE_TERMS,
+            ANCHOR,
+            &[
+                "--rollout-num-gpus-per-engine 2",
+                "--colocate",
+                "--rollout-batch-size 8",
+                "--n-samples-per-prompt 8",
+                "--rollout-max-prompt-len 2048",
+                "--rollout-max-response-len 131072",
+                "--log-probs-chunk-size 1024",
+            ],
+        ],
+    );
+    // GLM-4.7-Flash's row (its config is not in the lab) with Qwen3-30B-A3B's 128 experts.
+    let flash = recipes()[0].config_with(ModelChoice::Preset(Preset::Qwen3_30bA3b));
+    check(
+        &flash,
+        Engine::Slime,
+        &[
+            &[
+                "python3 train.py",
+                "--actor-num-nodes 1",
+                "--actor-num-gpus-per-node 8",
+                "--tensor-model-parallel-size 2",
+                "--pipeline-model-parallel-size 1",
+                "--context-parallel-size 4",
+                "--expert-model-parallel-size 8",
+                "--expert-tensor-parallel-size 1",
+                "--sequence-parallel",
+                "--use-tp-pp-dp-mapping",
+                "--micro-batch-size 1",
+                "--global-batch-size 8",
+                "--seq-length 133120",
+            ],
+            FULL_RECOMPUTE,
+            RECIPE_TERMS,
+            &[
+                "--num-layers 48",
+                "--hidden-size 2048",
+                "--num-attention-heads 32",
+                "--group-query-attention",
+                "--num-query-groups 4",
+                "--kv-channels 128",
+                "--vocab-size 151936",
+                "--untie-embeddings-and-output-weights",
+                "--num-experts 128",
+                "--moe-router-topk 8",
+                "--moe-ffn-hidden-size 768",
+                "--rollout-num-gpus-per-engine 8",
+                "--colocate",
+                "--rollout-batch-size 8",
+                "--n-samples-per-prompt 8",
+                "--rollout-max-prompt-len 2048",
+                "--rollout-max-response-len 131072",
+                "--log-probs-chunk-size 1024",
+            ],
+        ],
+    );
+    // DeepSpeed: the config's keys for the same recipe, and what it cannot say.
+    let ds = flags(&qwen, Engine::DeepSpeed).unwrap();
+    let config = ds.config.unwrap();
+    for key in [
+        "\"train_batch_size\": 8",
+        "\"train_micro_batch_size_per_gpu\": 1",
+        "\"gradient_accumulation_steps\": 8",
+        "\"stage\": 1",
+        "\"device\": \"cpu\"",
+    ] {
+        assert!(config.contains(key), "{key}: {config}");
+    }
+    assert!(ds
+        .notes
+        .iter()
+        .any(|n| n.en.contains("PipelineModule(num_stages=2)")));
+}
+
+#[test]
+fn gpipe_and_rollout_on_megatron_are_notes() {
+    let gpipe = PlanConfig {
+        schedule: Schedule::Gpipe,
+        gpus: 2,
+        pp: 2,
+        ..PlanConfig::default()
+    };
+    let out = flags(&gpipe, Engine::Megatron).unwrap();
+    let note = out.notes.iter().find(|n| n.en.contains("GPipe")).unwrap();
+    assert!(note.en.starts_with("Megatron-LM has no GPipe schedule"));
+    assert!(note.zh.contains("1F1B"));
+    let recipe = recipes()[3].config_with(ModelChoice::Preset(Preset::Qwen38_27b));
+    let out = flags(&recipe, Engine::Megatron).unwrap();
+    assert!(out.notes.iter().any(|n| n.en.contains("--engine slime")));
+    assert!(!out.args.iter().any(|a| a.starts_with("--rollout")));
+}
