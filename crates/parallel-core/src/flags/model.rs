@@ -26,7 +26,8 @@ pub(super) fn model_args(
     };
     value(n::NUM_LAYERS, m.layers.to_string());
     value(n::HIDDEN, m.hidden.to_string());
-    if m.ffn > 0 {
+    let all_moe = m.moe.is_some_and(|moe| moe.moe_layers == m.layers);
+    if m.ffn > 0 && !all_moe {
         value(n::FFN, m.ffn.to_string());
     }
     value(n::HEADS, m.heads.to_string());
@@ -95,9 +96,22 @@ pub(super) fn model_args(
     }
 }
 
-/// GPT-2's BPE vocabulary (its `vocab.json`: 50,257 tokens), for commands that name a
-/// `gpt2-vocab.json` file instead of `--vocab-size`, as Megatron-LM's GPT examples do.
-const GPT2_VOCAB: u32 = 50_257;
+/// The vocabulary of the tokenizers Megatron-LM's own example scripts name instead of giving
+/// `--vocab-size`: GPT-2's BPE (`gpt2-vocab.json` + `gpt2-merges.txt`, 50,257 tokens; the one
+/// tokenizer that reads a merge file) and Llama 2's SentencePiece model (32,000 tokens).
+fn tokenizer_vocab(v: &Values) -> Option<(u32, &'static str)> {
+    match v.text(n::TOKENIZER_TYPE) {
+        Some("GPT2BPETokenizer") => Some((50_257, "GPT-2")),
+        Some("Llama2Tokenizer") => Some((32_000, "Llama 2")),
+        Some(_) => None,
+        None if v.has(n::MERGE_FILE)
+            || v.text(n::VOCAB_FILE).is_some_and(|f| f.contains("gpt2")) =>
+        {
+            Some((50_257, "GPT-2"))
+        }
+        None => None,
+    }
+}
 
 /// The model of a pasted command: the preset of the same shape, or an inline model.
 pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoice, PlanError> {
@@ -110,14 +124,16 @@ pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoic
     let heads = need(n::HEADS)?;
     let vocab = match v.count(n::VOCAB)? {
         Some(vocab) => vocab,
-        None if v.text("--vocab-file").is_some_and(|f| f.contains("gpt2")) => {
-            notes.push(Note::new(
-                "没有 --vocab-size：按 GPT-2 词表计为 50,257（Megatron 会再补齐到 128·t 的倍数，实验室不计补齐）。",
-                "No --vocab-size: GPT-2's vocabulary of 50,257 is counted (Megatron pads it to a multiple of 128·t; the lab does not count the padding).",
-            ));
-            GPT2_VOCAB
-        }
-        None => return Err(PlanError::Launch(LaunchError::Missing { flag: n::VOCAB })),
+        None => match tokenizer_vocab(v) {
+            Some((vocab, name)) => {
+                notes.push(Note::new(
+                    format!("没有 --vocab-size：按 {name} 分词器的词表计为 {vocab}（Megatron 会再补齐到 128·t 的倍数，实验室不计补齐）。"),
+                    format!("No --vocab-size: the {name} tokenizer's {vocab} tokens are counted (Megatron pads the vocabulary to a multiple of 128·t; the lab does not count the padding)."),
+                ));
+                vocab
+            }
+            None => return Err(PlanError::Launch(LaunchError::Missing { flag: n::VOCAB })),
+        },
     };
     // TransformerConfig: num_query_groups is heads unless --group-query-attention (argparse
     // default 1); kv_channels hidden/heads; ffn_hidden_size 4·hidden.
@@ -134,15 +150,18 @@ pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoic
         (Some(_), Some(text)) => Some(layer_pattern(n::MOE_LAYER_FREQ, text, layers, true)?),
     };
     let all_moe = moe_layers == Some(layers);
-    let ffn = match v.count(n::FFN)? {
+    // An MoE layer in every layer leaves no dense FFN to count (the given width is still
+    // Megatron's default for the experts' FFN).
+    let given_ffn = v.count(n::FFN)?;
+    let ffn = match given_ffn {
+        _ if all_moe => None,
         Some(ffn) => Some(ffn),
-        None if all_moe => None,
         None => Some(hidden.saturating_mul(4)),
     };
     let expert_ffn = match experts {
         Some(_) => Some(
             v.count(n::MOE_FFN)?
-                .or(ffn)
+                .or(given_ffn)
                 .unwrap_or(hidden.saturating_mul(4)),
         ),
         None => None,
@@ -208,9 +227,18 @@ pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoic
     )
 }
 
-/// Two models with the same shape, whatever their parameter count.
+/// Two models with the same shape, whatever their parameter count (and, when every layer is
+/// MoE, whatever dense FFN width they carry unused).
 fn same_shape(a: &Model, b: &Model) -> bool {
-    Model { params: 0.0, ..*a } == Model { params: 0.0, ..*b }
+    let plain = |m: &Model| {
+        let all_moe = m.moe.is_some_and(|moe| moe.moe_layers == m.layers);
+        Model {
+            params: 0.0,
+            ffn: if all_moe { 0 } else { m.ffn },
+            ..*m
+        }
+    };
+    plain(a) == plain(b)
 }
 
 /// Layers marked by a Megatron layer pattern (`--moe-layer-freq`: 1 = MoE; or

@@ -124,6 +124,14 @@ pub const KV_LORA_RANK: &str = "--kv-lora-rank";
 /// arguments.py `_add_mla_args`.
 pub const QK_POS_EMB_HEAD_DIM: &str = "--qk-pos-emb-head-dim";
 
+// ---- the tokenizer, for a vocabulary a command does not give: TokenizerConfig ----
+/// `vocab_file` (TokenizerConfig): with `--merge-file`, GPT-2's BPE tokenizer.
+pub const VOCAB_FILE: &str = "--vocab-file";
+/// `merge_file` (TokenizerConfig): only GPT-2's BPE tokenizer reads one.
+pub const MERGE_FILE: &str = "--merge-file";
+/// `tokenizer_type` (TokenizerConfig): GPT2BPETokenizer, Llama2Tokenizer, ….
+pub const TOKENIZER_TYPE: &str = "--tokenizer-type";
+
 // ---- slime: slime/utils/arguments.py ----
 /// `add_cluster_arguments`.
 pub const ACTOR_NODES: &str = "--actor-num-nodes";

@@ -74,7 +74,9 @@ const VALUED: &[&str] = &[
     n::LOG_PROBS_CHUNK,
     n::NNODES,
     n::NPROC_PER_NODE,
-    "--vocab-file",
+    n::VOCAB_FILE,
+    n::MERGE_FILE,
+    n::TOKENIZER_TYPE,
 ];
 const SWITCHES: &[&str] = &[
     n::SEQUENCE_PARALLEL,
@@ -152,6 +154,8 @@ pub fn read_launch(text: &str, gpus: Option<u32>) -> Result<Launch, PlanError> {
             };
             match expand(&raw, &vars) {
                 Some(value) => v.set(flag, Some(value)),
+                // A tokenizer file says which tokenizer runs, wherever it is.
+                None if flag == n::VOCAB_FILE || flag == n::MERGE_FILE => v.set(flag, Some(raw)),
                 None => {
                     push_once(&mut ignored, format!("{flag} {raw}"));
                     v.unresolved.push(flag.to_string());
@@ -195,8 +199,9 @@ fn push_once(list: &mut Vec<String>, item: String) {
     }
 }
 
-/// The shell variables the text sets to a plain whole number (`NUM_NODES=1`, `export
-/// WORLD_SIZE=16`), the last setting winning.
+/// The shell variables the text sets to a whole number (`NUM_NODES=1`, `export
+/// WORLD_SIZE=16`, `NNODES=${SLURM_NNODES:-1}` through the variables set before it), the last
+/// setting winning.
 fn assignments(all: &[String]) -> Vec<(String, String)> {
     let mut vars: Vec<(String, String)> = Vec::new();
     for word in all {
@@ -208,6 +213,9 @@ fn assignments(all: &[String]) -> Vec<(String, String)> {
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let Some(value) = expand(value, &vars) else {
+            continue;
+        };
         if is_name && !value.is_empty() && value.chars().all(|c| c.is_ascii_digit()) {
             vars.retain(|(n, _)| n != name);
             vars.push((name.to_string(), value.to_string()));
@@ -415,4 +423,27 @@ fn rollout_of(v: &Values, notes: &mut Vec<Note>) -> Result<Option<Rollout>, Plan
         response_len: v.count(n::MAX_RESPONSE)?.unwrap_or(d.response_len),
         kv_bytes: d.kv_bytes,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_the_text_sets() {
+        let all = words("S=4\nN=${S:-\"1\"}\nW=$((S*N))\nX=${UNSET:-2}").unwrap();
+        let vars = assignments(&all);
+        let get = |name: &str| {
+            vars.iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(
+            (get("S"), get("N"), get("W"), get("X")),
+            (Some("4"), Some("4"), None, Some("2"))
+        );
+        assert_eq!(expand("${N}", &vars).as_deref(), Some("4"));
+        assert_eq!(expand("$N", &vars).as_deref(), Some("4"));
+        assert_eq!(expand("$UNSET", &vars), None);
+    }
 }
