@@ -184,9 +184,9 @@ pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoic
         _ => None,
     };
     let (kv_lora_rank, qk_rope_head_dim) = if v.has(n::MLA) {
-        // TransformerConfig (MLATransformerConfig) defaults: kv_lora_rank 512, qk_pos_emb_head_dim 64.
+        // arguments.py `_add_mla_args` defaults: --kv-lora-rank 32, --qk-pos-emb-head-dim 64.
         (
-            Some(v.count(n::KV_LORA_RANK)?.unwrap_or(512)),
+            Some(v.count(n::KV_LORA_RANK)?.unwrap_or(32)),
             Some(v.count(n::QK_POS_EMB_HEAD_DIM)?.unwrap_or(64)),
         )
     } else {

@@ -143,9 +143,9 @@ pub const ROLLOUT_GPUS: &str = "--rollout-num-gpus";
 pub const GPUS_PER_ENGINE: &str = "--rollout-num-gpus-per-engine";
 /// `add_cluster_arguments`.
 pub const COLOCATE: &str = "--colocate";
-/// `add_rollout_arguments` (required by slime).
+/// `add_data_arguments` (required by slime).
 pub const ROLLOUT_BATCH: &str = "--rollout-batch-size";
-/// `add_rollout_arguments`.
+/// `add_data_arguments`.
 pub const SAMPLES_PER_PROMPT: &str = "--n-samples-per-prompt";
 /// `add_rollout_arguments` (not in SPEC §16's list; read from slime for `prompt_len`).
 pub const MAX_PROMPT: &str = "--rollout-max-prompt-len";
