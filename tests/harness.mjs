@@ -256,3 +256,12 @@ export async function readingText(page) {
 
 /** CJK ideographs, CJK symbols and punctuation, fullwidth and halfwidth forms. */
 export const CJK = /[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]/g;
+
+/** Drops a file named config.json holding `text` on `box`, as a file dragged from the desktop. */
+export async function dropFile(box, text) {
+  await box.evaluate((element, body) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([body], 'config.json', { type: 'application/json' }));
+    element.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, text);
+}

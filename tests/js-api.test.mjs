@@ -9,20 +9,11 @@ import { readFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP, openPage, origin, serveStatic, settleAndCheck, startLab, stopServer, watchProblems } from './harness.mjs';
-import { CLI, cli, gb } from './drive.mjs';
+import { DESKTOP, dropFile, openPage, origin, serveStatic, settleAndCheck, startLab, stopServer, watchProblems } from './harness.mjs';
+import { CLI, cli } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(HERE, '..', 'crates', 'parallel-core', 'tests', 'fixtures', 'hf', 'mixtral-8x7b.json');
-
-/** Drops a file named config.json holding `text` on `box`, as a file dragged from the desktop. */
-async function dropFile(box, text) {
-  await box.evaluate((element, body) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([body], 'config.json', { type: 'application/json' }));
-    element.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-  }, text);
-}
 
 let lab;
 let course;
@@ -216,63 +207,6 @@ test('a course page on another origin drives an embedded grid by postMessage, as
     check();
   }));
   assert.equal(await inner.getByTestId('slider-pp').getAttribute('aria-valuetext'), '4');
-  await settleAndCheck(page, problems, assert);
-  await context.close();
-});
-
-test('the recipes table counts memory for a row whose config.json the user supplies', async () => {
-  const { page, context, problems } = await openPage(lab);
-  const table = page.getByTestId('table-recipes');
-  await table.scrollIntoViewIfNeeded();
-  const fixture = async (name) => JSON.parse(await readFile(FIXTURE.replace('mixtral-8x7b', name), 'utf8'));
-  // The recipes' own assumptions (Recipe::plan_with): 128K tokens, ZeRO-1, the row's layout.
-  const rows = {
-    'GLM-4.7-Flash': { gpus: 8, tp: 2, pp: 1, cp: 4, ep: 8 },
-    'GLM-4.7': { gpus: 64, tp: 8, pp: 4, cp: 2, ep: 16 },
-    'GLM-5.3': { gpus: 256, tp: 4, pp: 8, cp: 8, ep: 32 },
-  };
-  const check = async (row, name, how) => {
-    const hf = await fixture(name);
-    const tr = table.getByTestId(`recipe-${row}`);
-    const box = tr.getByTestId('recipe-config');
-    if (!(await box.isVisible())) await tr.locator('.own-model summary').click();
-    if (how === 'paste') {
-      await box.fill(JSON.stringify(hf));
-      await tr.getByTestId('recipe-config-apply').click();
-    } else {
-      await dropFile(box, JSON.stringify(hf));
-    }
-    const counted = cli(['model'], hf).ok;
-    await tr.getByTestId('recipe-config-result').and(page.locator(`[data-params="${counted.params}"]`)).waitFor();
-    const verdict = cli(['eval'], { ...rows[row], seq_len: 131072, zero: 1, model: { hf_config: hf } });
-    if (verdict.ok) {
-      for (const [id, key] of [['recipe-states', 'model_states'], ['recipe-activations', 'activations'], ['recipe-total', 'total']]) {
-        const cell = tr.getByTestId(id);
-        assert.equal(Number(await cell.getAttribute('data-bytes')), verdict.ok.memory[key], `${row} with ${name}: ${key}`);
-        assert.ok((await cell.innerText()).includes(gb(verdict.ok.memory[key])), `${row} ${key}`);
-      }
-      assert.equal(await tr.getByTestId('recipe-error').count(), 0);
-    } else {
-      // The page's reason is the CLI's, in the page's language (Chinese here).
-      const zh = await tr.getByTestId('recipe-error').innerText();
-      assert.ok(/[\u4e00-\u9fff]/.test(zh) && !/[a-z]{4,} [a-z]{4,}/.test(zh), `${row} with ${name}: ${zh} against ${verdict.error}`);
-      assert.equal(await tr.getByTestId('recipe-states').count(), 0);
-    }
-    return verdict;
-  };
-  // The rows without a config show dashes until one is supplied.
-  assert.equal(await table.getByTestId('recipe-GLM-4.7').getByTestId('recipe-states').count(), 0);
-  assert.ok((await check('GLM-4.7-Flash', 'qwen3-30b-a3b', 'paste')).ok);
-  assert.ok((await check('GLM-4.7', 'qwen3-30b-a3b', 'drop')).ok);
-  await check('GLM-5.3', 'deepseek-v3', 'paste');
-  // A dense model cannot take the row's EP 8: the reason, in each language, names EP.
-  assert.ok((await check('GLM-4.7-Flash', 'llama3-8b', 'paste')).error);
-  await page.getByTestId('lang-toggle').click();
-  const en = await table.getByTestId('recipe-GLM-4.7-Flash').getByTestId('recipe-error').innerText();
-  assert.ok(en.startsWith('ep: expert parallelism needs an MoE model') && !/[\u4e00-\u9fff]/.test(en), en);
-  // The anchor's row keeps its own figures.
-  const anchor = cli(['eval'], { gpus: 32, tp: 4, pp: 2, cp: 4, seq_len: 131072, zero: 1 }).ok;
-  assert.equal(Number(await table.getByTestId('recipe-Qwen3.8-27B').getByTestId('recipe-states').getAttribute('data-bytes')), anchor.memory.model_states);
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

@@ -35,6 +35,14 @@ pub fn bubble_cells(pp: u32, bubble: &Bubble) -> [String; 2] {
     }
 }
 
+/// The phase that sets a shared card's peak: "训练" / "training", "推理" / "rollout".
+pub fn phase_name(lang: crate::args::Lang, phase: parallel_core::RolloutPhase) -> &'static str {
+    match phase {
+        parallel_core::RolloutPhase::Training => lang.pick("训练", "training"),
+        parallel_core::RolloutPhase::Rollout => lang.pick("推理", "rollout"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -58,6 +58,7 @@ pub mod numbers;
 mod offload;
 pub mod omissions;
 mod plan;
+mod recipe;
 mod report;
 mod rollout;
 pub mod runs;

@@ -195,17 +195,28 @@ fn recipe_table(lang: Lang) -> Result<Table, PlanError> {
             column("ep", "EP"),
             column("dp", "DP"),
             column("expert_dp", lang.pick("专家 DP", "Expert DP")),
+            column(
+                "gpus_per_engine",
+                lang.pick("每个推理引擎卡数", "Cards per engine"),
+            ),
+            column("response_len", lang.pick("回复上限", "Response cap")),
             column("model_states", lang.pick("每卡模型状态", "Model states")),
             column("activations", lang.pick("激活", "Activations")),
-            column("total", lang.pick("合计", "Total")),
+            column("total", lang.pick("训练合计", "Training total")),
+            column("rollout", lang.pick("推理每卡", "Rollout per card")),
+            column("peak", lang.pick("同卡峰值", "Shared peak")),
         ],
     );
     table.notes.push(
         lang.pick(
             "DP = N/(TP·PP·CP),专家 DP = N/(EP·PP)(稠密模型为 —)。只有实验室知道配置的模型(Qwen3.8-27B)\
-             才算显存:序列 131,072、ZeRO-1、全量重计算、m = 8。",
+             才算显存,口径是配方的:训练序列 = prompt 2,048 + 回复上限、ZeRO-1、CPU Adam、全量重计算、\
+             log-prob 分块 1,024、m = 8;每轮 8 个 prompt × 8 次采样,推理引擎与训练同卡(峰值取两阶段中大者)。",
             "DP = N/(TP·PP·CP), expert DP = N/(EP·PP) (— for a dense model). Memory only where the lab \
-             knows the model's config (Qwen3.8-27B): 131,072-token sequences, ZeRO-1, full recompute, m = 8.",
+             knows the model's config (Qwen3.8-27B), on the recipes' terms: training sequences of the \
+             2,048-token prompt plus the response cap, ZeRO-1, CPU Adam, full recompute, log-prob chunks \
+             of 1,024, m = 8; 8 prompts × 8 samples a round, the engines on the training cards (the peak \
+             is the larger phase).",
         )
         .to_string(),
     );
@@ -216,7 +227,9 @@ fn recipe_table(lang: Lang) -> Result<Table, PlanError> {
         let count = |n: Option<u32>| n.map_or(does_not_divide.to_string(), |n| n.to_string());
         let report = recipe.plan().transpose()?.map(|plan| plan.report());
         let memory = report.as_ref().map(|r| r.memory);
+        let rollout = report.as_ref().and_then(|r| r.rollout);
         let na = || NOT_APPLICABLE.to_string();
+        let mark = |fits: bool| if fits { '✓' } else { '✗' };
         table.rows.push(Row {
             cells: vec![
                 recipe.model.to_string(),
@@ -231,9 +244,21 @@ fn recipe_table(lang: Lang) -> Result<Table, PlanError> {
                 } else {
                     na()
                 },
+                recipe.gpus_per_engine.to_string(),
+                thousands(f64::from(recipe.response_len)),
                 memory.map_or_else(na, |m| m.model_states.to_string()),
                 memory.map_or_else(na, |m| m.activations.to_string()),
                 memory.map_or_else(na, |m| crate::cells::total_with_fit(&m)),
+                rollout.map_or_else(na, |r| format!("{} {}", r.total, mark(r.fits))),
+                match (rollout, memory) {
+                    (Some(r), Some(m)) => format!(
+                        "{} {} ({})",
+                        r.peak,
+                        mark(r.peak <= m.capacity),
+                        crate::cells::phase_name(lang, r.peak_phase)
+                    ),
+                    _ => na(),
+                },
             ],
             data: RowData::Recipe {
                 model: recipe.model,
@@ -244,6 +269,8 @@ fn recipe_table(lang: Lang) -> Result<Table, PlanError> {
                 ep: recipe.ep,
                 dp: layout.dp,
                 expert_dp,
+                gpus_per_engine: recipe.gpus_per_engine,
+                response_len: recipe.response_len,
                 report,
             },
         });

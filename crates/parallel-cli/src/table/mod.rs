@@ -98,6 +98,10 @@ pub enum RowData {
         dp: Option<u32>,
         /// N/(EP·PP), null when it does not divide or the model is dense.
         expert_dp: Option<u32>,
+        /// Cards of one inference engine.
+        gpus_per_engine: u32,
+        /// The response cap in tokens.
+        response_len: u32,
         /// The evaluation, for models the lab knows.
         report: Option<Report>,
     },

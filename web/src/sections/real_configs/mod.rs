@@ -1,7 +1,8 @@
 //! Part three of the lesson: the plans against real configurations. Llama 3 405B's three
 //! published runs (DP and tokens per step computed by the core, TFLOPs and MFU quoted),
 //! DeepSeek-V3's plan (memory and traffic per card computed, m = 32 assumed), and the starting
-//! recipes of seed 000 (layouts; memory only where the lab knows the model).
+//! recipes of seed 000 (layouts, engines and caps; training, rollout and the shared peak where
+//! the lab knows the model, or is given it).
 //!
 //! Rooms: [`llama`], [`deepseek`] and [`recipes`] hold one table each (the one-line traffic
 //! summary is [`crate::format::traffic_line`], the rejected-plan line

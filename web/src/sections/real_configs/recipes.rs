@@ -1,15 +1,19 @@
-//! Seed 000's starting recipes for 8-GPU nodes: layouts and derived DP / expert DP for each,
-//! memory only where the lab knows the model.
+//! Seed 000's starting recipes for 8-GPU nodes, in full: layouts and derived DP / expert DP,
+//! cards per inference engine and response cap; where the lab knows the model (the anchor's
+//! preset, or a config.json the user supplies) training memory with CPU Adam, rollout memory
+//! and the shared peak, each with its fit; a row whose N is a grid's loads into it.
 
 use leptos::prelude::*;
 use parallel_core::lesson::{recipes, Recipe};
-use parallel_core::ModelChoice;
+use parallel_core::link::GridId;
+use parallel_core::{Bytes, ModelChoice, PlanConfig, Report, RolloutPhase};
 
 use crate::components::own_model::ConfigPaste;
 use crate::components::table_scroll::TableScroll;
 use crate::error_text::explain;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
+use crate::permalink::PageState;
 
 /// The sentences of the recipe table.
 mod text {
@@ -19,14 +23,19 @@ mod text {
     pub const NOTE: Text = Text {
         zh: "DP = N ÷ (TP·PP·CP)，专家 DP = N ÷ (EP·PP)（EP = 1 的稠密模型记 —）。\
              这些是仓库配方的起步值，不是实测的最小卡数。本页只带着锚点 Qwen3.8-27B 的 config；\
-             其他行在模型名下粘贴或拖入它的 config.json，就算出那一行的显存。口径是本页的假设：\
-             序列 {seq}、ZeRO-{zero}、全量重计算、m = {m}；真实配方还把 Adam 放到 CPU 上，本页不计这一项。",
+             其他行在模型名下粘贴或拖入它的 config.json，就算出那一行的显存。口径是配方的：\
+             训练序列 = prompt {prompt} + 回复上限、ZeRO-{zero}、CPU Adam（优化器状态在主机上）、全量重计算、\
+             log-prob 分块 {chunk}、m = {m}；每轮 {prompts} 个 prompt × {samples} 次采样，推理引擎与训练同卡：\
+             理想 offload 下一张卡要放得下两阶段中较大的那个（同卡峰值）。",
         en: "DP = N ÷ (TP·PP·CP), expert DP = N ÷ (EP·PP) (— for a dense model with EP = 1). \
              These are a repository's starting recipes, not measured minimum card counts. The \
              lab carries only the anchor Qwen3.8-27B's config; paste or drop a model's \
-             config.json under its name to get that row's memory. The figures follow this \
-             page's assumptions: sequence {seq}, ZeRO-{zero}, full recompute, m = {m}. The \
-             real recipe also moves Adam to the CPU, which the page does not model.",
+             config.json under its name to get that row's memory. The figures are on the \
+             recipes' terms: training sequences of the {prompt}-token prompt plus the response \
+             cap, ZeRO-{zero}, CPU Adam (the optimizer states on the host), full recompute, \
+             log-prob chunks of {chunk}, m = {m}; {prompts} prompts × {samples} samples a round, \
+             the engines on the training cards: with ideal offload a card must hold the larger \
+             of the two phases (the shared peak).",
     };
 
     /// The paste box under a row's model name, folded.
@@ -39,17 +48,38 @@ mod text {
         zh: "已读入：{params} 个参数，这一行的显存按它来算。",
         en: "Read: {params} parameters; this row's memory is counted with it.",
     };
+    /// The button that loads a row into the grid of its card count.
+    pub const LOAD: Text = Text {
+        zh: "放进 {gpus} 卡网格",
+        en: "Load into the {gpus}-card grid",
+    };
+    /// A row that fills a grid but whose model the page does not know yet.
+    pub const NEEDS_MODEL: Text = Text {
+        zh: "先给出 config.json，再放进 {gpus} 卡网格",
+        en: "Supply its config.json to load it into the {gpus}-card grid",
+    };
 
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&NOTE, &SUPPLY, &COUNTED];
+    pub const ALL: &[&Text] = &[&NOTE, &SUPPLY, &COUNTED, &LOAD, &NEEDS_MODEL];
 }
 
-/// The note under the table: DP and expert DP, and the assumptions of the memory figures.
-fn note_text(lang: Lang, seq: u32, zero: u8, micro_batches: u32) -> String {
-    let seq = format::thousands(u64::from(seq));
+/// The note under the table: DP and expert DP, and the recipes' terms, read off `config`
+/// (any row's plan: they share them).
+fn note_text(lang: Lang, config: &PlanConfig) -> String {
+    let rollout = config.rollout.unwrap_or_default();
     text::NOTE.fill(
         lang,
-        &[("seq", &seq), ("zero", &zero), ("m", &micro_batches)],
+        &[
+            ("prompt", &format::thousands(u64::from(rollout.prompt_len))),
+            ("zero", &config.zero),
+            (
+                "chunk",
+                &format::thousands(u64::from(config.log_probs_chunk)),
+            ),
+            ("m", &config.micro_batches),
+            ("prompts", &rollout.prompts),
+            ("samples", &rollout.samples_per_prompt),
+        ],
     )
 }
 
@@ -59,14 +89,46 @@ pub fn recipe_divides(recipe: &Recipe) -> bool {
     layout.dp.is_some() && (recipe.ep <= 1 || layout.expert_dp.is_some())
 }
 
+/// A figure's cell: its bytes as data, shown with a fit mark.
+fn bytes_cell(test_id: &'static str, bytes: Bytes, fits: Option<bool>) -> impl IntoView {
+    let mark = fits.map(|fits| if fits { " ✓" } else { " ✗" });
+    view! {
+        <td class="num" data-testid=test_id data-bytes=format::raw_bytes(bytes)
+            data-fits=fits.map(|f| f.to_string())>
+            {format::bytes(bytes)}{mark}
+        </td>
+    }
+}
+
+/// One row's figures, from its report: training with CPU Adam, rollout, the shared peak.
+fn memory_cells(lang: Signal<Lang>, report: &Report) -> impl IntoView + use<> {
+    let m = report.memory;
+    let peak = report.rollout.map(|r| {
+        let phase = r.peak_phase;
+        view! {
+            <td class="num" data-testid="recipe-peak" data-bytes=format::raw_bytes(r.peak)
+                data-fits=(r.peak <= m.capacity).to_string() data-phase=phase.as_str()>
+                {format::bytes(r.peak)}{if r.peak <= m.capacity { " ✓" } else { " ✗" }}
+                " ("{move || match phase {
+                    RolloutPhase::Training => lang.get().pick("训练", "training"),
+                    RolloutPhase::Rollout => lang.get().pick("推理", "rollout"),
+                }}")"
+            </td>
+        }
+    });
+    view! {
+        {bytes_cell("recipe-states", m.model_states, None)}
+        {bytes_cell("recipe-activations", m.activations, None)}
+        {bytes_cell("recipe-total", m.total, Some(m.fits))}
+        {report.rollout.map(|r| bytes_cell("recipe-rollout", r.total, Some(r.fits)))}
+        {peak}
+    }
+}
+
 #[component]
 pub fn RecipeTable() -> impl IntoView {
     let lang = use_lang();
-    // The page's assumptions are the recipes' (Recipe::plan_with): the same for every row.
-    let assumptions = recipes()[3]
-        .plan()
-        .and_then(Result::ok)
-        .map(|plan| (plan.seq_len(), plan.zero(), plan.micro_batches()));
+    let page = use_context::<PageState>();
     let rows = recipes()
         .into_iter()
         .map(|recipe| {
@@ -79,26 +141,16 @@ pub fn RecipeTable() -> impl IntoView {
             let expert_dp = move || if recipe.ep > 1 { count(layout.expert_dp) } else { "—".to_string() };
             // The row's model: its preset, or a config the user supplies under its name.
             let supplied = RwSignal::new(recipe.preset.map(ModelChoice::Preset));
-            let memory = Memo::new(move |_| {
-                supplied.get().map(|model| {
-                    recipe.plan_with(model).map(|plan| {
-                        let m = plan.memory();
-                        (m.model_states, m.activations, m.total, m.fits)
-                    })
-                })
+            let outcome = Memo::new(move |_| {
+                supplied.get().map(|model| recipe.plan_with(model).map(|plan| (plan.report(), plan.config().clone())))
             });
-            let memory_cells = move || match memory.get() {
-                Some(Ok((states, activations, total, fits))) => view! {
-                    <td class="num" data-testid="recipe-states" data-bytes=states.get().to_string()>{format::bytes(states)}</td>
-                    <td class="num" data-testid="recipe-activations" data-bytes=activations.get().to_string()>{format::bytes(activations)}</td>
-                    <td class="num" data-testid="recipe-total" data-bytes=total.get().to_string()>{format::bytes(total)} {if fits { " ✓" } else { " ✗" }}</td>
-                }
-                .into_any(),
+            let figures = move || match outcome.get() {
+                Some(Ok((report, _))) => memory_cells(lang, &report).into_any(),
                 Some(Err(error)) => view! {
-                    <td colspan="3" role="alert" data-testid="recipe-error">{move || explain(lang.get(), &error)}</td>
+                    <td colspan="5" role="alert" data-testid="recipe-error">{move || explain(lang.get(), &error)}</td>
                 }
                 .into_any(),
-                None => view! { <td class="num">"—"</td><td class="num">"—"</td><td class="num">"—"</td> }.into_any(),
+                None => view! { <td class="num">"—"</td><td class="num">"—"</td><td class="num">"—"</td><td class="num">"—"</td><td class="num">"—"</td> }.into_any(),
             };
             let paste = recipe.preset.is_none().then(|| {
                 let on_model = Callback::new(move |model| supplied.set(Some(model)));
@@ -106,6 +158,31 @@ pub fn RecipeTable() -> impl IntoView {
                     <ConfigPaste test_id="recipe-config" summary=text::SUPPLY counted=text::COUNTED on_model=on_model />
                 }
             });
+            // A row whose N is a grid's loads into that grid, once its model is known.
+            let load = move || {
+                let (page, grid) = (page?, recipe.grid()?);
+                let gpus = grid.gpus();
+                Some(match outcome.get() {
+                    Some(Ok((_, config))) => {
+                        let lab = if grid == GridId::Eight { page.lab8 } else { page.lab64 };
+                        view! {
+                            <button type="button" class="small" data-testid="recipe-load"
+                                on:click=move |_| {
+                                    lab.selected.set(None);
+                                    lab.load(config.clone());
+                                    crate::permalink::bring_into_view(format!("[data-testid=\"section-{gpus}\"]"));
+                                }>
+                                {move || text::LOAD.fill(lang.get(), &[("gpus", &gpus)])}
+                            </button>
+                        }
+                        .into_any()
+                    }
+                    _ => view! {
+                        <span class="muted" data-testid="recipe-load-needs">{move || text::NEEDS_MODEL.fill(lang.get(), &[("gpus", &gpus)])}</span>
+                    }
+                    .into_any(),
+                })
+            };
             view! {
                 <tr data-testid=format!("recipe-{}", recipe.model) data-divides=divides.to_string()>
                     <th scope="row">{recipe.model}{paste}</th>
@@ -117,15 +194,17 @@ pub fn RecipeTable() -> impl IntoView {
                     <td class="num">{move || count(layout.dp)}</td>
                     <td class="num">{expert_dp}</td>
                     <td>{move || if divides { lang.get().pick("✓ 整除", "✓ divides") } else { lang.get().pick("✗ 不整除", "✗ does not divide") }}</td>
-                    {memory_cells}
+                    <td class="num" data-testid="recipe-engine">{recipe.gpus_per_engine}</td>
+                    <td class="num" data-testid="recipe-response">{format::thousands(u64::from(recipe.response_len))}</td>
+                    {figures}
+                    <td>{load}</td>
                 </tr>
             }
         })
         .collect_view();
-    let note = move || {
-        let (seq, zero, m) = assumptions.unwrap_or_default();
-        note_text(lang.get(), seq, zero, m)
-    };
+    // The recipes' terms are the same for every row: read them off one row's plan.
+    let terms = recipes()[3].config_with(ModelChoice::default());
+    let note = move || note_text(lang.get(), &terms);
     view! {
         <h3><T zh="起步配方：每节点 8 卡" en="Starting recipes for 8-GPU nodes" /></h3>
         <TableScroll zh="起步配方表" en="Starting recipes">
@@ -142,9 +221,14 @@ pub fn RecipeTable() -> impl IntoView {
                         <th scope="col" class="num"><T zh="DP（推出）" en="DP (derived)" /></th>
                         <th scope="col" class="num"><T zh="专家 DP（推出）" en="Expert DP (derived)" /></th>
                         <th scope="col"><T zh="能否整除" en="Divides?" /></th>
-                        <th scope="col" class="num"><T zh="每卡模型状态" en="Model states" /></th>
+                        <th scope="col" class="num"><T zh="每个推理引擎卡数" en="Cards per engine" /></th>
+                        <th scope="col" class="num"><T zh="回复上限" en="Response cap" /></th>
+                        <th scope="col" class="num"><T zh="每卡模型状态（CPU Adam）" en="Model states (CPU Adam)" /></th>
                         <th scope="col" class="num"><T zh="激活" en="Activations" /></th>
-                        <th scope="col" class="num"><T zh="合计" en="Total" /></th>
+                        <th scope="col" class="num"><T zh="训练合计" en="Training total" /></th>
+                        <th scope="col" class="num"><T zh="推理每卡" en="Rollout per card" /></th>
+                        <th scope="col" class="num"><T zh="同卡峰值" en="Shared peak" /></th>
+                        <th scope="col"><T zh="网格" en="Grid" /></th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
@@ -163,13 +247,19 @@ mod tests {
     fn every_sentence_is_filled_with_its_names() {
         crate::text::testing::assert_all_used(text::ALL, || {
             for lang in [Lang::Zh, Lang::En] {
-                note_text(lang, 4096, 3, 8);
+                note_text(lang, &recipes()[3].config_with(ModelChoice::default()));
                 text::SUPPLY.get(lang);
                 text::COUNTED.fill(lang, &[("params", &1)]);
+                text::LOAD.fill(lang, &[("gpus", &8)]);
+                text::NEEDS_MODEL.fill(lang, &[("gpus", &64)]);
             }
         });
-        assert!(note_text(Lang::En, 4096, 3, 8)
-            .contains("sequence 4,096, ZeRO-3, full recompute, m = 8."));
+        let note = note_text(Lang::En, &recipes()[3].config_with(ModelChoice::default()));
+        assert!(
+            note.contains("2,048-token prompt")
+                && note.contains("log-prob chunks of 1,024, m = 8; 8 prompts × 8 samples"),
+            "{note}"
+        );
     }
 
     #[test]
