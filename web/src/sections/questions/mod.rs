@@ -5,6 +5,7 @@
 //! Rooms: [`data`] holds the questions, their plans and their answers (no views).
 
 pub mod data;
+mod words;
 
 use leptos::prelude::*;
 
@@ -88,7 +89,7 @@ pub fn Questions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         <div class="questions" data-testid="questions">
             <h3><T zh="学生常问的问题：先预测，再在网格上对答案" en="Questions students ask: predict, then check on the grid" /></h3>
             <ol class="question-list">{cards}</ol>
-            <p class="note"><T zh="这两个问题本页算不了：" en="Two questions this lab cannot compute:" /></p>
+            <p class="note"><T zh="本页算不了的：" en="What this lab cannot compute:" /></p>
             <ul class="beyond" data-testid="questions-beyond">{beyond}</ul>
         </div>
     }
