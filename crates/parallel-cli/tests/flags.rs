@@ -1,6 +1,8 @@
 //! `parallel-lab flags` and `eval/groups --megatron` (SPEC §16): the command of a plan, read
 //! back into the same report; refused plans and unreadable commands exit 2 naming the field.
 
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 mod common;
 
 use common::{error_line, json_of, stdout_of, LESSON_64_ZERO1};

@@ -5,7 +5,7 @@
 //! library), not in the config: those are notes.
 
 use super::names as n;
-use super::{Flags, Note};
+use super::output::{Flags, Note};
 use crate::config::OptimizerOffload;
 use crate::flags::Engine;
 use crate::plan::Plan;

@@ -4,7 +4,7 @@
 use super::kinds::Engine;
 use super::model::model_args;
 use super::names as n;
-use super::{Flags, Note};
+use super::output::{Flags, Note};
 use crate::config::{OptimizerOffload, Precision, RankOrder, Recompute, Schedule};
 use crate::plan::Plan;
 

@@ -5,8 +5,8 @@
 
 use super::kinds::LaunchError;
 use super::names as n;
+use super::output::Note;
 use super::values::{bad, Values};
-use super::Note;
 use crate::error::PlanError;
 use crate::model::{InlineModel, Model, ModelChoice, Preset};
 

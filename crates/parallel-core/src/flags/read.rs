@@ -5,9 +5,9 @@
 use super::kinds::{Engine, LaunchError};
 use super::model::read_model;
 use super::names as n;
+use super::output::Note;
 use super::shell::words;
 use super::values::{bad, Values};
-use super::Note;
 use crate::config::{
     OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Rollout, Schedule,
 };
