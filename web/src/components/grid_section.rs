@@ -13,6 +13,7 @@ use crate::components::estimate::EstimateFigure;
 use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
 use crate::components::offload::HostMemoryFigure;
 use crate::components::rollout::RolloutFigure;
+use crate::components::run_it::RunIt;
 use crate::components::schedule_view::ScheduleView;
 use crate::i18n::T;
 use crate::lab::{part, CardLoad, GridLab};
@@ -92,6 +93,9 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
             </div>
             <div class="grid-lab-traffic">
                 <TrafficTable traffic=traffic selected=selected lab=lab />
+            </div>
+            <div class="grid-lab-run">
+                <RunIt lab=lab />
             </div>
             <div class="grid-lab-charts">
                 <Later piece=charts>

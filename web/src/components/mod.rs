@@ -15,6 +15,7 @@ pub mod offload;
 pub mod own_model;
 pub mod prediction;
 pub mod rollout;
+pub mod run_it;
 pub mod schedule_view;
 pub mod share;
 pub mod table_scroll;

@@ -11,7 +11,7 @@ use crate::permalink::{base_url, describe, embed_url, PageState};
 
 /// Copies `text` to the clipboard; false when the browser refuses (then the caller shows the
 /// text selected for a manual copy).
-async fn copy_text(text: String) -> bool {
+pub(crate) async fn copy_text(text: String) -> bool {
     let clipboard = window().navigator().clipboard();
     JsFuture::from(clipboard.write_text(&text)).await.is_ok()
 }

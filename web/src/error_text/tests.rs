@@ -2,6 +2,7 @@
 //! numbers.
 
 use super::*;
+use parallel_core::flags::{Engine, EngineRule, LaunchError};
 use parallel_core::ModelChoice;
 
 /// One error of every variant, with the numbers a student could reach.
@@ -99,6 +100,10 @@ fn every_variant() -> Vec<PlanError> {
             value: "MambaForCausalLM".to_string(),
             supported: "LlamaForCausalLM, MixtralForCausalLM, DeepseekV3ForCausalLM",
         },
+        PlanError::Launch(LaunchError::Refused {
+            engine: Engine::Megatron,
+            rule: EngineRule::HeadsByTp { heads: 40, tp: 16 },
+        }),
     ]
 }
 
@@ -132,7 +137,8 @@ fn listed(error: &PlanError) {
         | PlanError::RolloutPool { .. }
         | PlanError::RolloutTooLong { .. }
         | PlanError::KvBytes { .. }
-        | PlanError::Unsupported { .. } => {}
+        | PlanError::Unsupported { .. }
+        | PlanError::Launch(_) => {}
     }
 }
 
@@ -188,7 +194,7 @@ fn every_variant_is_listed_once() {
     let mut kinds: Vec<_> = variants.iter().map(std::mem::discriminant).collect();
     kinds.dedup();
     assert_eq!(kinds.len(), variants.len());
-    assert_eq!(variants.len(), 27, "one case per variant of PlanError");
+    assert_eq!(variants.len(), 28, "one case per variant of PlanError");
 }
 
 use parallel_core::lang::has_cjk;
