@@ -7,10 +7,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dropFile, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
-import { cli, differences, expected, fullConfig, gb, shown, thousands } from './drive.mjs';
+import { CLI, cli, differences, expected, fullConfig, gb, shown, thousands } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HF = path.join(HERE, '..', 'crates', 'parallel-core', 'tests', 'fixtures', 'hf');
@@ -88,11 +89,19 @@ test('the recipe table in full: engines, caps, CPU Adam, rollout and the shared 
   // The anchor's row: its own figures, and the issue's numbers (45.2 GB = 27.8 + 17.4).
   const anchor = cli(['eval'], recipeConfig('Qwen3.8-27B'));
   const qwen = table.getByTestId('recipe-Qwen3.8-27B');
+  const flash = table.getByTestId('recipe-GLM-4.7-Flash');
   await figuresAgree(qwen, anchor, 'anchor');
   assert.deepEqual([gb(anchor.ok.rollout.weights), gb(anchor.ok.rollout.kv_cache), gb(anchor.ok.rollout.total)], ['27.8 GB', '17.4 GB', '45.2 GB']);
   assert.equal(await qwen.getByTestId('recipe-load').count(), 0, '32 cards fill neither grid');
+  // Its slime command (opened as a reader opens it) is `parallel-lab flags --engine slime`'s.
+  await qwen.locator('.recipe-command summary').click();
+  const slime = spawnSync(CLI, ['flags', '--engine', 'slime'], { input: JSON.stringify(recipeConfig('Qwen3.8-27B')), encoding: 'utf8' });
+  assert.equal(slime.status, 0, slime.stderr);
+  const wantCommand = slime.stdout.split('\n').filter((l) => !l.startsWith('# ')).join('\n').trim();
+  assert.equal((await qwen.getByTestId('recipe-command').textContent()).trim(), wantCommand);
+  assert.match(wantCommand, /--rollout-num-gpus-per-engine 2/);
+  assert.equal(await flash.getByTestId('recipe-command').count(), 0, 'no command without a model');
   // The rows without a config show dashes, and a row that fills a grid asks for one.
-  const flash = table.getByTestId('recipe-GLM-4.7-Flash');
   assert.equal(await table.getByTestId('recipe-GLM-4.7').getByTestId('recipe-states').count(), 0);
   assert.equal(await flash.getByTestId('recipe-load').count(), 0);
   assert.match(await visibleText(flash.getByTestId('recipe-load-needs')), /config\.json/);

@@ -1,9 +1,11 @@
 //! Seed 000's starting recipes for 8-GPU nodes, in full: layouts and derived DP / expert DP,
 //! cards per inference engine and response cap; where the lab knows the model (the anchor's
 //! preset, or a config.json the user supplies) training memory with CPU Adam, rollout memory
-//! and the shared peak, each with its fit; a row whose N is a grid's loads into it.
+//! and the shared peak, each with its fit, and the row's slime command; a row whose N is a
+//! grid's loads into it.
 
 use leptos::prelude::*;
+use parallel_core::flags::{flags, Engine};
 use parallel_core::lesson::{recipes, Recipe};
 use parallel_core::link::GridId;
 use parallel_core::{Bytes, ModelChoice, PlanConfig, Report, RolloutPhase};
@@ -158,6 +160,16 @@ pub fn RecipeTable() -> impl IntoView {
                     <ConfigPaste test_id="recipe-config" summary=text::SUPPLY counted=text::COUNTED on_model=on_model />
                 }
             });
+            // The row's slime command (SPEC §16), once its model is known and the plan holds.
+            let command = move || match outcome.get() {
+                Some(Ok((_, config))) => flags(&config, Engine::Slime).ok().map(|out| view! {
+                    <details class="recipe-command">
+                        <summary>{move || lang.get().pick("slime 命令", "slime command")}</summary>
+                        <pre class="command" data-testid="recipe-command">{out.shell()}</pre>
+                    </details>
+                }),
+                _ => None,
+            };
             // A row whose N is a grid's loads into that grid, once its model is known.
             let load = move || {
                 let (page, grid) = (page?, recipe.grid()?);
@@ -197,7 +209,7 @@ pub fn RecipeTable() -> impl IntoView {
                     <td class="num" data-testid="recipe-engine">{recipe.gpus_per_engine}</td>
                     <td class="num" data-testid="recipe-response">{format::thousands(u64::from(recipe.response_len))}</td>
                     {figures}
-                    <td>{load}</td>
+                    <td>{load}{command}</td>
                 </tr>
             }
         })
