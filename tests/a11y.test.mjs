@@ -59,6 +59,9 @@ test('axe-core: no violation in Chinese or English, with cards selected, an erro
   // The optimizer on the host on the 64-card grid: its switch, host figure and PCIe row too.
   await page.getByTestId('section-64').getByTestId('toggle-offload').check();
   await page.getByTestId('section-64').getByTestId('mem-host').waitFor();
+  // "Run it" open under the 8-card grid: the engine picker, the command, its notes, the box.
+  await page.getByTestId('section-8').getByTestId('run-it').locator('summary').click();
+  await page.getByTestId('section-8').getByTestId('command').waitFor();
   for (const lang of ['zh', 'en']) {
     if (lang === 'en') await page.getByTestId('lang-toggle').click();
     const found = await violations(page);
