@@ -8,9 +8,9 @@ use parallel_core::runs::runs;
 use parallel_core::search::search;
 use parallel_core::{Plan, PlanConfig};
 
-/// The rank (1-based) of the best plan with `run`'s TP, CP and PP degrees, and the fitting
-/// plans the search found.
-fn rank_of_published(run: &PlanConfig) -> (usize, u64) {
+/// The rank (1-based) of the best plan with `run`'s TP, CP and PP degrees, the fitting plans
+/// the search found, and its first plan's layout in words (for the log).
+fn rank_of_published(run: &PlanConfig) -> (usize, u64, String) {
     let plan = Plan::new(run).unwrap();
     let base = PlanConfig {
         global_batch: Some(run.micro_batches * run.micro_batch_size * plan.degrees().dp),
@@ -23,7 +23,22 @@ fn rank_of_published(run: &PlanConfig) -> (usize, u64) {
         .iter()
         .position(|f| degrees(&f.config) == degrees(run))
         .unwrap_or_else(|| panic!("no fitting plan has the degrees of {run:?}"));
-    (rank + 1, found.fitting)
+    let first = &found.plans[0];
+    let c = &first.config;
+    let words = format!(
+        "TP {} × CP {} × PP {} × EP {} (v {}), ZeRO-{}, b {}, m {}, {:?} recompute: {:.2} s",
+        c.tp,
+        c.cp,
+        c.pp,
+        c.ep,
+        c.virtual_stages,
+        c.zero,
+        c.micro_batch_size,
+        c.micro_batches,
+        c.recompute,
+        first.report.estimate.step_s.get()
+    );
+    (rank + 1, found.fitting, words)
 }
 
 #[test]
@@ -38,8 +53,8 @@ fn published_layouts_rank_in_the_top_tenth() {
     assert_eq!(published.len(), 17);
     for run in published {
         let id = run.id;
-        let (rank, fitting) = rank_of_published(&run.config);
-        println!("{id}: the published TP × CP × PP ranks {rank} of {fitting} fitting plans");
+        let (rank, fitting, first) = rank_of_published(&run.config);
+        println!("{id}: the published TP × CP × PP ranks {rank} of {fitting} fitting plans; first: {first}");
         assert!(
             rank as f64 <= 0.1 * fitting as f64,
             "{id}: rank {rank} of {fitting}, not in the top tenth"
