@@ -200,10 +200,10 @@ function shortestCircle(part, edges) {
   return [from];
 }
 
-/** Lines describing each circle of `dir` and the imports that make it. */
-export function describeCircles(dir, graph = fileGraph(dir)) {
+/** Lines describing each circle (`parts`, from `circles(graph)`) and the imports that make it. */
+export function describeCircles(graph, parts = circles(graph)) {
   const lines = [];
-  for (const part of circles(graph)) {
+  for (const part of parts) {
     lines.push(`circle: ${shortestCircle(part, graph.edges).join(' → ')}`);
     if (part.length > 2) lines.push(`  (one tangle of ${part.length} files: ${part.join(', ')})`);
     for (const from of part) {
