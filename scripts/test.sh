@@ -4,6 +4,8 @@
 #   2. cargo fmt --check                     formatting, the whole workspace
 #      scripts/check-modules.mjs             no import circle between the source files of the core
 #                                            or of the page, no web crate in the core
+#      scripts/check-architecture.mjs        ARCHITECTURE.md names every module and public module,
+#                                            and every file path it gives exists
 #      scripts/shrink-inline.mjs --self-test the build step that strips inline scripts' comments
 #      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
 #      cargo test                            native: parallel-core + parallel-cli
@@ -52,12 +54,15 @@ export CHROMEDRIVER
 stage "format (cargo fmt)" fmt.log cargo fmt --all --check
 # Import circles from `use`/`super::`/`mod` paths, read without a build (and the script's own
 # fixtures first), in the core and in the page.
+# Then ARCHITECTURE.md against the tree (its module lists, API boundary and file paths).
 module_checks() {
     node scripts/check-modules.mjs --self-test &&
         node scripts/check-modules.mjs --strict crates/parallel-core/src --strict web/src \
-            --no-web-deps crates/parallel-core/Cargo.toml
+            --no-web-deps crates/parallel-core/Cargo.toml &&
+        node scripts/check-architecture.mjs --self-test &&
+        node scripts/check-architecture.mjs
 }
-stage "modules (import circles)" modules.log module_checks
+stage "modules (import circles, ARCHITECTURE.md)" modules.log module_checks
 stage "build scripts' self-tests" scripts.log node scripts/shrink-inline.mjs --self-test
 stage "lints, native (clippy)" clippy.log cargo clippy --workspace --all-targets -- -D warnings
 if wasm_env cargo clippy --version >/dev/null 2>&1; then
