@@ -2,7 +2,8 @@
 # Benchmarks the page as shipped: builds it in release mode (trunk build --release) into its own
 # folder, target/bench-dist, so that a concurrent `trunk build` or `trunk serve` writing dist/
 # cannot change what is measured, then runs tests/bench.mjs on it in headless Chromium:
-# slider-to-DOM latency on the 64-card grid (p50/p95/max) and the gzipped size of wasm + JS + CSS.
+# slider-to-DOM latency on the 64-card grid (p50/p95/max) and the gzipped size of the HTML
+# (with its CSS) + wasm + JS.
 #
 #   scripts/bench.sh [--no-build] [bench.mjs options: --n 200 --warmup 20 --json FILE --strict]
 set -euo pipefail

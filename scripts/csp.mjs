@@ -1,10 +1,12 @@
 // Trunk post-build hook: gives each built page (index.html, embed.html) a strict
 // Content-Security-Policy.
 //
-// Trunk writes one inline <script type="module"> that loads the wasm; the policy allows it by
-// its SHA-256 hash (so no 'unsafe-inline'), and WebAssembly by 'wasm-unsafe-eval' (so no
-// 'unsafe-eval'). Everything else may come only from the page's own origin: no CDN, no font
-// host, nothing leaves the site. Called by scripts/post-build.mjs, Trunk's post-build hook.
+// Trunk writes one inline <script type="module"> that loads the wasm; the policy allows it, the
+// other inline scripts and the page's one <style> (assets/style/, inlined) by their SHA-256
+// hashes (so no 'unsafe-inline', and `style` attributes stay refused), and WebAssembly by
+// 'wasm-unsafe-eval' (so no 'unsafe-eval'). Everything else may come only from the page's own
+// origin: no CDN, no font host, nothing leaves the site. Called by scripts/post-build.mjs,
+// Trunk's post-build hook.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,13 +18,13 @@ export function writePolicies(dir) {
     let html = readFileSync(file, 'utf8');
     html = html.replace(/\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
 
-    const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
-      (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
-    );
+    const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+    const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => sha(m[1]));
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => sha(m[1]));
     const policy = [
       "default-src 'self'",
       `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
-      "style-src 'self'",
+      `style-src 'self' ${styles.join(' ')}`.trim(),
       "img-src 'self' data:",
       "font-src 'self'",
       "connect-src 'self'",
@@ -37,6 +39,6 @@ export function writePolicies(dir) {
       throw new Error(`csp.mjs: no <meta charset> in ${name} to put the policy after`);
     }
     writeFileSync(file, html);
-    console.log(`csp.mjs: policy with ${hashes.length} script hash(es) written to ${name}`);
+    console.log(`csp.mjs: policy with ${hashes.length} script and ${styles.length} style hash(es) written to ${name}`);
   }
 }

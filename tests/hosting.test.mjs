@@ -39,12 +39,14 @@ function cspDirectives(html) {
 
 /**
  * What Trunk writes for an entry point's `<link data-trunk>` tags (the source, ../index.html or
- * ../embed.html): `inline` one inline script (landing.js); `rust` an inline loader script, its
+ * ../embed.html): `inline` one inline script (landing.js) or, for a `.css` file, a `<style>`
+ * (scripts/shrink-inline.mjs then makes the styles one); `rust` an inline loader script, its
  * JS module (modulepreload) and its wasm (preload); `icon` and `css` their file, hashed;
  * `copy-file` nothing. The URLs, in order, as patterns.
  */
 function trunkOutput(source) {
   const scripts = [];
+  const styles = [];
   const urls = [];
   const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const hashed = (file) => {
@@ -54,7 +56,8 @@ function trunkOutput(source) {
   for (const [tag] of source.matchAll(/<link\s+data-trunk\b[^>]*>/g)) {
     const rel = /\brel="([^"]*)"/.exec(tag)?.[1];
     const href = /\bhref="([^"]*)"/.exec(tag)?.[1];
-    if (rel === 'inline') scripts.push(href);
+    if (rel === 'inline' && href.endsWith('.css')) styles.push(href);
+    else if (rel === 'inline') scripts.push(href);
     else if (rel === 'icon' || rel === 'css') urls.push(hashed(href));
     else if (rel === 'rust') {
       const bin = /\bdata-bin="([^"]*)"/.exec(tag)[1];
@@ -62,7 +65,7 @@ function trunkOutput(source) {
       urls.push(new RegExp(`^\\./${literal(bin)}-[0-9a-f]{1,16}\\.js$`), new RegExp(`^\\./${literal(bin)}-[0-9a-f]{1,16}_bg\\.wasm$`));
     } else if (rel !== 'copy-file') throw new Error(`a data-trunk rel this test does not know: ${tag}`);
   }
-  return { scripts, urls };
+  return { scripts, styles, urls };
 }
 
 for (const name of ['index.html', 'embed.html']) {
@@ -74,7 +77,6 @@ test(`dist/${name} has a strict CSP meta tag and only relative asset URLs`, asyn
   assert.ok(!content.includes("'unsafe-inline'"), `no 'unsafe-inline': ${content}`);
   assert.ok(!/(^|\s)\*(\s|;|$)/.test(content), `no wildcard source: ${content}`);
   assert.deepEqual(directives['default-src'], ["'self'"]);
-  assert.deepEqual(directives['style-src'], ["'self'"]);
 
   // script-src: 'self', 'wasm-unsafe-eval' and the hash of every inline script, nothing else.
   const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
@@ -87,6 +89,22 @@ test(`dist/${name} has a strict CSP meta tag and only relative asset URLs`, asyn
     ["'self'", "'wasm-unsafe-eval'", ...inline].sort(),
     'script-src allows the page itself, wasm and the inline scripts by hash',
   );
+
+  // style-src: 'self' and the hash of the one <style> that the inlined stylesheet files
+  // became, nothing else (no 'unsafe-inline': `style` attributes stay refused).
+  const styleBlocks = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+  assert.equal(styleBlocks.length, want.styles.length > 0 ? 1 : 0, `one <style> for ${want.styles.join(', ')}`);
+  assert.deepEqual(
+    [...directives['style-src']].sort(),
+    ["'self'", ...styleBlocks.map((css) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`)].sort(),
+    'style-src allows the page itself and its one inline style by hash',
+  );
+  // Each inlined file is in it: its first rule, as the shrunk copy writes it.
+  for (const file of want.styles) {
+    const source = await readFile(path.join(SOURCE, file), 'utf8');
+    const firstRule = source.replace(/\/\*[\s\S]*?\*\//g, '').trim().split('\n')[0].trim();
+    assert.ok(styleBlocks[0].includes(firstRule), `${file}'s first rule (${firstRule}) is in the page's <style>`);
+  }
 
   // Every asset URL is relative to the page, so dist/ works from any folder.
   // Exactly the URLs its source's data-trunk links make, each a file dist/ holds.

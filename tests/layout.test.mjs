@@ -81,7 +81,7 @@ for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-page.png`), fullPage: true });
     // No `style` option here: Playwright would inject a <style> element, which the page's
-    // Content-Security-Policy rightly refuses (style-src 'self').
+    // Content-Security-Policy rightly refuses (style-src allows only the page's own style).
     await section8.screenshot({ path: path.join(ARTIFACTS, `${name}-section-8.png`) });
     await section64.screenshot({ path: path.join(ARTIFACTS, `${name}-section-64.png`) });
 

@@ -1,4 +1,4 @@
-//! The page's palette as plotters colours (the same values as `assets/style.css`).
+//! The page's palette as plotters colours (the same values as `assets/style/frame.css`).
 
 use parallel_core::{Dim, Link};
 use plotters::style::RGBColor;
