@@ -22,7 +22,9 @@ export const CLI = process.env.PARALLEL_LAB ??
 
 /**
  * Runs `parallel-lab ARGS` with `config` as JSON on stdin. Resolves to `{ ok: json }` or, for
- * a rejected plan (exit 2), `{ error: "field: reason" }`; anything else throws.
+ * a rejected plan (exit 2), `{ error: "field: reason" }`; anything else throws. A command that
+ * reads no stdin (`--url`, `--megatron`) takes no `config`: the CLI may exit before a write to
+ * its stdin, which then fails with EPIPE whenever the CLI is quick enough.
  */
 export function cli(args, config) {
   // The same plan is asked about again and again (every value a control passes through): the

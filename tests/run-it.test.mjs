@@ -98,7 +98,7 @@ test('the command follows the controls and equals parallel-lab flags; a pasted c
   const notice = await section64.getByTestId('paste-command-notice').textContent();
   assert.ok(notice.includes('--lr') && notice.includes('--fp16'), notice);
   // The CLI reads the same command into the same plan.
-  const { launch, ...report } = cli(['eval', '--megatron', text], {}).ok;
+  const { launch, ...report } = cli(['eval', '--megatron', text]).ok;
   assert.deepEqual(report, cli(['eval'], target).ok, 'eval --megatron is eval of the plan');
   for (const flag of ['--lr', '--fp16']) {
     assert.ok(JSON.stringify(launch).includes(flag), `the CLI names ${flag} too: ${JSON.stringify(launch)}`);
