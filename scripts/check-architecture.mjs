@@ -4,7 +4,8 @@
 //   2. Each code map (core, CLI, page) names every module its crate root declares, and each
 //      module it names exists (`x` as src/x.rs or src/x/, `x/` as src/x/).
 //   3. Each file path in backticks exists: `dir/file.ext`, `{a,b}.rs` and `dir/{a,b}` expanded,
-//      read from the repository root or, inside a code map, from that crate (src/ first).
+//      read from the root, the core's or the page's src/, scripts/ or assets/ (`BASES`) and,
+//      inside a code map, first from that crate (src/ first) and the modules its row names.
 // A failure names the line of ARCHITECTURE.md and what is wrong with it.
 //
 // Usage: node scripts/check-architecture.mjs [--self-test]
