@@ -1,8 +1,10 @@
-// Trunk post-build step for what Trunk's rel="inline" puts in each built page:
-// - the classic inline scripts (landing.js) lose their whole-line comments, blank lines and
-//   indentation;
+// Trunk post-build step: what each built page ships beyond its markup is left out of it.
+// - the classic inline scripts (landing.js, Trunk's rel="inline") lose their whole-line
+//   comments, blank lines and indentation;
 // - the stylesheet (assets/style/*.css, one <style> per file) becomes one <style>, without
-//   comments, indentation or blank lines.
+//   comments, indentation or blank lines;
+// - the source pages' HTML comments (notes for whoever edits index.html or embed.html) go;
+//   the text of scripts and styles is left to the two steps above.
 // The sources keep their comments (web/src/landing.rs runs landing.js's source under Node.js);
 // only the copies in dist/ are shrunk. Trunk's own module script is left as it is. A script
 // with a backtick keeps its indentation (a template literal's text). Runs before
@@ -48,7 +50,21 @@ export function shrinkStyles(html) {
   return { html: out, saved };
 }
 
-/** Shrinks the classic inline scripts and the styles of every page of `dir`; returns the bytes saved. */
+/** `html` without its `<!-- … -->` comments, outside scripts and styles. */
+export function dropComments(html) {
+  return html
+    .split(/(<(script|style)\b[\s\S]*?<\/\2>)/)
+    .map((part, i) => {
+      if (i % 3 === 1) return part;
+      if (i % 3 === 2) return '';
+      // A comment on lines of its own goes with them; any other, alone.
+      return part.replace(/\n[ \t]*<!--[\s\S]*?-->(?=[ \t]*\n)/g, '').replace(/<!--[\s\S]*?-->/g, '');
+    })
+    .join('');
+}
+
+/** Shrinks the classic inline scripts and the styles of every page of `dir`, and drops its HTML
+ * comments; returns the bytes saved. */
 export function shrinkInlineScripts(dir) {
   let saved = 0;
   for (const name of readdirSync(dir).filter((f) => f.endsWith('.html'))) {
@@ -60,10 +76,11 @@ export function shrinkInlineScripts(dir) {
       return open + small + close;
     });
     const styles = shrinkStyles(scripts);
-    saved += styles.saved;
-    writeFileSync(file, styles.html);
+    const out = dropComments(styles.html);
+    saved += styles.saved + styles.html.length - out.length;
+    writeFileSync(file, out);
   }
-  console.log(`shrink-inline.mjs: ${saved} bytes of comments and indentation left out of inline scripts and styles`);
+  console.log(`shrink-inline.mjs: ${saved} bytes of comments and indentation left out of inline scripts, styles and HTML`);
   return saved;
 }
 
@@ -72,6 +89,11 @@ if (process.argv.includes('--self-test')) {
     [shrink, '  // a comment\n  var a = 1; // kept\n\n  var b = "//";\n', 'var a = 1; // kept\nvar b = "//";'],
     [shrink, 'var t = `\n  x`;\n// gone\n', 'var t = `\n  x`;'],
     [shrinkCss, '/* a\n * b */\n.a {\n  color: red; /* c */\n}\n\n.b::before { content: "→ "; }\n', '.a {\ncolor: red;\n}\n.b::before { content: "→ "; }'],
+    [
+      dropComments,
+      '<head>\n    <!-- a\n  note -->\n    <script>var a = "<!-- kept -->";</script><style>.a{}</style><!--x--><p>b</p></head>',
+      '<head>\n    <script>var a = "<!-- kept -->";</script><style>.a{}</style><p>b</p></head>',
+    ],
     [
       (html) => shrinkStyles(html).html,
       '<head><style>/* one */\n.a { x: 1; }\n</style>\n    <style>\n  .b { y: 2; }\n</style><p>\n  kept\n</p></head>',
