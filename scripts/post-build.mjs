@@ -1,11 +1,12 @@
 // Trunk's post-build hook (Trunk.toml), run with TRUNK_STAGING_DIR set: first the embed entry
 // point is built and added next to index.html (scripts/embed.mjs; not inside that inner
-// build), then the pages' inline scripts lose their comments (scripts/shrink-inline.mjs) and
-// every page gets its Content-Security-Policy (scripts/csp.mjs). One hook, so the
-// two steps run in this order (Trunk starts the hooks of one stage side by side).
+// build), then the pages' inline scripts, stylesheet and markup lose their comments
+// (scripts/shrink-inline.mjs) and every page gets its Content-Security-Policy (scripts/csp.mjs),
+// which hashes them as shipped. One hook, so the steps run in this order (Trunk starts the
+// hooks of one stage side by side).
 import { addEmbed, inner } from './embed.mjs';
 import { writePolicies } from './csp.mjs';
-import { shrinkInlineScripts } from './shrink-inline.mjs';
+import { shrinkPages } from './shrink-inline.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) {
@@ -14,7 +15,7 @@ if (!staging) {
 }
 try {
   if (!inner) addEmbed(staging);
-  shrinkInlineScripts(staging);
+  shrinkPages(staging);
   writePolicies(staging);
 } catch (error) {
   console.error(error.message);

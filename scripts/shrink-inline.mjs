@@ -65,7 +65,7 @@ export function dropComments(html) {
 
 /** Shrinks the classic inline scripts and the styles of every page of `dir`, and drops its HTML
  * comments; returns the bytes saved. */
-export function shrinkInlineScripts(dir) {
+export function shrinkPages(dir) {
   let saved = 0;
   for (const name of readdirSync(dir).filter((f) => f.endsWith('.html'))) {
     const file = path.join(dir, name);

@@ -6,7 +6,7 @@
 #                                            or of the page, no web crate in the core
 #      scripts/check-architecture.mjs        ARCHITECTURE.md names every module and public module,
 #                                            and every file path it gives exists
-#      scripts/shrink-inline.mjs --self-test the build step that strips inline scripts' comments
+#      scripts/shrink-inline.mjs --self-test the build step that strips the pages' comments
 #      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
 #      cargo test                            native: parallel-core + parallel-cli
 #      cargo test -p parallel-web --lib      native: the page's pure helpers and charts (SVG)
