@@ -47,9 +47,14 @@ impl Definition {
     }
 }
 
-/// A quantity with its working: see [`crate::formula`].
+/// A quantity with its working: see [`crate::formula`]. Boxed, so that a formula's every
+/// step moves one pointer rather than the whole working (the page's wasm is smaller).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Worked {
+pub struct Worked(Box<Working>);
+
+/// What a [`Worked`] holds.
+#[derive(Clone, Debug, PartialEq)]
+struct Working {
     value: f64,
     symbols: String,
     substituted: String,
@@ -58,34 +63,44 @@ pub struct Worked {
 }
 
 impl Worked {
-    fn term(value: f64, symbols: String, substituted: String) -> Worked {
-        Worked {
+    fn new(
+        value: f64,
+        symbols: String,
+        substituted: String,
+        binding: Binding,
+        definitions: Vec<Definition>,
+    ) -> Worked {
+        Worked(Box::new(Working {
             value,
             symbols,
             substituted,
-            binding: Binding::Term,
-            definitions: Vec::new(),
-        }
+            binding,
+            definitions,
+        }))
+    }
+
+    fn term(value: f64, symbols: String, substituted: String) -> Worked {
+        Worked::new(value, symbols, substituted, Binding::Term, Vec::new())
     }
 
     /// The value, the same as the `f64` form of the formula gives.
     pub fn value(&self) -> f64 {
-        self.value
+        self.0.value
     }
 
     /// The formula in symbols.
     pub fn symbols(&self) -> &str {
-        &self.symbols
+        &self.0.symbols
     }
 
     /// The formula with the plan's values.
     pub fn substituted(&self) -> &str {
-        &self.substituted
+        &self.0.substituted
     }
 
     /// The named quantities the formula went through, innermost first.
     pub fn definitions(&self) -> &[Definition] {
-        &self.definitions
+        &self.0.definitions
     }
 
     /// Joins `a` and `b` with `op`, bracketing each side that binds less than `left` or
@@ -98,12 +113,13 @@ impl Worked {
         value: f64,
         right: Binding,
     ) -> Worked {
+        let (a, b) = (*a.0, *b.0);
         let left = match binding {
             Binding::Sum => Binding::Sum,
             Binding::Quotient | Binding::Product => Binding::Product,
             Binding::Term => Binding::Term,
         };
-        let wrap = |w: &Worked, least: Binding, text: &str| {
+        let wrap = |w: &Working, least: Binding, text: &str| {
             if w.binding < least {
                 format!("({text})")
             } else {
@@ -122,25 +138,20 @@ impl Worked {
         );
         let mut definitions = a.definitions;
         merge(&mut definitions, b.definitions);
-        Worked {
-            value,
-            symbols,
-            substituted,
-            binding,
-            definitions,
-        }
+        Worked::new(value, symbols, substituted, binding, definitions)
     }
 
     fn call(name: &str, a: Worked, b: Worked, value: f64) -> Worked {
+        let (a, b) = (*a.0, *b.0);
         let mut definitions = a.definitions;
         merge(&mut definitions, b.definitions);
-        Worked {
+        Worked::new(
             value,
-            symbols: format!("{name}({}, {})", a.symbols, b.symbols),
-            substituted: format!("{name}({}, {})", a.substituted, b.substituted),
-            binding: Binding::Term,
+            format!("{name}({}, {})", a.symbols, b.symbols),
+            format!("{name}({}, {})", a.substituted, b.substituted),
+            Binding::Term,
             definitions,
-        }
+        )
     }
 }
 
@@ -156,7 +167,7 @@ fn merge(into: &mut Vec<Definition>, from: Vec<Definition>) {
 impl Add for Worked {
     type Output = Worked;
     fn add(self, rhs: Worked) -> Worked {
-        let value = self.value + rhs.value;
+        let value = self.value() + rhs.value();
         Worked::join(self, " + ", rhs, Binding::Sum, value, Binding::Sum)
     }
 }
@@ -164,7 +175,7 @@ impl Add for Worked {
 impl Sub for Worked {
     type Output = Worked;
     fn sub(self, rhs: Worked) -> Worked {
-        let value = self.value - rhs.value;
+        let value = self.value() - rhs.value();
         Worked::join(self, " − ", rhs, Binding::Sum, value, Binding::Quotient)
     }
 }
@@ -172,7 +183,7 @@ impl Sub for Worked {
 impl Mul for Worked {
     type Output = Worked;
     fn mul(self, rhs: Worked) -> Worked {
-        let value = self.value * rhs.value;
+        let value = self.value() * rhs.value();
         Worked::join(self, "·", rhs, Binding::Product, value, Binding::Product)
     }
 }
@@ -180,7 +191,7 @@ impl Mul for Worked {
 impl Div for Worked {
     type Output = Worked;
     fn div(self, rhs: Worked) -> Worked {
-        let value = self.value / rhs.value;
+        let value = self.value() / rhs.value();
         Worked::join(self, "/", rhs, Binding::Quotient, value, Binding::Term)
     }
 }
@@ -200,45 +211,47 @@ impl Quantity for Worked {
     }
 
     fn named(self, symbol: &'static str, show: Show) -> Worked {
-        let mut definitions = self.definitions;
+        let w = *self.0;
+        let mut definitions = w.definitions;
         let definition = Definition {
             symbol,
-            symbols: self.symbols,
-            substituted: self.substituted,
-            value: self.value,
+            symbols: w.symbols,
+            substituted: w.substituted,
+            value: w.value,
             show,
         };
         merge(&mut definitions, vec![definition]);
-        Worked {
-            value: self.value,
-            symbols: symbol.to_owned(),
-            substituted: show.write(self.value),
-            binding: Binding::Term,
+        Worked::new(
+            w.value,
+            symbol.to_owned(),
+            show.write(w.value),
+            Binding::Term,
             definitions,
-        }
+        )
     }
 
     fn max(self, other: Worked) -> Worked {
-        let value = f64::max(self.value, other.value);
+        let value = f64::max(self.value(), other.value());
         Worked::call("max", self, other, value)
     }
 
     fn min(self, other: Worked) -> Worked {
-        let value = f64::min(self.value, other.value);
+        let value = f64::min(self.value(), other.value());
         Worked::call("min", self, other, value)
     }
 
     fn ceil(self) -> Worked {
-        Worked {
-            value: self.value.ceil(),
-            symbols: format!("⌈{}⌉", self.symbols),
-            substituted: format!("⌈{}⌉", self.substituted),
-            binding: Binding::Term,
-            definitions: self.definitions,
-        }
+        let w = *self.0;
+        Worked::new(
+            w.value.ceil(),
+            format!("⌈{}⌉", w.symbols),
+            format!("⌈{}⌉", w.substituted),
+            Binding::Term,
+            w.definitions,
+        )
     }
 
     fn value(&self) -> f64 {
-        self.value
+        self.0.value
     }
 }
