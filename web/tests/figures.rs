@@ -45,6 +45,20 @@ fn text_before_buttons(markup: &str) -> Vec<String> {
     out
 }
 
+/// The dimensions of the rows under `scope` whose test ids start with `prefix`, in document
+/// order ("traffic-tp" → "tp").
+fn dims_listed(scope: &Element, prefix: &str) -> Vec<String> {
+    let rows = scope
+        .query_selector_all(&format!(":scope > [data-testid^='{prefix}']"))
+        .unwrap();
+    (0..rows.length())
+        .map(|i| {
+            let row: Element = rows.item(i).unwrap().unchecked_into();
+            attr(&row, "data-testid").unwrap()[prefix.len()..].to_string()
+        })
+        .collect()
+}
+
 #[wasm_bindgen_test]
 async fn a_slider_writes_the_traffic_rows_in_place() {
     let host = mount_page();
@@ -70,7 +84,10 @@ async fn a_slider_writes_the_traffic_rows_in_place() {
         text.text_content().unwrap(),
         parallel_core::Bytes::new(bytes).to_string()
     );
-    // TP 1 takes the TP row away; TP 8 brings it back, keyed by its dimension.
+    // TP 1 takes the TP row away; TP 8 brings it back, keyed by its dimension, while the
+    // other rows stay the same elements, in the core's order.
+    let pp_row = by_test_id(&s64, "traffic-pp");
+    let estimate_pp = by_test_id(&s64, "estimate-pp");
     set_slider(&s64, "slider-tp", 1);
     tick().await;
     assert!(s64
@@ -87,6 +104,30 @@ async fn a_slider_writes_the_traffic_rows_in_place() {
         attr(&by_test_id(&s64, "traffic-tp"), "data-link").as_deref(),
         Some("nvlink")
     );
+    assert!(
+        by_test_id(&s64, "traffic-pp") == pp_row,
+        "the PP row was kept"
+    );
+    assert!(
+        by_test_id(&s64, "estimate-pp") == estimate_pp,
+        "the PP time was kept"
+    );
+    for (prefix, scope) in [
+        ("traffic-", "table.traffic tbody"),
+        ("estimate-", ".estimate-dims"),
+    ] {
+        let listed = dims_listed(&find(&s64, scope), prefix);
+        let core: Vec<&str> = parallel_core::Dim::ALL
+            .iter()
+            .map(|d| d.as_str())
+            .filter(|d| listed.iter().any(|l| l == d))
+            .collect();
+        assert_eq!(listed, core, "{scope}: rows in Dim::ALL's order");
+        assert!(
+            listed.starts_with(&["tp".to_string()]),
+            "{scope}: {listed:?}"
+        );
+    }
     // The memory bar's widths go through the CSS object model (the page's
     // Content-Security-Policy refuses `style` attributes in markup).
     let width = find(&s64, ".bar-states")

@@ -1,11 +1,12 @@
 //! Properties that hold for every plan: groups partition the cards, the bubble is in [0, 1),
-//! ZeRO never adds memory stage over stage, and no config — valid or not — panics.
+//! ZeRO never adds memory stage over stage, traffic rows follow `Dim::ALL`'s order, and no
+//! config — valid or not — panics.
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use parallel_core::{
-    evaluate, Dim, InlineModel, ModelChoice, Plan, PlanConfig, Precision, Preset, RankOrder,
-    Recompute, Rollout, Schedule,
+    evaluate, Dim, InlineModel, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision, Preset,
+    RankOrder, Recompute, Rollout, Schedule,
 };
 use proptest::prelude::*;
 
@@ -209,6 +210,39 @@ proptest! {
             if b.link == parallel_core::Link::NvLink {
                 prop_assert_eq!(a.link, parallel_core::Link::NvLink);
             }
+        }
+    }
+
+    /// The traffic rows (plan-wide and a card's own) and the estimate's times list their
+    /// dimensions in `Dim::ALL`'s order, each once: the page keeps one row slot per dimension
+    /// in that order (web/src/components/dim_rows.rs). Any preset (MoE: EP and expert DP rows),
+    /// the optimizer on the host or not (the offload row).
+    #[test]
+    fn rows_follow_the_order_of_dim_all(
+        preset in prop::sample::select(Preset::ALL.to_vec()),
+        n_exp in 0u32..9,
+        (t, p, c, e) in (0u32..4, 0u32..4, 0u32..3, 0u32..4),
+        offload in any::<bool>(),
+        card_seed in any::<u32>(),
+    ) {
+        let config = PlanConfig {
+            model: ModelChoice::Preset(preset),
+            gpus: 1 << n_exp,
+            tp: 1 << t,
+            pp: 1 << p,
+            cp: 1 << c,
+            ep: 1 << e,
+            optimizer_offload: if offload { OptimizerOffload::Cpu } else { OptimizerOffload::None },
+            ..PlanConfig::default()
+        };
+        let Ok(plan) = Plan::new(&config) else { return Ok(()) };
+        let place = |d: Dim| Dim::ALL.iter().position(|&a| a == d).expect("a dimension of Dim::ALL");
+        let card = card_seed % plan.gpus();
+        for rows in [plan.traffic(), plan.traffic_for_card(card).unwrap()] {
+            let dims: Vec<Dim> = rows.iter().map(|t| t.dim).collect();
+            prop_assert!(dims.windows(2).all(|w| place(w[0]) < place(w[1])), "{:?}", dims);
+            let times: Vec<Dim> = plan.comm_times(&rows).iter().map(|t| t.dim).collect();
+            prop_assert_eq!(times, dims);
         }
     }
 }

@@ -9,11 +9,12 @@ use parallel_core::estimate::CommTime;
 use parallel_core::explain::Figure;
 use parallel_core::{Estimate, PlanConfig, Seconds};
 
+use crate::components::dim_rows::dim_rows;
 use crate::components::explain::figure_name;
 use crate::components::explain_button::ExplainButton;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
-use crate::lab::GridLab;
+use crate::lab::{part, GridLab};
 
 /// The figure's sentences.
 mod text {
@@ -183,7 +184,7 @@ pub fn EstimateFigure(
             </li>
         }
     };
-    let dims = Memo::new(move |_| times.with(|ts| ts.iter().map(|t| t.dim).collect::<Vec<_>>()));
+    let dims = part(move || times.with(|ts| ts.iter().map(|t| t.dim).collect::<Vec<_>>()));
     view! {
         <div class="figure estimate-figure" data-testid="estimate">
             <h3 class="figure-title"><T zh="估算的每步时间" en="Estimated step time" /></h3>
@@ -214,7 +215,7 @@ pub fn EstimateFigure(
                 </span>
             </p>
             <ul class="secondary estimate-dims" data-testid="estimate-dims">
-                <For each=move || dims.get() key=|dim| *dim children=dim_row />
+                {dim_rows(dims, dim_row)}
             </ul>
             <p class="secondary why">
                 {named(Figure::Compute)}

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::{Bytes, Dim, Memory, Report, Traffic};
 
+use crate::components::dim_rows::dim_rows;
 use crate::components::explain_button::ExplainButton;
 use crate::components::table_scroll::{head_cells, TableScroll};
 use crate::format;
@@ -229,8 +230,8 @@ const TRAFFIC_HEADS: &[(&str, &str, bool)] = &[
 ];
 
 /// Traffic per dimension: of the selected card's own groups, or plan-wide when none is. The
-/// rows are keyed by their dimension: one is added or removed only when the dimensions with
-/// traffic change.
+/// rows are keyed by their dimension (`dim_rows`): one is added or removed only when the
+/// dimensions with traffic change.
 #[component]
 pub fn TrafficTable(
     #[prop(into)] traffic: Signal<Vec<Traffic>>,
@@ -257,9 +258,7 @@ pub fn TrafficTable(
                     <thead><tr>{head_cells(TRAFFIC_HEADS)}</tr></thead>
                     <tbody>
                         {empty}
-                        <For each=move || dims.get() key=|dim| *dim let(dim)>
-                            {traffic_row(dim, traffic, lab)}
-                        </For>
+                        {dim_rows(dims, move |dim| traffic_row(dim, traffic, lab))}
                     </tbody>
                 </table>
             </TableScroll>

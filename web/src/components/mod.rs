@@ -4,6 +4,7 @@
 pub mod controls;
 pub mod cp_layouts;
 pub mod device_grid;
+pub mod dim_rows;
 pub mod estimate;
 pub mod explain;
 pub mod explain_button;
