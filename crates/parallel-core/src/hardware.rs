@@ -46,8 +46,9 @@ pub struct Card {
     pub scale_up_gbps: f64,
     /// Scale-out (network) bandwidth per card per direction, GB/s.
     pub scale_out_gbps: f64,
-    /// The effective TFLOP/s a card states itself (the lesson's 400), when it does not come
-    /// from `peak_tflops × matmul_efficiency`.
+    /// The effective TFLOP/s a card states itself, when it does not come from
+    /// `peak_tflops × matmul_efficiency`: the lesson's 400, and for the H200 and the H100 SXM
+    /// (the same chip and clocks) the 8,192³ GEMM measured on an H200 (SPEC §18).
     pub effective_tflops: Option<f64>,
     /// Where the values come from.
     pub source: &'static str,
@@ -136,7 +137,7 @@ impl Hardware {
                 peak_tflops: 989.0,
                 scale_up_gbps: 450.0,
                 scale_out_gbps: NIC_400G_GBPS,
-                effective_tflops: None,
+                effective_tflops: Some(crate::kernels::H200_GEMM_8192_TFLOPS),
                 source: "NVIDIA H100 Tensor Core GPU datasheet (H100 SXM: BF16 1,979 TFLOPS \
                          with sparsity = 989 dense, 3.35 TB/s, NVLink 900 GB/s); DGX H100: one \
                          400 Gb/s ConnectX-7 per GPU",
@@ -147,7 +148,7 @@ impl Hardware {
                 peak_tflops: 989.0,
                 scale_up_gbps: 450.0,
                 scale_out_gbps: NIC_400G_GBPS,
-                effective_tflops: None,
+                effective_tflops: Some(crate::kernels::H200_GEMM_8192_TFLOPS),
                 source: "NVIDIA H200 Tensor Core GPU datasheet (H200 SXM: 141 GB, 4.8 TB/s, \
                          BF16 1,979 TFLOPS with sparsity = 989 dense, NVLink 900 GB/s)",
             },

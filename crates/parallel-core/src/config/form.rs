@@ -129,7 +129,13 @@ impl From<PlanConfigForm> for PlanConfig {
             rollout: f.rollout,
             log_probs_chunk: f.log_probs_chunk,
         };
-        c.gpu_tflops = f.gpu_tflops.unwrap_or_else(|| c.derived_tflops());
+        // An explicit efficiency sets a measured card's rate too (SPEC §18): the H200 and the
+        // H100 state their measured large-GEMM rate only while no efficiency is given.
+        let measured = card.effective_tflops.is_some() && f.hardware != Hardware::Lesson;
+        c.gpu_tflops = f.gpu_tflops.unwrap_or_else(|| match f.matmul_efficiency {
+            Some(e) if measured => c.peak_tflops * e,
+            _ => c.derived_tflops(),
+        });
         c
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::config::Recompute;
 use crate::formula::{count_of, Quantity, Show};
+use crate::kernels::Kernels;
 use crate::plan::Plan;
 
 /// The extra forward of full recomputation: 8 FLOPs per parameter and token instead of 6.
@@ -61,7 +62,21 @@ impl Plan {
     /// 2-byte weight), so below the ridge the card waits on HBM (Williams et al. 2009,
     /// the roofline model; SPEC §17).
     pub(crate) fn roofline<Q: Quantity>(&self) -> Q {
-        (self.ridge::<Q>() / self.local_tokens()).max(Q::lit(1.0))
+        match Kernels::of(self.config()) {
+            Some(kernels) => self.kernel_slowdown(&kernels),
+            None => (self.ridge::<Q>() / self.local_tokens()).max(Q::lit(1.0)),
+        }
+    }
+
+    /// With kernel tables (SPEC §18), how much longer compute takes than every FLOP at the
+    /// card's large-GEMM rate: compute ÷ (FLOPs ÷ (N·TFLOP/s·10¹²)).
+    fn kernel_slowdown<Q: Quantity>(&self, kernels: &Kernels) -> Q {
+        let flat = self.flops::<Q>()
+            / (count_of::<Q>("N", self.gpus())
+                * count_of("TFLOP/s", self.config().gpu_tflops)
+                * Q::constant("10¹²", 1e12));
+        self.kernel_compute::<Q>(kernels).named("compute", Show::Seconds)
+            / flat.named("at full rate", Show::Seconds)
     }
 
     /// max(1, R/T_e), T_e = T_l·top_k·e/experts: a routed expert sees only the tokens sent
@@ -82,6 +97,24 @@ impl Plan {
     /// token meets and P_e = P_routed·top_k/experts the routed experts' share (a dense model
     /// has only the first term, with P_act). Attention's products are not weight-bound.
     pub(crate) fn compute<Q: Quantity>(&self) -> Q {
+        match Kernels::of(self.config()) {
+            Some(kernels) => self.kernel_compute(&kernels),
+            None => self.roofline_compute(),
+        }
+    }
+
+    /// Compute from measured kernel rates (SPEC §18): m·(t_gemm + t_attn + t_mem), a card's
+    /// GEMMs, attention and memory-bound kernels over one micro-batch of its stage.
+    pub(crate) fn kernel_compute<Q: Quantity>(&self, kernels: &Kernels) -> Q {
+        let times = self.kernel_times::<Q>(kernels);
+        count_of::<Q>("m", self.micro_batches())
+            * (times.gemm.named("t_gemm", Show::Seconds)
+                + times.attention.named("t_attention", Show::Seconds)
+                + times.memory.named("t_mem", Show::Seconds))
+    }
+
+    /// SPEC §17's compute at the roofline, the lesson's card's.
+    fn roofline_compute<Q: Quantity>(&self) -> Q {
         let model = self.model();
         let tokens = || self.tokens::<Q>().named("T", Show::Count);
         let weights = match (model.moe, self.expert_roofline::<Q>()) {

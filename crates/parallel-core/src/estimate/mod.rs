@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::formula::{count_of, sum, Quantity, Show};
 use crate::grid::Dim;
+use crate::kernels::{Kernels, Provenance};
 use crate::plan::Plan;
 use crate::traffic::Traffic;
 use crate::units::Seconds;
@@ -22,9 +23,14 @@ pub const BACKWARD_SHARE: f64 = 2.0 / 3.0;
 
 pub use comm::{steps_per_call, DP_BUCKET_BYTES};
 pub use compute::FULL_RECOMPUTE_FACTOR;
+pub use kernels::{
+    MemoryBound, ATTENTION_FWD_BWD, MEMORY_BOUND_FORWARD, MEMORY_BOUND_STEP,
+    OPTIMIZER_BYTES_PER_PARAM,
+};
 
 mod comm;
 mod compute;
+mod kernels;
 
 /// One step of one plan, estimated (SPEC §12 and §17 `estimate`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -50,6 +56,38 @@ pub struct Estimate {
     pub tokens_per_s_per_gpu: f64,
     /// Model FLOPs ÷ (N · peak · step): the share of the card's peak the step uses.
     pub mfu: f64,
+    /// Compute split by kernel, and the optimizer step, for a card with measured kernel
+    /// tables (SPEC §18); `None` for the lesson's card.
+    pub kernels: Option<KernelSplit>,
+}
+
+/// A step's compute by kind of kernel on a card with tables (SPEC §18), per step.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct KernelSplit {
+    /// The GEMMs' seconds: m·t_gemm.
+    pub gemm_s: Seconds,
+    /// The attention kernel's seconds: m·t_attention.
+    pub attention_s: Seconds,
+    /// The memory-bound kernels' seconds: m·t_mem.
+    pub memory_bound_s: Seconds,
+    /// The optimizer step's seconds, after the pipeline drains.
+    pub optimizer_s: Seconds,
+    /// Whether the tables are the H200's own (H200, H100) or borrowed by the one rule.
+    pub borrowed: bool,
+}
+
+/// One average layer of one micro-batch on a card, by kind of kernel (SPEC §18): what a
+/// forward + backward of one layer takes at the card's shapes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LayerKernels {
+    /// The layer's GEMMs.
+    pub gemm_s: Seconds,
+    /// Its attention kernel.
+    pub attention_s: Seconds,
+    /// Its memory-bound kernels.
+    pub memory_bound_s: Seconds,
+    /// The three together.
+    pub total_s: Seconds,
 }
 
 /// The three terms a step is made of, for saying why one plan beats another.
@@ -62,6 +100,8 @@ pub enum Term {
     Bubble,
     /// Communication on the critical path.
     ExposedComm,
+    /// The optimizer step (SPEC §18).
+    Optimizer,
 }
 
 impl Term {
@@ -71,11 +111,17 @@ impl Term {
             Term::Compute => "compute_s",
             Term::Bubble => "bubble_s",
             Term::ExposedComm => "exposed_comm_s",
+            Term::Optimizer => "optimizer_s",
         }
     }
 }
 
 impl Estimate {
+    /// The optimizer step's seconds (0 without kernel tables).
+    pub fn optimizer_s(&self) -> Seconds {
+        self.kernels.map_or(Seconds::new(0.0), |k| k.optimizer_s)
+    }
+
     /// The term that differs most between `self` and `other`, and by how much (other − self:
     /// positive when `self` is quicker on it). `None` when no term differs.
     ///
@@ -95,6 +141,7 @@ impl Estimate {
             (Term::Compute, self.compute_s, other.compute_s),
             (Term::Bubble, self.bubble_s, other.bubble_s),
             (Term::ExposedComm, self.exposed_comm_s, other.exposed_comm_s),
+            (Term::Optimizer, self.optimizer_s(), other.optimizer_s()),
         ]
         .into_iter()
         .map(|(term, a, b)| (term, Seconds::new(b.get() - a.get())))
@@ -159,12 +206,17 @@ impl Plan {
         (bubble, exposed)
     }
 
-    /// The step time as a formula: compute + bubble + exposed communication.
+    /// The step time as a formula: compute + bubble + exposed communication (+ the
+    /// optimizer step on a card with kernel tables, SPEC §18).
     pub(crate) fn step<Q: Quantity>(&self, times: &[CommTime], compute: f64) -> Q {
         let (bubble, exposed) = self.step_terms::<Q>(times, compute);
-        Q::var("compute", compute, Show::Seconds)
+        let step = Q::var("compute", compute, Show::Seconds)
             + bubble.named("bubble time", Show::Seconds)
-            + exposed.named("exposed", Show::Seconds)
+            + exposed.named("exposed", Show::Seconds);
+        match Kernels::of(self.config()) {
+            Some(kernels) => step + self.optimizer_time::<Q>(&kernels),
+            None => step,
+        }
     }
 
     /// The α part of the exposed time: the blocking dimensions' α (the offload has none),
@@ -185,6 +237,43 @@ impl Plan {
         .max(Q::lit(0.0))
         .named("unhidden", Show::Seconds);
         alpha(true) + unhidden * alpha(false).named("α of dp", Show::Seconds) / hidden
+    }
+
+    /// A step's compute split by kernel kind, and its optimizer step (SPEC §18).
+    fn kernel_split(&self, kernels: &Kernels) -> KernelSplit {
+        let times = self.kernel_times::<f64>(kernels);
+        let m = f64::from(self.micro_batches());
+        KernelSplit {
+            gemm_s: Seconds::new(m * times.gemm),
+            attention_s: Seconds::new(m * times.attention),
+            memory_bound_s: Seconds::new(m * times.memory),
+            optimizer_s: Seconds::new(self.optimizer_time(kernels)),
+            borrowed: kernels.provenance == Provenance::Borrowed,
+        }
+    }
+
+    /// One average layer of one micro-batch on a card (SPEC §18): the stage's layers' kernel
+    /// times ÷ (L/p). `None` for a card without kernel tables (the lesson's).
+    ///
+    /// ```
+    /// use parallel_core::{hardware::Hardware, Plan, PlanConfig};
+    /// let plan = Plan::new(&PlanConfig { tp: 8, ..PlanConfig::on(Hardware::H200) })?;
+    /// let layer = plan.layer_kernels().unwrap();
+    /// assert!(layer.gemm_s.get() > layer.memory_bound_s.get());
+    /// assert!(Plan::new(&PlanConfig::default())?.layer_kernels().is_none());
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn layer_kernels(&self) -> Option<LayerKernels> {
+        let kernels = Kernels::of(self.config())?;
+        let times = self.stage_layer_times::<f64>(&kernels);
+        let per_stage = f64::from(self.model().layers) / f64::from(self.degrees().pp);
+        let each = |s: f64| Seconds::new(s / per_stage);
+        Some(LayerKernels {
+            gemm_s: each(times.gemm),
+            attention_s: each(times.attention),
+            memory_bound_s: each(times.memory),
+            total_s: each(times.gemm + times.attention + times.memory),
+        })
     }
 
     /// Tokens per second per card, T/(step·N), as a formula of the step time `step`.
@@ -231,6 +320,7 @@ impl Plan {
             step_s: Seconds::new(step),
             tokens_per_s_per_gpu: positive(&|| self.throughput(step)),
             mfu: positive(&|| self.mfu(step)),
+            kernels: Kernels::of(self.config()).map(|k| self.kernel_split(&k)),
         }
     }
 }
