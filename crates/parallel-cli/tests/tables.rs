@@ -30,7 +30,7 @@ fn all_tables_render_in_every_format_and_language() {
         let ids: Vec<&str> = tables.iter().map(|t| t["id"].as_str().unwrap()).collect();
         assert_eq!(
             ids,
-            ["8gpu", "64gpu", "llama3", "deepseek", "recipes", "runs"]
+            ["8gpu", "64gpu", "llama3", "deepseek", "recipes", "runs", "measured"]
         );
         for t in tables {
             let mut keys: Vec<&str> = t["columns"]
@@ -150,4 +150,39 @@ fn runs_table_rows_equal_eval_on_their_plans() {
     assert_eq!(first["id"], "llama3-405b-8k-8192");
     assert_eq!(first["published"]["value"], 0.43);
     assert_eq!(first["config"]["hardware"], "h100-sxm");
+}
+
+/// `table --table runs` ends with the figures measured on one H200: each step row's lab figure
+/// is `eval`'s step time on the row's plan, each ratio is lab ÷ measured, and every layer's lab
+/// time lies between its measured floor and its eager time.
+#[test]
+fn measured_rows_equal_eval_on_their_plans() {
+    let json = json_of(&["table", "--table", "runs", "--format", "json"], "");
+    let tables = json["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2);
+    let measured = &tables[1];
+    assert_eq!(measured["id"], "measured");
+    let rows = measured["rows"].as_array().unwrap();
+    let count = |m: &str| rows.iter().filter(|r| r["data"]["measure"] == m).count();
+    assert_eq!((count("layer_eager"), count("layer_compiled")), (6, 2));
+    assert_eq!((count("step_eager"), count("step_compiled"), count("step_recompute")), (3, 3, 2));
+    assert_eq!(
+        (count("activation_eager"), count("activation_compiled"), count("activation_recompute")),
+        (3, 1, 3)
+    );
+    for row in rows {
+        let data = &row["data"];
+        let (lab, measured) = (data["lab"].as_f64().unwrap(), data["measured"].as_f64().unwrap());
+        assert_eq!(data["ratio"].as_f64(), Some(lab / measured), "{}", data["id"]);
+        assert_eq!(data["config"]["hardware"], "h200");
+        let measure = data["measure"].as_str().unwrap();
+        if measure.starts_with("step") {
+            let report = json_of(&["eval"], &data["config"].to_string());
+            assert_eq!(report["estimate"]["step_s"].as_f64(), Some(lab), "{}", data["id"]);
+        }
+        if measure == "layer_eager" {
+            let floor = data["floor"].as_f64().unwrap();
+            assert!(floor <= lab && lab <= measured, "{}", data["id"]);
+        }
+    }
 }

@@ -6,7 +6,8 @@
 //! b ∈ {1, 2, 4, 8} with m = global_batch/(d·b) whole, ZeRO 0–3, the three recompute modes,
 //! and the schedules GPipe, 1F1B and interleaved with v ∈ {2, 4} (with one stage only 1F1B:
 //! the schedules are then the same plan, and interleaving needs p > 1). Each is checked by
-//! [`Plan::new`]'s rules; those that fit are ranked by `step_s`, ties by lower total memory.
+//! [`Plan::new`]'s rules; those that fit are ranked by `step_s`, ties by fewer pipeline stages,
+//! then lower total memory.
 //!
 //! [`Search`] runs in slices ([`Search::advance`]) so that the page can spread it over
 //! several frames and drop it when its inputs change; [`search`] runs it at once.
@@ -132,12 +133,13 @@ struct Layout {
     m: u32,
 }
 
-/// A fitting candidate as ranked: above 80% of the card or not, step, total memory, and its
-/// enumeration index.
+/// A fitting candidate as ranked: above 80% of the card or not, step, pipeline stages, total
+/// memory, and its enumeration index.
 #[derive(Clone, Copy, Debug)]
 struct Ranked {
     tight: bool,
     step: f64,
+    pp: u32,
     total: f64,
     index: u64,
 }
@@ -305,6 +307,7 @@ impl Search {
                     Ranked {
                         tight,
                         step,
+                        pp: plan.degrees().pp,
                         total,
                         index,
                     },
@@ -317,6 +320,7 @@ impl Search {
                     Ranked {
                         tight,
                         step: 0.0,
+                        pp: plan.degrees().pp,
                         total,
                         index,
                     },
@@ -356,11 +360,14 @@ impl Search {
 }
 
 /// Ranking of fitting plans: under 80% of the card first (Fujii et al. 2024, see
-/// [`crate::margin`]), then step, total memory and enumeration order.
+/// [`crate::margin`]), then step; at equal step fewer pipeline stages (the cards go to TP inside
+/// a node, or to DP, before PP across nodes: Narayanan et al. 2021 §3.3's takeaway #1), then
+/// total memory and enumeration order.
 fn faster(a: &Ranked, b: &Ranked) -> core::cmp::Ordering {
     a.tight
         .cmp(&b.tight)
         .then(a.step.total_cmp(&b.step))
+        .then(a.pp.cmp(&b.pp))
         .then(a.total.total_cmp(&b.total))
         .then(a.index.cmp(&b.index))
 }

@@ -7,6 +7,7 @@
 mod lesson;
 mod plans;
 mod render;
+mod measured;
 mod runs;
 
 pub use render::write;
@@ -16,7 +17,7 @@ use std::io::{Read, Write};
 use parallel_core::{PlanConfig, Report};
 use serde::{Deserialize, Serialize};
 
-use crate::args::{Source, TableArgs};
+use crate::args::{LessonTable, Source, TableArgs};
 use crate::error::CliError;
 use crate::input::{self, Object};
 
@@ -107,6 +108,8 @@ pub enum RowData {
     },
     /// A published run beside the lab's figures for it.
     Run(Box<parallel_core::runs::RunRow>),
+    /// A figure measured on a real card beside the lab's.
+    Measured(Box<parallel_core::measured::MeasuredRow>),
     /// Nothing (the bench's own results).
     None,
 }
@@ -159,10 +162,19 @@ struct StdinPlan {
 /// Runs `table`: builds the selected tables and writes them in the chosen format.
 pub fn run(args: &TableArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), CliError> {
     let tables = match &args.source {
-        Source::Lesson(ids) => ids
-            .iter()
-            .map(|&id| lesson::table(id, args.lang))
-            .collect::<Result<Vec<_>, _>>()?,
+        Source::Lesson(ids) => {
+            let mut tables = Vec::new();
+            for &id in ids {
+                tables.push(lesson::table(id, args.lang)?);
+                // The published runs come with the figures measured on a real card.
+                if id == LessonTable::Runs {
+                    tables.push(measured::table(args.lang).map_err(|e| {
+                        CliError::invalid(&format!("measured.{}", e.field()), e.reason())
+                    })?);
+                }
+            }
+            tables
+        }
         Source::Stdin => {
             let entries: Vec<Object<StdinPlan>> = input::parse(&input::read_all(stdin)?)?;
             let plans = entries

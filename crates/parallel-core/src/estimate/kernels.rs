@@ -322,8 +322,7 @@ impl Plan {
             core::iter::once(share(self.dense_shard::<Q>()))
                 .chain(self.expert_shard::<Q>().map(share)),
         );
-        (Q::constant("30 B", OPTIMIZER_BYTES_PER_PARAM) * params
-            / (Q::var("copy TB/s", k.copy_tbps, Show::Count) * Q::constant("10¹²", 1e12)))
-        .named("optimizer", Show::Seconds)
+        Q::constant("30 B", OPTIMIZER_BYTES_PER_PARAM) * params
+            / (Q::var("copy TB/s", k.copy_tbps, Show::Count) * Q::constant("10¹²", 1e12))
     }
 }

@@ -57,7 +57,8 @@ pub struct Estimate {
     /// Model FLOPs ÷ (N · peak · step): the share of the card's peak the step uses.
     pub mfu: f64,
     /// Compute split by kernel, and the optimizer step, for a card with measured kernel
-    /// tables (SPEC §18); `None` for the lesson's card.
+    /// tables (SPEC §18); `None` (and absent from the report) for the lesson's card.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kernels: Option<KernelSplit>,
 }
 
@@ -214,7 +215,9 @@ impl Plan {
             + bubble.named("bubble time", Show::Seconds)
             + exposed.named("exposed", Show::Seconds);
         match Kernels::of(self.config()) {
-            Some(kernels) => step + self.optimizer_time::<Q>(&kernels),
+            Some(kernels) => {
+                step + self.optimizer_time::<Q>(&kernels).named("optimizer", Show::Seconds)
+            }
             None => step,
         }
     }

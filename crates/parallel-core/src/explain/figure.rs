@@ -39,6 +39,14 @@ pub enum Figure {
     Roofline,
     /// Model FLOPs utilisation.
     Mfu,
+    /// The GEMMs' share of compute, from measured rates (SPEC §18).
+    KernelGemm,
+    /// The attention kernel's share of compute, from measured rates (SPEC §18).
+    KernelAttention,
+    /// The memory-bound kernels' share of compute, at the copy bandwidth (SPEC §18).
+    KernelMemory,
+    /// The optimizer step (SPEC §18).
+    Optimizer,
     /// Host bytes of one card's offloaded optimizer, 16·Ψ_o (SPEC §14).
     HostPerGpu,
     /// Host bytes of the busiest node: the sum over its cards (SPEC §14).
@@ -74,6 +82,10 @@ impl Figure {
             Figure::Latency => "estimate-latency".into(),
             Figure::Roofline => "estimate-roofline".into(),
             Figure::Mfu => "estimate-mfu".into(),
+            Figure::KernelGemm => "estimate-gemm".into(),
+            Figure::KernelAttention => "estimate-attention".into(),
+            Figure::KernelMemory => "estimate-memory-bound".into(),
+            Figure::Optimizer => "estimate-optimizer".into(),
             Figure::HostPerGpu => "mem-host".into(),
             Figure::HostPerNode => "mem-host-node".into(),
             Figure::RolloutWeights => "rollout-weights".into(),
@@ -99,6 +111,10 @@ impl Figure {
             Figure::Latency,
             Figure::Roofline,
             Figure::Mfu,
+            Figure::KernelGemm,
+            Figure::KernelAttention,
+            Figure::KernelMemory,
+            Figure::Optimizer,
             Figure::HostPerGpu,
             Figure::HostPerNode,
             Figure::RolloutWeights,

@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::config::Accounting;
 use crate::formula::{Quantity, Show, Worked};
 use crate::grid::Dim;
+use crate::kernels::Kernels;
 use crate::numbers::thousands;
 use crate::plan::{data_parallel_degree, Plan};
 use crate::report::Report;
@@ -78,6 +79,10 @@ const ROOFLINE_SOURCE: &str =
     "the roofline model (Williams et al. 2009): a GEMM of T_l rows does T_l FLOPs per byte of BF16 weight; SPEC §17";
 const ALPHA_BETA_SOURCE: &str =
     "Hockney 1994 (α–β), ring step counts of Thakur et al. 2005; SPEC §17 (an estimate)";
+const SLOWDOWN_SOURCE: &str =
+    "compute from measured kernel rates ÷ the same FLOPs at the card's large-GEMM rate; SPEC §18";
+const OPTIMIZER_SOURCE: &str =
+    "Adam with FP32 master weights (Megatron-LM's distributed optimizer): 30 bytes read and written per parameter at the measured copy bandwidth; SPEC §18";
 const MFU_SOURCE: &str = "PaLM (Chowdhery et al. 2022) appendix B; SPEC §17";
 const ROLLOUT_SOURCE: &str =
     "GQA (Ainslie et al. 2023) and MLA (DeepSeek-V2, 2024) KV caches; seed 000's RL recipes; SPEC §15";
@@ -131,6 +136,7 @@ impl Plan {
         let stage = self.headline_stage(report);
         let row = |dim: Dim| report.comm.iter().find(|t| t.dim == dim);
         let e = report.estimate;
+        let kernels = Kernels::of(self.config());
         // The estimate uses the plan's own links (Plan::traffic), whatever card is selected.
         let own = || self.comm_times(&self.traffic());
         let (name, worked, (result, unit, shown), source): (&str, Worked, _, &'static str) =
@@ -208,8 +214,29 @@ impl Plan {
                     "compute",
                     self.compute(),
                     seconds(e.compute_s),
-                    ESTIMATE_SOURCE,
+                    kernels.map_or(ESTIMATE_SOURCE, |k| k.source()),
                 ),
+                Figure::KernelGemm | Figure::KernelAttention | Figure::KernelMemory => {
+                    let k = kernels?;
+                    let split = e.kernels?;
+                    let times = self.kernel_times::<Worked>(&k);
+                    let (name, time, value) = match figure {
+                        Figure::KernelGemm => ("GEMMs", times.gemm, split.gemm_s),
+                        Figure::KernelAttention => ("attention", times.attention, split.attention_s),
+                        _ => ("memory-bound", times.memory, split.memory_bound_s),
+                    };
+                    let m = crate::formula::count_of::<Worked>("m", self.micro_batches());
+                    (name, m * time, seconds(value), k.source())
+                }
+                Figure::Optimizer => {
+                    let k = kernels?;
+                    (
+                        "optimizer",
+                        self.optimizer_time(&k),
+                        seconds(e.kernels?.optimizer_s),
+                        OPTIMIZER_SOURCE,
+                    )
+                }
                 Figure::StepTime => (
                     "step",
                     self.step(&own(), e.compute_s.get()),
@@ -251,7 +278,7 @@ impl Plan {
                         Unit::Count,
                         Show::Count.write(e.roofline_factor),
                     ),
-                    ROOFLINE_SOURCE,
+                    if kernels.is_some() { SLOWDOWN_SOURCE } else { ROOFLINE_SOURCE },
                 ),
                 Figure::Mfu => ("MFU", self.mfu(e.step_s.get()), ratio(e.mfu), MFU_SOURCE),
                 Figure::HostPerGpu => (
@@ -330,6 +357,10 @@ impl Plan {
             Figure::TokensPerStep,
             Figure::Roofline,
             Figure::Compute,
+            Figure::KernelGemm,
+            Figure::KernelAttention,
+            Figure::KernelMemory,
+            Figure::Optimizer,
         ]);
         figures.extend(self.traffic().iter().map(|row| Figure::CommTime(row.dim)));
         figures.extend([

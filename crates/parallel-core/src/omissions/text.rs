@@ -55,8 +55,8 @@ pub(super) const fn title(item: Omission) -> (&'static str, &'static str) {
             "Splitting stage-to-stage messages over the TP group",
         ),
         Omission::KernelEfficiency => (
-            "屋顶线之外，算子效率随矩阵形状的变化",
-            "How kernel efficiency changes with matrix shape, beyond the roofline",
+            "课程卡上，算子效率随矩阵形状的变化",
+            "On the lesson's card, how kernel efficiency changes with matrix shape",
         ),
         Omission::StageTime => (
             "各段流水线用时的差别",
@@ -196,14 +196,17 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              TP group is not modelled, so with TP > 1 PP's bytes are an overcount.",
         ),
         Omission::KernelEfficiency => (
-            "计算时间 = FLOPs ÷ (N × 每卡有效算力 gpu_tflops)，只在每卡每个 micro-batch 的 token 数低于屋顶线拐点 \
-             R = 算力 ÷ 显存带宽 时按 R/T_l 放慢（权重从显存读不及）。除此之外所有矩阵乘都按同一个效率\
-             （真实卡用 matmul_efficiency = 0.75）：TP 切得再细、矩阵再窄也不另外掉速。",
-            "Compute is FLOPs ÷ (N × the effective gpu_tflops of a card), slowed by R/T_l only where \
-             a card's tokens per micro-batch fall under the roofline's ridge R = rate ÷ HBM \
-             bandwidth (the weights cannot stream in fast enough). Beyond that every GEMM runs at \
-             one efficiency (matmul_efficiency = 0.75 on the real cards): a finer TP split or a \
-             narrower matrix loses nothing more.",
+            "课程卡（lesson）的计算时间 = FLOPs ÷ (N × 每卡有效算力 400 TFLOP/s)，只在每卡每个 micro-batch \
+             的 token 数低于屋顶线拐点 R = 算力 ÷ 显存带宽 时按 R/T_l 放慢：TP 切得再细、矩阵再窄也不另外掉速。\
+             真实卡（h200 等）按一张 H200 上实测的内核速率计：每个矩阵乘按它在卡上的形状、注意力按块长、\
+             访存型内核按拷贝带宽；这些表本身不计内核之间的重叠与启动开销的隐藏。",
+            "On the lesson's card, compute is FLOPs ÷ (N × its effective 400 TFLOP/s), slowed by \
+             R/T_l only where a card's tokens per micro-batch fall under the roofline's ridge \
+             R = rate ÷ HBM bandwidth: a finer TP split or a narrower matrix loses nothing more. \
+             The real cards (h200 and the others) use kernel rates measured on one H200: each GEMM \
+             at its shape on the card, attention by chunk length, memory-bound kernels at the copy \
+             bandwidth; the tables themselves do not count kernels overlapping or launches hidden \
+             behind the previous kernel.",
         ),
         Omission::StageTime => (
             "气泡 = 计算 × (p−1)/(v·m)，默认每段用时相同。除不尽时多出来的那层、嵌入和输出头在首尾两段\
@@ -214,12 +217,12 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              changes memory, not the estimate.",
         ),
         Omission::OutsideTheStep => (
-            "一步 = 计算 + 气泡 + 没藏住的通信。优化器更新（每张卡在自己分片上跑的 Adam）、梯度裁剪、\
-             数据加载、kernel 启动和检查点都不计；ZeRO 阶段只改变通信，不改变计算时间。",
-            "A step is compute + bubble + the communication not hidden. The optimizer update (Adam \
-             on each card's shard), gradient clipping, data loading, kernel launches and \
-             checkpoints are not counted; the ZeRO stage changes the traffic, not the compute \
-             time.",
+            "一步 = 计算 + 气泡 + 没藏住的通信（真实卡再加优化器更新）。课程卡不计优化器更新；\
+             梯度裁剪、数据加载和检查点在哪张卡上都不计；ZeRO 阶段只改变通信和优化器分片，不改变计算时间。",
+            "A step is compute + bubble + the communication not hidden (+ the optimizer update on \
+             the real cards). On the lesson's card the optimizer update is not counted; gradient \
+             clipping, data loading and checkpoints are counted on no card; the ZeRO stage changes \
+             the traffic and the optimizer's shard, not the compute time.",
         ),
         Omission::CpuUpdate => (
             "把优化器放到主机上（optimizer_offload = \"cpu\"）时，显存少了每个参数 12 字节，主机每张卡\
