@@ -21,12 +21,15 @@ const FIELDS = {
   gpus: 'search-gpus', gpus_per_node: 'search-gpn', seq_len: 'search-seq', global_batch: 'search-batch',
   gpu_memory_gb: 'search-memory', nvlink_gbps: 'search-nvlink', ib_gbps: 'search-ib', gpu_tflops: 'search-tflops',
 };
-// The panel's starting inputs: 64 cards and 256 sequences a step (the panel's own), the rest
-// the core's defaults (web/src/sections/search/form.rs `defaults`).
+// The panel's starting inputs: 64 cards and 256 sequences a step (the panel's own) on the H100
+// SXM (its DEFAULT_CARD), the rest the core's defaults (web/src/sections/search/form.rs
+// `defaults`); the card's numbers are the CLI's preset.
 const core = coreDefaults().config;
+const h100 = cli(['defaults']).ok.hardware.find((h) => h.id === 'h100-sxm').config;
 const DEFAULTS = {
   model: core.model, gpus: 64, gpus_per_node: core.gpus_per_node, seq_len: core.seq_len, global_batch: 256,
-  gpu_memory_gb: core.gpu_memory_gb, nvlink_gbps: core.nvlink_gbps, ib_gbps: core.ib_gbps, gpu_tflops: core.gpu_tflops,
+  hardware: 'h100-sxm', gpu_memory_gb: h100.gpu_memory_gb, nvlink_gbps: h100.nvlink_gbps, ib_gbps: h100.ib_gbps,
+  gpu_tflops: h100.gpu_tflops,
 };
 
 /** Types `value` into a search field as a person does: select all, type, and move on. */

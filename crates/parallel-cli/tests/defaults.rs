@@ -159,13 +159,24 @@ fn card_presets_carry_their_datasheet_values_and_explicit_fields_win() {
         "{slowdown}"
     );
     let compute = explained(&c, "estimate-compute");
-    assert!(compute["source"].as_str().unwrap().starts_with("measured on one H200"));
+    assert!(compute["source"]
+        .as_str()
+        .unwrap()
+        .starts_with("measured on one H200"));
     // A card without its own tables says it borrows them.
     let b200 = json_of(&["eval", "--explain"], r#"{"hardware":"b200"}"#);
-    for figure in ["estimate-compute", "estimate-gemm", "estimate-attention", "estimate-memory-bound"] {
+    for figure in [
+        "estimate-compute",
+        "estimate-gemm",
+        "estimate-attention",
+        "estimate-memory-bound",
+    ] {
         let e = explained(&b200, figure);
         assert!(
-            e["source"].as_str().unwrap().starts_with("borrowed from the H200 measurement"),
+            e["source"]
+                .as_str()
+                .unwrap()
+                .starts_with("borrowed from the H200 measurement"),
             "{e}"
         );
     }

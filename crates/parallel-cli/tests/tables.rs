@@ -165,20 +165,44 @@ fn measured_rows_equal_eval_on_their_plans() {
     let rows = measured["rows"].as_array().unwrap();
     let count = |m: &str| rows.iter().filter(|r| r["data"]["measure"] == m).count();
     assert_eq!((count("layer_eager"), count("layer_compiled")), (6, 2));
-    assert_eq!((count("step_eager"), count("step_compiled"), count("step_recompute")), (3, 3, 2));
     assert_eq!(
-        (count("activation_eager"), count("activation_compiled"), count("activation_recompute")),
+        (
+            count("step_eager"),
+            count("step_compiled"),
+            count("step_recompute")
+        ),
+        (3, 3, 2)
+    );
+    assert_eq!(
+        (
+            count("activation_eager"),
+            count("activation_compiled"),
+            count("activation_recompute")
+        ),
         (3, 1, 3)
     );
     for row in rows {
         let data = &row["data"];
-        let (lab, measured) = (data["lab"].as_f64().unwrap(), data["measured"].as_f64().unwrap());
-        assert_eq!(data["ratio"].as_f64(), Some(lab / measured), "{}", data["id"]);
+        let (lab, measured) = (
+            data["lab"].as_f64().unwrap(),
+            data["measured"].as_f64().unwrap(),
+        );
+        assert_eq!(
+            data["ratio"].as_f64(),
+            Some(lab / measured),
+            "{}",
+            data["id"]
+        );
         assert_eq!(data["config"]["hardware"], "h200");
         let measure = data["measure"].as_str().unwrap();
         if measure.starts_with("step") {
             let report = json_of(&["eval"], &data["config"].to_string());
-            assert_eq!(report["estimate"]["step_s"].as_f64(), Some(lab), "{}", data["id"]);
+            assert_eq!(
+                report["estimate"]["step_s"].as_f64(),
+                Some(lab),
+                "{}",
+                data["id"]
+            );
         }
         if measure == "layer_eager" {
             let floor = data["floor"].as_f64().unwrap();

@@ -59,6 +59,10 @@ pub struct SearchOutcome {
     /// The valid plans that do not fit, least memory first (not part of the CLI's JSON).
     #[serde(skip)]
     pub near_misses: Vec<Found>,
+    /// When the first plan splits the sequence (CP > 1): the best fitting plan that does not,
+    /// to show what context parallelism buys (absent when none fits, or the first has CP 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub without_cp: Option<Found>,
 }
 
 /// Why the first plan of a ranking is ahead of the second.
@@ -90,6 +94,14 @@ impl SearchOutcome {
             return None;
         };
         Some(ahead(&first.report, &second.report))
+    }
+
+    /// What context parallelism buys the first plan over the best plan without it, when the
+    /// first has CP > 1 and a CP-1 plan fits: the term that differs most.
+    pub fn why_cp(&self) -> Option<Ahead> {
+        let first = self.plans.first()?;
+        let without = self.without_cp.as_ref()?;
+        Some(ahead(&first.report, &without.report))
     }
 }
 
@@ -159,6 +171,8 @@ pub struct Search {
     comfortable: u64,
     top: usize,
     best: Vec<Ranked>,
+    /// The best fitting plan with CP 1.
+    best_without_cp: Vec<Ranked>,
     misses: Vec<Ranked>,
 }
 
@@ -237,6 +251,7 @@ impl Search {
             comfortable: 0,
             top,
             best: Vec::new(),
+            best_without_cp: Vec::new(),
             misses: Vec::new(),
         })
     }
@@ -301,18 +316,17 @@ impl Search {
                 self.fitting += 1;
                 self.comfortable += u64::from(!tight);
                 let step = plan.estimate().step_s.get();
-                keep(
-                    &mut self.best,
-                    self.top,
-                    Ranked {
-                        tight,
-                        step,
-                        pp: plan.degrees().pp,
-                        total,
-                        index,
-                    },
-                    faster,
-                );
+                let ranked = Ranked {
+                    tight,
+                    step,
+                    pp: plan.degrees().pp,
+                    total,
+                    index,
+                };
+                keep(&mut self.best, self.top, ranked, faster);
+                if plan.degrees().cp == 1 {
+                    keep(&mut self.best_without_cp, 1, ranked, faster);
+                }
             } else {
                 keep(
                     &mut self.misses,
@@ -348,12 +362,17 @@ impl Search {
                 })
                 .collect()
         };
+        let plans = found(&self.best);
+        let first_splits = plans.first().is_some_and(|f| f.config.cp > 1);
         SearchOutcome {
             considered: self.considered,
             valid: self.valid,
             fitting: self.fitting,
             comfortable: self.comfortable,
-            plans: found(&self.best),
+            without_cp: first_splits
+                .then(|| found(&self.best_without_cp).into_iter().next())
+                .flatten(),
+            plans,
             near_misses: found(&self.misses),
         }
     }

@@ -3,7 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use parallel_core::kernels::{Pass, H200_ATTENTION, H200_COPY_TBPS, H200_GEMM, H200_GEMM_8192_TFLOPS};
+use parallel_core::kernels::{
+    Pass, H200_ATTENTION, H200_COPY_TBPS, H200_GEMM, H200_GEMM_8192_TFLOPS,
+};
 use parallel_core::measured::data::{Held, ACTIVATIONS, LAYERS, STEPS, STEP_VOCAB};
 use parallel_core::measured::{measured_rows, Measure, MeasuredRow};
 use parallel_core::Lang;
@@ -35,14 +37,29 @@ fn the_gemm_grid_is_the_measured_one() {
     assert_eq!(all.len(), 8 * 7 * 7);
     for r in all {
         let (m, n, k) = (num(r, "M"), num(r, "N"), num(r, "K"));
-        for (pass, key) in [(Pass::Forward, "fwd"), (Pass::Dgrad, "dgrad"), (Pass::Wgrad, "wgrad")] {
+        for (pass, key) in [
+            (Pass::Forward, "fwd"),
+            (Pass::Dgrad, "dgrad"),
+            (Pass::Wgrad, "wgrad"),
+        ] {
             let core = H200_GEMM.rate(pass, m, n, k);
-            assert!(same(core, num(r, key), 1e-4), "{m}×{n}×{k} {key}: {core} vs {r}");
+            assert!(
+                same(core, num(r, key), 1e-4),
+                "{m}×{n}×{k} {key}: {core} vs {r}"
+            );
         }
     }
     let card = file("card.json");
-    assert!(same(H200_GEMM_8192_TFLOPS, num(&card, "gemm_8192_tflops"), 0.01));
-    assert!(same(H200_COPY_TBPS, num(&card, "copy_tbps_read_plus_write"), 0.001));
+    assert!(same(
+        H200_GEMM_8192_TFLOPS,
+        num(&card, "gemm_8192_tflops"),
+        0.01
+    ));
+    assert!(same(
+        H200_COPY_TBPS,
+        num(&card, "copy_tbps_read_plus_write"),
+        0.001
+    ));
 }
 
 #[test]
@@ -98,11 +115,22 @@ fn the_measured_rows_are_the_files() {
     for (r, s) in steps.iter().zip(STEPS) {
         assert_eq!(num(r, "hidden"), f64::from(s.shape.hidden));
         assert_eq!(num(r, "layers"), f64::from(s.layers));
-        assert_eq!((num(r, "seq"), num(r, "batch")), (f64::from(s.seq), f64::from(s.batch)));
+        assert_eq!(
+            (num(r, "seq"), num(r, "batch")),
+            (f64::from(s.seq), f64::from(s.batch))
+        );
         assert_eq!(num(r, "vocab"), f64::from(STEP_VOCAB));
         assert!(same(s.eager_ms, num(r, "step_ms"), 1e-4));
-        let mode = |m: &str| others.iter().find(|o| o["label"] == r["label"] && o["mode"] == m);
-        assert!(same(s.compiled_ms, num(mode("compiled").unwrap(), "step_ms"), 1e-4));
+        let mode = |m: &str| {
+            others
+                .iter()
+                .find(|o| o["label"] == r["label"] && o["mode"] == m)
+        };
+        assert!(same(
+            s.compiled_ms,
+            num(mode("compiled").unwrap(), "step_ms"),
+            1e-4
+        ));
         match (s.recompute_ms, mode("full_recompute")) {
             (Some(ms), Some(o)) => assert!(same(ms, num(o, "step_ms"), 1e-4)),
             (None, None) => {}
@@ -115,7 +143,12 @@ fn the_measured_rows_are_the_files() {
         let found = match a.held {
             Held::Eager | Held::Compiled => acts.iter().find(|r| {
                 r["shape"] == a.shape.name
-                    && r["mode"] == if a.held == Held::Eager { "eager" } else { "compiled" }
+                    && r["mode"]
+                        == if a.held == Held::Eager {
+                            "eager"
+                        } else {
+                            "compiled"
+                        }
             }),
             Held::FullRecompute => memory.iter().find(|r| {
                 r["shape"] == a.shape.name
@@ -171,12 +204,19 @@ fn steps_lie_within_the_measured_band() {
             c.measured * 1e3,
             e.measured * 1e3
         );
-        assert!(0.9 * c.measured <= e.lab && e.lab <= 1.1 * e.measured, "{}", e.label);
+        assert!(
+            0.9 * c.measured <= e.lab && e.lab <= 1.1 * e.measured,
+            "{}",
+            e.label
+        );
     }
     // Full recompute: the measured steps cost 1.21–1.23× eager; the lab's costs what its own
     // recomputed forward adds (the attention forward at the fwd+bwd rate), within 4 points.
     for r in of(&rows, Measure::StepRecompute) {
-        let plain = eager.iter().find(|e| e.id.replace("eager", "recompute") == r.id).unwrap();
+        let plain = eager
+            .iter()
+            .find(|e| e.id.replace("eager", "recompute") == r.id)
+            .unwrap();
         let (lab, measured) = (r.lab / plain.lab, r.measured / plain.measured);
         println!("{}: lab ×{lab:.3}, measured ×{measured:.3}", r.label);
         assert!(lab >= measured && lab - measured <= 0.05, "{}", r.label);

@@ -2,8 +2,8 @@
 //! the lab's for the same single-card shapes (`parallel_core::measured`).
 
 use parallel_core::explain::Unit;
-use parallel_core::measured::{measured_rows, SOURCE};
 use parallel_core::formula::Show;
+use parallel_core::measured::{measured_rows, SOURCE};
 use parallel_core::{Lang, PlanError};
 
 use super::{column, Row, RowData, Table};
@@ -33,7 +33,10 @@ pub fn table(lang: Lang) -> Result<Table, PlanError> {
             column("ratio", lang.pick("实验室 ÷ 实测", "Lab ÷ measured")),
             column(
                 "floor",
-                lang.pick("下限（GEMM + 注意力单测）", "Floor (GEMMs + attention alone)"),
+                lang.pick(
+                    "下限（GEMM + 注意力单测）",
+                    "Floor (GEMMs + attention alone)",
+                ),
             ),
         ],
     );

@@ -5,9 +5,9 @@
 //! the JSON output carries for whoever generates course material from it.
 
 mod lesson;
+mod measured;
 mod plans;
 mod render;
-mod measured;
 mod runs;
 
 pub use render::write;

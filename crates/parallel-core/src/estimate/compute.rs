@@ -75,7 +75,8 @@ impl Plan {
             / (count_of::<Q>("N", self.gpus())
                 * count_of("TFLOP/s", self.config().gpu_tflops)
                 * Q::constant("10¹²", 1e12));
-        self.kernel_compute::<Q>(kernels).named("compute", Show::Seconds)
+        self.kernel_compute::<Q>(kernels)
+            .named("compute", Show::Seconds)
             / flat.named("at full rate", Show::Seconds)
     }
 

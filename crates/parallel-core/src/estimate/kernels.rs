@@ -147,8 +147,18 @@ impl Plan {
         let tokens = ("T_l", self.card_tokens());
         let q_width = f64::from(m.heads) * hd / t;
         let qkv_width = (f64::from(m.heads) + 2.0 * f64::from(m.kv_heads)) * hd / t;
-        let qkv = Gemm { time: "t_qkv", rate: "r_qkv", n: ("N_qkv", qkv_width), k: ("h", h) };
-        let out = Gemm { time: "t_o", rate: "r_o", n: ("h", h), k: ("K_o", q_width) };
+        let qkv = Gemm {
+            time: "t_qkv",
+            rate: "r_qkv",
+            n: ("N_qkv", qkv_width),
+            k: ("h", h),
+        };
+        let out = Gemm {
+            time: "t_o",
+            rate: "r_o",
+            n: ("h", h),
+            k: ("K_o", q_width),
+        };
         self.gemm_time::<Q>(k, tokens, qkv) + self.gemm_time(k, tokens, out)
     }
 
@@ -158,8 +168,18 @@ impl Plan {
         let (m, t) = (self.model(), f64::from(self.degrees().tp));
         let (h, ffn) = (f64::from(m.hidden), f64::from(m.ffn) / t);
         let tokens = ("T_l", self.card_tokens());
-        let up = Gemm { time: "t_up", rate: "r_up", n: ("N_up", 2.0 * ffn), k: ("h", h) };
-        let down = Gemm { time: "t_down", rate: "r_down", n: ("h", h), k: ("K_down", ffn) };
+        let up = Gemm {
+            time: "t_up",
+            rate: "r_up",
+            n: ("N_up", 2.0 * ffn),
+            k: ("h", h),
+        };
+        let down = Gemm {
+            time: "t_down",
+            rate: "r_down",
+            n: ("h", h),
+            k: ("K_down", ffn),
+        };
         self.gemm_time::<Q>(k, tokens, up) + self.gemm_time(k, tokens, down)
     }
 
@@ -173,17 +193,45 @@ impl Plan {
         let experts = f64::from(moe.experts);
         let ffn = f64::from(moe.expert_ffn);
         let tokens = ("T_l", self.card_tokens());
-        let routed = ("T_e", self.card_tokens() * f64::from(moe.top_k) * e / experts);
-        let router = Gemm { time: "t_router", rate: "r_router", n: ("experts", experts), k: ("h", h) };
-        let up = Gemm { time: "t_up,e", rate: "r_up,e", n: ("N_up,e", 2.0 * ffn), k: ("h", h) };
-        let down = Gemm { time: "t_down,e", rate: "r_down,e", n: ("h", h), k: ("ffn_e", ffn) };
+        let routed = (
+            "T_e",
+            self.card_tokens() * f64::from(moe.top_k) * e / experts,
+        );
+        let router = Gemm {
+            time: "t_router",
+            rate: "r_router",
+            n: ("experts", experts),
+            k: ("h", h),
+        };
+        let up = Gemm {
+            time: "t_up,e",
+            rate: "r_up,e",
+            n: ("N_up,e", 2.0 * ffn),
+            k: ("h", h),
+        };
+        let down = Gemm {
+            time: "t_down,e",
+            rate: "r_down,e",
+            n: ("h", h),
+            k: ("ffn_e", ffn),
+        };
         let one_expert = self.gemm_time::<Q>(k, routed, up) + self.gemm_time(k, routed, down);
         let mut total = self.gemm_time::<Q>(k, tokens, router)
             + count_of::<Q>("experts", experts) / count_of("e", e) * one_expert;
         if moe.shared_experts > 0 {
             let width = f64::from(moe.shared_experts) * ffn / t;
-            let up = Gemm { time: "t_up,s", rate: "r_up,s", n: ("N_up,s", 2.0 * width), k: ("h", h) };
-            let down = Gemm { time: "t_down,s", rate: "r_down,s", n: ("h", h), k: ("K_down,s", width) };
+            let up = Gemm {
+                time: "t_up,s",
+                rate: "r_up,s",
+                n: ("N_up,s", 2.0 * width),
+                k: ("h", h),
+            };
+            let down = Gemm {
+                time: "t_down,s",
+                rate: "r_down,s",
+                n: ("h", h),
+                k: ("K_down,s", width),
+            };
             total = total + self.gemm_time(k, tokens, up) + self.gemm_time(k, tokens, down);
         }
         Some(total)
@@ -194,7 +242,12 @@ impl Plan {
     fn head_time<Q: Quantity>(&self, k: &Kernels) -> Q {
         let m = self.model();
         let vocab = f64::from(m.vocab) / f64::from(self.degrees().tp);
-        let head = Gemm { time: "t_head", rate: "r_head", n: ("V/t", vocab), k: ("h", f64::from(m.hidden)) };
+        let head = Gemm {
+            time: "t_head",
+            rate: "r_head",
+            n: ("V/t", vocab),
+            k: ("h", f64::from(m.hidden)),
+        };
         self.gemm_passes_time(k, ("T_l", self.card_tokens()), head, &Pass::ALL)
     }
 
@@ -219,7 +272,14 @@ impl Plan {
             * count_of("s", self.seq_len())
             / Q::lit(2.0)
             * count_of("b", self.micro_batch_size())
-            * Q::constant(if forwards > ATTENTION_FWD_BWD { "4.5" } else { "3.5" }, forwards)
+            * Q::constant(
+                if forwards > ATTENTION_FWD_BWD {
+                    "4.5"
+                } else {
+                    "3.5"
+                },
+                forwards,
+            )
             / (Q::var("r_attn", rate, Show::Count) * Q::constant("10¹²", 1e12)))
         .named("t_attn", Show::Seconds)
     }
@@ -259,7 +319,9 @@ impl Plan {
     /// The loss's bytes on a card, 1/p of a stage: 2·T_l·k_loss·V/(t·p).
     fn loss_bytes<Q: Quantity>(&self, pass: MemoryBound) -> Q {
         let d = self.degrees();
-        Q::constant("2 B", BF16) * count_of("T_l", self.card_tokens()) * Q::lit(pass.loss)
+        Q::constant("2 B", BF16)
+            * count_of("T_l", self.card_tokens())
+            * Q::lit(pass.loss)
             * count_of("V", self.model().vocab)
             / (count_of::<Q>("t", d.tp) * count_of("p", d.pp))
     }
@@ -277,8 +339,8 @@ impl Plan {
         let p = || count_of::<Q>("p", d.pp);
         let mut gemm = count_of::<Q>("L", m.layers) / p() * self.projection_times(k);
         if m.dense_layers() > 0 {
-            gemm = gemm
-                + count_of::<Q>("L_dense", m.dense_layers()) / p() * self.dense_mlp_times(k);
+            gemm =
+                gemm + count_of::<Q>("L_dense", m.dense_layers()) / p() * self.dense_mlp_times(k);
         }
         if let (Some(moe), Some(experts)) = (m.moe, self.moe_times::<Q>(k)) {
             gemm = gemm + count_of::<Q>("L_moe", moe.moe_layers) / p() * experts;
@@ -293,7 +355,11 @@ impl Plan {
             bytes = bytes + self.layer_bytes::<Q>(MEMORY_BOUND_FORWARD);
         }
         let memory = Self::at_copy_rate(k, "bytes_layers", bytes);
-        KernelTimes { gemm, attention, memory }
+        KernelTimes {
+            gemm,
+            attention,
+            memory,
+        }
     }
 
     /// A card's seconds of one micro-batch (SPEC §18): its stage's layers, plus the output
@@ -318,10 +384,8 @@ impl Plan {
         }
         let zero = self.zero() >= 1;
         let share = |(psi, group): (Q, Q)| if zero { psi / group } else { psi };
-        let params = sum(
-            core::iter::once(share(self.dense_shard::<Q>()))
-                .chain(self.expert_shard::<Q>().map(share)),
-        );
+        let params = sum(core::iter::once(share(self.dense_shard::<Q>()))
+            .chain(self.expert_shard::<Q>().map(share)));
         Q::constant("30 B", OPTIMIZER_BYTES_PER_PARAM) * params
             / (Q::var("copy TB/s", k.copy_tbps, Show::Count) * Q::constant("10¹²", 1e12))
     }

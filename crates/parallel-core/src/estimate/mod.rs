@@ -216,7 +216,9 @@ impl Plan {
             + exposed.named("exposed", Show::Seconds);
         match Kernels::of(self.config()) {
             Some(kernels) => {
-                step + self.optimizer_time::<Q>(&kernels).named("optimizer", Show::Seconds)
+                step + self
+                    .optimizer_time::<Q>(&kernels)
+                    .named("optimizer", Show::Seconds)
             }
             None => step,
         }

@@ -222,7 +222,9 @@ impl Plan {
                     let times = self.kernel_times::<Worked>(&k);
                     let (name, time, value) = match figure {
                         Figure::KernelGemm => ("GEMMs", times.gemm, split.gemm_s),
-                        Figure::KernelAttention => ("attention", times.attention, split.attention_s),
+                        Figure::KernelAttention => {
+                            ("attention", times.attention, split.attention_s)
+                        }
                         _ => ("memory-bound", times.memory, split.memory_bound_s),
                     };
                     let m = crate::formula::count_of::<Worked>("m", self.micro_batches());
@@ -278,7 +280,11 @@ impl Plan {
                         Unit::Count,
                         Show::Count.write(e.roofline_factor),
                     ),
-                    if kernels.is_some() { SLOWDOWN_SOURCE } else { ROOFLINE_SOURCE },
+                    if kernels.is_some() {
+                        SLOWDOWN_SOURCE
+                    } else {
+                        ROOFLINE_SOURCE
+                    },
                 ),
                 Figure::Mfu => ("MFU", self.mfu(e.step_s.get()), ratio(e.mfu), MFU_SOURCE),
                 Figure::HostPerGpu => (

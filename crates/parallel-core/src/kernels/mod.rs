@@ -116,7 +116,7 @@ impl Kernels {
         };
         let gemm_scale = config.gpu_tflops / H200_GEMM_8192_TFLOPS;
         let (attention, attention_scale, own_attention) = match config.hardware {
-            Hardware::A100 => (
+            Hardware::A100 if !A100_ATTENTION.full.is_empty() => (
                 A100_ATTENTION,
                 config.gpu_tflops / (config.peak_tflops * config.matmul_efficiency),
                 true,
@@ -149,13 +149,17 @@ impl Kernels {
     pub fn source(&self) -> &'static str {
         match (self.provenance, self.own_attention) {
             (Provenance::Measured, _) => H200_SOURCE,
-            (Provenance::Borrowed, false) => "borrowed from the H200 measurement (rates by \
+            (Provenance::Borrowed, false) => {
+                "borrowed from the H200 measurement (rates by \
                  shape × this card's gpu_tflops ÷ 761.84; copies at its HBM × 4.07/4.8), \
-                 measured on one H200 SXM (PyTorch 2.11.0, CUDA 13.0), 2026-12-04",
-            (Provenance::Borrowed, true) => "GEMMs and copies borrowed from the H200 \
+                 measured on one H200 SXM (PyTorch 2.11.0, CUDA 13.0), 2026-12-04"
+            }
+            (Provenance::Borrowed, true) => {
+                "GEMMs and copies borrowed from the H200 \
                  measurement (rates by shape × this card's gpu_tflops ÷ 761.84; copies at its \
                  HBM × 4.07/4.8; one H200 SXM, PyTorch 2.11.0, 2026-12-04); attention from \
-                 FlashAttention-2's A100 figure (Dao 2023, arXiv 2307.08691, Fig. 4)",
+                 FlashAttention-2's A100 figure (Dao 2023, arXiv 2307.08691, Fig. 4)"
+            }
         }
     }
 }

@@ -15,7 +15,11 @@ pub(crate) fn locate(axis: &[f64], x: f64) -> (usize, f64) {
     if x >= axis[last] {
         return (last - 1, 1.0);
     }
-    let i = axis.iter().rposition(|&a| a <= x).unwrap_or(0).min(last - 1);
+    let i = axis
+        .iter()
+        .rposition(|&a| a <= x)
+        .unwrap_or(0)
+        .min(last - 1);
     let (lo, hi) = (axis[i].ln(), axis[i + 1].ln());
     (i, (x.ln() - lo) / (hi - lo))
 }

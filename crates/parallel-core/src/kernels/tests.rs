@@ -94,7 +94,9 @@ fn attention_points_lengths_and_edges() {
     // tokens is never quicker per FLOP than the whole sequence.
     for n in [1.0, 4.0, 16.0, 32.0, 64.0, 256.0, 1024.0] {
         let mut last = 0.0;
-        for length in [256.0, 512.0, 1024.0, 2048.0, 3000.0, 4096.0, 8192.0, 16384.0, 32768.0] {
+        for length in [
+            256.0, 512.0, 1024.0, 2048.0, 3000.0, 4096.0, 8192.0, 16384.0, 32768.0,
+        ] {
             let r = H200_ATTENTION.rate(length, n);
             assert!(r >= last, "{n} heads × batch at {length}: {r} < {last}");
             last = r;

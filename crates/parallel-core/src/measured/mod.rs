@@ -60,9 +60,10 @@ impl Measure {
             Measure::ActivationCompiled => {
                 ("每层激活（compile）", "activations per layer (compiled)")
             }
-            Measure::ActivationRecompute => {
-                ("每层激活（全量重计算）", "activations per layer (full recompute)")
-            }
+            Measure::ActivationRecompute => (
+                "每层激活（全量重计算）",
+                "activations per layer (full recompute)",
+            ),
         }
     }
 
@@ -197,7 +198,14 @@ fn shape_words(shape: Shape) -> &'static str {
 pub fn measured_rows(lang: Lang) -> Result<Vec<MeasuredRow>, PlanError> {
     let pick = |(zh, en): (&'static str, &'static str)| lang.pick(zh, en);
     let mut rows = Vec::new();
-    let mut push = |measure: Measure, key: String, what: String, config: PlanConfig, unit, measured: f64, lab: f64, floor| {
+    let mut push = |measure: Measure,
+                    key: String,
+                    what: String,
+                    config: PlanConfig,
+                    unit,
+                    measured: f64,
+                    lab: f64,
+                    floor| {
         rows.push(MeasuredRow {
             id: key,
             measure,
@@ -219,13 +227,37 @@ pub fn measured_rows(lang: Lang) -> Result<Vec<MeasuredRow>, PlanError> {
         let what = format!("{}, s {}", shape_words(layer.shape), thousands(layer.seq));
         let key = |mode: &str| format!("layer-{}-{}-{mode}", layer.shape.name, layer.seq);
         let floor = Some((layer.gemm_ms + layer.attn_ms) / 1e3);
-        push(Measure::LayerEager, key("eager"), what.clone(), config.clone(), Unit::Seconds, layer.eager_ms / 1e3, lab, floor);
+        push(
+            Measure::LayerEager,
+            key("eager"),
+            what.clone(),
+            config.clone(),
+            Unit::Seconds,
+            layer.eager_ms / 1e3,
+            lab,
+            floor,
+        );
         if let Some(compiled) = layer.compiled_ms {
-            push(Measure::LayerCompiled, key("compiled"), what, config, Unit::Seconds, compiled / 1e3, lab, floor);
+            push(
+                Measure::LayerCompiled,
+                key("compiled"),
+                what,
+                config,
+                Unit::Seconds,
+                compiled / 1e3,
+                lab,
+                floor,
+            );
         }
     }
     for step in STEPS {
-        let config = one_card(step.shape, step.layers, step.seq, step.batch, Recompute::None);
+        let config = one_card(
+            step.shape,
+            step.layers,
+            step.seq,
+            step.batch,
+            Recompute::None,
+        );
         let lab = Plan::new(&config)?.estimate().step_s.get();
         let what = format!(
             "{} × {}, s {}, b {}",
@@ -235,25 +267,71 @@ pub fn measured_rows(lang: Lang) -> Result<Vec<MeasuredRow>, PlanError> {
             step.batch
         );
         let key = |mode: &str| format!("step-{}-{}-{mode}", step.shape.name, step.layers);
-        push(Measure::StepEager, key("eager"), what.clone(), config.clone(), Unit::Seconds, step.eager_ms / 1e3, lab, None);
-        push(Measure::StepCompiled, key("compiled"), what.clone(), config, Unit::Seconds, step.compiled_ms / 1e3, lab, None);
+        push(
+            Measure::StepEager,
+            key("eager"),
+            what.clone(),
+            config.clone(),
+            Unit::Seconds,
+            step.eager_ms / 1e3,
+            lab,
+            None,
+        );
+        push(
+            Measure::StepCompiled,
+            key("compiled"),
+            what.clone(),
+            config,
+            Unit::Seconds,
+            step.compiled_ms / 1e3,
+            lab,
+            None,
+        );
         if let Some(recompute) = step.recompute_ms {
-            let config = one_card(step.shape, step.layers, step.seq, step.batch, Recompute::Full);
+            let config = one_card(
+                step.shape,
+                step.layers,
+                step.seq,
+                step.batch,
+                Recompute::Full,
+            );
             let lab = Plan::new(&config)?.estimate().step_s.get();
-            push(Measure::StepRecompute, key("recompute"), what, config, Unit::Seconds, recompute / 1e3, lab, None);
+            push(
+                Measure::StepRecompute,
+                key("recompute"),
+                what,
+                config,
+                Unit::Seconds,
+                recompute / 1e3,
+                lab,
+                None,
+            );
         }
     }
     for act in ACTIVATIONS {
         let (measure, recompute, mode) = match act.held {
             Held::Eager => (Measure::ActivationEager, Recompute::Selective, "eager"),
-            Held::Compiled => (Measure::ActivationCompiled, Recompute::Selective, "compiled"),
+            Held::Compiled => (
+                Measure::ActivationCompiled,
+                Recompute::Selective,
+                "compiled",
+            ),
             Held::FullRecompute => (Measure::ActivationRecompute, Recompute::Full, "recompute"),
         };
         let config = one_card(act.shape, 1, act.seq, 1, recompute);
         let lab = Plan::new(&config)?.activation_per_layer().0.get();
         let what = format!("{}, s {}", shape_words(act.shape), thousands(act.seq));
         let key = format!("activations-{}-{}-{mode}", act.shape.name, act.seq);
-        push(measure, key, what, config, Unit::Bytes, act.bytes, lab, None);
+        push(
+            measure,
+            key,
+            what,
+            config,
+            Unit::Bytes,
+            act.bytes,
+            lab,
+            None,
+        );
     }
     Ok(rows)
 }

@@ -105,12 +105,17 @@ const NARAYANAN_LABELS: [(&str, &str); 10] = [
 const NARAYANAN_NOTES: (&str, &str) = (
     "按论文式 (3) 计 FLOPs（含全量重计算多跑的一次前向），与论文的「每卡 TFLOP/s」同口径。\
      论文用 interleaved 调度但未给每段块数，micro-batch 大小也未列出：实验室按 1F1B、b = 1 计，\
-     气泡偏大。数据并行不用 ZeRO（ZeRO-0）。未计：数据加载、优化器步、日志（论文的吞吐是端到端的）。",
+     气泡偏大。数据并行不用 ZeRO（ZeRO-0）。A100 的矩阵乘按 H200 实测表借用（按 A100 的有效算力缩放），\
+     注意力按 FlashAttention-2 的 A100 速率；而 2021 年的这些实测还没有 FlashAttention（融合 softmax \
+     仍要写出注意力分数），所以实验室在注意力上偏快。未计：数据加载、日志（论文的吞吐是端到端的）。",
     "FLOPs counted by the paper's eq. 3 (full recompute's extra forward included), as its \
      TFLOP/s per GPU are. The paper runs the interleaved schedule without giving its chunks \
      per stage, nor the micro-batch size: the lab runs 1F1B with b = 1, a larger bubble. Data \
-     parallelism without ZeRO (ZeRO-0). Left out: data loading, the optimizer step, logging \
-     (the paper's throughput is end to end).",
+     parallelism without ZeRO (ZeRO-0). The A100's GEMMs borrow the H200 tables (scaled to the \
+     A100's effective rate) and its attention runs at FlashAttention-2's A100 rates, while these \
+     2021 runs predate FlashAttention (the fused softmax still writes the scores out), so the \
+     lab is quick on attention. Left out: data loading, logging (the paper's throughput is end \
+     to end).",
 );
 
 fn narayanan() -> impl Iterator<Item = Run> {
@@ -149,11 +154,14 @@ fn narayanan() -> impl Iterator<Item = Run> {
 const KORTHIKANTI_NOTES: (&str, &str) = (
     "「本文方法」= 选择性重计算 + 序列并行，对应实验室的 selective；175B 与 530B 按论文用 3 块 \
      interleaved。MFU 按 PaLM 的口径（注意力不按因果减半）。没有数据并行（论文表 3 注明）。\
-     未计：优化器步、层归一化等非矩阵乘算子的时间。",
+     A100 的矩阵乘借用 H200 实测表，注意力按 FlashAttention-2 的 A100 速率，而 2022 年的实测用的是\
+     融合 softmax（要写出注意力分数），实验室在注意力上偏快。未计：内核启动、数据加载。",
     "\"Present work\" = selective recompute + sequence parallelism, the lab's selective; 175B \
      and 530B run 3 interleaved chunks as the paper says. MFU counted as PaLM does (attention \
-     not halved for causality). No data parallelism (the paper's Table 3 says so). Left out: \
-     the optimizer step, the time of non-GEMM kernels (layer norms and the like).",
+     not halved for causality). No data parallelism (the paper's Table 3 says so). The A100's \
+     GEMMs borrow the H200 tables and its attention runs at FlashAttention-2's A100 rates, while \
+     the 2022 runs used a fused softmax that writes the scores out, so the lab is quick on \
+     attention. Left out: kernel launches, data loading.",
 );
 
 /// Korthikanti et al. 2022: Table 3's configs (h, a, l, p, N, global batch, micro-batch,
@@ -294,14 +302,14 @@ const LLAMA3_NOTES: (&str, &str) = (
     "论文在 8K 上不做激活检查点（FlashAttention 反向时重算注意力），实验室按 selective 计；FSDP 只切\
      优化器状态和梯度，按 ZeRO-2 计。论文用 interleaved 调度（首尾两段各少一层）但未给块数：实验室按 \
      1F1B 计，气泡偏大。表 4 的 CP 16 一行写 DP 4，但 16,384 ÷ (8·16·16) = 8，每步 16M token 也要 DP 8：\
-     按 DP 8 计。MFU 按 PaLM 的口径。未计：重叠之外的调度细节、各段用时不均、优化器步。",
+     按 DP 8 计。MFU 按 PaLM 的口径。未计：重叠之外的调度细节、各段用时不均。",
     "The paper trains 8K sequences without activation checkpointing (FlashAttention recomputes \
      attention in the backward pass): the lab's selective. FSDP shards optimizer states and \
      gradients only: ZeRO-2. The paper runs the interleaved schedule (one layer fewer on the \
      first and the last stage) without giving its chunks: the lab runs 1F1B, a larger bubble. \
      Table 4's CP 16 row says DP 4, but 16,384 ÷ (8·16·16) = 8 and 16M tokens a step need DP 8: \
      the lab uses DP 8. MFU counted as PaLM does. Left out: scheduling beyond the overlap the \
-     lab counts, stages of unequal time, the optimizer step.",
+     lab counts, stages of unequal time.",
 );
 
 fn llama3() -> impl Iterator<Item = Run> {

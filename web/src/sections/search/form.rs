@@ -211,19 +211,26 @@ pub fn card_texts(hardware: Hardware) -> [String; 4] {
 /// The index in [`FIELDS`] of the first card field (`search-memory`).
 pub const FIRST_CARD_FIELD: usize = 4;
 
+/// The card the search starts on: the H100 SXM. A search gives advice, and advice needs a
+/// card whose kernels were measured (SPEC §18): on the lesson's card every GEMM and every
+/// attention chunk runs at one flat 400 TFLOP/s, so splitting a 4,096-token sequence looks
+/// free. The lesson's card stays one pick away.
+pub const DEFAULT_CARD: Hardware = Hardware::H100;
+
 /// The fields' starting texts: 64 cards of 8 a node, 4,096 tokens, 256 sequences a step,
-/// and the lab's default card (80 GB, 160 / 50 GB/s, 400 TFLOP/s).
+/// and [`DEFAULT_CARD`]'s numbers.
 pub fn defaults() -> [String; FIELDS.len()] {
     let base = PlanConfig::default();
+    let [memory, nvlink, ib, tflops] = card_texts(DEFAULT_CARD);
     [
         "64".to_string(),
         base.gpus_per_node.to_string(),
         base.seq_len.to_string(),
         "256".to_string(),
-        base.gpu_memory_gb.to_string(),
-        base.nvlink_gbps.to_string(),
-        base.ib_gbps.to_string(),
-        base.gpu_tflops.to_string(),
+        memory,
+        nvlink,
+        ib,
+        tflops,
     ]
 }
 
@@ -233,14 +240,14 @@ mod tests {
 
     #[test]
     fn the_defaults_read_as_the_lab_s_card() {
-        let config = config_of("qwen3.8-27b", "lesson", &defaults()).unwrap();
+        let config = config_of("qwen3.8-27b", DEFAULT_CARD.as_str(), &defaults()).unwrap();
         assert_eq!(
             (config.gpus, config.gpus_per_node, config.seq_len),
             (64, 8, 4096)
         );
         assert_eq!(config.global_batch, Some(256));
-        assert_eq!(config.gpu_tflops, 400.0);
-        let mixtral = config_of("mixtral-8x7b", "lesson", &defaults()).unwrap();
+        assert_eq!(config.gpu_tflops, PlanConfig::on(DEFAULT_CARD).gpu_tflops);
+        let mixtral = config_of("mixtral-8x7b", DEFAULT_CARD.as_str(), &defaults()).unwrap();
         assert_eq!(mixtral.model, ModelChoice::Preset(Preset::Mixtral8x7b));
         // A card preset with its own texts is the preset's plan.
         let mut texts = defaults();

@@ -58,7 +58,7 @@ enum Status {
 pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
     let lang = use_lang();
     let model = RwSignal::new(Preset::Qwen38_27b.id().to_string());
-    let hardware = RwSignal::new(Hardware::Lesson.as_str().to_string());
+    let hardware = RwSignal::new(form::DEFAULT_CARD.as_str().to_string());
     let texts: [RwSignal<String>; FIELDS.len()] = defaults().map(RwSignal::new);
     // Picking a card writes its numbers into the card fields, which stay editable.
     Effect::new(move |previous: Option<String>| {
@@ -199,8 +199,8 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         <div class="search-panel" data-testid="search-panel" node_ref=panel>
             <h3><T zh="哪套方案最快？把所有方案搜一遍" en="Which plan is quickest? Search every plan" /></h3>
             <p class="lead">
-                <T zh="给出模型、卡型、集群和全局批，页面枚举 TP、PP、CP、EP、b、m、ZeRO、重计算与调度的每一种组合，留下放得下的，把最忙的卡不到显存 80% 的排在前面，再按估算的每步时间排序。时间是估算：按卡的有效算力和屋顶线计算，气泡与关键路径上的通信（含每步延迟）照实计入，DP 通信只能藏在反向传播后面。"
-                   en="Give a model, a card, a cluster and a global batch: the page enumerates every combination of TP, PP, CP, EP, b, m, ZeRO, recompute and schedule, keeps those that fit, puts those whose busiest card stays under 80% of its memory first, and ranks by estimated step time. The time is an estimate: compute at the card's effective rate and roofline, plus the bubble and the communication on the critical path (latency per step included); DP traffic can hide only behind the backward pass." />
+                <T zh="给出模型、卡型、集群和全局批，页面枚举 TP、PP、CP、EP、b、m、ZeRO、重计算与调度的每一种组合，留下放得下的，把最忙的卡不到显存 80% 的排在前面，再按估算的每步时间排序（时间相同时先用节点内的 TP，再用跨节点的 PP）。时间是估算：真实卡上每个矩阵乘按一张 H200 实测的、它这个形状的速率，注意力按块长，访存型内核按拷贝带宽，再加优化器更新（课程卡只有一个固定算力和屋顶线）；气泡与关键路径上的通信（含每步延迟）照实计入，DP 通信只能藏在反向传播后面。搜索默认用 H100 SXM。"
+                   en="Give a model, a card, a cluster and a global batch: the page enumerates every combination of TP, PP, CP, EP, b, m, ZeRO, recompute and schedule, keeps those that fit, puts those whose busiest card stays under 80% of its memory first, and ranks by estimated step time (at equal time, TP inside a node before PP across nodes). The time is an estimate: on a real card each GEMM at the rate measured on an H200 for its shape, attention by chunk length, memory-bound kernels at the copy bandwidth and the optimizer step (the lesson's card has one flat rate and the roofline), plus the bubble and the communication on the critical path (latency per step included); DP traffic can hide only behind the backward pass. The search starts on the H100 SXM." />
             </p>
             <div class="search-form decision-form">
                 <SelectField id="search-model" label_zh="模型" label_en="Model" options=model_options value=model />

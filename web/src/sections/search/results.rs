@@ -55,6 +55,16 @@ pub mod text {
         zh: "其中 {comfortable} 套最忙的卡不到显存的 80%，排在偏紧的方案前面（Fujii 等 2024：454 次实测在 80% 以下从未爆显存）。",
         en: "{comfortable} of them keep the busiest card under 80% of its memory and rank before the tight ones (Fujii et al. 2024: 454 runs never ran out of memory below 80%).",
     };
+    /// The first plan splits the sequence: what the best plan without CP loses.
+    pub const WITHOUT_CP: Text = Text {
+        zh: "第 1 名把序列切成 CP {cp} 份。不切序列（CP 1）最快的是 {plan}，每步 {step}，慢 {gap}；差得最多的一项是{term}（{by}）。",
+        en: "The first plan splits the sequence over CP {cp}. The quickest plan without CP is {plan}, {step} a step, {gap} slower; the term that differs most is {term} ({by}).",
+    };
+    /// The first plan splits the sequence and no plan without CP fits.
+    pub const ONLY_WITH_CP: Text = Text {
+        zh: "第 1 名把序列切成 CP {cp} 份：不切序列的方案一套也放不下。",
+        en: "The first plan splits the sequence over CP {cp}: no plan without CP fits.",
+    };
     /// A tie.
     pub const AHEAD_TIE: Text = Text {
         zh: "第 1、2 名的时间和显存都一样，按枚举顺序排。",
@@ -82,6 +92,8 @@ pub mod text {
         &ALL_TIGHT,
         &MARGIN_RULE,
         &AHEAD_TIE,
+        &WITHOUT_CP,
+        &ONLY_WITH_CP,
         &LOAD,
         &NO_GRID,
     ];
@@ -104,6 +116,7 @@ fn term_name(lang: Lang, term: Term) -> &'static str {
         Term::Compute => lang.pick("计算", "compute"),
         Term::Bubble => lang.pick("气泡", "the bubble"),
         Term::ExposedComm => lang.pick("未被掩盖的通信", "exposed communication"),
+        Term::Optimizer => lang.pick("优化器更新", "the optimizer step"),
     }
 }
 
@@ -163,7 +176,53 @@ pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<Stri
             Ahead::Tie => text::AHEAD_TIE.get(lang).to_string(),
         });
     }
+    if let Some(line) = cp_line(lang, outcome) {
+        lines.push(line);
+    }
     lines
+}
+
+/// When the first plan splits the sequence (CP > 1): the quickest plan without CP and the term
+/// it loses on, in figures, or that none fits.
+fn cp_line(lang: Lang, outcome: &SearchOutcome) -> Option<String> {
+    let first = outcome.plans.first()?;
+    let cp = first.config.cp;
+    if cp == 1 {
+        return None;
+    }
+    let Some(without) = &outcome.without_cp else {
+        return Some(text::ONLY_WITH_CP.fill(lang, &[("cp", &cp)]));
+    };
+    let c = &without.config;
+    let plan = format!(
+        "TP {} × PP {}, ZeRO-{}, {}",
+        c.tp,
+        c.pp,
+        c.zero,
+        recompute_cell(lang, c.recompute)
+    );
+    let step = without.report.estimate.step_s;
+    let gap = Seconds::new(step.get() - first.report.estimate.step_s.get());
+    let (term, by) = match outcome.why_cp()? {
+        Ahead::Quicker { term, by } => (term_name(lang, term).to_string(), format::seconds(by)),
+        Ahead::Margin => (
+            lang.pick("显存余量", "the memory margin").to_string(),
+            text::AHEAD_MARGIN.get(lang).to_string(),
+        ),
+        Ahead::LessMemory { by } => (lang.pick("显存", "memory").to_string(), by.to_string()),
+        Ahead::Tie => return None,
+    };
+    Some(text::WITHOUT_CP.fill(
+        lang,
+        &[
+            ("cp", &cp),
+            ("plan", &plan),
+            ("step", &format::seconds(step)),
+            ("gap", &format::seconds(gap)),
+            ("term", &term),
+            ("by", &by),
+        ],
+    ))
 }
 
 /// The schedule cell: "1F1B", "GPipe", "interleaved v = 2".
