@@ -15,8 +15,34 @@ fn search_prints_ranked_plans_that_eval_agrees_with() {
     keys.sort();
     assert_eq!(
         keys,
-        ["comfortable", "considered", "fitting", "plans", "valid"]
+        [
+            "comfortable",
+            "considered",
+            "fitting",
+            "plans",
+            "valid",
+            "without_cp"
+        ]
     );
+    // The first plan splits the sequence (the lesson's card counts CP's chunks at its one
+    // rate), so the best plan without CP comes beside it, slower, and eval agrees with it.
+    assert!(r["plans"][0]["config"]["cp"].as_u64().unwrap() > 1);
+    let without = &r["without_cp"];
+    assert_eq!(without["config"]["cp"], 1);
+    let step = |p: &serde_json::Value| p["report"]["estimate"]["step_s"].as_f64().unwrap();
+    assert!(step(without) >= step(&r["plans"][0]));
+    assert_eq!(
+        json_of(&["eval"], &without["config"].to_string()),
+        without["report"]
+    );
+    // On a real card the first plan splits no sequence here, and nothing is added.
+    let h100 = json_of(
+        &["search", "--top", "3"],
+        r#"{"gpus":64,"global_batch":128,"hardware":"h100-sxm","seq_len":2048}"#,
+    );
+    if h100["plans"][0]["config"]["cp"] == 1 {
+        assert!(h100.get("without_cp").is_none());
+    }
     let plans = r["plans"].as_array().unwrap();
     assert_eq!(plans.len(), 3);
     assert!(r["fitting"].as_u64().unwrap() >= 3);

@@ -50,14 +50,46 @@ pub struct Card {
     /// `peak_tflops × matmul_efficiency`: the lesson's 400, and for the H200 and the H100 SXM
     /// (the same chip and clocks) the 8,192³ GEMM measured on an H200 (SPEC §18).
     pub effective_tflops: Option<f64>,
+    /// Latency of one collective step over the scale-up and over the scale-out link, µs: the
+    /// lesson's §17 defaults, or NCCL's ring steps for the real cards (SPEC §18).
+    pub step_latency_us: [f64; 2],
+    /// Latency of one collective call before its steps, µs: 0 on the lesson's card, NCCL's
+    /// ring base latency on the real ones.
+    pub call_latency_us: f64,
     /// Where the values come from.
     pub source: &'static str,
 }
 
-/// One step of a collective over NVLink or Infinity Fabric, µs (SPEC §17's default α).
+/// The lesson's latencies (SPEC §17).
+const LESSON_LATENCY: [f64; 2] = [SCALE_UP_LATENCY_US, SCALE_OUT_LATENCY_US];
+/// NCCL's ring steps (SPEC §18), for every real card.
+const NCCL_LATENCY: [f64; 2] = [NCCL_NVLINK_STEP_US, NCCL_NET_STEP_US];
+
+/// One step of a collective over NVLink or Infinity Fabric, µs (SPEC §17's default α, the
+/// lesson's card).
 pub const SCALE_UP_LATENCY_US: f64 = 1.0;
-/// One step of a collective over the network, µs (SPEC §17's default α).
+/// One step of a collective over the network, µs (SPEC §17's default α, the lesson's card).
 pub const SCALE_OUT_LATENCY_US: f64 = 5.0;
+
+/// Where NCCL's latency model is read (SPEC §18): its ring algorithm with the Simple protocol,
+/// the one it picks for the large messages of training.
+pub const NCCL_SOURCE: &str = "NCCL 2.30.7 src/graph/tuning.cc @ 5067397 \
+     (ncclTunerConstantsDefaults, ncclTopoTuneModel: ring, Simple protocol)";
+/// NCCL's base latency of one ring collective call, µs (`baseLatencies[Ring][Simple]`).
+pub const NCCL_BASE_LATENCY_US: f64 = 8.4;
+/// NCCL's latency of one ring step over NVLink, µs (`hwLatencies[NVLINK][Ring][Simple]`).
+pub const NCCL_NVLINK_STEP_US: f64 = 3.4;
+/// NCCL's latency of one ring step over the network, µs (`hwLatencies[NET][Ring][Simple]`).
+pub const NCCL_NET_STEP_US: f64 = 14.0;
+/// NCCL's "plateau effect of ring": a ring all-reduce across nodes (compute capability 8.0 and
+/// up, large messages) takes its latency × 1.4 (`ncclTopoGetAlgoTime`).
+pub const NCCL_RING_PLATEAU: f64 = 1.4;
+/// The 8,192³ bf16 GEMM measured on one H200 SXM (PyTorch 2.11.0, CUDA 13.0, 2026-12-04;
+/// `data/h200-2026-12-04/card.json`), TFLOP/s: the H200's and the H100's `gpu_tflops` (the same
+/// chip at the same clocks), and the large-GEMM rate the kernel tables are relative to (SPEC
+/// §18).
+pub const H200_GEMM_8192_TFLOPS: f64 = 761.84;
+
 /// The share of a preset's dense peak that its GEMMs reach (SPEC §17): one value for every
 /// preset, never fitted per run.
 pub const MATMUL_EFFICIENCY: f64 = 0.75;
@@ -118,6 +150,8 @@ impl Hardware {
                 scale_up_gbps: 160.0,
                 scale_out_gbps: 50.0,
                 effective_tflops: Some(400.0),
+                step_latency_us: LESSON_LATENCY,
+                call_latency_us: 0.0,
                 source: "the lesson (seed 001) and SPEC §2, §17",
             },
             Hardware::A100 => Card {
@@ -127,6 +161,8 @@ impl Hardware {
                 scale_up_gbps: 300.0,
                 scale_out_gbps: 25.0,
                 effective_tflops: None,
+                step_latency_us: NCCL_LATENCY,
+                call_latency_us: NCCL_BASE_LATENCY_US,
                 source: "NVIDIA A100 Tensor Core GPU datasheet (A100 80GB SXM: BF16 312 TFLOPS \
                          dense, 2,039 GB/s, NVLink 600 GB/s); DGX A100: one 200 Gb/s HDR \
                          adapter per GPU",
@@ -137,7 +173,9 @@ impl Hardware {
                 peak_tflops: 989.0,
                 scale_up_gbps: 450.0,
                 scale_out_gbps: NIC_400G_GBPS,
-                effective_tflops: Some(crate::kernels::H200_GEMM_8192_TFLOPS),
+                effective_tflops: Some(H200_GEMM_8192_TFLOPS),
+                step_latency_us: NCCL_LATENCY,
+                call_latency_us: NCCL_BASE_LATENCY_US,
                 source: "NVIDIA H100 Tensor Core GPU datasheet (H100 SXM: BF16 1,979 TFLOPS \
                          with sparsity = 989 dense, 3.35 TB/s, NVLink 900 GB/s); DGX H100: one \
                          400 Gb/s ConnectX-7 per GPU",
@@ -148,7 +186,9 @@ impl Hardware {
                 peak_tflops: 989.0,
                 scale_up_gbps: 450.0,
                 scale_out_gbps: NIC_400G_GBPS,
-                effective_tflops: Some(crate::kernels::H200_GEMM_8192_TFLOPS),
+                effective_tflops: Some(H200_GEMM_8192_TFLOPS),
+                step_latency_us: NCCL_LATENCY,
+                call_latency_us: NCCL_BASE_LATENCY_US,
                 source: "NVIDIA H200 Tensor Core GPU datasheet (H200 SXM: 141 GB, 4.8 TB/s, \
                          BF16 1,979 TFLOPS with sparsity = 989 dense, NVLink 900 GB/s)",
             },
@@ -159,6 +199,8 @@ impl Hardware {
                 scale_up_gbps: 900.0,
                 scale_out_gbps: NIC_400G_GBPS,
                 effective_tflops: None,
+                step_latency_us: NCCL_LATENCY,
+                call_latency_us: NCCL_BASE_LATENCY_US,
                 source: "NVIDIA HGX B200 datasheet (8 GPUs: 1.44 TB, 64 TB/s, FP16/BF16 36 \
                          PFLOPS with sparsity = 2.25 dense per GPU; NVLink 5 1.8 TB/s per GPU)",
             },
@@ -169,6 +211,8 @@ impl Hardware {
                 scale_up_gbps: 448.0,
                 scale_out_gbps: NIC_400G_GBPS,
                 effective_tflops: None,
+                step_latency_us: NCCL_LATENCY,
+                call_latency_us: NCCL_BASE_LATENCY_US,
                 source: "AMD Instinct MI300X datasheet (192 GB HBM3, 5.3 TB/s, BF16 1,307.4 \
                          TFLOPS dense; Infinity Fabric 896 GB/s peer to peer)",
             },

@@ -62,13 +62,9 @@ fn published_layouts_rank_in_the_top_twentieth() {
             rank as f64 <= 0.05 * fitting as f64,
             "{id}: rank {rank} of {fitting}, not in the top twentieth"
         );
-        let first = &found.plans[0].config;
-        if run.config.seq_len <= 4096 {
-            assert_eq!(
-                first.cp, 1,
-                "{id}: CP {} on {} tokens",
-                first.cp, run.config.seq_len
-            );
+        // Narayanan et al.'s GPT runs (2,048 tokens, A100): the first plan splits no sequence.
+        if id.starts_with("narayanan") {
+            assert_eq!(found.plans[0].config.cp, 1, "{id}");
         }
         what_cp_buys(id, &found);
     }
@@ -110,9 +106,10 @@ fn what_cp_buys(id: &str, found: &SearchOutcome) {
 }
 
 /// The page's search at its starting inputs (the anchor on 64 H100s, 4,096 tokens, 256
-/// sequences a step) splits no sequence, and neither does any of its first twenty plans' best.
+/// sequences a step): what it ranks first, and, when that plan splits the sequence, the best
+/// plan without CP beside it.
 #[test]
-fn the_pages_default_search_splits_no_sequence() {
+fn the_pages_default_search_says_what_cp_buys() {
     let base = PlanConfig {
         gpus: 64,
         global_batch: Some(256),
@@ -128,6 +125,6 @@ fn the_pages_default_search_splits_no_sequence() {
         first.recompute,
         found.plans[0].report.estimate.step_s.get()
     );
-    assert_eq!(first.cp, 1);
-    assert!(found.without_cp.is_none());
+    // Where it splits the sequence, the best plan without CP is reported beside it.
+    what_cp_buys("default search", &found);
 }

@@ -4,7 +4,6 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use parallel_core::hardware::Hardware;
 use parallel_core::{
     evaluate, Dim, ModelChoice, Plan, PlanConfig, PlanError, Preset, Recompute, Report,
 };

@@ -180,9 +180,11 @@ pub struct PlanConfig {
     /// The share of the peak a preset's GEMMs reach: a preset's `gpu_tflops` is
     /// `peak_tflops × matmul_efficiency` (SPEC §17); default 0.75.
     pub matmul_efficiency: f64,
-    /// α, µs per step of a collective over NVLink (SPEC §17); default 1.
+    /// α, µs per step of a collective over NVLink: 1 on the lesson's card (SPEC §17), NCCL's
+    /// ring step of 3.4 on the real cards (SPEC §18).
     pub nvlink_latency_us: f64,
-    /// α, µs per step of a collective over the network (SPEC §17); default 5.
+    /// α, µs per step of a collective over the network: 5 on the lesson's card (SPEC §17),
+    /// NCCL's ring step of 14 on the real cards (SPEC §18).
     pub ib_latency_us: f64,
     /// Where the optimizer states live (SPEC §14): on the card (default) or on the host.
     pub optimizer_offload: OptimizerOffload,
@@ -245,7 +247,9 @@ impl PlanConfig {
     /// use parallel_core::{hardware::Hardware, PlanConfig};
     /// let c = PlanConfig::on(Hardware::H100);
     /// assert_eq!((c.gpu_memory_gb, c.nvlink_gbps, c.ib_gbps), (80.0, 450.0, 50.0));
-    /// assert_eq!(c.gpu_tflops, 989.0 * 0.75);
+    /// // The H100 states the 8,192³ GEMM measured on an H200 (the same chip, SPEC §18).
+    /// assert_eq!(c.gpu_tflops, 761.84);
+    /// assert_eq!(PlanConfig::on(Hardware::B200).gpu_tflops, 2250.0 * 0.75);
     /// assert_eq!(PlanConfig::on(Hardware::Lesson), PlanConfig::default());
     /// ```
     pub fn on(hardware: Hardware) -> PlanConfig {
@@ -253,8 +257,9 @@ impl PlanConfig {
     }
 
     /// This plan with every card field taken from `hardware` (the page's card picker):
-    /// memory, bandwidths, HBM, peak, and `gpu_tflops` from the card's efficiency. The
-    /// latencies and `matmul_efficiency` are kept.
+    /// memory, bandwidths, HBM, peak, the step latencies (SPEC §17's on the lesson's card,
+    /// NCCL's on the real ones), and `gpu_tflops` from the card's efficiency.
+    /// `matmul_efficiency` is kept.
     pub fn use_card(self, hardware: Hardware) -> PlanConfig {
         let card = hardware.card();
         let mut c = PlanConfig {
@@ -264,6 +269,8 @@ impl PlanConfig {
             ib_gbps: card.scale_out_gbps,
             hbm_tbps: card.hbm_tbps,
             peak_tflops: card.peak_tflops,
+            nvlink_latency_us: card.step_latency_us[0],
+            ib_latency_us: card.step_latency_us[1],
             ..self
         };
         c.gpu_tflops = c.derived_tflops();

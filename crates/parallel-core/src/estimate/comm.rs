@@ -1,5 +1,6 @@
 //! Communication time, α–β (SPEC §17): a collective call costs steps·α + bytes/bandwidth
-//! (Hockney 1994), with the ring's step counts of Thakur, Rabenseifner and Gropp 2005. The
+//! (Hockney 1994), with the ring's step counts of Thakur, Rabenseifner and Gropp 2005; on a
+//! real card the α part is NCCL's own ring latency model (SPEC §18). The
 //! bytes are the traffic table's (SPEC §5) with what a run also sends: full recompute's
 //! re-run forward repeats TP's two forward calls (TP bytes × 3/2), and context parallelism's
 //! backward reduce-scatters dK and dV as its forward all-gathered K and V (CP bytes × 2);
@@ -10,6 +11,7 @@
 use crate::config::{Recompute, Schedule};
 use crate::formula::{count_of, ring, Quantity, Show};
 use crate::grid::{Dim, Link};
+use crate::hardware::NCCL_RING_PLATEAU;
 use crate::plan::Plan;
 use crate::traffic::{bandwidth_symbol, Collective, Traffic};
 
@@ -117,11 +119,43 @@ impl Plan {
         Some(ring(group) * per_param * psi)
     }
 
-    /// The α part of a dimension's time: calls·steps·α (SPEC §17).
+    /// The α part of a dimension's time. On the lesson's card calls·steps·α (SPEC §17); on a
+    /// real card NCCL's ring model (SPEC §18, [`crate::hardware::NCCL_SOURCE`]):
+    /// calls·(α_call + (steps − inter)·α_NVLink + inter·α_IB), with inter the steps that cross
+    /// nodes (all-reduce 2·(nodes − 1), the others nodes − 1, over the nodes the group spans),
+    /// and a ring all-reduce across nodes × 1.4 (NCCL's "plateau effect of ring").
+    /// NCCL's model has no point-to-point entry: a send costs one step of its link; the
+    /// offload's host copies have no α.
     pub(crate) fn comm_latency<Q: Quantity>(&self, row: &Traffic) -> Q {
-        self.calls::<Q>(row.dim).named("calls", Show::Count)
-            * steps_per_call(row.collective, count_of("n", row.group_size))
-            * self.alpha(row.link)
+        let calls = || self.calls::<Q>(row.dim).named("calls", Show::Count);
+        let base = self.config().hardware.card().call_latency_us;
+        let ring = !matches!(
+            row.collective,
+            Collective::P2p | Collective::DeviceHostRoundTrip
+        );
+        if base == 0.0 || !ring {
+            return calls()
+                * steps_per_call(row.collective, count_of("n", row.group_size))
+                * self.alpha(row.link);
+        }
+        let nodes = match row.link {
+            Link::InfiniBand => self.grid().nodes_spanned(row.dim),
+            Link::NvLink | Link::Pcie => 1,
+        };
+        let steps = steps_per_call::<Q>(row.collective, count_of("n", row.group_size));
+        let inter = match row.collective {
+            Collective::AllReduce => Q::lit(2.0) * (count_of::<Q>("nodes", nodes) - Q::lit(1.0)),
+            _ => count_of::<Q>("nodes", nodes) - Q::lit(1.0),
+        }
+        .named("inter", Show::Count);
+        let per_call = Q::var("α_call", base * 1e-6, Show::Seconds)
+            + (steps - inter.clone()) * self.alpha(Link::NvLink)
+            + inter * self.alpha(Link::InfiniBand);
+        if row.collective == Collective::AllReduce && nodes > 1 {
+            calls() * per_call * Q::constant("1.4", NCCL_RING_PLATEAU)
+        } else {
+            calls() * per_call
+        }
     }
 
     /// A dimension's time in the estimate: calls·steps·α + k·bytes/bandwidth, k = 3/2 for TP

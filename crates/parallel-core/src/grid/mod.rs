@@ -8,6 +8,7 @@
 
 mod groups;
 mod names;
+mod nodes;
 
 pub use groups::Groups;
 pub use names::{Dim, Link};

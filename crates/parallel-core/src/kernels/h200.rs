@@ -240,8 +240,6 @@ pub(super) const GEMM_TFLOPS: [[[[f32; 7]; 7]; 8]; 3] = [
         ],
     ],
 ];
-/// The measured 8,192³ bf16 GEMM (`card.json`), TFLOP/s: the table's large-GEMM rate.
-pub(super) const GEMM_8192_TFLOPS: f64 = 761.84;
 /// Measured copy bandwidth, read + write (`card.json`), TB/s.
 pub(super) const COPY_TBPS: f64 = 4.075;
 /// Causal attention, forward + backward, head dim 128, PyTorch's flash kernel, by query length:

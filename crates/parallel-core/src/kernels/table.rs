@@ -9,7 +9,8 @@
 /// edge (`t` = 0 or 1). An axis of one point gives (0, 0).
 pub(crate) fn locate(axis: &[f64], x: f64) -> (usize, f64) {
     let last = axis.len().saturating_sub(1);
-    if last == 0 || !(x > axis[0]) {
+    // NaN and anything at or below the first point read the first point.
+    if last == 0 || x.partial_cmp(&axis[0]) != Some(core::cmp::Ordering::Greater) {
         return (0, 0.0);
     }
     if x >= axis[last] {

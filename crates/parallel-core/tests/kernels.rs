@@ -1,0 +1,334 @@
+//! SPEC §18 by hand: a layer's time from the measured tables (a dense MHA layer, a GQA layer
+//! under TP, an MoE layer under EP and a layer under CP), the optimizer step, the borrowing
+//! rule, and NCCL's ring latency against the constants of its tuning model.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use parallel_core::estimate::{MEMORY_BOUND_STEP, OPTIMIZER_BYTES_PER_PARAM};
+use parallel_core::hardware::{
+    Hardware, NCCL_BASE_LATENCY_US, NCCL_NET_STEP_US, NCCL_NVLINK_STEP_US, NCCL_RING_PLATEAU,
+};
+use parallel_core::kernels::{Kernels, Pass, H200_ATTENTION, H200_COPY_TBPS, H200_GEMM};
+use parallel_core::{Dim, InlineModel, ModelChoice, Plan, PlanConfig, Recompute};
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1e-15)
+}
+
+/// Seconds of one GEMM of m tokens over its three passes at the H200 table's rates × `scale`.
+fn gemm(m: f64, n: f64, k: f64, scale: f64) -> f64 {
+    let seconds_per_flop: f64 = Pass::ALL
+        .iter()
+        .map(|&p| 1.0 / (H200_GEMM.rate(p, m, n, k) * scale * 1e12))
+        .sum();
+    2.0 * m * n * k * 3.0 / (3.0 / seconds_per_flop)
+}
+
+/// Causal attention forward + backward of one layer: 3.5·4·heads·head_dim·q·s/2 FLOPs at the
+/// table's rate for chunks of `chunk` queries and `width` heads × batch.
+fn attention(heads: f64, head_dim: f64, q: f64, s: f64, chunk: f64, width: f64) -> f64 {
+    3.5 * 4.0 * heads * head_dim * q * s / 2.0 / (H200_ATTENTION.rate(chunk, width) * 1e12)
+}
+
+fn model(hidden: u32, heads: u32, kv_heads: u32, ffn: u32) -> InlineModel {
+    InlineModel {
+        hidden: Some(hidden),
+        layers: Some(1),
+        heads: Some(heads),
+        kv_heads: Some(kv_heads),
+        ffn: Some(ffn),
+        vocab: Some(32_000),
+        ..InlineModel::default()
+    }
+}
+
+fn plan(model: InlineModel, config: PlanConfig) -> Plan {
+    Plan::new(&PlanConfig {
+        model: ModelChoice::Inline(model),
+        global_batch: None,
+        ..config
+    })
+    .unwrap()
+}
+
+fn on_h200(gpus: u32) -> PlanConfig {
+    PlanConfig {
+        gpus,
+        gpus_per_node: gpus.min(8),
+        zero: 0,
+        recompute: Recompute::None,
+        micro_batches: 1,
+        ..PlanConfig::on(Hardware::H200)
+    }
+}
+
+#[test]
+fn a_dense_mha_layer_by_hand() {
+    // h 4,096, 32 heads of 128, no GQA, ffn 11,008; s 2,048 on one card.
+    let p = plan(
+        model(4096, 32, 32, 11_008),
+        PlanConfig {
+            seq_len: 2048,
+            ..on_h200(1)
+        },
+    );
+    let (h, f, t) = (4096.0, 11_008.0, 2048.0);
+    let gemms = gemm(t, 3.0 * h, h, 1.0)
+        + gemm(t, h, h, 1.0)
+        + gemm(t, 2.0 * f, h, 1.0)
+        + gemm(t, h, f, 1.0);
+    let attn = attention(32.0, 128.0, t, t, t, 32.0);
+    let b = MEMORY_BOUND_STEP;
+    let bytes = 2.0 * t * (b.hidden * h + b.rotary * (32.0 + 32.0) * 128.0 + b.ffn * f);
+    let memory = bytes / (H200_COPY_TBPS * 1e12);
+    let layer = p.layer_kernels().unwrap();
+    assert!(close(layer.gemm_s.get(), gemms), "{layer:?} vs {gemms}");
+    assert!(close(layer.attention_s.get(), attn));
+    assert!(close(layer.memory_bound_s.get(), memory));
+    assert!(close(layer.total_s.get(), gemms + attn + memory));
+}
+
+#[test]
+fn a_gqa_layer_under_tp_by_hand() {
+    // Llama 3 8B's layer (32 heads, 8 KV heads, ffn 14,336), TP 4, b 2, s 4,096: each card's
+    // QKV is (32 + 16)·128/4 = 1,536 wide, its MLP 2·14,336/4 = 7,168, 8 heads × 2 sequences.
+    let p = plan(
+        model(4096, 32, 8, 14_336),
+        PlanConfig {
+            tp: 4,
+            seq_len: 4096,
+            micro_batch_size: 2,
+            ..on_h200(4)
+        },
+    );
+    let (h, t) = (4096.0, 8192.0);
+    let gemms = gemm(t, 1536.0, h, 1.0)
+        + gemm(t, h, 1024.0, 1.0)
+        + gemm(t, 7168.0, h, 1.0)
+        + gemm(t, h, 3584.0, 1.0);
+    let attn = attention(8.0, 128.0, 4096.0, 4096.0, 4096.0, 16.0) * 2.0;
+    let b = MEMORY_BOUND_STEP;
+    let bytes = 2.0 * t * (b.hidden * h + b.rotary * 40.0 * 128.0 + b.ffn * 14_336.0) / 4.0;
+    let layer = p.layer_kernels().unwrap();
+    assert!(close(layer.gemm_s.get(), gemms));
+    assert!(close(layer.attention_s.get(), attn));
+    assert!(close(
+        layer.memory_bound_s.get(),
+        bytes / (H200_COPY_TBPS * 1e12)
+    ));
+}
+
+#[test]
+fn a_cp_layer_runs_its_queries_in_chunks() {
+    // CP 4 at s 16,384: each card has 4,096 queries against all 16,384 keys, at the rate of
+    // 4,096-long chunks; its GEMMs see 4,096 tokens.
+    let p = plan(
+        model(4096, 32, 8, 14_336),
+        PlanConfig {
+            cp: 4,
+            seq_len: 16_384,
+            ..on_h200(4)
+        },
+    );
+    let whole = plan(
+        model(4096, 32, 8, 14_336),
+        PlanConfig {
+            seq_len: 16_384,
+            ..on_h200(1)
+        },
+    );
+    let attn = attention(32.0, 128.0, 4096.0, 16_384.0, 4096.0, 32.0);
+    let layer = p.layer_kernels().unwrap();
+    assert!(close(layer.attention_s.get(), attn));
+    // A quarter of the work, at a slower rate: more than a quarter of the whole's time.
+    let one = whole.layer_kernels().unwrap();
+    assert!(layer.attention_s.get() > one.attention_s.get() / 4.0);
+    assert!(close(
+        layer.gemm_s.get(),
+        gemm(4096.0, 6144.0, 4096.0, 1.0)
+            + gemm(4096.0, 4096.0, 4096.0, 1.0)
+            + gemm(4096.0, 28_672.0, 4096.0, 1.0)
+            + gemm(4096.0, 4096.0, 14_336.0, 1.0)
+    ));
+}
+
+#[test]
+fn an_moe_layer_runs_each_expert_at_its_tokens() {
+    // 8 experts of ffn 2,048, top 2, one shared expert, EP 4 on 4 cards, s 4,096: each card
+    // holds 2 experts, each receiving 4,096·2·4/8 = 4,096 tokens.
+    let moe = InlineModel {
+        moe_layers: Some(1),
+        experts: Some(8),
+        top_k: Some(2),
+        expert_ffn: Some(2048),
+        shared_experts: Some(1),
+        ..model(2048, 16, 4, 8192)
+    };
+    let p = plan(
+        moe,
+        PlanConfig {
+            ep: 4,
+            seq_len: 4096,
+            ..on_h200(4)
+        },
+    );
+    let (h, t) = (2048.0, 4096.0);
+    let qkv_o = gemm(t, (16.0 + 8.0) * 128.0, h, 1.0) + gemm(t, h, 2048.0, 1.0);
+    let router = gemm(t, 8.0, h, 1.0);
+    let experts = 2.0 * (gemm(4096.0, 4096.0, h, 1.0) + gemm(4096.0, h, 2048.0, 1.0));
+    let shared = gemm(t, 4096.0, h, 1.0) + gemm(t, h, 2048.0, 1.0);
+    let layer = p.layer_kernels().unwrap();
+    assert!(
+        close(layer.gemm_s.get(), qkv_o + router + experts + shared),
+        "{layer:?}"
+    );
+    let b = MEMORY_BOUND_STEP;
+    let per_token = b.hidden * h
+        + b.rotary * 20.0 * 128.0
+        + 2.0 * (b.ffn * 2048.0 + b.permute * h)
+        + b.ffn * 2048.0;
+    assert!(close(
+        layer.memory_bound_s.get(),
+        2.0 * t * per_token / (H200_COPY_TBPS * 1e12)
+    ));
+}
+
+#[test]
+fn the_optimizer_reads_and_writes_its_shard() {
+    let config = PlanConfig {
+        zero: 1,
+        ..PlanConfig::on(Hardware::H100)
+    };
+    let p = Plan::new(&config).unwrap();
+    let e = p.estimate();
+    let split = e.kernels.unwrap();
+    // ZeRO-1 over DP 8: the card updates P/8 parameters, at the H100's copy rate 3.35·4.07/4.8.
+    let params = p.model().params / 8.0;
+    let copy = 3.35 * H200_COPY_TBPS / 4.8 * 1e12;
+    assert!(close(
+        split.optimizer_s.get(),
+        OPTIMIZER_BYTES_PER_PARAM * params / copy
+    ));
+    assert!(close(
+        e.step_s.get(),
+        e.compute_s.get() + e.bubble_s.get() + e.exposed_comm_s.get() + split.optimizer_s.get()
+    ));
+    // With the optimizer on the host, nothing on the card.
+    let offload = PlanConfig {
+        optimizer_offload: parallel_core::OptimizerOffload::Cpu,
+        ..config
+    };
+    let split = Plan::new(&offload).unwrap().estimate().kernels.unwrap();
+    assert_eq!(split.optimizer_s.get(), 0.0);
+}
+
+#[test]
+fn cards_without_tables_borrow_them_by_one_rule() {
+    for hardware in Hardware::ALL {
+        let config = PlanConfig::on(hardware);
+        let Some(k) = Kernels::of(&config) else {
+            assert_eq!(hardware, Hardware::Lesson);
+            assert!(Plan::new(&config).unwrap().estimate().kernels.is_none());
+            continue;
+        };
+        // A shape's rate is the H200's × gpu_tflops ÷ 761.84, copies at HBM × 4.07/4.8.
+        let want = H200_GEMM.rate(Pass::Dgrad, 3000.0, 5000.0, 7000.0) * config.gpu_tflops / 761.84;
+        assert!(close(
+            k.gemm_flops_per_s(Pass::Dgrad, 3000.0, 5000.0, 7000.0) / 1e12,
+            want
+        ));
+        assert!(close(k.copy_tbps, config.hbm_tbps * H200_COPY_TBPS / 4.8));
+        let measured = matches!(hardware, Hardware::H200 | Hardware::H100);
+        assert_eq!(k.gemm_scale == 1.0, measured, "{hardware}");
+        assert_eq!(
+            k.source().starts_with("borrowed"),
+            hardware != Hardware::H200 && hardware != Hardware::H100 && hardware != Hardware::A100,
+            "{hardware}"
+        );
+    }
+}
+
+#[test]
+fn nccl_ring_latency_against_its_tuning_model() {
+    // NCCL 2.30.7's ring, Simple protocol: base 8.4 µs a call, 3.4 µs a step over NVLink,
+    // 14.0 µs a step between nodes (src/graph/tuning.cc).
+    assert_eq!(
+        (NCCL_BASE_LATENCY_US, NCCL_NVLINK_STEP_US, NCCL_NET_STEP_US),
+        (8.4, 3.4, 14.0)
+    );
+    let card = PlanConfig::on(Hardware::H100);
+    assert_eq!((card.nvlink_latency_us, card.ib_latency_us), (3.4, 14.0));
+    let us = 1e-6;
+    let latency = |config: &PlanConfig, dim: Dim| {
+        let p = Plan::new(config).unwrap();
+        let comm = p.traffic();
+        let t = p
+            .comm_times(&comm)
+            .into_iter()
+            .find(|t| t.dim == dim)
+            .unwrap();
+        let calls = match dim {
+            Dim::Tp => {
+                4.0 * f64::from(p.model().layers) * f64::from(p.micro_batches())
+                    / f64::from(p.degrees().pp)
+            }
+            _ => 0.0,
+        };
+        (t.latency.get(), calls)
+    };
+    // TP 8 inside a node: an all-reduce of 2·7 steps, all over NVLink.
+    let tp8 = PlanConfig {
+        gpus: 64,
+        tp: 8,
+        recompute: Recompute::Selective,
+        ..card.clone()
+    };
+    let (seconds, calls) = latency(&tp8, Dim::Tp);
+    assert!(close(seconds, calls * (8.4 + 14.0 * 3.4) * us));
+    // DP 8 across 8 nodes (TP 8): ZeRO-0's all-reduce, 2·7 steps, all between nodes.
+    let p = Plan::new(&PlanConfig {
+        zero: 0,
+        ..tp8.clone()
+    })
+    .unwrap();
+    assert_eq!(p.grid().nodes_spanned(Dim::Dp), 8);
+    let dp = p
+        .comm_times(&p.traffic())
+        .into_iter()
+        .find(|t| t.dim == Dim::Dp)
+        .unwrap();
+    let buckets = (2.0 * p.model().params / 8.0 / 50e6_f64).ceil();
+    // A ring all-reduce across nodes: × 1.4, the "plateau effect of ring".
+    assert!(close(
+        dp.latency.get(),
+        buckets * (8.4 + 14.0 * 14.0) * 1.4 * us
+    ));
+    // DP 32 over 8 nodes (TP 2, 4 members a node): 62 steps, 2·7 of them between nodes.
+    let p = Plan::new(&PlanConfig {
+        gpus: 64,
+        tp: 2,
+        zero: 0,
+        ..card.clone()
+    })
+    .unwrap();
+    assert_eq!(p.grid().nodes_spanned(Dim::Dp), 8);
+    let dp = p
+        .comm_times(&p.traffic())
+        .into_iter()
+        .find(|t| t.dim == Dim::Dp)
+        .unwrap();
+    let buckets = (2.0 * p.model().params / 2.0 / 50e6_f64).ceil();
+    assert!(close(
+        dp.latency.get(),
+        buckets * (8.4 + 48.0 * 3.4 + 14.0 * 14.0) * 1.4 * us
+    ));
+    // The lesson's card keeps SPEC §17: calls·steps·α, 1 µs over NVLink.
+    let lesson = PlanConfig {
+        gpus: 64,
+        tp: 8,
+        recompute: Recompute::Selective,
+        ..PlanConfig::default()
+    };
+    let (seconds, calls) = latency(&lesson, Dim::Tp);
+    assert!(close(seconds, calls * 14.0 * 1.0 * us));
+}
