@@ -83,6 +83,8 @@ const SLOWDOWN_SOURCE: &str =
     "compute from measured kernel rates ÷ the same FLOPs at the card's large-GEMM rate; SPEC §18";
 const OPTIMIZER_SOURCE: &str =
     "Adam with FP32 master weights (Megatron-LM's distributed optimizer): 30 bytes read and written per parameter at the measured copy bandwidth; SPEC §18";
+const NCCL_ALPHA_BETA_SOURCE: &str =
+    "Hockney 1994 (α–β); α from NCCL 2.30.7's ring model (src/graph/tuning.cc: 8.4 µs a call, 3.4 µs a step over NVLink, 14 µs between nodes, × 1.4 for an all-reduce across nodes); SPEC §18";
 const MFU_SOURCE: &str = "PaLM (Chowdhery et al. 2022) appendix B; SPEC §17";
 const ROLLOUT_SOURCE: &str =
     "GQA (Ainslie et al. 2023) and MLA (DeepSeek-V2, 2024) KV caches; seed 000's RL recipes; SPEC §15";
@@ -137,6 +139,11 @@ impl Plan {
         let row = |dim: Dim| report.comm.iter().find(|t| t.dim == dim);
         let e = report.estimate;
         let kernels = Kernels::of(self.config());
+        let alpha_beta = if kernels.is_some() {
+            NCCL_ALPHA_BETA_SOURCE
+        } else {
+            ALPHA_BETA_SOURCE
+        };
         // The estimate uses the plan's own links (Plan::traffic), whatever card is selected.
         let own = || self.comm_times(&self.traffic());
         let (name, worked, (result, unit, shown), source): (&str, Worked, _, &'static str) =
@@ -263,14 +270,14 @@ impl Plan {
                         dim.as_str(),
                         self.comm_seconds(row),
                         seconds(time),
-                        ALPHA_BETA_SOURCE,
+                        alpha_beta,
                     )
                 }
                 Figure::Latency => (
                     "latency",
                     self.latency(&own(), e.compute_s.get()),
                     seconds(e.latency_s),
-                    ALPHA_BETA_SOURCE,
+                    alpha_beta,
                 ),
                 Figure::Roofline => (
                     "roofline",
