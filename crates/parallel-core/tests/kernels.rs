@@ -332,3 +332,60 @@ fn nccl_ring_latency_against_its_tuning_model() {
     let (seconds, calls) = latency(&lesson, Dim::Tp);
     assert!(close(seconds, calls * 14.0 * 1.0 * us));
 }
+
+mod random {
+    use parallel_core::explain::Figure;
+    use parallel_core::hardware::Hardware;
+    use parallel_core::{ModelChoice, Plan, PlanConfig, Preset, Recompute};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// On every card, over random plans of dense and MoE presets: the estimate is finite,
+        /// its compute is the sum of the kernel split, the step holds the optimizer, and each
+        /// new figure's explanation computes the report's value to the bit.
+        #[test]
+        fn kernel_estimates_are_whole_and_explained(
+            hardware in prop::sample::select(Hardware::ALL.to_vec()),
+            preset in prop::sample::select(vec![Preset::Llama3_8b, Preset::Mixtral8x7b,
+                Preset::Qwen3_30bA3b, Preset::Llama3_70b]),
+            (tp, pp, cp) in (prop::sample::select(vec![1u32, 2, 4, 8]),
+                prop::sample::select(vec![1u32, 2, 4]), prop::sample::select(vec![1u32, 2, 4])),
+            dp in 1u32..=4,
+            seq in prop::sample::select(vec![512u32, 2048, 8192, 32768]),
+            b in 1u32..=4,
+            m in 1u32..=16,
+            zero in 0u8..=3,
+            recompute in prop::sample::select(vec![Recompute::None, Recompute::Selective,
+                Recompute::Full]),
+        ) {
+            let config = PlanConfig {
+                model: ModelChoice::Preset(preset),
+                gpus: tp * pp * cp * dp,
+                tp, pp, cp,
+                seq_len: seq,
+                micro_batch_size: b,
+                micro_batches: m,
+                zero,
+                recompute,
+                ..PlanConfig::on(hardware)
+            };
+            let Ok(plan) = Plan::new(&config) else { return Ok(()); };
+            let report = plan.report();
+            let e = report.estimate;
+            prop_assert!(e.step_s.get().is_finite() && e.step_s.get() > 0.0, "{config:?}");
+            let Some(split) = e.kernels else {
+                prop_assert_eq!(hardware, Hardware::Lesson);
+                return Ok(());
+            };
+            let sum = split.gemm_s.get() + split.attention_s.get() + split.memory_bound_s.get();
+            prop_assert!((sum - e.compute_s.get()).abs() <= 1e-9 * sum, "{config:?}");
+            prop_assert!(e.step_s.get() >= e.compute_s.get() + split.optimizer_s.get());
+            for figure in [Figure::KernelGemm, Figure::KernelAttention, Figure::KernelMemory,
+                Figure::Optimizer, Figure::Compute, Figure::StepTime, Figure::Roofline] {
+                let x = plan.explain(figure, &report).unwrap();
+                prop_assert_eq!(x.worked.to_bits(), x.result.to_bits(), "{:?} {:?}", figure, config);
+            }
+        }
+    }
+}
