@@ -1,7 +1,8 @@
 // Usable without a mouse or eyesight: axe-core (from npm) on the built page reports no
 // violation, in Chinese and in English, with a card selected on each grid and a rejected
-// combination on screen, CPU Adam and rollout engines on (the states with the most dynamic
-// text).
+// combination on screen, CPU Adam and rollout engines on, the 64-card grid on a real card (its
+// estimate's kernel terms), and the published runs, measured figures and their chart drawn
+// (the states with the most dynamic text).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,6 +60,11 @@ test('axe-core: no violation in Chinese or English, with cards selected, an erro
   // The optimizer on the host on the 64-card grid: its switch, host figure and PCIe row too.
   await page.getByTestId('section-64').getByTestId('toggle-offload').check();
   await page.getByTestId('section-64').getByTestId('mem-host').waitFor();
+  // A real card on the 64-card grid: the estimate's kernel terms and their buttons (SPEC §18).
+  await page.getByTestId('section-64').getByTestId('select-hardware').selectOption('h200');
+  await page.getByTestId('section-64').getByTestId('estimate-kernels').waitFor();
+  // Part four's published runs, the H200's measured figures and the chart of both.
+  for (const id of ['runs-table', 'measured-table', 'chart-ratios']) await page.getByTestId(id).waitFor({ state: 'attached' });
   // "Run it" open under the 8-card grid: the engine picker, the command, its notes, the box.
   await page.getByTestId('section-8').getByTestId('run-it').locator('summary').click();
   await page.getByTestId('section-8').getByTestId('command').waitFor();

@@ -159,7 +159,10 @@ export async function flip(section, sw, value, how = 'pointer') {
 }
 
 /** The fields a card preset sets (`PlanConfig::use_card`), read off its default plan. */
-export const CARD_FIELDS = ['hardware', 'gpu_memory_gb', 'nvlink_gbps', 'ib_gbps', 'hbm_tbps', 'peak_tflops', 'gpu_tflops'];
+export const CARD_FIELDS = [
+  'hardware', 'gpu_memory_gb', 'nvlink_gbps', 'ib_gbps', 'hbm_tbps', 'peak_tflops', 'gpu_tflops',
+  'nvlink_latency_us', 'ib_latency_us',
+];
 export const cardFields = (config) => Object.fromEntries(CARD_FIELDS.map((k) => [k, config[k]]));
 
 /** A small seeded PRNG (mulberry32): the same seed replays the same run. */
@@ -455,6 +458,18 @@ export function differences(got, want) {
   }
   for (const count of [Math.round(r.estimate.tokens_per_s_per_gpu), r.estimate.tokens_per_step]) {
     if (!got.estimate.text[2].includes(thousands(count))) out.push(`estimate throughput: "${got.estimate.text[2]}" lacks ${thousands(count)}`);
+  }
+  // Compute by kind of kernel and the optimizer step exactly on a card with measured tables
+  // (SPEC §18), each term equal and shown in its line.
+  same('estimate.kernels shown', Boolean(got.estimate.kernels), Boolean(r.estimate.kernels));
+  if (got.estimate.kernels && r.estimate.kernels) {
+    for (const key of ['gemm_s', 'attention_s', 'memory_bound_s', 'optimizer_s', 'borrowed']) {
+      same(`estimate.kernels.${key}`, got.estimate.kernels[key], r.estimate.kernels[key]);
+    }
+    for (const key of ['gemm_s', 'attention_s', 'memory_bound_s', 'optimizer_s']) {
+      const want = secondsText(r.estimate.kernels[key]);
+      if (!got.estimate.kernels.text.includes(want)) out.push(`estimate.kernels.${key}: "${got.estimate.kernels.text}" lacks ${want}`);
+    }
   }
   same('bubble.ratio', got.bubble.ratio, r.bubble.ratio);
   same('bubble.share', got.bubble.share, r.bubble.share);

@@ -34,6 +34,9 @@ async function figureValue(section, id) {
     case 'derived-dp': return Number((await section.getByTestId('derived-dp').innerText()).trim());
     case 'estimate-latency': return attr(id, 'data-seconds');
     case 'estimate-roofline': case 'estimate-mfu': return attr(id, 'data-value');
+    // On a card with measured kernel tables (SPEC §18).
+    case 'estimate-gemm': case 'estimate-attention': case 'estimate-memory-bound': case 'estimate-optimizer':
+      return attr(id, 'data-value');
     case 'estimate-tp': case 'estimate-cp': case 'estimate-ep': case 'estimate-pp': case 'estimate-dp': case 'estimate-edp':
       return attr(id, 'data-seconds');
     default: throw new Error(`no value attribute known for ${id}`);

@@ -5,7 +5,7 @@
 
 /**
  * Everything a grid's section shows for its plan (DP, memory, the rollout engines' figures or
- * null, traffic rows, bubble, estimate, every card's groups, stage and bytes), in one read so the figures are seen together, as
+ * null, traffic rows, bubble, estimate (its kernel terms or null), every card's groups, stage and bytes), in one read so the figures are seen together, as
  * drawn; drive.mjs's `differences()` compares it with the CLI. `target` is the section's
  * element or its test id; it must be on screen (engines/page.mjs's `showSection`).
  */
@@ -84,6 +84,16 @@ export function readSection(target) {
     dims: [...byId('estimate-dims').querySelectorAll('li[data-testid^="estimate-"]')]
       .map((li) => [li.dataset.testid.slice('estimate-'.length), Number(li.dataset.seconds)]),
     text: [text('estimate-step'), text('estimate-split'), text('estimate-throughput'), text('estimate-latency')],
+    // On a card with measured kernel tables (SPEC §18): compute by kind of kernel and the
+    // optimizer step, with the line that writes them; null on the lesson's card.
+    kernels: byId('estimate-kernels') && {
+      gemm_s: Number(attr('estimate-gemm', 'data-value')),
+      attention_s: Number(attr('estimate-attention', 'data-value')),
+      memory_bound_s: Number(attr('estimate-memory-bound', 'data-value')),
+      optimizer_s: Number(attr('estimate-optimizer', 'data-value')),
+      borrowed: attr('estimate-kernels', 'data-borrowed') === 'true',
+      text: text('estimate-kernels'),
+    },
   };
   return {
     dp: Number(text('derived-dp')),

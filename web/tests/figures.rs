@@ -2,8 +2,9 @@
 //! in headless Chromium): a slider's move writes a traffic row in place (the same row element
 //! and text node), rows come and go keyed by their dimension, the memory bar's widths go
 //! through the CSS object model; a "why?" button opens, follows and closes its panel; the
-//! estimate's buttons follow words of their own; the Llama 3 and DeepSeek-V3 tables show the
-//! core's figures, in both languages.
+//! estimate's buttons follow words of their own (the kernel terms' too, on a real card, equal
+//! to the core's); the Llama 3 and DeepSeek-V3 tables, the table measured on one H200 and the
+//! chart of the runs' and measured figures' ratios show the core's figures, in both languages.
 //!
 //! Run with `cargo test --target wasm32-unknown-unknown -p parallel-web` (scripts/test.sh).
 
@@ -211,6 +212,100 @@ async fn every_why_button_of_the_estimate_follows_its_own_visible_words() {
         click(&by_test_id(&host, "lang-toggle"));
         tick().await;
     }
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn on_a_real_card_the_kernel_terms_follow_words_of_their_own_and_equal_the_core() {
+    use parallel_core::explain::Figure;
+    use parallel_core::{Plan, PlanConfig};
+    // The 8-card grid on the H200 (`#g8=h200`: the core's default plan on that card, as
+    // `parallel-lab eval --url` reads the link).
+    let host = mount_page_at("#g8=h200");
+    let estimate = by_test_id(&section(&host, "8"), "estimate");
+    let config = PlanConfig::on(parallel_core::hardware::Hardware::H200);
+    assert_eq!(config.gpus, 8);
+    let kernels = Plan::new(&config).unwrap().estimate().kernels.unwrap();
+    for (figure, value) in [
+        (Figure::KernelGemm, kernels.gemm_s),
+        (Figure::KernelAttention, kernels.attention_s),
+        (Figure::KernelMemory, kernels.memory_bound_s),
+        (Figure::Optimizer, kernels.optimizer_s),
+    ] {
+        let shown = by_test_id(&estimate, &figure.id());
+        assert_eq!(attr(&shown, "data-value"), Some(value.get().to_string()));
+        by_test_id(&shown, &format!("explain-{}", figure.id()));
+    }
+    let line = by_test_id(&estimate, "estimate-kernels")
+        .text_content()
+        .unwrap();
+    assert!(line.contains(&kernels.gemm_s.to_string()), "{line}");
+    for lang in ["zh", "en"] {
+        let before = text_before_buttons(&estimate.outer_html());
+        // The lesson's eight, and the four kernel terms.
+        assert_eq!(before.len(), 12, "{before:?}");
+        for (i, text) in before.iter().enumerate() {
+            assert!(!text.is_empty(), "{lang}: button {i}: {before:?}");
+            assert!(
+                !before[..i].contains(text),
+                "{lang}: two buttons follow the same words {text:?}"
+            );
+        }
+        click(&by_test_id(&host, "lang-toggle"));
+        tick().await;
+    }
+    // Back on the lesson's card, the kernel terms are gone.
+    set_select(&section(&host, "8"), "select-hardware", "lesson");
+    tick().await;
+    assert!(estimate
+        .query_selector("[data-testid='estimate-kernels']")
+        .unwrap()
+        .is_none());
+    assert_eq!(text_before_buttons(&estimate.outer_html()).len(), 8);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_measured_table_and_the_ratio_chart_hold_the_core_rows() {
+    use parallel_core::measured::measured_rows;
+    use parallel_core::runs::run_rows;
+    let host = mount_page();
+    settled(&host).await;
+    let runs = run_rows(parallel_core::Lang::Zh).unwrap();
+    let rows = measured_rows(parallel_core::Lang::Zh).unwrap();
+    let table = by_test_id(&host, "measured-table");
+    for row in &rows {
+        let tr = by_test_id(&table, &format!("measured-{}", row.id));
+        assert_eq!(attr(&tr, "data-measured"), Some(row.measured.to_string()));
+        assert_eq!(attr(&tr, "data-lab"), Some(row.lab.to_string()));
+        assert_eq!(attr(&tr, "data-ratio"), Some(row.ratio.to_string()));
+        let cells = tr.query_selector_all("td").unwrap();
+        assert_eq!(
+            cells.item(2).unwrap().text_content(),
+            Some(format!("{:.2}", row.ratio))
+        );
+    }
+    assert_eq!(
+        table.query_selector_all("tbody tr").unwrap().length() as usize,
+        rows.len()
+    );
+    // The chart's points: every run, then every measured row, each with its ratio.
+    let canvas = by_test_id(&host, "chart-ratios");
+    let series: serde_json::Value =
+        serde_json::from_str(&attr(&canvas, "data-series").unwrap()).unwrap();
+    let points = series.as_array().unwrap();
+    assert_eq!(points.len(), runs.len() + rows.len());
+    let ids = runs
+        .iter()
+        .map(|r| (r.id.to_string(), "run", r.ratio))
+        .chain(rows.iter().map(|r| (r.id.clone(), "measured", r.ratio)));
+    for (point, (id, kind, ratio)) in points.iter().zip(ids) {
+        assert_eq!(point["id"], id.as_str());
+        assert_eq!(point["kind"], kind);
+        assert_eq!(point["ratio"].as_f64(), Some(ratio));
+    }
+    assert_eq!(attr(&canvas, "role").as_deref(), Some("img"));
+    assert!(attr(&canvas, "aria-label").unwrap().contains("±20%"));
     host.remove();
 }
 

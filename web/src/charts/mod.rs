@@ -1,5 +1,6 @@
 //! Charts drawn with plotters on `<canvas>`: memory per card under ZeRO 0–3, traffic per card
-//! per dimension, and the pipeline bubble against m.
+//! per dimension, the pipeline bubble against m, and the lab ÷ real figures of the published
+//! runs and of the figures measured on one H200.
 //!
 //! Every chart has three layers, so that the same drawing is tested natively and shown in the
 //! page:
@@ -20,6 +21,7 @@ pub(crate) mod canvas;
 mod layout;
 mod memory;
 pub mod palette;
+mod ratios;
 mod schedule;
 pub mod stages;
 #[cfg(test)]
@@ -28,6 +30,7 @@ mod traffic;
 
 pub use bubble::{bubble_series, BubbleChart, BubblePoint, BubbleSeries};
 pub use memory::{memory_series, MemoryBar, MemoryChart, MemorySeries};
+pub use ratios::{ratio_series, RatioChart, RatioPoint, RatioSeries};
 pub use schedule::ScheduleChart;
 pub use stages::StageChart;
 pub use traffic::{traffic_series, TrafficBar, TrafficChart, TrafficSeries};
@@ -36,5 +39,6 @@ pub use traffic::{traffic_series, TrafficBar, TrafficChart, TrafficSeries};
 pub mod draw {
     pub use super::bubble::draw as bubble;
     pub use super::memory::draw as memory;
+    pub use super::ratios::draw as ratios;
     pub use super::traffic::draw as traffic;
 }

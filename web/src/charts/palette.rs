@@ -47,6 +47,14 @@ pub const OPTIMIZER: RGBColor = RGBColor(0xe0, 0xb5, 0x5b);
 /// Saved activations.
 pub const ACTIVATIONS: RGBColor = RGBColor(0xb0, 0x7a, 0xa1);
 
+/// A published run beside the lab (the runs chart's dots).
+pub const RUN: RGBColor = RGBColor(0x3b, 0x5b, 0xdb);
+/// A figure measured on one H200 (the runs chart's squares): PP's orange, darkened so a
+/// small mark stands out on white.
+pub const MEASURED: RGBColor = RGBColor(0xb3, 0x5c, 0x00);
+/// The ±20% band around lab = reference.
+pub const BAND: RGBColor = RGBColor(0xdc, 0xea, 0xd2);
+
 /// The colour of a parallel dimension.
 pub fn dim(dim: Dim) -> RGBColor {
     match dim {

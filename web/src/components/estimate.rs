@@ -1,12 +1,15 @@
-//! The step-time estimate beside the bubble (SPEC §12, §17): step time split into compute,
-//! bubble and exposed communication, the latency in it, the roofline factor, each dimension's
-//! α–β time, tokens per second per card and MFU. Always called an estimate, with its
-//! assumptions one click away. Every figure comes from the report's `estimate` and the core's
-//! per-dimension times.
+//! The step-time estimate beside the bubble (SPEC §12, §17, §18): step time split into compute,
+//! bubble and exposed communication, the latency in it, the roofline factor (on a card with
+//! measured kernel tables, the kernel slowdown, and compute split into GEMMs, attention and
+//! memory-bound kernels, with the optimizer step), each dimension's α–β time, tokens per
+//! second per card and MFU. Always called an estimate, with its assumptions one click away.
+//! Every figure comes from the report's `estimate` and the core's per-dimension times.
 
 use leptos::prelude::*;
-use parallel_core::estimate::CommTime;
+use parallel_core::estimate::{CommTime, KernelSplit};
 use parallel_core::explain::Figure;
+use parallel_core::hardware::NCCL_RING_PLATEAU;
+use parallel_core::kernels::{Kernels, Provenance};
 use parallel_core::{Estimate, PlanConfig, Seconds};
 
 use crate::components::dim_rows::dim_rows;
@@ -34,6 +37,22 @@ mod text {
     pub const EXTRA: Text = Text {
         zh: "其中延迟 {latency} · 屋顶线 ×{roofline} · MFU {mfu}",
         en: "latency {latency} of it · roofline ×{roofline} · MFU {mfu}",
+    };
+    /// The same on a card with measured kernel tables (SPEC §18): the factor is the kernels'
+    /// slowdown against the card's large-GEMM rate.
+    pub const EXTRA_KERNELS: Text = Text {
+        zh: "其中延迟 {latency} · 内核放慢 ×{roofline} · MFU {mfu}",
+        en: "latency {latency} of it · kernel slowdown ×{roofline} · MFU {mfu}",
+    };
+    /// Compute split by kernel, and the optimizer step (SPEC §18).
+    pub const KERNELS: Text = Text {
+        zh: "计算中 GEMM {gemm} · 注意力 {attention} · 访存型内核 {memory}；另有优化器更新 {optimizer}",
+        en: "of which GEMMs {gemm} · attention {attention} · memory-bound {memory}; optimizer {optimizer}",
+    };
+    /// The kernel slowdown's name in the list of explained figures.
+    pub const SLOWDOWN: Text = Text {
+        zh: "内核放慢倍数",
+        en: "kernel slowdown",
     };
     /// One dimension's time in the estimate.
     pub const DIM_TIME: Text = Text {
@@ -66,8 +85,82 @@ mod text {
              FLOPs ÷ (N × the {peak} TFLOP/s peak × the step).",
     };
 
+    /// The assumptions on a card with measured kernel tables (SPEC §18); `tables` is one of
+    /// the three sentences below.
+    pub const ASSUMPTIONS_KERNELS: Text = Text {
+        zh: "这是估算，不是测量。真实卡上的计算按内核逐个计时：每个 GEMM（QKV 与输出投影、MLP 或专家、\
+             输出头）按它在每张卡上切分后的形状（token 数 × 输出 × 输入）查一张 H200 上实测的 GEMM 速率表，\
+             乘上它跑的遍数（前向、求输入梯度、求权重梯度，全量重计算再加一遍前向）；注意力按每块的长度和\
+             调用大小查实测的 flash 注意力速率；RMSNorm、RoPE、SiLU、残差与损失等访存型内核按读写的字节 ÷ \
+             拷贝带宽 {copy} TB/s；流水线排空后再加一次优化器更新（Adam 与 FP32 主权重，每个参数读写 30 字节，\
+             也按拷贝带宽）。{tables}每次集合通信按 NCCL 的环形模型：每次调用 {call_us} µs，节点内每一步 \
+             {nvlink_us} µs、跨节点的每一步 {ib_us} µs（跨节点的 all-reduce 再 ×{plateau}），再加字节 ÷ 带宽；\
+             全量重计算让 TP 每层多 2 次调用（字节 ×3/2），CP 算上反向（字节 ×2），DP 按 50 MB 一桶；ZeRO-2/3 只存梯度的一份分片，\
+             每个 micro-batch 反向后都要 reduce-scatter，ZeRO-3 每个 micro-batch 的前向和反向还要各 \
+             all-gather 一次权重。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP 在关键路径上，DP 与专家 DP \
+             只能藏在反向传播（计算的 2/3）后面。内核放慢倍数 = 这样算出的计算时间 ÷ 同样的 FLOPs 按这张卡\
+             大 GEMM 的 {tflops} TFLOP/s 算出的时间。MFU = 模型 FLOPs ÷ (N × 峰值 {peak} TFLOP/s × \
+             每步时间)。",
+        en: "An estimate, not a measurement. On a real card compute is timed kernel by kernel: \
+             each GEMM (QKV and output projections, MLP or experts, the output head) reads the \
+             GEMM rate measured on one H200 for its shape on a card after the split (tokens × \
+             outputs × inputs), times the passes it runs (forward, input gradient, weight \
+             gradient, and the forward again with full recompute); attention reads the measured \
+             flash-attention rate for each chunk's length and call size; the memory-bound \
+             kernels (RMSNorm, rotary, SiLU, residuals, the loss) move their bytes at the copy \
+             bandwidth of {copy} TB/s; after the pipeline drains, one optimizer step (Adam with \
+             FP32 master weights, 30 bytes read and written per parameter, also at the copy \
+             bandwidth). {tables} Each collective call follows NCCL's ring model: {call_us} µs a \
+             call, {nvlink_us} µs a step inside a node and {ib_us} µs a step between nodes (an \
+             all-reduce across nodes × {plateau}), plus bytes ÷ bandwidth; full recompute adds 2 \
+             TP calls a layer (bytes × 3/2), CP counts its backward (bytes × 2), DP runs in 50 MB buckets; ZeRO-2/3 keep only a shard of the \
+             gradients, so they reduce-scatter after every micro-batch's backward, and ZeRO-3 \
+             gathers the weights again for every micro-batch's forward and backward. Bubble = \
+             compute × (p−1)/(v·m); TP, CP, EP and PP sit on the critical path, DP and expert DP \
+             hide only behind the backward pass (2/3 of compute). Kernel slowdown = that compute \
+             ÷ the same FLOPs at the card's large-GEMM rate of {tflops} TFLOP/s. MFU = model \
+             FLOPs ÷ (N × the {peak} TFLOP/s peak × the step).",
+    };
+    /// The card's tables are the H200's own measurement.
+    pub const TABLES_MEASURED: Text = Text {
+        zh: "这张卡用的就是 H200 的实测表（H100 SXM 与 H200 是同一颗芯片、同样的频率）。",
+        en: "This card reads the H200's measured tables as they are (the H100 SXM is the same \
+             chip at the same clocks).",
+    };
+    /// The card borrows the H200's tables by the one rule.
+    pub const TABLES_BORROWED: Text = Text {
+        zh: "这张卡没有自己的实测表，按同一条规则借用 H200 的：每个形状的速率 × {tflops} ÷ {h200} \
+             （本卡与 H200 的大 GEMM 速率之比），拷贝带宽 = 显存带宽 {hbm} TB/s × {h200_copy}/{h200_hbm}。",
+        en: "This card has no measured tables of its own and borrows the H200's by one rule: \
+             each shape's rate × {tflops} ÷ {h200} (its large-GEMM rate over the H200's), and a \
+             copy bandwidth of its {hbm} TB/s HBM × {h200_copy}/{h200_hbm}.",
+    };
+    /// The same, with attention from FlashAttention-2's published A100 rates.
+    pub const TABLES_BORROWED_ATTENTION: Text = Text {
+        zh: "这张卡的 GEMM 和拷贝按同一条规则借用 H200 的实测：每个形状的速率 × {tflops} ÷ {h200}\
+             （本卡与 H200 的大 GEMM 速率之比），拷贝带宽 = 显存带宽 {hbm} TB/s × {h200_copy}/{h200_hbm}；\
+             注意力用 FlashAttention-2 公布的 A100 速率。",
+        en: "This card's GEMMs and copies borrow the H200's measurement by one rule: each \
+             shape's rate × {tflops} ÷ {h200} (its large-GEMM rate over the H200's), and a copy \
+             bandwidth of its {hbm} TB/s HBM × {h200_copy}/{h200_hbm}; attention reads \
+             FlashAttention-2's published A100 rates.",
+    };
+
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&SPLIT, &THROUGHPUT, &EXTRA, &DIM_TIME, &ASSUMPTIONS];
+    pub const ALL: &[&Text] = &[
+        &SPLIT,
+        &THROUGHPUT,
+        &EXTRA,
+        &EXTRA_KERNELS,
+        &KERNELS,
+        &SLOWDOWN,
+        &DIM_TIME,
+        &ASSUMPTIONS,
+        &ASSUMPTIONS_KERNELS,
+        &TABLES_MEASURED,
+        &TABLES_BORROWED,
+        &TABLES_BORROWED_ATTENTION,
+    ];
 }
 
 /// "compute 18.47 s + bubble 0.0 ms + exposed communication 0.0 ms".
@@ -95,9 +188,15 @@ fn throughput_text(lang: Lang, e: &Estimate) -> String {
     )
 }
 
-/// "latency 14.3 ms of it · roofline ×1 · MFU 44.9%".
+/// "latency 14.3 ms of it · roofline ×1 · MFU 44.9%" ("kernel slowdown" on a card with
+/// measured kernel tables).
 fn extra_text(lang: Lang, e: &Estimate) -> String {
-    text::EXTRA.fill(
+    let sentence = if e.kernels.is_some() {
+        text::EXTRA_KERNELS
+    } else {
+        text::EXTRA
+    };
+    sentence.fill(
         lang,
         &[
             ("latency", &format::seconds(e.latency_s)),
@@ -110,9 +209,59 @@ fn extra_text(lang: Lang, e: &Estimate) -> String {
     )
 }
 
-/// The assumptions with the card's own numbers.
+/// "of which GEMMs 8.79 s · attention 641.1 ms · memory-bound 426.0 ms; optimizer 204.5 ms".
+fn kernels_text(lang: Lang, k: &KernelSplit) -> String {
+    text::KERNELS.fill(
+        lang,
+        &[
+            ("gemm", &format::seconds(k.gemm_s)),
+            ("attention", &format::seconds(k.attention_s)),
+            ("memory", &format::seconds(k.memory_bound_s)),
+            ("optimizer", &format::seconds(k.optimizer_s)),
+        ],
+    )
+}
+
+/// Where a card's kernel tables come from, in one sentence with the rule's numbers.
+fn tables_text(lang: Lang, c: &PlanConfig, k: &Kernels) -> String {
+    use parallel_core::kernels::{H200_COPY_TBPS, H200_GEMM_8192_TFLOPS, H200_HBM_TBPS};
+    let number = |x: f64| parallel_core::formula::Show::Count.write(x);
+    let sentence = match (k.provenance, k.own_attention) {
+        (Provenance::Measured, _) => return text::TABLES_MEASURED.get(lang).to_string(),
+        (Provenance::Borrowed, false) => text::TABLES_BORROWED,
+        (Provenance::Borrowed, true) => text::TABLES_BORROWED_ATTENTION,
+    };
+    sentence.fill(
+        lang,
+        &[
+            ("tflops", &number(c.gpu_tflops)),
+            ("h200", &number(H200_GEMM_8192_TFLOPS)),
+            ("hbm", &number(c.hbm_tbps)),
+            ("h200_copy", &number(H200_COPY_TBPS)),
+            ("h200_hbm", &number(H200_HBM_TBPS)),
+        ],
+    )
+}
+
+/// The assumptions with the card's own numbers: SPEC §18's kernels on a card with measured
+/// tables, §17's flat rate and roofline on the lesson's card.
 fn assumptions_text(lang: Lang, c: &PlanConfig) -> String {
     let number = |x: f64| parallel_core::formula::Show::Count.write(x);
+    if let Some(k) = Kernels::of(c) {
+        return text::ASSUMPTIONS_KERNELS.fill(
+            lang,
+            &[
+                ("copy", &number(k.copy_tbps)),
+                ("tables", &tables_text(lang, c, &k)),
+                ("call_us", &number(c.hardware.card().call_latency_us)),
+                ("plateau", &number(NCCL_RING_PLATEAU)),
+                ("nvlink_us", &number(c.nvlink_latency_us)),
+                ("ib_us", &number(c.ib_latency_us)),
+                ("tflops", &number(c.gpu_tflops)),
+                ("peak", &number(c.peak_tflops)),
+            ],
+        );
+    }
     text::ASSUMPTIONS.fill(
         lang,
         &[
@@ -147,14 +296,29 @@ pub fn EstimateFigure(
     // compiles one way of keeping them current.
     let show =
         move |read: fn(&Estimate, Lang) -> String| move || estimate.with(|e| read(e, lang.get()));
+    // Whether the card has measured kernel tables (SPEC §18): the kernels' line and their
+    // buttons are shown, and the roofline is called the kernel slowdown.
+    let has_kernels = part(move || estimate.with(|e| e.kernels.is_some()));
     let named = move |figure: Figure| {
+        let name = move || {
+            let lang = lang.get();
+            if figure == Figure::Roofline && has_kernels.get() {
+                text::SLOWDOWN.get(lang).to_string()
+            } else {
+                figure_name(lang, figure)
+            }
+        };
         view! {
             <span class="why-item">
-                {move || figure_name(lang.get(), figure)}
+                {name}
                 " "
                 <ExplainButton figure=figure lab=lab />
             </span>
         }
+    };
+    // A kernel term's seconds as its `data-value` carries them (empty without tables).
+    let kernel = move |read: fn(&KernelSplit) -> Seconds| {
+        move || estimate.with(|e| e.kernels.map(|k| seconds(read(&k))).unwrap_or_default())
     };
     let assumptions = move || card.with(|c| assumptions_text(lang.get(), c));
     // One row per dimension, kept while the plan has it (keyed by the dimension, as the
@@ -202,6 +366,12 @@ pub fn EstimateFigure(
                 data-exposed=show(|e, _| seconds(e.exposed_comm_s))>
                 {show(|e, lang| split_text(lang, e))}
             </p>
+            <Show when=move || has_kernels.get()>
+                <p class="secondary" data-testid="estimate-kernels"
+                    data-borrowed=show(|e, _| e.kernels.map(|k| k.borrowed.to_string()).unwrap_or_default())>
+                    {show(|e, lang| e.kernels.map(|k| kernels_text(lang, &k)).unwrap_or_default())}
+                </p>
+            </Show>
             <p class="secondary" data-testid="estimate-throughput"
                 data-tokens-per-s=show(|e, _| e.tokens_per_s_per_gpu.to_string())
                 data-tokens-per-step=show(|e, _| e.tokens_per_step.to_string())>
@@ -233,6 +403,24 @@ pub fn EstimateFigure(
                 <span data-testid="estimate-mfu" data-value=show(|e, _| e.mfu.to_string())>
                     {named(Figure::Mfu)}
                 </span>
+                <Show when=move || has_kernels.get()>
+                    " · "
+                    <span data-testid="estimate-gemm" data-value=kernel(|k| k.gemm_s)>
+                        {named(Figure::KernelGemm)}
+                    </span>
+                    " · "
+                    <span data-testid="estimate-attention" data-value=kernel(|k| k.attention_s)>
+                        {named(Figure::KernelAttention)}
+                    </span>
+                    " · "
+                    <span data-testid="estimate-memory-bound" data-value=kernel(|k| k.memory_bound_s)>
+                        {named(Figure::KernelMemory)}
+                    </span>
+                    " · "
+                    <span data-testid="estimate-optimizer" data-value=kernel(|k| k.optimizer_s)>
+                        {named(Figure::Optimizer)}
+                    </span>
+                </Show>
             </p>
             <details class="assumptions">
                 <summary><T zh="估算的假设" en="What the estimate assumes" /></summary>
@@ -243,8 +431,10 @@ pub fn EstimateFigure(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use parallel_core::hardware::Hardware;
     use parallel_core::{Plan, PlanConfig};
 
     #[test]
@@ -260,6 +450,13 @@ mod tests {
                     &[("dim", &"TP"), ("seconds", &"1 s"), ("latency", &"1 ms")],
                 );
                 assumptions_text(lang, &PlanConfig::default());
+                for card in [Hardware::H200, Hardware::B200, Hardware::A100] {
+                    let e = Plan::new(&PlanConfig::on(card)).unwrap().estimate();
+                    extra_text(lang, &e);
+                    kernels_text(lang, &e.kernels.unwrap());
+                    assumptions_text(lang, &PlanConfig::on(card));
+                }
+                text::SLOWDOWN.get(lang);
             }
         });
         assert_eq!(
@@ -270,5 +467,41 @@ mod tests {
             throughput_text(Lang::En, &e),
             "1,774 tokens per second per card (262,144 per step)"
         );
+    }
+
+    #[test]
+    fn a_card_with_kernel_tables_says_so_and_the_lesson_card_does_not() {
+        // The lesson's card: no kernel terms, §17's words.
+        let lesson = Plan::new(&PlanConfig::lesson_8_gpus()).unwrap().estimate();
+        assert!(lesson.kernels.is_none());
+        assert!(extra_text(Lang::En, &lesson).contains("roofline ×"));
+        let words = assumptions_text(Lang::En, &PlanConfig::default());
+        assert!(words.contains("max(1, R/T_l)") && !words.contains("H200"));
+        // The H200: its own tables, the kernel slowdown, every term written as the core's.
+        let config = PlanConfig::on(Hardware::H200);
+        let e = Plan::new(&config).unwrap().estimate();
+        let k = e.kernels.unwrap();
+        assert!(!k.borrowed);
+        assert!(extra_text(Lang::En, &e).contains("kernel slowdown ×"));
+        assert!(extra_text(Lang::Zh, &e).contains("内核放慢 ×"));
+        let line = kernels_text(Lang::En, &k);
+        for (term, value) in [
+            ("GEMMs ", k.gemm_s),
+            ("attention ", k.attention_s),
+            ("memory-bound ", k.memory_bound_s),
+            ("optimizer ", k.optimizer_s),
+        ] {
+            assert!(line.contains(&format!("{term}{value}")), "{line}");
+        }
+        let words = assumptions_text(Lang::En, &config);
+        assert!(words.contains("measured on one H200") && words.contains("as they are"));
+        assert!(!words.contains("R/T_l"));
+        // The B200 borrows by the one rule, with its own numbers in the sentence.
+        let b200 = PlanConfig::on(Hardware::B200);
+        let words = assumptions_text(Lang::En, &b200);
+        assert!(words.contains("borrows the H200's by one rule"), "{words}");
+        assert!(words.contains(&parallel_core::formula::Show::Count.write(b200.gpu_tflops)));
+        assert!(assumptions_text(Lang::En, &PlanConfig::on(Hardware::A100))
+            .contains("FlashAttention-2"));
     }
 }

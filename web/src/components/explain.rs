@@ -69,6 +69,16 @@ pub fn figure_name(lang: Lang, figure: Figure) -> String {
         Figure::Mfu => lang
             .pick("MFU（模型算力利用率）", "MFU (model FLOPs utilisation)")
             .into(),
+        Figure::KernelGemm => lang.pick("GEMM 的时间", "GEMMs' time").into(),
+        Figure::KernelAttention => lang
+            .pick("注意力内核的时间", "attention kernel's time")
+            .into(),
+        Figure::KernelMemory => lang
+            .pick("访存型内核的时间", "memory-bound kernels' time")
+            .into(),
+        Figure::Optimizer => lang
+            .pick("优化器更新的时间", "optimizer step's time")
+            .into(),
         Figure::HostPerGpu => lang
             .pick(
                 "每卡占的主机内存（CPU Adam）",

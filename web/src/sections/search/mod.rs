@@ -9,9 +9,11 @@
 //! meanwhile is never blocked; a change of input drops the search in flight.
 //!
 //! Rooms: [`form`] reads the inputs into a `PlanConfig` (no views), [`results`] shows the
-//! outcome.
+//! outcome; beside the search, [`runs`] sets the published runs and [`measured`] the figures
+//! measured on one H200 against the lab's.
 
 pub mod form;
+pub mod measured;
 pub mod results;
 pub mod runs;
 

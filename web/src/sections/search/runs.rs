@@ -2,12 +2,15 @@
 //! source, the published figure, the lab's figure for the same plan and card, their ratio, the
 //! lab's own MFU and memory, and what the lab approximates or leaves out. Every number is
 //! `parallel_core::runs`'s: the page, `parallel-lab table --table runs` and the tests read the
-//! same rows.
+//! same rows. After it, the figures measured on one H200 ([`MeasuredTable`], issue 35) and one
+//! chart of both tables' ratios ([`RatioChart`]).
 
 use leptos::prelude::*;
 use parallel_core::numbers::{percent, thousands};
 use parallel_core::runs::{run_rows, Counting, Figure, RunRow};
 
+use super::measured::MeasuredTable;
+use crate::charts::RatioChart;
 use crate::components::table_scroll::{head_cells, TableScroll};
 use crate::i18n::{use_lang, Lang, T};
 
@@ -113,10 +116,12 @@ pub fn RunsTable() -> impl IntoView {
         <div class="runs" data-testid="runs">
             <h3><T zh="估算对得上实测吗？公开的训练记录" en="Does the estimate match real runs? Published training records" /></h3>
             <p>
-                <T zh="同一个估算（每张卡同一个矩阵乘效率 0.75，不按任何一行调），放在论文与开源仓库公布的实测旁边。比值大于 1 表示实验室估得比实测快；每个出处下面写明实验室近似了什么、漏了什么。"
-                   en="The same estimate (one matmul efficiency of 0.75 for every card, tuned to no row) beside the measurements published in papers and open repositories. A ratio above 1 means the lab estimates faster than the run; under each source, what the lab approximates and what it leaves out." />
+                <T zh="同一个估算放在论文与开源仓库公布的实测旁边：真实卡上的计算来自在一张 H200 上实测的内核速率（每个 GEMM 按它的形状，注意力按块长，访存型内核按拷贝带宽），没有自己实测表的卡按同一条规则借用 H200 的表；不按任何一行调。比值大于 1 表示实验室估得比实测快；每个出处下面写明实验室近似了什么、漏了什么。"
+                   en="The same estimate beside the measurements published in papers and open repositories: on a real card the compute comes from kernel rates measured on one H200 (each GEMM at its shape, attention by chunk length, memory-bound kernels at the copy bandwidth), borrowed by one rule for the cards without tables of their own, and tuned to no row. A ratio above 1 means the lab estimates faster than the run; under each source, what the lab approximates and what it leaves out." />
             </p>
             {body}
+            <MeasuredTable />
+            <RatioChart />
         </div>
     }
 }

@@ -1,0 +1,86 @@
+//! The sentences of the search's results, Chinese and English side by side.
+
+use crate::text::Text;
+
+/// Counts of the search.
+pub const COUNTS: Text = Text {
+    zh: "考虑了 {considered} 套方案，其中 {valid} 套成立，{fitting} 套放得下；下表按估算的每步时间列出最快的 {shown} 套。",
+    en: "{considered} plans considered, {valid} valid, {fitting} fit; the table lists the {shown} quickest by estimated step time.",
+};
+/// Nothing fits.
+pub const NOTHING_FITS: Text = Text {
+    zh: "考虑了 {considered} 套方案，其中 {valid} 套成立，但没有一套放得进每卡 {capacity}：这个模型在这些卡上放不下。下面灰色的是最接近的几套和它们超出的量。",
+    en: "{considered} plans considered, {valid} valid, and none fits in {capacity} per card: this model does not fit on these cards. Greyed below: the nearest plans and how far over they are.",
+};
+/// Nothing is valid at all.
+pub const NOTHING_VALID: Text = Text {
+    zh: "考虑了 {considered} 套方案，没有一套成立（卡数、专家数与全局批凑不出整数的切分）。",
+    en: "{considered} plans considered and none is valid (the cards, experts and global batch give no whole split).",
+};
+/// Why the first beats the second on time.
+pub const AHEAD_TIME: Text = Text {
+    zh: "第 1 名比第 2 名每步快 {gap}，差得最多的一项是{term}（{by}）。",
+    en: "The first plan is {gap} a step quicker than the second; the term that differs most is {term} ({by}).",
+};
+/// Why the first beats the second on memory.
+pub const AHEAD_MEMORY: Text = Text {
+    zh: "第 1、2 名估算时间相同，第 1 名最忙的卡少用 {by} 显存。",
+    en: "The first two plans take the same estimated time; the first uses {by} less on its busiest card.",
+};
+/// Why the first beats the second: the margin.
+pub const AHEAD_MARGIN: Text = Text {
+    zh: "第 1 名最忙的卡不到显存的 80%，第 2 名超过 80%（偏紧）：留有余量的方案排在前面。",
+    en: "The first plan's busiest card stays under 80% of its memory and the second's does not (tight): plans with room to spare come first.",
+};
+/// Every plan found is tight.
+pub const ALL_TIGHT: Text = Text {
+    zh: "没有一套方案能把最忙的卡压到显存的 80% 以下：下面的方案都偏紧，公开的 454 次实测（Fujii 等 2024）只在 80% 以下从未爆显存。",
+    en: "No plan keeps its busiest card under 80% of its memory: every plan below is tight, and the 454 published runs (Fujii et al. 2024) never ran out of memory only below 80%.",
+};
+/// Tight plans rank after the others.
+pub const MARGIN_RULE: Text = Text {
+    zh: "其中 {comfortable} 套最忙的卡不到显存的 80%，排在偏紧的方案前面（Fujii 等 2024：454 次实测在 80% 以下从未爆显存）。",
+    en: "{comfortable} of them keep the busiest card under 80% of its memory and rank before the tight ones (Fujii et al. 2024: 454 runs never ran out of memory below 80%).",
+};
+/// The first plan splits the sequence: what the best plan without CP loses.
+pub const WITHOUT_CP: Text = Text {
+    zh: "第 1 名把序列切成 CP {cp} 份。不切序列（CP 1）最快的是 {plan}，每步 {step}，慢 {gap}；差得最多的一项是{term}（{by}）。",
+    en: "The first plan splits the sequence over CP {cp}. The quickest plan without CP is {plan}, {step} a step, {gap} slower; the term that differs most is {term} ({by}).",
+};
+/// The first plan splits the sequence and no plan without CP fits.
+pub const ONLY_WITH_CP: Text = Text {
+    zh: "第 1 名把序列切成 CP {cp} 份：不切序列的方案一套也放不下。",
+    en: "The first plan splits the sequence over CP {cp}: no plan without CP fits.",
+};
+/// A tie.
+pub const AHEAD_TIE: Text = Text {
+    zh: "第 1、2 名的时间和显存都一样，按枚举顺序排。",
+    en: "The first two plans are equal in time and memory; they are ranked in enumeration order.",
+};
+/// The load button of a row.
+pub const LOAD: Text = Text {
+    zh: "装入 {cards} 卡网格",
+    en: "Load into the {cards}-card grid",
+};
+/// Why a row cannot be loaded.
+pub const NO_GRID: Text = Text {
+    zh: "页面的网格只有 8 卡和 64 卡（每节点 8 卡），滑块只到 TP 8、PP/CP 8、m 64、b 1、v 2、序列 1,024–131,072 的 2 的幂：这套只能在表里看。",
+    en: "The page's grids have 8 and 64 cards (8 a node), and their controls reach TP 8, PP/CP 8, m 64, b 1, v 2 and sequences of 1,024–131,072 in powers of two: this plan can only be read here.",
+};
+
+#[cfg(test)]
+pub const ALL: &[&Text] = &[
+    &COUNTS,
+    &NOTHING_FITS,
+    &NOTHING_VALID,
+    &AHEAD_TIME,
+    &AHEAD_MEMORY,
+    &AHEAD_MARGIN,
+    &ALL_TIGHT,
+    &MARGIN_RULE,
+    &AHEAD_TIE,
+    &WITHOUT_CP,
+    &ONLY_WITH_CP,
+    &LOAD,
+    &NO_GRID,
+];
