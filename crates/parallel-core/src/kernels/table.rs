@@ -21,8 +21,13 @@ pub(crate) fn locate(axis: &[f64], x: f64) -> (usize, f64) {
         .rposition(|&a| a <= x)
         .unwrap_or(0)
         .min(last - 1);
-    let (lo, hi) = (axis[i].ln(), axis[i + 1].ln());
-    (i, (x.ln() - lo) / (hi - lo))
+    let (lo, hi) = (ln(axis[i]), ln(axis[i + 1]));
+    (i, (ln(x) - lo) / (hi - lo))
+}
+
+/// The natural logarithm, the same bits natively and in wasm (`libm`, not the platform's).
+fn ln(x: f64) -> f64 {
+    libm::log(x)
 }
 
 /// Linear interpolation of `ln a` and `ln b` at fraction `t`, back out of log space.
@@ -32,7 +37,7 @@ fn log_mix(a: f64, b: f64, t: f64) -> f64 {
     } else if t >= 1.0 {
         b
     } else {
-        (a.ln() * (1.0 - t) + b.ln() * t).exp()
+        libm::exp(ln(a) * (1.0 - t) + ln(b) * t)
     }
 }
 

@@ -362,10 +362,18 @@ mod tests {
         )
         .unwrap();
         let capacity = Bytes::from_gb(80.0);
+        // The first plan splits the sequence; with no plan without CP to compare, the summary
+        // says that none fits.
+        assert!(found.plans[0].config.cp > 1 && found.without_cp.is_some());
+        let only_cp = SearchOutcome {
+            without_cp: None,
+            ..found.clone()
+        };
         crate::text::testing::assert_all_used(text::ALL, || {
             for lang in [Lang::Zh, Lang::En] {
                 summary(lang, &found, capacity);
                 summary(lang, &none, capacity);
+                summary(lang, &only_cp, capacity);
                 text::NOTHING_VALID.fill(lang, &[("considered", &"0")]);
                 text::AHEAD_MEMORY.fill(lang, &[("by", &capacity)]);
                 text::AHEAD_MARGIN.get(lang);
