@@ -1,14 +1,17 @@
-// Where a link lands, decided before anything else loads. Inlined into both entry points,
-// index.html and embed.html (Trunk's rel="inline"; scripts/csp.mjs allows it by its hash).
+// Where a link lands, the part decided before anything else loads. Inlined into every entry
+// point (index.html, rl.html, plan.html and embed.html; Trunk's rel="inline"; scripts/csp.mjs
+// allows it by its hash).
 //
-// The rule is the core's `link::landing` (crates/parallel-core/src/link/landing.rs): a link
-// whose first `embed` key names a widget belongs to embed.html, every other link to index.html.
-// This is that rule transcribed, reading the fragment exactly as the core's `link::decode`
-// does (the first `#` or `?`, 2048 bytes at most, parts split at `&` and `;`, each
-// percent-decoded as UTF-8 with replacement, key and value trimmed of Unicode white space,
-// the first `embed` key alone counting). The web crate's test `landing::tests` runs this file
-// against the core over random links. Both pages run this same code on the same fragment, and
-// a redirect keeps the fragment as it is, so a link is sent on at most once, never back.
+// The rule is the core's `link::landing` (crates/parallel-core/src/link/landing.rs). Its first
+// step is here: a link whose first `embed` key names a widget belongs to embed.html, so a page
+// that gets one sends it there before loading its own wasm. This is `link::names_widget`
+// transcribed, reading the fragment exactly as the core's `link::decode` does (the first `#` or
+// `?`, 2048 bytes at most, parts split at `&` and `;`, each percent-decoded as UTF-8 with
+// replacement, key and value trimmed of Unicode white space, the first `embed` key alone
+// counting). The web crate's test `landing::tests` runs this file against the core over random
+// links. The rule's other steps need the plans decoded: each entry point's wasm applies them
+// before drawing (web/src/pages/mod.rs), embed.html's for a link without a widget. A redirect
+// keeps the fragment as it is, so a link is sent on at most once, never back.
 //
 // Also sets the link's language on <html> early, so the static shell shows in it.
 (function () {
@@ -75,12 +78,10 @@
   var hash = location.hash;
   // The wasm reads the fragment as location.hash less its `#` (web/src/permalink.rs).
   var fragment = hash.charAt(0) === '#' ? hash.slice(1) : hash;
-  var here = root.getAttribute('data-entry') === 'embed' ? 'embed.html' : 'index.html';
-  var there = widgetOf(fragment) === null ? 'index.html' : 'embed.html';
-  if (there !== here) {
-    if (there === 'embed.html') root.classList.add('embedded-page');
-    else root.classList.remove('embedded-page');
-    location.replace(there + hash);
+  var onEmbed = root.getAttribute('data-entry') === 'embed';
+  if (!onEmbed && widgetOf(fragment) !== null) {
+    root.classList.add('embedded-page');
+    location.replace('embed.html' + hash);
     return;
   }
   if (/(^|[#&;])lang=en(&|;|$)/.test(hash)) root.lang = 'en';

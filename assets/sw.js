@@ -1,7 +1,9 @@
 // Parallel Lab's service worker: after the first visit the page keeps working offline.
 //
-// On install it reads the site's two pages (index.html, and embed.html for embedded widgets)
-// and caches each with every asset it names (Trunk's hashed wasm, JS, CSS and favicon). Pages
+// On install it reads the lesson (index.html) and embed.html (embedded widgets) and caches each
+// with every asset it names (Trunk's hashed wasm, JS, CSS and favicon); the RL page and the
+// planner (rl.html, plan.html) are cached with their assets as they are visited, so a lesson's
+// visitor never downloads them. Pages
 // are fetched network-first (a new deployment shows up at once) and fall back to the cache;
 // assets are served from the cache and fetched (then cached) when missing. Only same-origin GET requests are touched: the lab
 // makes no other kind. Works from any sub-path: everything is relative to this file.
@@ -36,17 +38,22 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-/** The cache key of a page: embed.html is its own; every other address is the lab's page. */
+/** Entry points other than the lesson, each cached under its own address. */
+const OTHERS = ['embed.html', 'rl.html', 'plan.html'];
+
+/** The cache key of a page: each entry point its own; every other address is the lesson. */
 function pageKey(request) {
-  return new URL(request.url).pathname.endsWith('/embed.html') ? './embed.html' : PAGE;
+  const path = new URL(request.url).pathname;
+  const other = OTHERS.find((name) => path.endsWith('/' + name));
+  return other ? './' + other : PAGE;
 }
 
 async function fromNetworkThenCache(request) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    // Each page under its own address (the page itself, `./` or `./index.html`, or
-    // `./embed.html`).
+    // Each page under its own address (the lesson, `./` or `./index.html`, or another entry
+    // point).
     if (response.ok) await cache.put(pageKey(request), response.clone());
     return response;
   } catch (offline) {

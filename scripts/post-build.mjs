@@ -1,10 +1,10 @@
-// Trunk's post-build hook (Trunk.toml), run with TRUNK_STAGING_DIR set: first the embed entry
-// point is built and added next to index.html (scripts/embed.mjs; not inside that inner
-// build), then the pages' inline scripts, stylesheet and markup lose their comments
+// Trunk's post-build hook (Trunk.toml), run with TRUNK_STAGING_DIR set: first the other entry
+// points (embed.html, rl.html, plan.html) are built and added next to index.html
+// (scripts/entries.mjs; not inside those inner builds), then the pages' inline scripts, stylesheet and markup lose their comments
 // (scripts/shrink-inline.mjs) and every page gets its Content-Security-Policy (scripts/csp.mjs),
 // which hashes them as shipped. One hook, so the steps run in this order (Trunk starts the
 // hooks of one stage side by side).
-import { addEmbed, inner } from './embed.mjs';
+import { addEntries, inner } from './entries.mjs';
 import { writePolicies } from './csp.mjs';
 import { shrinkPages } from './shrink-inline.mjs';
 
@@ -14,7 +14,7 @@ if (!staging) {
   process.exit(1);
 }
 try {
-  if (!inner) addEmbed(staging);
+  if (!inner) addEntries(staging);
   shrinkPages(staging);
   writePolicies(staging);
 } catch (error) {

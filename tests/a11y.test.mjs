@@ -38,8 +38,31 @@ async function violations(page) {
   }));
 }
 
-test('axe-core: no violation in Chinese or English, with cards selected, an error shown, CPU Adam and rollout engines on (one grid in the rollout phase)', async () => {
+/** axe-core in Chinese, then in English, on `page` as it stands. */
+async function noViolationInEitherLanguage(page, where) {
+  for (const lang of ['zh', 'en']) {
+    if (lang === 'en') await page.getByTestId('lang-toggle').click();
+    const found = await violations(page);
+    assert.deepEqual(found, [], `axe-core violations on ${where} in ${lang}:\n${JSON.stringify(found, null, 2)}`);
+  }
+}
+
+test('axe-core on the lesson: cards selected, an error shown, "more controls" open on one grid', async () => {
   const { page, context, problems } = await openPage(lab);
+  for (const id of ['8', '64']) {
+    await page.getByTestId(`grid-${id}`).getByTestId('card-3').click();
+  }
+  const tp = SLIDERS.find((s) => s.field === 'tp');
+  await keyboardTo(page.getByTestId('section-8'), tp, 3);
+  await page.getByTestId('section-64').getByTestId('more-controls-toggle').click();
+  await page.getByTestId('section-64').getByTestId('select-hardware').waitFor();
+  await noViolationInEitherLanguage(page, 'the lesson');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('axe-core on the RL page: CPU Adam and rollout engines on (one grid in the rollout phase), an error shown', async () => {
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'rl.html' });
   for (const id of ['8', '64']) {
     await page.getByTestId(`grid-${id}`).getByTestId('card-3').click();
   }
@@ -60,19 +83,25 @@ test('axe-core: no violation in Chinese or English, with cards selected, an erro
   // The optimizer on the host on the 64-card grid: its switch, host figure and PCIe row too.
   await page.getByTestId('section-64').getByTestId('toggle-offload').check();
   await page.getByTestId('section-64').getByTestId('mem-host').waitFor();
-  // A real card on the 64-card grid: the estimate's kernel terms and their buttons (SPEC §18).
-  await page.getByTestId('section-64').getByTestId('select-hardware').selectOption('h200');
-  await page.getByTestId('section-64').getByTestId('estimate-kernels').waitFor();
-  // Part four's published runs, the H200's measured figures and the chart of both.
-  for (const id of ['runs-table', 'measured-table', 'chart-ratios']) await page.getByTestId(id).waitFor({ state: 'attached' });
   // "Run it" open under the 8-card grid: the engine picker, the command, its notes, the box.
   await page.getByTestId('section-8').getByTestId('run-it').locator('summary').click();
   await page.getByTestId('section-8').getByTestId('command').waitFor();
-  for (const lang of ['zh', 'en']) {
-    if (lang === 'en') await page.getByTestId('lang-toggle').click();
-    const found = await violations(page);
-    assert.deepEqual(found, [], `axe-core violations in ${lang}:\n${JSON.stringify(found, null, 2)}`);
-  }
+  await page.getByTestId('table-recipes').waitFor({ state: 'attached' });
+  await noViolationInEitherLanguage(page, 'the RL page');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('axe-core on the planner: a real card\'s kernel terms, the search, the runs, measured and their chart', async () => {
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
+  await page.getByTestId('grid-64').getByTestId('card-3').click();
+  // A real card on the 64-card grid: the estimate's kernel terms and their buttons (SPEC §18).
+  await page.getByTestId('section-64').getByTestId('select-hardware').selectOption('h200');
+  await page.getByTestId('section-64').getByTestId('estimate-kernels').waitFor();
+  for (const id of ['search-panel', 'runs-table', 'measured-table', 'chart-ratios']) await page.getByTestId(id).waitFor({ state: 'attached' });
+  await page.getByTestId('section-64').getByTestId('run-it').locator('summary').click();
+  await page.getByTestId('section-64').getByTestId('command').waitFor();
+  await noViolationInEitherLanguage(page, 'the planner');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

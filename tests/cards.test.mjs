@@ -24,7 +24,7 @@ after(async () => {
 const CARD_TEXTS = { gpu_memory_gb: 'search-memory', nvlink_gbps: 'search-nvlink', ib_gbps: 'search-ib', gpu_tflops: 'search-tflops' };
 
 test('the search panel\'s card picker, by keys over every card, searches what the CLI does', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const panel = page.getByTestId('search-panel');
   await scrollToElement(panel);
   const select = panel.getByTestId('search-hardware');
@@ -111,7 +111,7 @@ test('a tight card is marked beside its colour, in words, with its source', asyn
 });
 
 test('the published runs table equals parallel-lab table --table runs, in both languages', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const runs = page.getByTestId('runs');
   await scrollToElement(runs);
   for (const lang of ['zh', 'en']) {
@@ -156,6 +156,8 @@ test('a grid\'s card travels in its link and lands with every figure', async () 
   const again = await openPage(lab, undefined, { fragment });
   const landed = again.page.getByTestId('section-64');
   assert.equal(await landed.getByTestId('select-hardware').inputValue(), 'h100-sxm');
+  assert.equal(await landed.getByTestId('more-controls').evaluate((d) => d.open), true,
+    'a link into a field behind "more controls" opens it');
   const preset = coreDefaults().hardware.find((h) => h.id === 'h100-sxm').config;
   const config = fullConfig({ ...START[64], ...cardFields(preset) });
   await landed.getByTestId('grid-64').getByTestId('card-9').click();

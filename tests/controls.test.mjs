@@ -202,7 +202,9 @@ test(`property: ${PLANS_PER_GRID} random plans per grid through the controls agr
   t.diagnostic(`SEED=${SEED} (replay: SEED=${SEED} node --test controls.test.mjs)`);
   console.log(`controls.test.mjs: SEED=${SEED}`);
   const r = rng(SEED);
-  const { page, context, problems } = await openPage(lab);
+  // The RL page: the only one with every control (the lesson's, the card and the model,
+  // CPU Adam and the rollout engines).
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'rl.html' });
   for (const id of [8, 64]) {
     const grid = gridUnderTest(page, id);
     for (let n = 0; n < PLANS_PER_GRID; n++) {

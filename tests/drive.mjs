@@ -149,6 +149,7 @@ export async function flip(section, sw, value, how = 'pointer') {
   const element = section.getByTestId(sw.testId);
   const want = value === sw.on;
   if ((await element.isChecked()) === want) return;
+  await reveal(element);
   if (how === 'space') {
     await element.focus();
     await element.page().keyboard.press('Space');
@@ -222,6 +223,7 @@ async function pressAndReport(input, key, onStep) {
  */
 export async function keyboardTo(section, slider, target, how = 'arrows', onStep = noStep) {
   const input = section.getByTestId(slider.testId);
+  await reveal(input);
   await input.focus();
   const position = async () => Number(await input.inputValue());
   if (how === 'ends' || target === slider.min || target === slider.max) {
@@ -252,6 +254,7 @@ export async function pointerTo(section, slider, target, onStep = noStep) {
   const page = section.page();
   const input = section.getByTestId(slider.testId);
   const span = slider.max - slider.min;
+  await reveal(input);
   // Look before pressing, as a person does: the page may still be settling (sections near
   // the viewport take their real height as they are drawn), so wait until the point about
   // to be pressed is the slider itself.
@@ -289,6 +292,18 @@ export async function pointerTo(section, slider, target, onStep = noStep) {
 }
 
 /**
+ * Opens the "more controls" disclosure around `element`, if it sits in a closed one, as a
+ * person does before reaching for a control in it: a click on its summary. Resolves once the
+ * control is visible.
+ */
+export async function reveal(element) {
+  const details = element.locator('xpath=ancestor::details[1]');
+  if ((await details.count()) === 0 || (await details.evaluate((d) => d.open))) return;
+  await details.locator(':scope > summary').click();
+  await element.waitFor({ state: 'visible' });
+}
+
+/**
  * Picks an option of a select as a person does: arrow keys on the focused select (passing
  * through the options between), or choosing it from the list.
  */
@@ -296,6 +311,7 @@ export async function choose(section, select, value, how = 'pick', onStep = noSt
   const element = section.getByTestId(select.testId);
   const want = String(value);
   if ((await element.inputValue()) === want) return;
+  await reveal(element);
   if (how === 'keys') {
     const values = Object.keys(select.options);
     await element.focus();

@@ -163,3 +163,70 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+/** The grid controls the issue lets a teacher pick, with their test ids on the widget. */
+const CONTROL_IDS = {
+  tp: 'slider-tp', pp: 'slider-pp', cp: 'slider-cp', m: 'slider-m', seq: 'slider-seq',
+  zero: 'select-zero', recompute: 'select-recompute', model: 'select-model', card: 'select-hardware',
+  precision: 'select-precision', schedule: 'select-schedule', accounting: 'select-accounting',
+};
+const LESSON = ['tp', 'pp', 'cp', 'm', 'seq', 'zero', 'recompute'];
+
+/** Which of CONTROL_IDS a framed widget shows. */
+async function controlsShown(frame) {
+  const shown = [];
+  for (const [id, testId] of Object.entries(CONTROL_IDS)) {
+    if ((await frame.getByTestId(testId).count()) > 0) shown.push(id);
+  }
+  return shown;
+}
+
+test('the teacher ticks the controls the embedded grid shows; the snippet carries them and the widget shows exactly those', async () => {
+  const full = await openPage(lab);
+  const section = full.page.getByTestId('section-8');
+  await section.getByTestId('embed-grid-8').click();
+  const code = section.getByTestId('embed-code-grid-8');
+  // By default the lesson's controls are ticked and the snippet names none (the default).
+  for (const [id] of Object.entries(CONTROL_IDS)) {
+    const box = section.getByTestId(`embed-control-grid-8-${id}`);
+    assert.equal(await box.isChecked(), LESSON.includes(id), `${id} ticked by default`);
+  }
+  const plain = await code.inputValue();
+  assert.ok(!plain.includes('controls='), plain);
+  // Untick CP, the sequence, ZeRO and recompute by clicks; tick the model by Space.
+  for (const id of ['cp', 'seq', 'zero', 'recompute']) await section.getByTestId(`embed-control-grid-8-${id}`).click();
+  await section.getByTestId('embed-control-grid-8-model').focus();
+  await full.page.keyboard.press('Space');
+  await full.page.waitForFunction(() => document.querySelector('[data-testid="embed-code-grid-8"]').value.includes('controls=tp,pp,m,model'));
+  const picked = await code.inputValue();
+  await settleAndCheck(full.page, full.problems, assert);
+  await full.context.close();
+
+  for (const [snippet, want] of [[picked, ['tp', 'pp', 'm', 'model']], [plain, LESSON]]) {
+    coursePage.body = lessonHtml(snippet);
+    const context = await lab.browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
+    const inner = page.frameLocator('iframe[data-parallel-lab]');
+    await inner.getByTestId('embed-root').getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.deepEqual(await controlsShown(inner), want, snippet);
+    assert.equal(await inner.getByTestId('more-controls').count(), 0, 'no disclosure in a widget');
+    assert.equal(await inner.getByTestId('link-notice').count(), 0, 'nothing ignored');
+    await settleAndCheck(page, problems, assert);
+    await context.close();
+  }
+});
+
+test('a controls= value that names no control is named in the notice; the widget keeps the lesson\'s', async () => {
+  const context = await lab.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${lab.baseUrl}embed.html#embed=grid-64&controls=tp,sliders`, { waitUntil: 'load' });
+  const root = page.getByTestId('embed-root');
+  await root.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  assert.ok((await visibleText(page.getByTestId('link-notice'))).includes('controls=tp,sliders'));
+  assert.deepEqual(await controlsShown(page), LESSON);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});

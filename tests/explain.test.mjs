@@ -76,7 +76,7 @@ test('every figure of both grids opens its explanation, equal to the figure and 
   const seed = Number(process.env.SEED ?? Date.now() % 1e9);
   console.log(`explanations: SEED=${seed}`);
   const { pick } = rng(seed);
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'rl.html' });
   // Every figure the CLI explains, at each plan checked: three plans per grid (the start and
   // two reached by keys), so the count is exact.
   let opened = 0;

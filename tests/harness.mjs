@@ -174,13 +174,16 @@ export async function waitForGrids(page) {
  * console error, page error, failed request and HTTP error from the first request on.
  * `fragment` (e.g. "g64=tp8.pp2") is appended to the page's address after a `#`; `setup`
  * (`async (page, context) => …`) runs before the page is opened (listeners, init scripts).
+ * `entry` opens another page than the lesson: 'rl.html' (the RL layout step) or 'plan.html'
+ * (the planner); both have the two grids.
  */
-export async function openPage(lab, options = DESKTOP, { fragment, setup } = {}) {
+export async function openPage(lab, options = DESKTOP, { fragment, setup, entry = '' } = {}) {
   const context = await lab.browser.newContext(options);
   const page = await context.newPage();
   const problems = watchProblems(page);
   await setup?.(page, context);
-  const url = fragment === undefined ? lab.baseUrl : `${lab.baseUrl}#${fragment}`;
+  const at = `${lab.baseUrl}${entry}`;
+  const url = fragment === undefined ? at : `${at}#${fragment}`;
   await page.goto(url, { waitUntil: 'load' });
   await waitForGrids(page);
   return { page, context, problems };

@@ -28,7 +28,7 @@ after(async () => {
 });
 
 test('evaluate, groups and countParams from JS equal the CLI', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const configs = [
     {},
     { gpus: 64, tp: 8, pp: 2, zero: 1 },
@@ -92,7 +92,7 @@ test('evaluate, groups and countParams from JS equal the CLI', async () => {
 });
 
 test('your own model: a pasted config.json is counted and used; a broken one is named and changes nothing', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const section = page.getByTestId('section-8');
   const hf = JSON.parse(await readFile(FIXTURE.replace('mixtral-8x7b', 'llama3-8b'), 'utf8'));
   // Picking "your own model" before a config is pasted, by the pointer or by End on the
@@ -170,7 +170,7 @@ test('a course page on another origin drives an embedded grid by postMessage, as
   // entry point, link unchanged.
   const framed = page.frames().find((f) => f !== page.mainFrame());
   assert.match(framed.url(), /\/embed\.html#embed=grid-64$/);
-  // The exports for course authors are the page's (index.html): embed.html is built without them.
+  // The exports for course authors are the planner's (plan.html): embed.html is built without them.
   const exports = ['evaluate', 'groups', 'countParams', 'search'];
   assert.deepEqual(
     await framed.evaluate((names) => names.map((name) => typeof window.wasmBindings?.[name]), exports),

@@ -97,7 +97,7 @@ async function checkExplanations(section, config) {
 }
 
 test('each card picked by keys: kernel terms exactly on the cards with tables, equal to the CLI and explained', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const section = page.getByTestId('section-64');
   await section.getByTestId('grid-64').getByTestId(`card-${CARD}`).click();
   const hardware = SELECTS.find((s) => s.field === 'hardware');

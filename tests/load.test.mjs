@@ -77,7 +77,7 @@ test('the grids come first; the parts below are drawn right after, and a content
     await early.goto(lab.baseUrl);
     await early.getByTestId('section-64').getByTestId('mem-states').waitFor();
     const drawnBefore = await early.evaluate(() => document.documentElement.dataset.drawn ?? 'not yet');
-    await early.locator(`#intro a[href="#${target}"]`).click();
+    await early.locator(`#intro nav.contents a[href="#${target}"]`).click();
     const atTop = () =>
       early.waitForFunction((id) => {
         const element = document.getElementById(id);

@@ -68,7 +68,7 @@ async function chartAsDrawn(page) {
 }
 
 test('the measured table and the ratio chart equal parallel-lab table --table runs, in both languages', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const measured = page.getByTestId('measured');
   await scrollToElement(measured);
   await measured.getByTestId('measured-table').waitFor();

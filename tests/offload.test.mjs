@@ -38,7 +38,7 @@ async function agree(page, section, config, card, what) {
 
 for (const [id, card] of [[8, 3], [64, 19]]) {
   test(`grid-${id}: the CPU Adam switch (Space, pointer) and the 16/18-byte ledger (keys) against eval`, async () => {
-    const { page, context, problems } = await openPage(lab);
+    const { page, context, problems } = await openPage(lab, undefined, { entry: 'rl.html' });
     const section = page.getByTestId(`section-${id}`);
     await scrollToElement(section);
     await section.getByTestId(`grid-${id}`).getByTestId(`card-${card}`).click();

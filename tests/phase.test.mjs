@@ -92,7 +92,7 @@ async function trainingShown(page, grid, config, selected, what) {
 
 for (const [id, selected, lang, how] of [[8, 5, 'zh', 'keys'], [64, 19, 'en', 'pointer']]) {
   test(`grid-${id} (${lang}): the rollout phase lights engines as the CLI groups them (engine by ${how})`, async () => {
-    const { page, context, problems } = await openPage(lab);
+    const { page, context, problems } = await openPage(lab, undefined, { entry: 'rl.html' });
     if (lang === 'en') await page.getByTestId('lang-toggle').click();
     const section = page.getByTestId(`section-${id}`);
     await scrollToElement(section);

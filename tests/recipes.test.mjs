@@ -75,7 +75,7 @@ async function figuresAgree(tr, verdict, what) {
 }
 
 test('the recipe table in full: engines, caps, CPU Adam, rollout and the shared peak against eval', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'rl.html' });
   const table = page.getByTestId('table-recipes');
   await table.scrollIntoViewIfNeeded();
   const fixture = async (name) => JSON.parse(await readFile(path.join(HF, `${name}.json`), 'utf8'));

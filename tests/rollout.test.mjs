@@ -92,7 +92,7 @@ async function sweep(section, slider, onStep) {
 
 for (const [id, card, lang] of [[8, 3, 'zh'], [64, 19, 'en']]) {
   test(`grid-${id} (${lang}): rollout engines by keys and typing, every figure against eval`, async () => {
-    const { page, context, problems } = await openPage(lab);
+    const { page, context, problems } = await openPage(lab, undefined, { entry: 'rl.html' });
     if (lang === 'en') await page.getByTestId('lang-toggle').click();
     const section = page.getByTestId(`section-${id}`);
     await scrollToElement(section);

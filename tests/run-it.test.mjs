@@ -50,7 +50,7 @@ async function commandIs(page, panel, config, engine, lang, what) {
 }
 
 test('the command follows the controls and equals parallel-lab flags; a pasted command sets the grid', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const section = page.getByTestId('section-8');
   await scrollToElement(section);
   const panel = section.getByTestId('run-it');

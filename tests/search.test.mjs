@@ -79,7 +79,7 @@ async function checkAgainstCli(panel, base, why) {
 }
 
 test('the search panel equals parallel-lab search, sorts, and loads a plan into the 64-card grid', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const panel = page.getByTestId('search-panel');
   // Far below the first screen, nothing has been searched yet.
   assert.equal(await panel.getByTestId('search-status').getAttribute('data-done'), 'false');
@@ -139,7 +139,7 @@ test('typed inputs search on their own once they settle; every result is the CLI
   const seed = Number(process.env.SEED ?? Date.now() % 1e9);
   console.log(`search bases: SEED=${seed}`);
   const { pick } = rng(seed);
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const panel = page.getByTestId('search-panel');
   await scrollToElement(panel);
   await settled(panel);
@@ -167,7 +167,7 @@ test('typed inputs search on their own once they settle; every result is the CLI
 });
 
 test('a model that fits nowhere says so; a bad field is named; the 8-card grid takes an 8-card plan', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const panel = page.getByTestId('search-panel');
   await scrollToElement(panel);
   await settled(panel);

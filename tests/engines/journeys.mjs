@@ -114,6 +114,38 @@ export const JOURNEYS = [
     await checkProblems(driver, lab, log);
   }],
 
+  ['the RL page and the planner draw the CLI\'s figures; their header link carries the plan back to the lesson', async (driver, lab, log) => {
+    for (const entry of ['rl.html', 'plan.html']) {
+      await driver.goto(`${lab.baseUrl}${entry}`);
+      await waitForGrids(driver, lab);
+      for (const grid of [8, 64]) {
+        const cards = await driver.evaluate(gridCards, `grid-${grid}`);
+        assert.equal(cards.count, grid, `${entry}: grid-${grid} draws ${grid} cards`);
+        await figuresAgree(driver, grid, fullConfig(START[grid]), null, `${entry} grid-${grid} at the start`, ['traffic']);
+      }
+      const config = fullConfig(START[8]);
+      await clickOn(driver, cardOf(8, 5));
+      const cards = await selection(driver, 8, [5]);
+      assert.deepEqual(cards.groups, cliGroups(config, 5), `${entry}: card 5's lit groups`);
+      const { report } = await figuresAgree(driver, 8, config, 5, `${entry} grid-8 card 5`);
+      log(`${entry}: both grids drawn; card 5 clicked: ${figuresLine(report)}`);
+      // "Back to the lesson" carries the selected card; the lesson shows the same figures.
+      await clickOn(driver, byTestId('to-lesson'));
+      await until(async () => {
+        try {
+          return await driver.evaluate(() => document.documentElement.dataset.entry === 'lesson' && /c8=5/.test(location.hash));
+        } catch {
+          return { pending: 'the page is being replaced' };
+        }
+      }, 'the lesson, with card 5');
+      await waitForGrids(driver, lab);
+      await selection(driver, 8, [5]);
+      await figuresAgree(driver, 8, config, 5, `${entry} → the lesson, grid-8 card 5`);
+      log(`${entry} → the lesson: card 5 still selected, the same figures`);
+    }
+    await checkProblems(driver, lab, log);
+  }],
+
   ['a clicked card lights the groups `groups --card` names, on both grids', async (driver, lab, log) => {
     await driver.goto(lab.baseUrl);
     await waitForGrids(driver, lab);

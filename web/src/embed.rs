@@ -11,6 +11,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::charts::{BubbleChart, MemoryChart, TrafficChart};
 use crate::components::grid_section::GridLabView;
+use crate::components::kit::GridKit;
 use crate::components::lesson_table::LessonTable;
 use crate::components::share::widget_title;
 use crate::i18n::{use_lang, T};
@@ -85,11 +86,11 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
     let traffic64: Signal<Vec<Traffic>> = lab64.traffic.into();
     let body = match widget {
         Widget::Grid8 => {
-            view! { <GridLabView lab=page.lab8 grid=GridId::Eight max_tp=8 max_degree=8 /> }
+            view! { <GridLabView lab=page.lab8 grid=GridId::Eight max_tp=8 max_degree=8 kit=GridKit::embedded(page.controls) /> }
                 .into_any()
         }
         Widget::Grid64 => {
-            view! { <GridLabView lab=lab64 grid=GridId::SixtyFour max_tp=8 max_degree=8 /> }
+            view! { <GridLabView lab=lab64 grid=GridId::SixtyFour max_tp=8 max_degree=8 kit=GridKit::embedded(page.controls) /> }
                 .into_any()
         }
         Widget::Table8 => {
@@ -121,14 +122,12 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
 /// (`#…&embed=WIDGET`) and nothing of the lesson around it, so a course page that frames one
 /// widget loads that widget's code only.
 ///
-/// Where a link lands is decided once, before the wasm loads (`assets/landing.js`, the core's
-/// `link::landing`): a link that names no widget has already been sent to the whole page. The
-/// wasm never sends a link on, so no two rules can send it back and forth; should a link that
-/// names no widget reach this entry point anyway, it shows the link's notice and the way to the
-/// whole page.
+/// Where a link lands is the core's `link::landing`: a link that names no widget is sent, before
+/// this is mounted, to the page that shows its content (`pages::land`); should one reach this
+/// anyway (its redirect refused), it shows the link's notice and the way to the lesson.
 #[component]
 pub fn EmbedApp() -> impl IntoView {
-    let (page, state) = crate::start::start_page();
+    let (page, state) = crate::start::start_page(parallel_core::link::Entry::Embed);
     match state.embed {
         Some(widget) => embedded(page, widget),
         None => no_widget(page),

@@ -1,5 +1,5 @@
-//! The page's JavaScript API for course authors. The built page (`index.html`, not
-//! `embed.html`) exports, on `window.wasmBindings` (Trunk's loader puts the module's exports
+//! The lab's JavaScript API for course authors. The planner (`plan.html`, not the other entry
+//! points) exports, on `window.wasmBindings` (Trunk's loader puts the module's exports
 //! there):
 //!
 //! - `evaluate(config)`: the report of a plan, the CLI's `eval` JSON as a plain object;
@@ -40,9 +40,10 @@ pub fn json_text<T: Serialize>(value: &T) -> String {
         .unwrap_or_default()
 }
 
-/// The four exports. Only the page's own build has them (the `js-api` feature, on by default):
-/// `embed.html` leaves it out (`data-cargo-no-default-features`), as an embedded widget is
-/// driven by `postMessage` and need not carry the search or the reports' serialization.
+/// The four exports. Only the planner's build has them (the `js-api` feature, on by default):
+/// the lesson, the RL page and `embed.html` leave it out (`data-cargo-no-default-features`), so
+/// they need not carry the search or the reports' serialization; an embedded widget is driven
+/// by `postMessage`.
 #[cfg(feature = "js-api")]
 mod exports {
     use parallel_core::hf::HfConfig;

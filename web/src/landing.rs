@@ -1,16 +1,17 @@
-//! Where a link lands: `assets/landing.js`, inlined into both entry points, applies the
-//! core's rule ([`parallel_core::link::landing`]) before the wasm loads. The wasm itself never
-//! sends a link on (see `embed::EmbedApp`). This module's test runs that script, as both
-//! pages, under Node.js against the core over random links.
+//! Where a link lands: `assets/landing.js`, inlined into every entry point, applies the first
+//! step of the core's rule ([`parallel_core::link::landing`]: a link naming a widget goes to
+//! `embed.html`) before the wasm loads; each entry point's wasm applies the rest
+//! ([`crate::pages::land`]). This module's test runs that script, as every entry point, under
+//! Node.js against the core over random links.
 
-/// The script both pages inline (the file Trunk reads).
+/// The script every entry point inlines (the file Trunk reads).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 const LANDING_JS: &str = include_str!("../../assets/landing.js");
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::LANDING_JS;
-    use parallel_core::link::{landing, Entry, Widget, MAX_LINK_LEN};
+    use parallel_core::link::{landing, names_widget, Entry, Widget, MAX_LINK_LEN};
     use std::io::Write;
     use std::process::{Command, Stdio};
 
@@ -38,13 +39,7 @@ mod tests {
         "#;
         let cases: Vec<(&str, &str)> = cases
             .iter()
-            .map(|(fragment, entry)| {
-                let entry = match entry {
-                    Entry::Page => "page",
-                    Entry::Embed => "embed",
-                };
-                (fragment.as_str(), entry)
-            })
+            .map(|(fragment, entry)| (fragment.as_str(), entry.id()))
             .collect();
         let input = serde_json::to_string(&(LANDING_JS, cases)).expect("JSON");
         let mut child = Command::new("node")
@@ -65,15 +60,16 @@ mod tests {
         serde_json::from_slice(&output.stdout).expect("node printed a JSON array")
     }
 
-    /// Where the core sends a link opened at `entry`: `None` when it stays.
+    /// Where the rule's first step sends a link opened at `entry` before any wasm loads:
+    /// a page sends a link naming a widget to `embed.html`; `None` when it stays.
     fn expected(fragment: &str, entry: Entry) -> Option<String> {
-        let to = landing(fragment);
         let hash = if fragment.is_empty() {
             String::new()
         } else {
             format!("#{fragment}")
         };
-        (to != entry).then(|| format!("{}{hash}", to.file()))
+        (entry != Entry::Embed && names_widget(fragment))
+            .then(|| format!("{}{hash}", Entry::Embed.file()))
     }
 
     /// A small seeded generator (xorshift64*), so a failure is replayed by its seed.
@@ -247,19 +243,20 @@ mod tests {
                 "seed {seed}: landing.js and link::landing disagree on {fragment:?} opened at {}",
                 entry.file()
             );
-            // Followed, the redirect stays where it arrives: at most one.
-            if let Some(url) = sent {
-                let arrived = if url.starts_with("embed.html") {
-                    Entry::Embed
-                } else {
-                    Entry::Page
-                };
+            // Followed, the redirect stays where it arrives, by the script and by the whole
+            // rule: at most one.
+            if sent.is_some() {
                 assert_eq!(
-                    expected(fragment, arrived),
+                    expected(fragment, Entry::Embed),
                     None,
                     "seed {seed}: {fragment:?} bounces"
                 );
-                embeds += usize::from(arrived == Entry::Embed);
+                assert_eq!(
+                    landing(fragment, Entry::Embed),
+                    Entry::Embed,
+                    "seed {seed}: {fragment:?} moves on from embed.html"
+                );
+                embeds += 1;
             }
         }
         // The generator reaches both outcomes, not one only.

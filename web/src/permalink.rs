@@ -44,6 +44,8 @@ pub struct PageState {
     pub section: RwSignal<Option<Section>>,
     /// The widget shown alone, when embedded (fixed for the page's life).
     pub embed: Option<Widget>,
+    /// The controls an embedded grid shows (`None`: the lesson's; fixed for the page's life).
+    pub controls: Option<parallel_core::link::Controls>,
     /// What the link on load (or back/forward) asked for that could not be applied.
     pub notices: RwSignal<Vec<Ignored>>,
 }
@@ -60,6 +62,7 @@ impl PageState {
             section: self.section.get(),
             lang: self.lang.get(),
             embed: self.embed,
+            controls: self.controls,
         }
     }
 
@@ -79,11 +82,17 @@ impl PageState {
         link::encode(&self.to_link())
     }
 
-    /// The fragment of one widget in its current state, for an embed snippet.
-    pub fn embed_fragment(&self, widget: Widget) -> String {
+    /// The fragment of one widget in its current state, for an embed snippet, showing
+    /// `controls` (`None`: the lesson's).
+    pub fn embed_fragment(
+        &self,
+        widget: Widget,
+        controls: Option<parallel_core::link::Controls>,
+    ) -> String {
         let mut state = self.to_link();
         state.embed = Some(widget);
         state.section = None;
+        state.controls = controls;
         link::encode(&state)
     }
 }

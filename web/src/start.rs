@@ -1,17 +1,33 @@
-//! The state both entry points (`index.html`'s `App`, `embed.html`'s `EmbedApp`) start from:
+//! The state every entry point (the three pages of `pages`, `embed.html`'s `EmbedApp`) starts from:
 //! the link read, the language, both grids' labs, the page's state as context, kept in step
 //! with the address.
 
 use leptos::prelude::*;
+use parallel_core::link::Entry;
 
 use crate::i18n::provide_lang;
 use crate::lab::GridLab;
 use crate::permalink::{self, PageState};
 
-/// The state both entry points start from: the link read, the language provided and kept on
+/// An entry point's title (中文, English); each HTML file starts with its Chinese one.
+pub const fn page_title(entry: Entry) -> (&'static str, &'static str) {
+    match entry {
+        Entry::Lesson | Entry::Embed => (
+            "并行实验室 · 一张卡不够怎么办",
+            "Parallel Lab · when one card is not enough",
+        ),
+        Entry::Rl => (
+            "并行实验室 · RL 一步的卡怎么摆",
+            "Parallel Lab · laying out an RL step",
+        ),
+        Entry::Plan => ("并行实验室 · 规划器", "Parallel Lab · the planner"),
+    }
+}
+
+/// The state every entry point starts from: the link read, the language provided and kept on
 /// `<html lang>` and the title, both grids' labs, the page's state provided as context and
 /// kept in step with the address. Returns the state and the link it came from.
-pub fn start_page() -> (PageState, parallel_core::link::LinkState) {
+pub fn start_page(here: Entry) -> (PageState, parallel_core::link::LinkState) {
     let (state, notices) = permalink::read_on_load();
     let lang = provide_lang(state.lang);
     Effect::new(move |_| {
@@ -22,12 +38,10 @@ pub fn start_page() -> (PageState, parallel_core::link::LinkState) {
                 let _ = root.set_attribute("lang", lang.tag());
             }
         }
-        // Written only when it differs: index.html and embed.html start with the Chinese title
+        // Written only when it differs: every entry point starts with its Chinese title
         // (a title write costs a few milliseconds of the page's start).
-        let title = lang.pick(
-            "并行实验室 · 一张卡不够怎么办",
-            "Parallel Lab · when one card is not enough",
-        );
+        let (zh, en) = page_title(here);
+        let title = lang.pick(zh, en);
         if document.title() != title {
             document.set_title(title);
         }
@@ -42,6 +56,7 @@ pub fn start_page() -> (PageState, parallel_core::link::LinkState) {
         lang,
         section: RwSignal::new(state.section),
         embed: state.embed,
+        controls: state.controls,
         notices: RwSignal::new(notices),
     };
     provide_context(page);

@@ -8,7 +8,7 @@
 
 use parallel_core::hardware::Hardware;
 use parallel_core::link::{
-    decode, decode_plan, encode, encode_plan, GridId, LinkState, Section, Widget,
+    decode, decode_plan, encode, encode_plan, Control, Controls, GridId, LinkState, Section, Widget,
 };
 use parallel_core::{
     Accounting, Lang, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision, Preset,
@@ -113,9 +113,10 @@ fn link_state() -> impl Strategy<Value = LinkState> {
         prop::sample::select(Lang::ALL.to_vec()),
         prop::option::of(prop::sample::select(Widget::ALL.to_vec())),
         any::<bool>(),
+        prop::option::of(prop::collection::vec(any::<bool>(), Control::ALL.len())),
     )
         .prop_map(
-            |(g8, g64, card8, card64, section, lang, embed, start)| LinkState {
+            |(g8, g64, card8, card64, section, lang, embed, start, picked)| LinkState {
                 g8: if start { GridId::Eight.start() } else { g8 },
                 g64,
                 card8,
@@ -123,6 +124,12 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                 section,
                 lang,
                 embed,
+                controls: picked.map(|picked| {
+                    Control::ALL
+                        .into_iter()
+                        .zip(picked)
+                        .fold(Controls::NONE, |set, (c, on)| set.with(c, on))
+                }),
             },
         )
 }

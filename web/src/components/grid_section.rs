@@ -11,18 +11,22 @@ use crate::components::controls::GridControls;
 use crate::components::device_grid::DeviceGrid;
 use crate::components::estimate::EstimateFigure;
 use crate::components::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
-use crate::components::offload::HostMemoryFigure;
-use crate::components::rollout::RolloutFigure;
-use crate::components::run_it::RunIt;
+use crate::components::kit::GridKit;
 use crate::components::schedule_view::ScheduleView;
 use crate::i18n::T;
 use crate::lab::{part, CardLoad, GridLab};
 use crate::later::{Later, Piece};
 
 /// The interactive lab of one grid, `grid` (its class `grid-lab-8` or `grid-lab-64`, the
-/// device grid's test id `grid-8` or `grid-64`).
+/// device grid's test id `grid-8` or `grid-64`), with what the page adds (`kit`).
 #[component]
-pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> impl IntoView {
+pub fn GridLabView(
+    lab: GridLab,
+    grid: GridId,
+    max_tp: u32,
+    max_degree: u32,
+    kit: GridKit,
+) -> impl IntoView {
     // The lab's memos as they are (a derived signal would clone the plan or report on every
     // read), and memos of the parts each figure shows, so that a figure whose part did not
     // change is not run again.
@@ -45,8 +49,6 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
             }),
         })
     });
-    let host = part(move || lab.report.with(|r| r.memory.host));
-    let states = part(move || lab.report.with(|r| r.memory.model_states));
     let estimate = part(move || lab.report.with(|r| r.estimate));
     let card = part(move || lab.plan.with(|p| p.config().clone()));
     let times: Signal<Vec<CommTime>> = lab.comm_times.into();
@@ -64,7 +66,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
     view! {
         <div class=format!("grid-lab grid-lab-{}", grid.gpus())>
             <div class="grid-lab-controls">
-                <GridControls lab=lab max_tp=max_tp max_degree=max_degree />
+                <GridControls lab=lab max_tp=max_tp max_degree=max_degree kit=kit />
             </div>
             <div class="grid-lab-grid" class:stale=stale>
                 {move || stale().then(|| view! {
@@ -85,8 +87,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
             </div>
             <div class="grid-lab-figures">
                 <MemoryFigure memory=memory busiest=busiest experts=experts lab=lab />
-                <HostMemoryFigure host=host states=states lab=lab />
-                <RolloutFigure lab=lab />
+                {GridKit::draw(kit.figures, lab)}
                 <BubbleFigure report=report lab=lab />
                 <EstimateFigure estimate=estimate card=card times=times lab=lab />
                 <Warnings report=report />
@@ -94,9 +95,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, max_tp: u32, max_degree: u32) -> 
             <div class="grid-lab-traffic">
                 <TrafficTable traffic=traffic selected=selected lab=lab />
             </div>
-            <div class="grid-lab-run">
-                <RunIt lab=lab />
-            </div>
+            {kit.run.map(|run| view! { <div class="grid-lab-run">{run(lab)}</div> })}
             <div class="grid-lab-charts">
                 <Later piece=charts>
                     <MemoryChart plan=plan />

@@ -10,6 +10,7 @@ pub mod explain;
 pub mod explain_button;
 pub mod figures;
 pub mod grid_section;
+pub mod kit;
 pub mod lesson_table;
 pub mod model_card;
 pub mod offload;

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use parallel_core::link::Widget;
+use parallel_core::link::{Control, Controls, Widget};
 
 use crate::i18n::{use_lang, Lang, T};
 use crate::permalink::{base_url, describe, embed_url, PageState};
@@ -128,15 +128,73 @@ pub fn CopyLink(page: PageState) -> impl IntoView {
     }
 }
 
-/// "Embed": shows the `<iframe>` snippet of one widget in its current state, with a copy button.
+/// A control's name in the embed dialog (中文, English).
+fn control_name(control: Control) -> (&'static str, &'static str) {
+    match control {
+        Control::Tp => ("TP", "TP"),
+        Control::Pp => ("PP", "PP"),
+        Control::Cp => ("CP", "CP"),
+        Control::MicroBatches => ("micro-batch 数 m", "micro-batches m"),
+        Control::Seq => ("序列长度", "sequence length"),
+        Control::Zero => ("ZeRO", "ZeRO"),
+        Control::Recompute => ("重计算", "recompute"),
+        Control::Model => ("模型", "model"),
+        Control::Card => ("卡型", "card"),
+        Control::Ep => ("EP（MoE）", "EP (MoE)"),
+        Control::Precision => ("梯度字节", "gradient bytes"),
+        Control::Schedule => ("流水线调度", "pipeline schedule"),
+        Control::Accounting => ("显存记账", "memory accounting"),
+    }
+}
+
+/// The embed dialog's choice of controls, for a grid widget: one checkbox per control,
+/// the lesson's ticked to begin with.
+#[component]
+fn ControlPicker(widget: Widget, picked: RwSignal<Controls>) -> impl IntoView {
+    let lang = use_lang();
+    let boxes = Control::ALL
+        .into_iter()
+        .map(|control| {
+            let (zh, en) = control_name(control);
+            view! {
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        data-testid=format!("embed-control-{}-{}", widget.id(), control.id())
+                        prop:checked=move || picked.get().contains(control)
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            picked.update(|set| *set = set.with(control, on));
+                        }
+                    />
+                    " " {move || lang.get().pick(zh, en)}
+                </label>
+            }
+        })
+        .collect_view();
+    view! {
+        <fieldset class="embed-controls" data-testid=format!("embed-controls-{}", widget.id())>
+            <legend><T zh="挂件里显示哪些控件：" en="Controls the widget shows:" /></legend>
+            {boxes}
+        </fieldset>
+    }
+}
+
+/// "Embed": shows the `<iframe>` snippet of one widget in its current state, with a copy button;
+/// for a grid, with the controls the teacher ticks (`controls=`; the lesson's by default).
 #[component]
 pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
     let lang = use_lang();
     let open = RwSignal::new(false);
     let copied = RwSignal::new(false);
+    let picked = RwSignal::new(Controls::LESSON);
     let snippet = move || {
-        // The embed entry point: the widget without the lesson around it.
-        let url = format!("{}#{}", embed_url(), page.embed_fragment(widget));
+        // The embed entry point: the widget without the lesson around it, with the controls
+        // picked (none written when they are the lesson's, the widget's default).
+        let controls = picked.get();
+        let controls =
+            (widget.grid().is_some() && controls != Controls::LESSON).then_some(controls);
+        let url = format!("{}#{}", embed_url(), page.embed_fragment(widget, controls));
         embed_snippet(
             &url,
             widget_title(lang.get(), widget),
@@ -152,6 +210,7 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
             </button>
             {move || open.get().then(|| view! {
                 <div class="embed-box">
+                    {widget.grid().is_some().then(|| view! { <ControlPicker widget=widget picked=picked /> })}
                     <label>
                         <span class="caption"><T zh="把这段代码贴进任何静态 HTML 页面：" en="Paste this into any static HTML page:" /></span>
                         <textarea readonly rows="4" data-testid=format!("embed-code-{}", widget.id()) prop:value=snippet

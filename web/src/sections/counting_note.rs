@@ -4,7 +4,7 @@
 //! out is the core's list (`parallel_core::omissions`), topic by topic.
 
 use leptos::prelude::*;
-use parallel_core::omissions::Topic;
+use parallel_core::omissions::{Omission, Topic};
 use parallel_core::{PlanConfig, GB};
 
 use crate::components::table_scroll::TableScroll;
@@ -80,6 +80,16 @@ pub fn CountingNote() -> impl IntoView {
             <p class="lead">
                 <T zh="页面上每个显存、通信、气泡的数都出自同一组公式；下面是它们的口径，以及刻意没算的东西。真实系统的吞吐只能实测。"
                    en="Every memory, traffic and bubble figure on this page comes from one set of formulas; here is how they count, and what they deliberately leave out. The throughput of a real system can only be measured." />
+            </p>
+
+            <h3><T zh="这一页先不碰的东西" en="What this page leaves out" /></h3>
+            <OmissionList
+                items=Omission::ALL.into_iter().filter(|item| item.in_intro()).collect()
+                class="left-out"
+                test_id="left-out-main"
+            />
+            <p class="note">
+                <T zh="下面逐项说明每类数的口径，每项后面列出它没算的东西。" en="Below, each kind of figure with how it is counted, each followed by what it leaves out." />
             </p>
 
             <h3><T zh="显存：最忙的那张卡" en="Memory: the busiest card" /></h3>

@@ -1,7 +1,7 @@
-//! The page's opening: what kind of lab this is (computed, not measured), what it leaves out,
-//! and the anchor model every grid is filled with. Its figures come from the core's preset
-//! and ledger, and what it leaves out from the core's one list (`parallel_core::omissions`,
-//! which the counting note shows too, through [`OmissionList`]); nothing here multiplies.
+//! The page's opening: what kind of lab this is (computed, not measured, with a link to what it
+//! leaves out in the counting note) and the anchor model every grid is filled with. Its figures
+//! come from the core's preset and ledger; nothing here multiplies. [`OmissionList`] draws the
+//! core's list of what the lab leaves out (`parallel_core::omissions`) for the counting note.
 
 use leptos::prelude::*;
 use parallel_core::omissions::Omission;
@@ -127,11 +127,20 @@ pub fn Intro() -> impl IntoView {
             <h2 id="intro-title"><T zh="这是一堂计算实验" en="A lab of computation, not of training" /></h2>
             <p class="lead">
                 <T zh="前面几课各自切开了一维：数据、张量、流水线、序列、专家。这一页把它们放到同一批卡上组合：每一步先写下你的预测，再在设备网格里核对每卡显存、每一维通信走哪条链路、流水线气泡多大，最后拿 Llama 3 与 DeepSeek-V3 公开的配置来对照。"
-                   en="Earlier lessons each cut one dimension: data, tensors, pipeline stages, sequences, experts. This page combines them on one set of cards. At every step you write down a prediction first, then check it in the device grid: memory per card, which link each dimension's traffic takes, how large the pipeline bubble is. At the end the plans are set against the published configurations of Llama 3 and DeepSeek-V3." />
+                   en="Earlier lessons each cut one dimension: data, tensors, pipeline stages, sequences, experts. This page combines them on one set of cards: write down a prediction, then check it in the device grid (memory per card, the link each dimension's traffic takes, the pipeline bubble), and at the end hold the plans against the published configurations of Llama 3 and DeepSeek-V3." />
             </p>
-            <p>
-                <T zh="这里没有一次真实的多卡训练：我们的项目只有一块 GPU。页面上的每个数都是按公式现算的（锚点模型的参数量与维度取自它的官方 config），通信时间是「字节 ÷ 带宽」的推算，每步时间是按一个固定有效算力给出的估算；凡是 TFLOPs、MFU、GPU 小时这类实测数字，都是引用公开报告，并注明出处。"
-                   en="No multi-GPU training run stands behind this page: the project owns a single GPU. Every figure here is computed from formulas as you change the plan (the anchor's parameter count and shapes come from its official config), every communication time is bytes ÷ bandwidth, and the step time is an estimate at one fixed effective compute rate. Measured figures such as TFLOPs, MFU or GPU hours are quoted from public reports, with the source named." />
+            <p data-testid="intro-limits">
+                <T zh="这里没有真实的多卡训练：每个数都按公式现算，凡是实测数字都引用公开报告并注明出处。"
+                   en="Every figure is computed, not run on a cluster; measured ones cite their source." />
+                " "
+                <a href=format!("#{}", Section::CountingNote.id()) on:click=move |event: leptos::ev::MouseEvent| {
+                    if let Some(page) = page {
+                        event.prevent_default();
+                        crate::permalink::go_to(page.section, Section::CountingNote, later);
+                    }
+                }>
+                    <T zh="它没算什么、每个数怎么算，见页底。" en="What it leaves out" />
+                </a>
             </p>
 
             <div class="anchor-card" data-testid="anchor">
@@ -155,17 +164,8 @@ pub fn Intro() -> impl IntoView {
                 </p>
             </div>
 
-            <h3><T zh="这一页先不碰的东西" en="What this page leaves out" /></h3>
-            <OmissionList
-                items=Omission::ALL.into_iter().filter(|item| item.in_intro()).collect()
-                class="left-out"
-                test_id="intro-left-out"
-            />
-            <p class="note">
-                <T zh="完整的记账口径写在页面底部的「这些数怎么算」。" en="The full accounting is at the bottom of the page, under “How these numbers are counted”." />
-            </p>
             <nav class="contents" aria-labelledby="contents-title">
-                <h3 id="contents-title"><T zh="本页内容" en="On this page" /></h3>
+                <h3 id="contents-title" class="sr-only"><T zh="本页内容" en="On this page" /></h3>
                 <ul>{contents}</ul>
             </nav>
         </section>

@@ -6,6 +6,7 @@ use parallel_core::{ModelStates, PlanConfig, Preset, Recompute};
 
 use crate::components::cp_layouts::CpLayouts;
 use crate::components::grid_section::GridLabView;
+use crate::components::kit::GridKit;
 use crate::components::lesson_table::LessonTable;
 use crate::components::prediction::Prediction;
 use crate::components::share::EmbedHere;
@@ -113,7 +114,7 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
                 answer=Signal::stored(floor)
                 explanation=explanation
             />
-            <GridLabView lab=lab grid=GridId::Eight max_tp=8 max_degree=8 />
+            <GridLabView lab=lab grid=GridId::Eight max_tp=8 max_degree=8 kit=GridKit::LESSON />
             <EmbedHere widget=Widget::Grid8 />
             <Later piece=Piece::PartOneRest>
             <h3><T zh="试三件事" en="Try three things" /></h3>

@@ -4,14 +4,14 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::panic)]
 
 use leptos::prelude::*;
-use parallel_web::App;
+use parallel_web::pages::lesson::LessonPage;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent,
     KeyboardEventInit,
 };
 
-/// A fresh `<div>` on the test page with the whole page mounted in it. The page reads its
+/// A fresh `<div>` on the test page with the lesson mounted in it. The page reads its
 /// state from the URL and writes it back, so each test starts from an empty fragment.
 pub fn mount_page() -> HtmlElement {
     mount_page_at("#")
@@ -27,7 +27,7 @@ pub fn mount_page_at(fragment: &str) -> HtmlElement {
     let document = document();
     let host: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&host).unwrap();
-    leptos::mount::mount_to(host.clone(), App).forget();
+    leptos::mount::mount_to(host.clone(), LessonPage).forget();
     host
 }
 

@@ -1,6 +1,7 @@
 //! A whole page state as a link's fragment and back: [`encode`] writes what differs from the
 //! lesson's start, [`decode`] reads any string, keeping what combines and naming the rest.
 
+use super::controls::Controls;
 use super::notice::{excerpt, ignored, percent_decode, Ignored, IgnoredReason};
 use super::plan_codec::{decode_plan, encode_plan};
 use super::state::{GridId, LinkState, Section, Widget};
@@ -43,6 +44,9 @@ pub fn encode(state: &LinkState) -> String {
     }
     if let Some(widget) = state.embed {
         parts.push(format!("embed={}", widget.id()));
+    }
+    if let Some(controls) = state.controls {
+        parts.push(format!("controls={}", controls.write()));
     }
     parts.join("&")
 }
@@ -133,6 +137,10 @@ pub fn decode(link: &str) -> (LinkState, Vec<Ignored>) {
             "lang" => match Lang::from_code(&value) {
                 Some(lang) => state.lang = lang,
                 None => notices.push(ignored(&decoded, IgnoredReason::Malformed)),
+            },
+            "controls" => match Controls::read(&value) {
+                Ok(controls) => state.controls = Some(controls),
+                Err(_) => notices.push(ignored(&decoded, IgnoredReason::Malformed)),
             },
             "embed" => match Widget::from_id(&value) {
                 Some(widget) => state.embed = Some(widget),

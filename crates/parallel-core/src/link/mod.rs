@@ -10,7 +10,8 @@
 //!   `z1`; a decimal point is written `p`: `mem94p5`); values that are words stand alone
 //!   (`selective`, `interleaved`, `fp32`, `llama`).
 //! - `c8` / `c64`: the selected card; `sec`: the open section; `lang`: `zh` or `en`;
-//!   `embed`: the widget shown alone (embed mode).
+//!   `embed`: the widget shown alone (embed mode); `controls`: the controls an embedded grid
+//!   shows (`tp,pp,m`; absent: the lesson's).
 //!
 //! Decoding never fails: whatever does not parse, is out of range or does not combine with the
 //! rest is ignored, named in an [`Ignored`] notice, and left at its default. Tokens are
@@ -19,6 +20,7 @@
 //! 64 in 8 nodes) and TP stays within a node, as on the page.
 
 mod change;
+mod controls;
 mod fragment;
 mod landing;
 mod model_token;
@@ -27,8 +29,9 @@ mod plan_codec;
 mod rollout_token;
 mod state;
 
+pub use controls::{Control, Controls};
 pub use fragment::{decode, encode, MAX_LINK_LEN};
-pub use landing::{landing, Entry};
+pub use landing::{for_page, landing, landing_of, names_widget, Entry};
 pub use notice::{Ignored, IgnoredReason};
 pub use plan_codec::{decode_plan, encode_plan};
 pub use state::{GridId, LinkState, Section, Widget};

@@ -194,6 +194,8 @@ pub struct LinkState {
     pub lang: Lang,
     /// The widget shown alone.
     pub embed: Option<Widget>,
+    /// The controls an embedded grid shows; `None`: the lesson's.
+    pub controls: Option<super::Controls>,
 }
 
 impl Default for LinkState {
@@ -206,6 +208,7 @@ impl Default for LinkState {
             section: None,
             lang: Lang::Zh,
             embed: None,
+            controls: None,
         }
     }
 }

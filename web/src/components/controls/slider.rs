@@ -113,6 +113,18 @@ pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
     }
 }
 
+/// The control each of [`slider_specs`]' sliders is, in the same order.
+pub(super) const SLIDER_CONTROLS: [parallel_core::link::Control; 5] = {
+    use parallel_core::link::Control;
+    [
+        Control::Tp,
+        Control::Pp,
+        Control::Cp,
+        Control::MicroBatches,
+        Control::Seq,
+    ]
+};
+
 /// The five sliders of a grid, in page order. `max_tp` caps TP (a node, as the lesson does);
 /// `max_degree` caps PP and CP.
 pub(super) fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {

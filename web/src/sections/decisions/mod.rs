@@ -21,7 +21,6 @@ use parallel_core::link::Section;
 use crate::i18n::T;
 use crate::lab::GridLab;
 use crate::sections::questions::Questions;
-use crate::sections::search::PlanSearch;
 use bench::TpBenchView;
 use one::DecisionOneForm;
 use three::DecisionThreeForm;
@@ -40,8 +39,6 @@ pub fn Decisions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
             <DecisionTwoForm lab64=lab64 />
             <DecisionThreeForm />
             <Questions lab8=lab8 lab64=lab64 />
-            <PlanSearch lab8=lab8 lab64=lab64 />
-            <crate::sections::search::runs::RunsTable />
             <div class="acceptance" data-testid="acceptance">
                 <h3><T zh="验收" en="Acceptance" /></h3>
                 <ol>

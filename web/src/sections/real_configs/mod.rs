@@ -1,8 +1,8 @@
 //! Part three of the lesson: the plans against real configurations. Llama 3 405B's three
 //! published runs (DP and tokens per step computed by the core, TFLOPs and MFU quoted),
-//! DeepSeek-V3's plan (memory and traffic per card computed, m = 32 assumed), and the starting
-//! recipes of seed 000 (layouts, engines and caps; training, rollout and the shared peak where
-//! the lab knows the model, or is given it).
+//! DeepSeek-V3's plan (memory and traffic per card computed, m = 32 assumed). The starting
+//! recipes of seed 000 ([`recipes`]: layouts, engines and caps; training, rollout and the shared
+//! peak where the lab knows the model, or is given it) are the RL page's.
 //!
 //! Rooms: [`llama`], [`deepseek`] and [`recipes`] hold one table each (the one-line traffic
 //! summary is [`crate::format::traffic_line`], the rejected-plan line
@@ -19,7 +19,6 @@ use crate::i18n::T;
 
 use deepseek::DeepseekTable;
 use llama::LlamaTable;
-use recipes::RecipeTable;
 
 #[component]
 pub fn RealConfigs() -> impl IntoView {
@@ -33,7 +32,6 @@ pub fn RealConfigs() -> impl IntoView {
             <LlamaTable />
             <crate::components::share::EmbedHere widget=Widget::Llama3 />
             <DeepseekTable />
-            <RecipeTable />
         </section>
     }
 }

@@ -1,0 +1,179 @@
+//! Which controls an embedded grid shows (`controls=tp,pp,m`): a teacher ticks them in the
+//! embed dialog and the snippet's link carries them. Without the key a widget shows the
+//! lesson's controls ([`Controls::LESSON`]).
+
+/// One control of a grid, as a teacher can pick it for an embed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Control {
+    /// Tensor parallelism.
+    Tp,
+    /// Pipeline parallelism.
+    Pp,
+    /// Context parallelism.
+    Cp,
+    /// Micro-batches per step.
+    MicroBatches,
+    /// Sequence length.
+    Seq,
+    /// ZeRO stage.
+    Zero,
+    /// Activation recomputation.
+    Recompute,
+    /// The model.
+    Model,
+    /// The card.
+    Card,
+    /// Expert parallelism (MoE models only).
+    Ep,
+    /// Bytes per gradient.
+    Precision,
+    /// The pipeline schedule.
+    Schedule,
+    /// Memory accounting (even, or by stage).
+    Accounting,
+}
+
+impl Control {
+    /// Every control, in the order a grid shows them.
+    pub const ALL: [Control; 13] = [
+        Control::Tp,
+        Control::Pp,
+        Control::Cp,
+        Control::MicroBatches,
+        Control::Seq,
+        Control::Zero,
+        Control::Recompute,
+        Control::Model,
+        Control::Card,
+        Control::Ep,
+        Control::Precision,
+        Control::Schedule,
+        Control::Accounting,
+    ];
+
+    /// Its word in a link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Control::Tp => "tp",
+            Control::Pp => "pp",
+            Control::Cp => "cp",
+            Control::MicroBatches => "m",
+            Control::Seq => "seq",
+            Control::Zero => "zero",
+            Control::Recompute => "recompute",
+            Control::Model => "model",
+            Control::Card => "card",
+            Control::Ep => "ep",
+            Control::Precision => "precision",
+            Control::Schedule => "schedule",
+            Control::Accounting => "accounting",
+        }
+    }
+
+    /// The control of a link word.
+    pub fn from_id(id: &str) -> Option<Control> {
+        Control::ALL.into_iter().find(|c| c.id() == id)
+    }
+
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+/// A set of controls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Controls(u16);
+
+impl Controls {
+    /// No control: the figures alone.
+    pub const NONE: Controls = Controls(0);
+    /// The lesson's controls: TP, PP, CP, m, the sequence, ZeRO and recompute.
+    pub const LESSON: Controls = Controls(
+        Control::Tp.bit()
+            | Control::Pp.bit()
+            | Control::Cp.bit()
+            | Control::MicroBatches.bit()
+            | Control::Seq.bit()
+            | Control::Zero.bit()
+            | Control::Recompute.bit(),
+    );
+
+    /// Whether `control` is in the set.
+    pub const fn contains(self, control: Control) -> bool {
+        self.0 & control.bit() != 0
+    }
+
+    /// The set with `control` in it (`on`) or not.
+    pub const fn with(self, control: Control, on: bool) -> Controls {
+        if on {
+            Controls(self.0 | control.bit())
+        } else {
+            Controls(self.0 & !control.bit())
+        }
+    }
+
+    /// The controls in the set, in [`Control::ALL`]'s order.
+    pub fn iter(self) -> impl Iterator<Item = Control> {
+        Control::ALL.into_iter().filter(move |c| self.contains(*c))
+    }
+
+    /// The link value: the controls' words joined by commas (`tp,pp,m`), `none` for the
+    /// empty set.
+    ///
+    /// ```
+    /// use parallel_core::link::{Control, Controls};
+    /// let set = Controls::NONE.with(Control::Tp, true).with(Control::MicroBatches, true);
+    /// assert_eq!(set.write(), "tp,m");
+    /// assert_eq!(Controls::read("m, tp"), Ok(set));
+    /// assert_eq!(Controls::read("none"), Ok(Controls::NONE));
+    /// assert_eq!(Controls::read("tp,xyz"), Err("xyz".to_string()));
+    /// ```
+    pub fn write(self) -> String {
+        if self == Controls::NONE {
+            return "none".to_string();
+        }
+        self.iter().map(Control::id).collect::<Vec<_>>().join(",")
+    }
+
+    /// Reads a link value (see [`Controls::write`]); the first word that is not a control's
+    /// is the error.
+    pub fn read(value: &str) -> Result<Controls, String> {
+        if value.trim() == "none" {
+            return Ok(Controls::NONE);
+        }
+        let mut set = Controls::NONE;
+        for word in value.split(',').map(str::trim) {
+            match Control::from_id(word) {
+                Some(control) => set = set.with(control, true),
+                None => return Err(word.to_string()),
+            }
+        }
+        Ok(set)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_set_reads_back() {
+        for bits in 0..(1u16 << Control::ALL.len()) {
+            let set = Controls(bits);
+            assert_eq!(Controls::read(&set.write()), Ok(set), "{bits:b}");
+        }
+        for control in Control::ALL {
+            assert_eq!(Control::from_id(control.id()), Some(control));
+        }
+    }
+
+    #[test]
+    fn words_that_are_no_control_are_named() {
+        assert_eq!(Controls::read(""), Err(String::new()));
+        assert_eq!(Controls::read("tp,,pp"), Err(String::new()));
+        assert_eq!(Controls::read("TP"), Err("TP".to_string()));
+        assert!(
+            Controls::LESSON.contains(Control::Seq) && !Controls::LESSON.contains(Control::Model)
+        );
+    }
+}

@@ -1,0 +1,61 @@
+//! The lesson (`index.html`, seed 001), for students: the 8- and 64-card grids with the
+//! lesson's controls (the rest behind "more controls"), predict then check, the lesson's tables,
+//! Llama 3 and DeepSeek-V3, the decisions, the evolution map and the questions.
+
+use leptos::prelude::*;
+use parallel_core::link::Entry;
+
+use super::header::PageHeader;
+use crate::components::share::LinkNotice;
+use crate::later::{Later, LaterParts, Piece};
+use crate::sections::cluster::Cluster;
+use crate::sections::counting_note::CountingNote;
+use crate::sections::decisions::Decisions;
+use crate::sections::evolution::EvolutionMap;
+use crate::sections::intro::Intro;
+use crate::sections::one_machine::OneMachine;
+use crate::sections::real_configs::RealConfigs;
+use crate::{embed, permalink, start};
+
+/// The whole lesson. `main.rs` mounts it on `<body>`.
+///
+/// The state starts from the URL (`permalink`): a link restores both grids, the selected
+/// cards, the section and the language.
+#[component]
+pub fn LessonPage() -> impl IntoView {
+    let (page, state) = start::start_page(Entry::Lesson);
+    let (lab8, lab64) = (page.lab8, page.lab64);
+    // Only a link that named a widget and still reached this page (a script-less redirect
+    // failed) gets here with one: show it alone.
+    if let Some(widget) = state.embed {
+        return embed::embedded(page, widget);
+    }
+    permalink::track_section(page.section);
+    // A link to a section draws the whole page at once, so the scroll lands on its place.
+    let later = LaterParts::new(state.section.is_some());
+    provide_context(later);
+    if let Some(section) = state.section {
+        permalink::scroll_to(section);
+    } else {
+        later.draw_after_first_frame();
+    }
+    view! {
+        <PageHeader
+            page=page
+            here=Entry::Lesson
+            title_zh="并行实验室：给锚点配一套并行方案"
+            title_en="Parallel Lab: a parallel plan for the anchor model"
+        />
+        <LinkNotice page=page />
+        <main class="page">
+            <Intro />
+            <OneMachine lab=lab8 />
+            <Cluster lab=lab64 />
+            <Later piece=Piece::RealConfigs><RealConfigs /></Later>
+            <Later piece=Piece::Decisions><Decisions lab8=lab8 lab64=lab64 /></Later>
+            <Later piece=Piece::Evolution><EvolutionMap /></Later>
+            <Later piece=Piece::CountingNote><CountingNote /></Later>
+        </main>
+    }
+    .into_any()
+}
