@@ -269,7 +269,7 @@ async fn on_a_real_card_the_kernel_terms_follow_words_of_their_own_and_equal_the
 async fn the_measured_table_and_the_ratio_chart_hold_the_core_rows() {
     use parallel_core::measured::measured_rows;
     use parallel_core::runs::run_rows;
-    let host = mount_page();
+    let host = mount_planner();
     settled(&host).await;
     let runs = run_rows(parallel_core::Lang::Zh).unwrap();
     let rows = measured_rows(parallel_core::Lang::Zh).unwrap();

@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 use parallel_web::pages::lesson::LessonPage;
+use parallel_web::pages::plan::PlanPage;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent,
@@ -17,8 +18,15 @@ pub fn mount_page() -> HtmlElement {
     mount_page_at("#")
 }
 
-/// The page mounted as if opened with `fragment`.
-pub fn mount_page_at(fragment: &str) -> HtmlElement {
+/// A fresh `<div>` with the planner (`plan.html`'s page) mounted in it, from an empty fragment.
+pub fn mount_planner() -> HtmlElement {
+    let host = fresh_host("#");
+    leptos::mount::mount_to(host.clone(), PlanPage).forget();
+    host
+}
+
+/// A fresh `<div>` on the test page, the address's fragment set to `fragment`.
+fn fresh_host(fragment: &str) -> HtmlElement {
     window()
         .history()
         .unwrap()
@@ -27,6 +35,12 @@ pub fn mount_page_at(fragment: &str) -> HtmlElement {
     let document = document();
     let host: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&host).unwrap();
+    host
+}
+
+/// The page mounted as if opened with `fragment`.
+pub fn mount_page_at(fragment: &str) -> HtmlElement {
+    let host = fresh_host(fragment);
     leptos::mount::mount_to(host.clone(), LessonPage).forget();
     host
 }
