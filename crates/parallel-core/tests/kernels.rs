@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use parallel_core::estimate::{MEMORY_BOUND_STEP, OPTIMIZER_BYTES_PER_PARAM};
+use parallel_core::estimate::{DP_BUCKET_BYTES, MEMORY_BOUND_STEP, OPTIMIZER_BYTES_PER_PARAM};
 use parallel_core::hardware::{
     Hardware, NCCL_BASE_LATENCY_US, NCCL_NET_STEP_US, NCCL_NVLINK_STEP_US, NCCL_RING_PLATEAU,
 };
@@ -291,41 +291,37 @@ fn nccl_ring_latency_against_its_tuning_model() {
     };
     let (seconds, calls) = latency(&tp8, Dim::Tp);
     assert!(close(seconds, calls * (8.4 + 14.0 * 3.4) * us));
-    // DP 8 across 8 nodes (TP 8): ZeRO-0's all-reduce, 2·7 steps, all between nodes.
-    let p = Plan::new(&PlanConfig {
+    // A DP all-reduce (ZeRO-0): its latency, the nodes its groups span, and its buckets of
+    // the card's BF16 gradients.
+    let dp = |config: PlanConfig| {
+        let p = Plan::new(&config).unwrap();
+        let t = p
+            .comm_times(&p.traffic())
+            .into_iter()
+            .find(|t| t.dim == Dim::Dp)
+            .unwrap();
+        let tp = f64::from(p.degrees().tp);
+        let buckets = (2.0 * p.model().params / tp / DP_BUCKET_BYTES).ceil();
+        (t.latency.get(), p.grid().nodes_spanned(Dim::Dp), buckets)
+    };
+    // DP 8 across 8 nodes (TP 8): 2·7 steps, all between nodes; a ring all-reduce across
+    // nodes takes × 1.4, the "plateau effect of ring".
+    let (seconds, nodes, buckets) = dp(PlanConfig {
         zero: 0,
         ..tp8.clone()
-    })
-    .unwrap();
-    assert_eq!(p.grid().nodes_spanned(Dim::Dp), 8);
-    let dp = p
-        .comm_times(&p.traffic())
-        .into_iter()
-        .find(|t| t.dim == Dim::Dp)
-        .unwrap();
-    let buckets = (2.0 * p.model().params / 8.0 / 50e6_f64).ceil();
-    // A ring all-reduce across nodes: × 1.4, the "plateau effect of ring".
-    assert!(close(
-        dp.latency.get(),
-        buckets * (8.4 + 14.0 * 14.0) * 1.4 * us
-    ));
+    });
+    assert_eq!(nodes, 8);
+    assert!(close(seconds, buckets * (8.4 + 14.0 * 14.0) * 1.4 * us));
     // DP 32 over 8 nodes (TP 2, 4 members a node): 62 steps, 2·7 of them between nodes.
-    let p = Plan::new(&PlanConfig {
+    let (seconds, nodes, buckets) = dp(PlanConfig {
         gpus: 64,
         tp: 2,
         zero: 0,
         ..card.clone()
-    })
-    .unwrap();
-    assert_eq!(p.grid().nodes_spanned(Dim::Dp), 8);
-    let dp = p
-        .comm_times(&p.traffic())
-        .into_iter()
-        .find(|t| t.dim == Dim::Dp)
-        .unwrap();
-    let buckets = (2.0 * p.model().params / 2.0 / 50e6_f64).ceil();
+    });
+    assert_eq!(nodes, 8);
     assert!(close(
-        dp.latency.get(),
+        seconds,
         buckets * (8.4 + 48.0 * 3.4 + 14.0 * 14.0) * 1.4 * us
     ));
     // The lesson's card keeps SPEC §17: calls·steps·α, 1 µs over NVLink.

@@ -83,6 +83,30 @@ struct Gemm {
     k: (&'static str, f64),
 }
 
+/// The symbols of a gated MLP's two GEMMs: gate and up as one (`up`), then `down`.
+struct MlpSymbols {
+    /// Time, rate and N of the gate-and-up GEMM.
+    up: (&'static str, &'static str, &'static str),
+    /// Time, rate and K of the down GEMM.
+    down: (&'static str, &'static str, &'static str),
+}
+
+/// A dense layer's MLP.
+const DENSE_MLP: MlpSymbols = MlpSymbols {
+    up: ("t_up", "r_up", "N_up"),
+    down: ("t_down", "r_down", "K_down"),
+};
+/// One routed expert.
+const EXPERT_MLP: MlpSymbols = MlpSymbols {
+    up: ("t_up,e", "r_up,e", "N_up,e"),
+    down: ("t_down,e", "r_down,e", "ffn_e"),
+};
+/// The shared experts.
+const SHARED_MLP: MlpSymbols = MlpSymbols {
+    up: ("t_up,s", "r_up,s", "N_up,s"),
+    down: ("t_down,s", "r_down,s", "K_down,s"),
+};
+
 /// A card's seconds of one micro-batch, by kind of kernel.
 pub(crate) struct KernelTimes<Q> {
     /// The GEMMs' seconds.
@@ -162,25 +186,37 @@ impl Plan {
         self.gemm_time::<Q>(k, tokens, qkv) + self.gemm_time(k, tokens, out)
     }
 
-    /// A dense gated MLP on a card: gate and up as one GEMM (N = 2·ffn/t, K = h), then down
-    /// (N = h, K = ffn/t).
-    fn dense_mlp_times<Q: Quantity>(&self, k: &Kernels) -> Q {
-        let (m, t) = (self.model(), f64::from(self.degrees().tp));
-        let (h, ffn) = (f64::from(m.hidden), f64::from(m.ffn) / t);
-        let tokens = ("T_l", self.card_tokens());
+    /// A gated MLP of width w on a card at `tokens` rows: gate and up as one GEMM
+    /// (N = 2·w, K = h), then down (N = h, K = w).
+    fn gated_mlp_time<Q: Quantity>(
+        &self,
+        k: &Kernels,
+        tokens: (&'static str, f64),
+        width: f64,
+        symbols: &MlpSymbols,
+    ) -> Q {
+        let h = f64::from(self.model().hidden);
+        let (up_time, up_rate, up_n) = symbols.up;
+        let (down_time, down_rate, down_k) = symbols.down;
         let up = Gemm {
-            time: "t_up",
-            rate: "r_up",
-            n: ("N_up", 2.0 * ffn),
+            time: up_time,
+            rate: up_rate,
+            n: (up_n, 2.0 * width),
             k: ("h", h),
         };
         let down = Gemm {
-            time: "t_down",
-            rate: "r_down",
+            time: down_time,
+            rate: down_rate,
             n: ("h", h),
-            k: ("K_down", ffn),
+            k: (down_k, width),
         };
         self.gemm_time::<Q>(k, tokens, up) + self.gemm_time(k, tokens, down)
+    }
+
+    /// A dense gated MLP on a card: w = ffn/t.
+    fn dense_mlp_times<Q: Quantity>(&self, k: &Kernels) -> Q {
+        let width = f64::from(self.model().ffn) / f64::from(self.degrees().tp);
+        self.gated_mlp_time(k, ("T_l", self.card_tokens()), width, &DENSE_MLP)
     }
 
     /// An MoE layer's GEMMs on a card: the router (N = experts, K = h), its experts/e routed
@@ -203,36 +239,12 @@ impl Plan {
             n: ("experts", experts),
             k: ("h", h),
         };
-        let up = Gemm {
-            time: "t_up,e",
-            rate: "r_up,e",
-            n: ("N_up,e", 2.0 * ffn),
-            k: ("h", h),
-        };
-        let down = Gemm {
-            time: "t_down,e",
-            rate: "r_down,e",
-            n: ("h", h),
-            k: ("ffn_e", ffn),
-        };
-        let one_expert = self.gemm_time::<Q>(k, routed, up) + self.gemm_time(k, routed, down);
+        let one_expert = self.gated_mlp_time::<Q>(k, routed, ffn, &EXPERT_MLP);
         let mut total = self.gemm_time::<Q>(k, tokens, router)
             + count_of::<Q>("experts", experts) / count_of("e", e) * one_expert;
         if moe.shared_experts > 0 {
             let width = f64::from(moe.shared_experts) * ffn / t;
-            let up = Gemm {
-                time: "t_up,s",
-                rate: "r_up,s",
-                n: ("N_up,s", 2.0 * width),
-                k: ("h", h),
-            };
-            let down = Gemm {
-                time: "t_down,s",
-                rate: "r_down,s",
-                n: ("h", h),
-                k: ("K_down,s", width),
-            };
-            total = total + self.gemm_time(k, tokens, up) + self.gemm_time(k, tokens, down);
+            total = total + self.gated_mlp_time(k, tokens, width, &SHARED_MLP);
         }
         Some(total)
     }
