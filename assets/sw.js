@@ -7,7 +7,7 @@
 // are fetched network-first (a new deployment shows up at once) and fall back to the cache;
 // assets are served from the cache and fetched (then cached) when missing. Only same-origin GET requests are touched: the lab
 // makes no other kind. Works from any sub-path: everything is relative to this file.
-const CACHE = 'parallel-lab-v2';
+const CACHE = 'parallel-lab-v3';
 const PAGE = './';
 const PAGES = [PAGE, './embed.html'];
 
@@ -61,6 +61,24 @@ async function fromNetworkThenCache(request) {
   }
 }
 
+/**
+ * The planner's search worker: Trunk writes its files without a content hash, so a new
+ * deployment reuses their names. They go network-first, so the worker always matches the page
+ * that starts it; the cache answers offline.
+ */
+const WORKER_FILE = /\/parallel-search(_loader\.js|\.js|_bg\.wasm)$/;
+
+async function networkThenCached(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (offline) {
+    return (await cache.match(request)) || Response.error();
+  }
+}
+
 async function fromCacheThenNetwork(request) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request);
@@ -73,7 +91,9 @@ async function fromCacheThenNetwork(request) {
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
-  event.respondWith(
-    request.mode === 'navigate' ? fromNetworkThenCache(request) : fromCacheThenNetwork(request),
-  );
+  let answer;
+  if (request.mode === 'navigate') answer = fromNetworkThenCache(request);
+  else if (WORKER_FILE.test(new URL(request.url).pathname)) answer = networkThenCached(request);
+  else answer = fromCacheThenNetwork(request);
+  event.respondWith(answer);
 });

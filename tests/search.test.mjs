@@ -208,3 +208,26 @@ test('a model that fits nowhere says so; a bad field is named; the 8-card grid t
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+test('Llama 3 405B on 16,384 cards searches in the planner\'s Web Worker and gives the CLI\'s result', async () => {
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
+  // What the search loads: the worker's own wasm, beside the planner's.
+  const wasm = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) wasm.push(new URL(request.url()).pathname.split('/').pop());
+  });
+  const panel = page.getByTestId('search-panel');
+  await scrollToElement(panel);
+  await settled(panel);
+  await panel.getByTestId('search-model').selectOption('llama3-405b');
+  await typeInto(panel, 'search-gpus', 16384);
+  await typeInto(panel, 'search-seq', 8192);
+  await typeInto(panel, 'search-batch', 2048);
+  const base = { ...DEFAULTS, model: 'llama3-405b', gpus: 16384, seq_len: 8192, global_batch: 2048 };
+  const { want } = await checkAgainstCli(panel, base, 'Llama 3 405B on 16,384 H100');
+  assert.ok(want.considered > 10_000, `a large search: ${want.considered} plans`);
+  assert.ok(wasm.some((name) => name.startsWith('parallel-search')), `the worker's wasm was loaded: ${wasm.join(', ')}`);
+  // How long the page's thread is held meanwhile is measured, not tested: tests/bench.mjs.
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});

@@ -12,7 +12,7 @@
 //! [`Search`] runs in slices ([`Search::advance`]) so that the page can spread it over
 //! several frames and drop it when its inputs change; [`search`] runs it at once.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::checks::required;
 use crate::config::{PlanConfig, Recompute, Schedule};
@@ -345,14 +345,38 @@ impl Search {
         self.next >= self.total()
     }
 
+    /// What the search has kept so far, by enumeration index: with the same base, another
+    /// [`Search`] (in another thread, say a Web Worker's) builds the same outcome from it
+    /// ([`Search::outcome_of`]) without enumerating again.
+    pub fn tally(&self) -> Tally {
+        let indices = |ranked: &[Ranked]| ranked.iter().map(|r| r.index).collect();
+        Tally {
+            considered: self.considered,
+            valid: self.valid,
+            fitting: self.fitting,
+            comfortable: self.comfortable,
+            best: indices(&self.best),
+            best_without_cp: indices(&self.best_without_cp),
+            misses: indices(&self.misses),
+        }
+    }
+
     /// The outcome so far (all of it once [`Search::advance`] returned true): the kept plans
     /// with their full reports, their model as the base gave it.
     pub fn outcome(&self) -> SearchOutcome {
-        let found = |ranked: &[Ranked]| -> Vec<Found> {
-            ranked
+        self.outcome_of(&self.tally())
+    }
+
+    /// The outcome of a tally of this search's base: the kept plans evaluated again with
+    /// their full reports, their model as the base gave it. An index outside the enumeration
+    /// (a tally of another base) is skipped.
+    pub fn outcome_of(&self, tally: &Tally) -> SearchOutcome {
+        let found = |indices: &[u64]| -> Vec<Found> {
+            indices
                 .iter()
-                .filter_map(|r| {
-                    let mut config = self.candidate(r.index);
+                .filter(|index| **index < self.total())
+                .filter_map(|&index| {
+                    let mut config = self.candidate(index);
                     let plan = Plan::with_model(&config, self.model).ok()?;
                     config.model = self.base.model.clone();
                     Some(Found {
@@ -362,20 +386,40 @@ impl Search {
                 })
                 .collect()
         };
-        let plans = found(&self.best);
+        let plans = found(&tally.best);
         let first_splits = plans.first().is_some_and(|f| f.config.cp > 1);
         SearchOutcome {
-            considered: self.considered,
-            valid: self.valid,
-            fitting: self.fitting,
-            comfortable: self.comfortable,
+            considered: tally.considered,
+            valid: tally.valid,
+            fitting: tally.fitting,
+            comfortable: tally.comfortable,
             without_cp: first_splits
-                .then(|| found(&self.best_without_cp).into_iter().next())
+                .then(|| found(&tally.best_without_cp).into_iter().next())
                 .flatten(),
             plans,
-            near_misses: found(&self.misses),
+            near_misses: found(&tally.misses),
         }
     }
+}
+
+/// What a search kept, by enumeration index ([`Search::tally`]): the counts, the best plans
+/// in order, the best with CP 1 and the near misses. Small enough to post between threads.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Candidate plans enumerated.
+    pub considered: u64,
+    /// Candidates that pass [`Plan::new`]'s checks.
+    pub valid: u64,
+    /// Valid plans that fit.
+    pub fitting: u64,
+    /// Fitting plans under 80% of the card.
+    pub comfortable: u64,
+    /// The best fitting plans, in order.
+    pub best: Vec<u64>,
+    /// The best fitting plan with CP 1 (at most one).
+    pub best_without_cp: Vec<u64>,
+    /// The valid plans that do not fit, least memory first.
+    pub misses: Vec<u64>,
 }
 
 /// Ranking of fitting plans: under 80% of the card first (Fujii et al. 2024, see

@@ -228,3 +228,40 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_tally_builds_the_same_outcome_in_another_search_of_the_same_base() {
+    // As the planner's Web Worker does: one search enumerates, posts its tally (here through
+    // JSON), and a search of the same base on the page builds the outcome from it.
+    for base in [
+        PlanConfig {
+            gpus: 64,
+            global_batch: Some(256),
+            ..PlanConfig::default()
+        },
+        PlanConfig {
+            gpus: 32,
+            model: ModelChoice::Preset(Preset::Mixtral8x7b),
+            global_batch: Some(64),
+            ..PlanConfig::default()
+        },
+    ] {
+        let mut worker = Search::new(&base, 20).unwrap();
+        while !worker.advance(777) {}
+        let tally = worker.tally();
+        let posted: parallel_core::search::Tally =
+            serde_json::from_str(&serde_json::to_string(&tally).unwrap()).unwrap();
+        assert_eq!(posted, tally);
+        let page = Search::new(&base, 20).unwrap();
+        assert_eq!(page.outcome_of(&posted), worker.outcome());
+        assert_eq!(page.outcome_of(&posted), search(&base, 20).unwrap());
+        // A tally of another base (indices past this enumeration) builds nothing from them.
+        let foreign = parallel_core::search::Tally {
+            best: vec![u64::MAX, page.total()],
+            misses: vec![page.total() + 1],
+            ..tally.clone()
+        };
+        let outcome = page.outcome_of(&foreign);
+        assert!(outcome.plans.is_empty() && outcome.near_misses.is_empty());
+    }
+}

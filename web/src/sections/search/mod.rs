@@ -5,8 +5,9 @@
 //! The first search waits until the panel comes near the viewport (a reader who never scrolls
 //! here costs the page nothing). Then it runs when the inputs settle ([`SETTLE_MS`] after the
 //! last keystroke) or on the
-//! button, in slices of [`SLICE`] candidates spread over timer callbacks, so a slider moved
-//! meanwhile is never blocked; a change of input drops the search in flight.
+//! button, in a Web Worker ([`worker`]; where none starts, in slices of [`SLICE`] candidates
+//! spread over timer callbacks), so a slider moved meanwhile is never blocked; a change of
+//! input drops the search in flight.
 //!
 //! Rooms: [`form`] reads the inputs into a `PlanConfig` (no views), [`results`] shows the
 //! outcome; beside the search, [`runs`] sets the published runs and [`measured`] the figures
@@ -15,7 +16,9 @@
 pub mod form;
 pub mod measured;
 pub mod results;
+mod running;
 pub mod runs;
+pub mod worker;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -23,8 +26,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use parallel_core::hardware::Hardware;
-use parallel_core::search::{Search, SearchOutcome};
-use parallel_core::{Bytes, PlanConfig, Preset};
+use parallel_core::search::Search;
+use parallel_core::{PlanConfig, Preset};
 
 use crate::error_text::explain;
 use crate::i18n::{use_lang, T};
@@ -32,28 +35,11 @@ use crate::lab::GridLab;
 use crate::sections::decisions::fields::{NumberField, SelectField};
 use form::{card_texts, config_of, defaults, FIELDS, FIRST_CARD_FIELD};
 use results::{sorted, summary, PlanTable, SortKey};
+use running::{slice, Status};
+pub use running::{SLICE, TOP};
 
 /// How long the inputs must rest before the search runs on its own.
 pub const SETTLE_MS: u64 = 400;
-
-/// Candidates evaluated per timer callback (about a millisecond of wasm).
-pub const SLICE: u64 = 3000;
-
-/// Plans the table lists.
-pub const TOP: usize = 20;
-
-/// Where a search stands.
-#[derive(Clone, Debug, PartialEq)]
-enum Status {
-    /// Not run yet (or the inputs do not read).
-    Idle,
-    /// Running: the share done.
-    Running(f64),
-    /// Done, with the card capacity searched against.
-    Done(Box<SearchOutcome>, Bytes),
-    /// The core rejected the base config.
-    Rejected(String),
-}
 
 /// The search panel. A row's `load` puts its plan into `lab8` or `lab64` and scrolls there.
 #[component]
@@ -94,7 +80,16 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
             Err(e) => status.set(Status::Rejected(explain(lang.get_untracked(), &e))),
             Ok(search) => {
                 status.set(Status::Running(0.0));
-                slice(Rc::new(RefCell::new(search)), base, run, generation, status);
+                // In a Web Worker; on the page, in slices, where none starts.
+                if let Err(search) = worker::run(search, base.clone(), run, generation, status) {
+                    slice(
+                        Rc::new(RefCell::new(*search)),
+                        base,
+                        run,
+                        generation,
+                        status,
+                    );
+                }
             }
         }
     };
@@ -117,6 +112,7 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         }
         let run = generation.get_value() + 1;
         generation.set_value(run);
+        worker::stop();
         // The shown outcome is of other inputs now: it goes until the new one is in.
         status.set(Status::Idle);
         if !readable {
@@ -223,35 +219,4 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
             </Show>
         </div>
     }
-}
-
-/// Runs one slice of `search`, then schedules the next, until done or superseded.
-fn slice(
-    search: Rc<RefCell<Search>>,
-    base: PlanConfig,
-    run: u64,
-    generation: StoredValue<u64>,
-    status: RwSignal<Status>,
-) {
-    if generation.get_value() != run {
-        return;
-    }
-    let finished = search.borrow_mut().advance(SLICE);
-    if finished {
-        let outcome = search.borrow().outcome();
-        status.set(Status::Done(
-            Box::new(outcome),
-            Bytes::from_gb(base.gpu_memory_gb),
-        ));
-        return;
-    }
-    let share = {
-        let s = search.borrow();
-        s.done() as f64 / s.total().max(1) as f64
-    };
-    status.set(Status::Running(share));
-    set_timeout(
-        move || slice(search, base, run, generation, status),
-        Duration::ZERO,
-    );
 }
