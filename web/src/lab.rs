@@ -4,7 +4,6 @@
 
 use leptos::prelude::*;
 use parallel_core::estimate::CommTime;
-use parallel_core::margin::tight;
 use parallel_core::{
     Dim, Groups, Plan, PlanConfig, PlanError, Report, RolloutPhase, RolloutReport, StageMemory,
     Traffic,
@@ -17,13 +16,13 @@ pub enum CardLoad {
     /// The training phase: the card's memory as `cards_memory` gives it.
     Training(StageMemory),
     /// The rollout phase (SPEC §15): the card's engine, a rollout card's weights and KV cache
-    /// (the report's `rollout`), and whether that total is tight (above 80% of the card).
+    /// (the report's `rollout`), and whether that total is tight (above 80% of the card, as the report says).
     Rollout {
         /// The engine the card serves, ⌊card/E⌋.
         engine: u32,
         /// The report's `rollout`: every rollout card holds the same.
         memory: RolloutReport,
-        /// Above 80% of the card and still fitting ([`tight`]).
+        /// Above 80% of the card and still fitting (the report's `rollout.tight`).
         tight: bool,
     },
 }
@@ -102,15 +101,15 @@ impl GridLab {
         });
         let cards_memory = Memo::new(move |_| report.with(|r| plan.read().cards_memory(r)));
         let card_loads = Memo::new(move |_| {
-            let rollout = report.with(|r| r.rollout.map(|m| (m, r.memory.capacity)));
+            let rollout = report.with(|r| r.rollout);
             match (shown_phase.get(), rollout) {
-                (RolloutPhase::Rollout, Some((memory, capacity))) => {
+                (RolloutPhase::Rollout, Some(memory)) => {
                     let plan = plan.read();
                     (0..plan.gpus())
                         .map(|card| CardLoad::Rollout {
                             engine: plan.engine_of(card).ok().flatten().unwrap_or_default(),
                             memory,
-                            tight: tight(memory.total, capacity),
+                            tight: memory.tight,
                         })
                         .collect()
                 }

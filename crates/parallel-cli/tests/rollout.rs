@@ -27,6 +27,7 @@ fn eval_carries_the_rollout_block() {
             "peak_phase",
             "sequences",
             "sequences_per_engine",
+            "tight",
             "tokens_per_sequence",
             "total",
             "weights"

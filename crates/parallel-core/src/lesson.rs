@@ -152,3 +152,23 @@ pub fn deepseek_v3_plan() -> PlanConfig {
         ..PlanConfig::default()
     }
 }
+
+/// Parameters of the project's own small model, the one the course trains on its single GPU
+/// (seed 001, decision ③).
+pub const SMALL_MODEL_PARAMS: f64 = 3_688_704.0;
+
+/// Decision ③'s figures: the small model's states on one card by ZeRO's ledger with no
+/// sharding (16 bytes a parameter with BF16 gradients), the lesson's card, and how many times
+/// the card holds them (capacity ÷ states).
+///
+/// ```
+/// let (states, capacity, times) = parallel_core::lesson::small_model_states();
+/// assert_eq!(states.get(), 16.0 * 3_688_704.0);
+/// assert_eq!(times, capacity.get() / states.get());
+/// ```
+pub fn small_model_states() -> (crate::Bytes, crate::Bytes, f64) {
+    let grad_bytes = PlanConfig::default().precision.grad_bytes();
+    let states = crate::ModelStates::ledger(SMALL_MODEL_PARAMS, 1.0, 0, grad_bytes).total();
+    let capacity = crate::Plan::default().capacity();
+    (states, capacity, capacity.get() / states.get())
+}

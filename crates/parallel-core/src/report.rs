@@ -159,6 +159,24 @@ impl Report {
     pub fn heaviest_traffic(&self) -> Option<&Traffic> {
         crate::traffic::heaviest(&self.comm)
     }
+
+    /// The model states the memory figure shows, split into routed experts and the dense rest
+    /// (experts, dense): with accounting by stage the busiest stage's
+    /// ([`StageMemory::dense_states`]), else the even split's ([`Plan::expert_states`] and
+    /// [`Plan::dense_states`] of `plan`, this report's plan). `None` for a dense model, or a
+    /// busiest stage that holds no routed expert.
+    pub fn states_split(&self, plan: &Plan) -> Option<(Bytes, Bytes)> {
+        match self.busiest_stage {
+            Some(stage) => self
+                .by_stage
+                .get(stage as usize)
+                .filter(|s| s.expert_states.get() > 0.0)
+                .map(|s| (s.expert_states, s.dense_states())),
+            None => plan
+                .expert_states()
+                .map(|e| (e.total(), plan.dense_states().total())),
+        }
+    }
 }
 
 /// Checks a config and evaluates it: [`Plan::new`] then [`Plan::report`].

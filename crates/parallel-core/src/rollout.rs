@@ -82,6 +82,8 @@ pub struct RolloutReport {
     pub total: Bytes,
     /// total ≤ the card's capacity.
     pub fits: bool,
+    /// Fits, but above 80% of the card ([`crate::margin::tight`]).
+    pub tight: bool,
     /// Whether the engines run on the training cards (R = 0).
     pub colocated: bool,
     /// Cards in all: N when colocated, N + R with a separate pool.
@@ -250,6 +252,7 @@ impl Plan {
             kv_cache: Bytes::new(self.rollout_kv(&r)),
             total,
             fits: total <= self.capacity(),
+            tight: crate::margin::tight(total, self.capacity()),
             colocated: r.colocated(),
             cards,
             peak,

@@ -70,9 +70,11 @@ pub struct SearchOutcome {
 pub enum Ahead {
     /// The first stays under 80% of the card and the second does not ([`crate::margin`]).
     Margin,
-    /// Quicker: `term` is the largest difference, by `by` seconds (positive: the first is
-    /// quicker on it).
+    /// Quicker, by `gap` seconds a step: `term` is the largest difference, by `by` seconds
+    /// (positive: the first is quicker on it).
     Quicker {
+        /// The second's step time minus the first's.
+        gap: Seconds,
         /// The term that differs most.
         term: Term,
         /// The second's term minus the first's.
@@ -96,6 +98,16 @@ impl SearchOutcome {
         Some(ahead(&first.report, &second.report))
     }
 
+    /// How much longer a step of the best plan without CP takes than the first plan's, when
+    /// the first has CP > 1 and a CP-1 plan fits.
+    pub fn cp_gap(&self) -> Option<Seconds> {
+        let first = self.plans.first()?;
+        let without = self.without_cp.as_ref()?;
+        Some(Seconds::new(
+            without.report.estimate.step_s.get() - first.report.estimate.step_s.get(),
+        ))
+    }
+
     /// What context parallelism buys the first plan over the best plan without it, when the
     /// first has CP > 1 and a CP-1 plan fits: the term that differs most.
     pub fn why_cp(&self) -> Option<Ahead> {
@@ -112,7 +124,8 @@ pub fn ahead(a: &Report, b: &Report) -> Ahead {
     }
     if a.estimate.step_s != b.estimate.step_s {
         if let Some((term, by)) = a.estimate.largest_difference(&b.estimate) {
-            return Ahead::Quicker { term, by };
+            let gap = Seconds::new(b.estimate.step_s.get() - a.estimate.step_s.get());
+            return Ahead::Quicker { gap, term, by };
         }
     }
     let by = Bytes::new(b.memory.total.get() - a.memory.total.get());

@@ -91,3 +91,38 @@ fn mixtral_tp4_pp2_ep8_by_hand() {
         "{ep:?} {edp:?}"
     );
 }
+
+#[test]
+fn the_memory_figure_splits_states_into_experts_and_the_dense_rest() {
+    let config = PlanConfig {
+        model: ModelChoice::Preset(Preset::Mixtral8x7b),
+        gpus: 64,
+        tp: 8,
+        pp: 2,
+        ep: 4,
+        ..PlanConfig::default()
+    };
+    // The even split: the plan's expert and dense ledgers.
+    let plan = Plan::new(&config).unwrap();
+    let report = plan.report();
+    let (experts, dense) = report.states_split(&plan).unwrap();
+    assert_eq!(experts, plan.expert_states().unwrap().total());
+    assert_eq!(dense, plan.dense_states().total());
+    // By stage: the busiest stage's, which add up to its states.
+    let config = PlanConfig {
+        accounting: parallel_core::Accounting::Stages,
+        ..config
+    };
+    let plan = Plan::new(&config).unwrap();
+    let report = plan.report();
+    let stage = &report.by_stage[report.busiest_stage.unwrap() as usize];
+    let (experts, dense) = report.states_split(&plan).unwrap();
+    assert_eq!(
+        (experts, dense),
+        (stage.expert_states, stage.dense_states())
+    );
+    assert!((experts.get() + dense.get() - stage.model_states.get()).abs() < 1.0);
+    // A dense model has no split.
+    let anchor = Plan::new(&PlanConfig::default()).unwrap();
+    assert_eq!(anchor.report().states_split(&anchor), None);
+}

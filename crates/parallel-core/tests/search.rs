@@ -265,3 +265,26 @@ fn a_tally_builds_the_same_outcome_in_another_search_of_the_same_base() {
         assert!(outcome.plans.is_empty() && outcome.near_misses.is_empty());
     }
 }
+
+#[test]
+fn the_first_plan_s_lead_is_the_step_difference() {
+    // The planner's default search on the H100 (64 cards, 256 sequences a step).
+    let base = PlanConfig {
+        global_batch: Some(256),
+        ..PlanConfig::on(parallel_core::hardware::Hardware::H100)
+    };
+    let outcome = search(&PlanConfig { gpus: 64, ..base }, 20).unwrap();
+    let [first, second, ..] = outcome.plans.as_slice() else {
+        panic!("two plans at least");
+    };
+    let step = |f: &parallel_core::search::Found| f.report.estimate.step_s.get();
+    match outcome.why_first() {
+        Some(Ahead::Quicker { gap, .. }) => assert_eq!(gap.get(), step(second) - step(first)),
+        other => assert!(step(second) == step(first), "{other:?}"),
+    }
+    if let Some(without) = &outcome.without_cp {
+        assert_eq!(outcome.cp_gap().unwrap().get(), step(without) - step(first));
+    } else {
+        assert_eq!(outcome.cp_gap(), None);
+    }
+}

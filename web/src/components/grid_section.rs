@@ -34,21 +34,9 @@ pub fn GridLabView(
     let report: Signal<Report> = lab.report.into();
     let memory = part(move || lab.report.with(|r| r.memory));
     let busiest = part(move || lab.report.with(|r| r.busiest_stage));
-    // An MoE model's states split into routed experts and the dense rest: the even split's,
-    // or with "stages" the busiest stage's (the stage the figure shows).
-    let experts = part(move || {
-        lab.report.with(|r| match r.busiest_stage {
-            Some(stage) => r
-                .by_stage
-                .get(stage as usize)
-                .filter(|s| s.expert_states.get() > 0.0)
-                .map(|s| (s.expert_states, s.dense_states())),
-            None => lab.plan.with(|p| {
-                p.expert_states()
-                    .map(|e| (e.total(), p.dense_states().total()))
-            }),
-        })
-    });
+    // An MoE model's states split into routed experts and the dense rest, as the core says
+    // the memory figure shows them.
+    let experts = part(move || lab.plan.with(|p| lab.report.with(|r| r.states_split(p))));
     let estimate = part(move || lab.report.with(|r| r.estimate));
     let card = part(move || lab.plan.with(|p| p.config().clone()));
     let times: Signal<Vec<CommTime>> = lab.comm_times.into();

@@ -3,13 +3,11 @@
 
 use parallel_core::traffic::heaviest;
 use parallel_core::{
-    Bytes, Dim, Link, Memory, ModelStates, Plan, PlanConfig, PlanError, Recompute, Report, Traffic,
+    Bytes, Dim, Link, Memory, Plan, PlanConfig, PlanError, Recompute, Report, Traffic,
 };
 
 use crate::input::{parse_gb, parse_percent, parse_whole, InputError};
 
-/// Parameters of the project's own small model (the lesson's decision 3).
-pub const SMALL_MODEL_PARAMS: f64 = 3_688_704.0;
 /// The largest figure in GB a field accepts: far above any card or step on this page.
 pub const MAX_GB: f64 = 100_000.0;
 /// The largest number of micro-batches per step the form accepts.
@@ -231,15 +229,6 @@ impl DecisionTwo {
     }
 }
 
-/// Model states of the small model (16 bytes/param, one card, no sharding) and how many times
-/// one card of the lesson's plan holds them.
-pub fn small_model_states() -> (Bytes, Bytes, f64) {
-    let grad_bytes = PlanConfig::default().precision.grad_bytes();
-    let states = ModelStates::ledger(SMALL_MODEL_PARAMS, 1.0, 0, grad_bytes).total();
-    let capacity = Plan::default().capacity();
-    (states, capacity, capacity.get() / states.get())
-}
-
 /// "56.3 MiB": one decimal in mebibytes (the lesson's notation for small models).
 pub fn mib(bytes: Bytes) -> String {
     format!("{:.1} MiB", bytes.gib() * 1024.0)
@@ -331,7 +320,7 @@ mod tests {
 
     #[test]
     fn small_model_fits_many_times() {
-        let (states, capacity, times) = small_model_states();
+        let (states, capacity, times) = parallel_core::lesson::small_model_states();
         assert_eq!(mib(states), "56.3 MiB");
         assert_eq!(format::bytes(capacity), "80.0 GB");
         assert_eq!(times.floor(), 1355.0);

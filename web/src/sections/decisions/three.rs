@@ -7,6 +7,7 @@ use super::fields::*;
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
 use crate::text::Piece;
+use parallel_core::lesson::{small_model_states, SMALL_MODEL_PARAMS};
 use parallel_core::Bytes;
 
 /// The sentences of decision ③.

@@ -65,12 +65,9 @@ pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<Stri
     } else {
         text::MARGIN_RULE.fill(lang, &[("comfortable", &count(outcome.comfortable))])
     });
-    if let (Some(ahead), [first, second, ..]) = (outcome.why_first(), outcome.plans.as_slice()) {
+    if let Some(ahead) = outcome.why_first() {
         lines.push(match ahead {
-            Ahead::Quicker { term, by } => {
-                let gap = Seconds::new(
-                    second.report.estimate.step_s.get() - first.report.estimate.step_s.get(),
-                );
+            Ahead::Quicker { gap, term, by } => {
                 let by = if by.get() >= 0.0 {
                     lang.pick("少 ", "less by ").to_string() + &format::seconds(by)
                 } else {
@@ -117,9 +114,9 @@ fn cp_line(lang: Lang, outcome: &SearchOutcome) -> Option<String> {
         recompute_cell(lang, c.recompute)
     );
     let step = without.report.estimate.step_s;
-    let gap = Seconds::new(step.get() - first.report.estimate.step_s.get());
+    let gap = outcome.cp_gap()?;
     let (term, by) = match outcome.why_cp()? {
-        Ahead::Quicker { term, by } => (term_name(lang, term).to_string(), format::seconds(by)),
+        Ahead::Quicker { term, by, .. } => (term_name(lang, term).to_string(), format::seconds(by)),
         Ahead::Margin => (
             lang.pick("显存余量", "the memory margin").to_string(),
             text::AHEAD_MARGIN.get(lang).to_string(),
