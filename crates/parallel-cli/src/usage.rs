@@ -140,7 +140,8 @@ REPORT
   (n = prompts*samples_per_prompt), "sequences_per_engine" (ceil(n/engines)),
   "tokens_per_sequence" (T_seq = prompt_len + response_len), "weights" (2*P/E), "kv_cache"
   (ceil(n/engines)*T_seq*F*k; k = 2*max(kv_heads/E, 1)*head_dim*kv_bytes, MLA
-  (kv_lora_rank + qk_rope_head_dim)*kv_bytes), "total", "fits", "colocated", "cards" (N, or
+  (kv_lora_rank + qk_rope_head_dim)*kv_bytes), "total", "fits", "tight" (fits, above 80% of
+  the card), "colocated", "cards" (N, or
   N + R), "peak" (colocated: max(training total, rollout total)), "peak_phase"
   (training|rollout)}. In the estimate:
   FLOPs = (6*P_act + 6*F*a*head_dim*s)*T (x 4/3 with full recompute); compute = the weight

@@ -180,6 +180,7 @@ fn a_training_only_plan_has_no_rollout_block() {
             "peak_phase",
             "sequences",
             "sequences_per_engine",
+            "tight",
             "tokens_per_sequence",
             "total",
             "weights"
