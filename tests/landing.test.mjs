@@ -66,10 +66,10 @@ async function open(url) {
   });
   // Documents loaded into the page (same-document changes of the address are not loads).
   page.on('request', (request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-      navigations.push(new URL(request.url()).pathname.split('/').pop());
-    }
-    if (committed <= 1 && !request.isNavigationRequest()) first.add(request.url());
+    const navigation = request.isNavigationRequest() && request.frame() === page.mainFrame();
+    if (navigation) navigations.push(new URL(request.url()).pathname.split('/').pop());
+    // The first document itself, and what it asks for before the next one takes its place.
+    if (navigation ? navigations.length === 1 : committed <= 1) first.add(request.url());
   });
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
