@@ -12,6 +12,9 @@
 //!   SPEC §12): `{"considered", "valid", "fitting", "plans": [{"config", "report"}…]}`.
 //! - `defaults`: `{"config", "presets"}`: the plan an empty input stands for, every field
 //!   written out, and the model presets in the order the page's picker lists them.
+//! - `check --emit [--card N]`: a card's workload for the measuring program of
+//!   `scripts/gpu-check/`; `check --measured FILE`: its measurements beside the lab's figures
+//!   (`parallel_core::check`, SPEC §19).
 //! - `bench`: times the core (a benchmark, not a test).
 //! - `flags [--engine megatron|slime|deepspeed] [--format shell|json]`: the config on stdin as
 //!   the engine's launch arguments (`parallel_core::flags`, SPEC §16); `eval/groups --megatron
@@ -25,6 +28,7 @@
 mod args;
 mod bench;
 mod cells;
+mod check;
 mod error;
 mod eval;
 mod input;
@@ -86,6 +90,16 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result
                 )
             })?;
             eval::groups(&config, card, phase, out)?;
+        }
+        Command::Check(args::CheckArgs::Emit { card, link }) => {
+            let (config, link_card) = match link {
+                Some(link) => link_input::plan_of(&link)?,
+                None => (input::parse_config(&input::read_all(stdin)?)?, None),
+            };
+            check::emit(&config, card.or(link_card).unwrap_or(0), out)?;
+        }
+        Command::Check(args::CheckArgs::Measured { path, format, lang }) => {
+            check::measured(&path, format, lang, stdin, out)?;
         }
         Command::Table(table_args) => table::run(&table_args, stdin, out)?,
         Command::Bench { quick } => bench::run(quick, out)?,

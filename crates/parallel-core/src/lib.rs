@@ -35,6 +35,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::panic))]
 
 mod bubble;
+pub mod check;
 mod checks;
 mod config;
 mod cp_layout;

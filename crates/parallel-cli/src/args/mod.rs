@@ -4,7 +4,10 @@
 //! [`CliError::Invalid`] naming the command or flag at fault.
 
 use crate::error::CliError;
+
+mod check;
 pub use crate::launch::{FlagsFormat, LaunchArgs};
+pub use check::CheckArgs;
 
 /// What the user asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +49,8 @@ pub enum Command {
     },
     /// Render tables.
     Table(TableArgs),
+    /// A card's workload, or a measured file beside the lab (SPEC §19).
+    Check(CheckArgs),
     /// Time the core.
     Bench {
         /// Few iterations: a smoke run, not a measurement.
@@ -181,6 +186,18 @@ fn card_arg(flags: &mut Flags<'_>) -> Result<Option<u32>, CliError> {
         .transpose()
 }
 
+/// `--lang en|zh` (default en).
+fn lang_arg(flags: &mut Flags<'_>) -> Result<Lang, CliError> {
+    match flags.value("--lang")?.as_deref() {
+        None | Some("en") => Ok(Lang::En),
+        Some("zh") => Ok(Lang::Zh),
+        Some(other) => Err(CliError::invalid(
+            "--lang",
+            format!("unknown language `{other}`; expected en or zh"),
+        )),
+    }
+}
+
 /// `--top K` (default [`parallel_core::search::DEFAULT_TOP`]).
 fn top_arg(flags: &mut Flags<'_>) -> Result<usize, CliError> {
     match flags.value("--top")? {
@@ -200,7 +217,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::invalid(
             "command",
-            "missing; expected eval, groups, flags, model, search, defaults, table, bench or help (try --help)",
+            "missing; expected eval, groups, flags, check, model, search, defaults, table, bench or help (try --help)",
         ));
     };
     let is_help = |a: &String| matches!(a.as_str(), "help" | "--help" | "-h");
@@ -248,6 +265,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
         },
         "model" => Command::Model,
         "defaults" => Command::Defaults,
+        "check" => Command::Check(check::check_args(&mut flags)?),
         "search" => Command::Search {
             top: top_arg(&mut flags)?,
         },
@@ -255,7 +273,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             return Err(CliError::invalid(
                 "command",
                 format!(
-                    "unknown command `{other}`; expected eval, groups, flags, model, search, defaults, table, bench or help"
+                    "unknown command `{other}`; expected eval, groups, flags, check, model, search, defaults, table, bench or help"
                 ),
             ))
         }
@@ -305,16 +323,7 @@ fn flags_args(flags: &mut Flags<'_>) -> Result<Command, CliError> {
             ))
         }
     };
-    let lang = match flags.value("--lang")?.as_deref() {
-        None | Some("en") => Lang::En,
-        Some("zh") => Lang::Zh,
-        Some(other) => {
-            return Err(CliError::invalid(
-                "--lang",
-                format!("unknown language `{other}`; expected en or zh"),
-            ))
-        }
-    };
+    let lang = lang_arg(flags)?;
     Ok(Command::Flags {
         engine,
         format,
@@ -334,16 +343,7 @@ fn table_args(flags: &mut Flags<'_>) -> Result<TableArgs, CliError> {
             ))
         }
     };
-    let lang = match flags.value("--lang")?.as_deref() {
-        None | Some("en") => Lang::En,
-        Some("zh") => Lang::Zh,
-        Some(other) => {
-            return Err(CliError::invalid(
-                "--lang",
-                format!("unknown language `{other}`; expected en or zh"),
-            ))
-        }
-    };
+    let lang = lang_arg(flags)?;
     let table = flags.value("--table")?;
     let stdin = flags.switch("--stdin");
     let source = match (table.as_deref(), stdin) {

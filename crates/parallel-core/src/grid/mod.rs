@@ -19,7 +19,7 @@ use crate::config::RankOrder;
 use crate::error::PlanError;
 
 /// A card's position along each dimension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Coords {
     /// Index in its TP group.
     pub tp: u32,

@@ -68,7 +68,7 @@ impl Measure {
     }
 
     /// What explains the rest of the ratio (Chinese, English).
-    fn note(self) -> (&'static str, &'static str) {
+    pub(crate) fn note(self) -> (&'static str, &'static str) {
         match self {
             Measure::LayerEager => (
                 "eager 的 RMSNorm、RoPE、SiLU 各拆成多个未融合的小内核（RMSNorm 先升到 FP32，\

@@ -1,0 +1,131 @@
+//! `check` (SPEC §19): a card's workload for the measuring program, and a measured file
+//! beside the lab's figures.
+
+use std::io::{Read, Write};
+
+use parallel_core::check::{CheckRow, Comparison, Measured};
+use parallel_core::explain::Unit;
+use parallel_core::{Bytes, Lang, Plan, PlanConfig, Seconds};
+
+use crate::args::Format;
+use crate::error::CliError;
+
+/// Prints card `card`'s workload as JSON.
+pub fn emit(config: &PlanConfig, card: u32, out: &mut dyn Write) -> Result<(), CliError> {
+    let workload = Plan::new(config)?.workload(card)?;
+    serde_json::to_writer_pretty(&mut *out, &workload).map_err(std::io::Error::from)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// Reads the measured file at `path` (`-`: stdin) and prints it beside the lab.
+pub fn measured(
+    path: &str,
+    format: Format,
+    lang: Lang,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut text = String::new();
+    if path == "-" {
+        stdin.read_to_string(&mut text)?;
+    } else {
+        text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::invalid("--measured", format!("cannot read `{path}`: {e}")))?;
+    }
+    let invalid = |e: parallel_core::check::CheckError| CliError::invalid("--measured", e);
+    let comparison = Measured::read(&text)
+        .map_err(invalid)?
+        .compare(lang)
+        .map_err(invalid)?;
+    match format {
+        Format::Json => {
+            serde_json::to_writer(&mut *out, &comparison).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Markdown | Format::Csv => write_markdown(&comparison, lang, out)?,
+    }
+    Ok(())
+}
+
+/// A figure in its unit, or "–".
+fn cell(unit: Unit, value: Option<f64>) -> String {
+    match (unit, value) {
+        (_, None) => "–".to_owned(),
+        (Unit::Seconds, Some(s)) => Seconds::new(s).to_string(),
+        (_, Some(b)) => Bytes::new(b).to_string(),
+    }
+}
+
+/// A ratio as "0.66×", or "–".
+fn times(value: Option<f64>) -> String {
+    value.map_or_else(|| "–".to_owned(), |r| format!("{r:.2}×"))
+}
+
+fn write_markdown(c: &Comparison, lang: Lang, out: &mut dyn Write) -> Result<(), CliError> {
+    let t = |zh: &'static str, en: &'static str| lang.pick(zh, en);
+    writeln!(
+        out,
+        "{} {} · {} · {}",
+        t("实测于", "Measured on"),
+        c.card,
+        c.software,
+        c.date
+    )?;
+    writeln!(
+        out,
+        "{} {}, {} {}: {} {} / {}, {} {}\n",
+        t("卡", "card"),
+        c.rank,
+        t("阶段", "stage"),
+        c.stage,
+        t("构建层数", "layers built"),
+        c.built.total,
+        c.stage_layers,
+        t("在途微批", "micro-batches held"),
+        c.held
+    )?;
+    writeln!(
+        out,
+        "| {} | {} | eager | compiled | {} | {} |",
+        t("指标", "figure"),
+        t("实验室", "lab"),
+        t("实验室 ÷ eager", "lab ÷ eager"),
+        t("实验室 ÷ compiled", "lab ÷ compiled")
+    )?;
+    writeln!(out, "|---|---:|---:|---:|---:|---:|")?;
+    for row in &c.rows {
+        let CheckRow { unit, .. } = *row;
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            row.label,
+            cell(unit, row.predicted),
+            cell(unit, row.eager),
+            cell(unit, row.compiled),
+            times(row.ratio_eager),
+            times(row.ratio_compiled)
+        )?;
+    }
+    writeln!(
+        out,
+        "\n{}",
+        t("差异从何而来：", "Where the differences come from:")
+    )?;
+    for row in &c.rows {
+        writeln!(out, "- {}: {}", row.label, row.note)?;
+    }
+    writeln!(out, "\n{}", t("没有构建的：", "Not built:"))?;
+    for part in &c.not_built {
+        writeln!(out, "- {part}")?;
+    }
+    if let Some(why) = &c.compiled_error {
+        writeln!(
+            out,
+            "\n{} {why}",
+            t("torch.compile 未运行：", "torch.compile did not run:")
+        )?;
+    }
+    writeln!(out, "\n{} {}", t("方法：", "Method:"), c.method)?;
+    Ok(())
+}

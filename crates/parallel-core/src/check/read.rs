@@ -1,0 +1,294 @@
+//! Reading a `measured.json` (SPEC §19): every field checked, every problem named by its path.
+
+use serde_json::{Map, Value};
+
+use super::workload::{StageLayers, Workload, CHECK_VERSION, WORKLOAD_FORMAT};
+
+/// The `format` field of a measured file.
+pub const MEASURED_FORMAT: &str = "parallel-lab/measured";
+
+/// What is wrong with a measured file: the field (a dotted path, e.g. `eager.peak_bytes`) and
+/// the problem in a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckError {
+    /// The field at fault; empty for the file as a whole.
+    pub field: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl core::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "measured file: {}", self.problem)
+        } else {
+            write!(f, "measured file, `{}`: {}", self.field, self.problem)
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+fn problem(field: &str, problem: impl Into<String>) -> CheckError {
+    CheckError {
+        field: field.to_owned(),
+        problem: problem.into(),
+    }
+}
+
+/// The card the figures were measured on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredCard {
+    /// As `torch.cuda.get_device_name` says it, e.g. "NVIDIA H200".
+    pub name: String,
+    /// Its memory, bytes.
+    pub memory_bytes: f64,
+}
+
+/// One mode's figures (eager or compiled); `None` where the program could not take one.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Figures {
+    /// Forward + backward of one layer, seconds (median over repeats).
+    pub layer_fwd_bwd_s: Option<f64>,
+    /// Activation bytes one layer keeps for one micro-batch.
+    pub activation_per_layer_bytes: Option<f64>,
+    /// Activation bytes held with the built layers' micro-batches in flight.
+    pub activation_in_flight_bytes: Option<f64>,
+    /// The built layers' model states after an optimizer step, bytes.
+    pub states_bytes: Option<f64>,
+    /// The allocator's peak over a step, bytes.
+    pub peak_bytes: Option<f64>,
+    /// The allocator's reserve at that peak, bytes.
+    pub reserved_bytes: Option<f64>,
+}
+
+/// A measured file, read and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// The workload it was measured for.
+    pub workload: Workload,
+    /// The card.
+    pub card: MeasuredCard,
+    /// PyTorch's version.
+    pub torch: String,
+    /// CUDA's (or ROCm's) version, as PyTorch reports it.
+    pub cuda: String,
+    /// When (ISO date).
+    pub date: String,
+    /// How, in a sentence.
+    pub method: String,
+    /// The layers built (fewer than the stage's when the stage does not fit).
+    pub built: StageLayers,
+    /// Micro-batches held in flight.
+    pub held: u32,
+    /// Eager PyTorch's figures.
+    pub eager: Figures,
+    /// `torch.compile`'s figures, when it ran.
+    pub compiled: Option<Figures>,
+    /// Why compiling did not run, when it did not.
+    pub compiled_error: Option<String>,
+}
+
+/// Field access with paths for messages.
+struct Obj<'a> {
+    path: String,
+    map: &'a Map<String, Value>,
+}
+
+impl<'a> Obj<'a> {
+    fn of(path: &str, value: &'a Value) -> Result<Obj<'a>, CheckError> {
+        match value {
+            Value::Object(map) => Ok(Obj {
+                path: path.to_owned(),
+                map,
+            }),
+            other => Err(problem(
+                path,
+                format!("expected an object, found {}", kind(other)),
+            )),
+        }
+    }
+
+    fn at(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    fn get(&self, key: &str) -> Result<&'a Value, CheckError> {
+        self.map
+            .get(key)
+            .ok_or_else(|| problem(&self.at(key), "missing"))
+    }
+
+    fn obj(&self, key: &str) -> Result<Obj<'a>, CheckError> {
+        Obj::of(&self.at(key), self.get(key)?)
+    }
+
+    fn text(&self, key: &str) -> Result<String, CheckError> {
+        match self.get(key)? {
+            Value::String(s) => Ok(s.clone()),
+            other => Err(problem(
+                &self.at(key),
+                format!("expected text, found {}", kind(other)),
+            )),
+        }
+    }
+
+    /// A finite number ≥ 0, or null (a figure the program could not take).
+    fn figure(&self, key: &str) -> Result<Option<f64>, CheckError> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) => match n.as_f64() {
+                Some(x) if x.is_finite() && x >= 0.0 => Ok(Some(x)),
+                _ => Err(problem(&self.at(key), "expected a number ≥ 0")),
+            },
+            Some(other) => Err(problem(
+                &self.at(key),
+                format!("expected a number ≥ 0, found {}", kind(other)),
+            )),
+        }
+    }
+
+    fn count(&self, key: &str) -> Result<u32, CheckError> {
+        match self.get(key)? {
+            Value::Number(n) => n
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| problem(&self.at(key), "expected a whole number ≥ 0")),
+            other => Err(problem(
+                &self.at(key),
+                format!("expected a whole number ≥ 0, found {}", kind(other)),
+            )),
+        }
+    }
+}
+
+/// A value's kind in words.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn figures(o: &Obj<'_>) -> Result<Figures, CheckError> {
+    Ok(Figures {
+        layer_fwd_bwd_s: o.figure("layer_fwd_bwd_s")?,
+        activation_per_layer_bytes: o.figure("activation_per_layer_bytes")?,
+        activation_in_flight_bytes: o.figure("activation_in_flight_bytes")?,
+        states_bytes: o.figure("states_bytes")?,
+        peak_bytes: o.figure("peak_bytes")?,
+        reserved_bytes: o.figure("reserved_bytes")?,
+    })
+}
+
+/// The file's `format` and `version` checked: a workload, another tool's JSON or a newer
+/// version each get their own sentence.
+fn check_format(top: &Obj<'_>) -> Result<(), CheckError> {
+    let format = match top.map.get("format") {
+        Some(Value::String(s)) => s.as_str(),
+        _ => {
+            return Err(problem(
+                "format",
+                format!(
+                    "missing: this is not a Parallel Lab measured file (its first field reads \
+                     \"format\": \"{MEASURED_FORMAT}\"); run the measuring program on a \
+                     workload to make one"
+                ),
+            ))
+        }
+    };
+    if format == WORKLOAD_FORMAT {
+        return Err(problem(
+            "format",
+            "this is the workload, not the measurement: run the measuring program on it and \
+             load the measured.json it writes",
+        ));
+    }
+    if format != MEASURED_FORMAT {
+        return Err(problem(
+            "format",
+            format!("\"{format}\" is not a Parallel Lab measured file (\"{MEASURED_FORMAT}\")"),
+        ));
+    }
+    let version = top.count("version")?;
+    if version != CHECK_VERSION {
+        return Err(problem(
+            "version",
+            format!("version {version}; this lab reads version {CHECK_VERSION}"),
+        ));
+    }
+    Ok(())
+}
+
+impl Measured {
+    /// Reads a measured file's text. Every problem names its field.
+    ///
+    /// ```
+    /// use parallel_core::check::Measured;
+    /// let e = Measured::read("{\"name\": \"x\"}").unwrap_err();
+    /// assert_eq!(e.field, "format");
+    /// let e = Measured::read("not json").unwrap_err();
+    /// assert!(e.to_string().contains("not JSON"));
+    /// ```
+    pub fn read(text: &str) -> Result<Measured, CheckError> {
+        let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+            .map_err(|e| problem("", format!("not JSON ({e})")))?;
+        let top = Obj::of("", &value)?;
+        check_format(&top)?;
+        let workload: Workload = serde_json::from_value(top.get("workload")?.clone())
+            .map_err(|e| problem("workload", format!("not a workload this lab wrote ({e})")))?;
+        let card = top.obj("card")?;
+        let software = top.obj("software")?;
+        let built = top.obj("built")?;
+        let built_layers = StageLayers {
+            total: built.count("layers")?,
+            moe: built.count("moe")?,
+            full_attention: built.count("full_attention")?,
+        };
+        if built_layers.total == 0 || built_layers.total > workload.layers.total {
+            return Err(problem(
+                "built.layers",
+                format!(
+                    "{} layers built, where the stage has {}",
+                    built_layers.total, workload.layers.total
+                ),
+            ));
+        }
+        let held = built.count("held")?;
+        if held == 0 {
+            return Err(problem("built.held", "at least one micro-batch is held"));
+        }
+        let compiled = match top.map.get("compiled") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(figures(&Obj::of("compiled", v)?)?),
+        };
+        let compiled_error = match top.map.get("compiled_error") {
+            Some(Value::String(s)) => Some(s.clone()),
+            _ => None,
+        };
+        Ok(Measured {
+            card: MeasuredCard {
+                name: card.text("name")?,
+                memory_bytes: card.figure("memory_bytes")?.unwrap_or(0.0),
+            },
+            torch: software.text("torch")?,
+            cuda: software.text("cuda")?,
+            date: top.text("date")?,
+            method: top.text("method")?,
+            built: built_layers,
+            held,
+            eager: figures(&top.obj("eager")?)?,
+            compiled,
+            compiled_error,
+            workload,
+        })
+    }
+}
