@@ -38,6 +38,7 @@ async function openDriver() {
       return frame.evaluate(fn, ...args);
     },
     clickAt: (x, y) => page.mouse.click(x, y),
+    pointAt: (x, y) => page.mouse.move(x, y),
     press: (key) => page.keyboard.press(key),
     problems: async () => [...problems],
     close: () => context.close(),

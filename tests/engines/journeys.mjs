@@ -6,6 +6,7 @@
 //   evaluate(fn, ...args)        runs `fn` (self-contained, see page.mjs) in the page
 //   frameEvaluate(css, fn, ...)  the same inside the iframe `css` finds
 //   clickAt(x, y)                a pointer click at a viewport point
+//   pointAt(x, y)                moves the pointer to a viewport point (no button)
 //   press(key)                   a key ('End', 'Home', 'ArrowRight', 'Enter', 'Escape', …) on
 //                                the focused element
 //   problems()                   console errors, page errors and failed loads seen so far
@@ -20,8 +21,8 @@ import { CJK } from '../harness.mjs';
 import { START, cli, differences, expected, fullConfig, gb } from '../drive.mjs';
 import { startServers, until } from './lab.mjs';
 import {
-  centreOf, courseFrame, embedContent, focusOn, focusedCard, gridCards, gridsDrawn, readingText,
-  readSection, sectionTops, showSection, sliderIn,
+  centreOf, courseFrame, embedContent, focusOn, focusedCard, gridCards, gridsDrawn, noCardHovered,
+  readingText, readSection, sectionTops, showSection, sliderIn,
 } from './page.mjs';
 
 const byTestId = (...ids) => ids.map((id) => `[data-testid="${id}"]`).join(' ');
@@ -44,6 +45,19 @@ async function clickOn(driver, selector) {
     return centre.hits ? centre : { pending: centre };
   }, `${selector} under the pointer`);
   await driver.clickAt(at.x, at.y);
+}
+
+/**
+ * The page's text as a reader sees it (page.mjs's `readingText`), read with the pointer resting
+ * in the viewport's corner, over no card, as harness.mjs's `readingText` reads it in Chromium: a
+ * card under the pointer reads its memory out below its grid (`card-memory-detail`), so the
+ * pointer left on a clicked card, or a card scrolled under it while the page is read, would put
+ * that line in one reading and not in another.
+ */
+async function readPage(driver) {
+  await driver.pointAt(0, 0);
+  await until(() => driver.evaluate(noCardHovered), 'the pointer over no card');
+  return driver.evaluate(readingText);
 }
 
 async function focus(driver, selector) {
@@ -231,14 +245,14 @@ export const JOURNEYS = [
       await clickOn(driver, cardOf(grid, 0));
       await selection(driver, grid, [0]);
     }
-    const chinese = await driver.evaluate(readingText);
+    const chinese = await readPage(driver);
     assert.equal(chinese.lang, 'zh-CN');
     const cjkCount = (chinese.text.match(CJK) ?? []).length;
     assert.ok(cjkCount > 200, `the page starts in Chinese (${cjkCount} CJK characters)`);
 
     await clickOn(driver, byTestId('lang-toggle'));
     await until(async () => (await driver.evaluate(() => document.documentElement.lang)) === 'en', '<html lang="en">');
-    const english = await driver.evaluate(readingText);
+    const english = await readPage(driver);
     assert.doesNotMatch(english.title, CJK, 'the title is English');
     assert.match(english.text, /中文/, 'the toggle still offers 中文');
     const left = [...english.text.replace('中文', '').matchAll(CJK)].map((m) => JSON.stringify(english.text.slice(Math.max(0, m.index - 15), m.index + 15)));
@@ -246,7 +260,7 @@ export const JOURNEYS = [
 
     await clickOn(driver, byTestId('lang-toggle'));
     await until(async () => (await driver.evaluate(() => document.documentElement.lang)) === 'zh-CN', '<html lang="zh-CN">');
-    const back = await driver.evaluate(readingText);
+    const back = await readPage(driver);
     assert.equal(back.text, chinese.text, 'switching back restores the Chinese text');
     log(`Chinese: ${chinese.text.length} characters read (${cjkCount} CJK); English: ${english.text.length} characters, none CJK but 中文, title "${english.title}"; back to Chinese: the same text`);
     await checkProblems(driver, lab, log);

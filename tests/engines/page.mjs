@@ -21,6 +21,12 @@ export function gridsDrawn() {
   return root.dataset.drawn === 'all' || { pending: `data-drawn=${root.dataset.drawn}` };
 }
 
+/** Whether the pointer rests over no card of any grid (no card matches `:hover`): true, or `{ pending }` naming the card. */
+export function noCardHovered() {
+  const card = document.querySelector('[data-card]:hover');
+  return !card || { pending: `${card.closest('[data-testid^="grid-"]')?.dataset.testid} card ${card.dataset.card}` };
+}
+
 /** Every card of a grid: count, their indices in order, and the lit groups and selection (as harness's cardGroups). */
 export function gridCards(gridTestId) {
   const grid = document.querySelector(`[data-testid="${gridTestId}"]`);

@@ -118,6 +118,7 @@ async function openDriver() {
       }
     },
     clickAt: (x, y) => driver.actions({ async: true }).move({ x, y, origin: Origin.VIEWPORT }).click().perform(),
+    pointAt: (x, y) => driver.actions({ async: true }).move({ x, y, origin: Origin.VIEWPORT }).perform(),
     async press(key) {
       const code = KEYS[key];
       if (!code) throw new Error(`no WebDriver key for ${key}`);
