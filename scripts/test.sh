@@ -10,6 +10,7 @@
 #      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
 #      cargo test                            native: parallel-core + parallel-cli
 #      cargo test -p parallel-web --lib      native: the page's pure helpers and charts (SVG)
+#      python3 -m unittest (scripts/gpu-check) the GPU check's program, no GPU needed
 #   3. cargo test --target wasm32-unknown-unknown -p parallel-web
 #                                            wasm-bindgen-test in headless Chromium
 #   4. trunk build --release                 dist/, the page as static files (release_env: std
@@ -77,6 +78,10 @@ else
 fi
 stage "native tests (cargo test)" native.log cargo test
 stage "native page tests" native-web.log cargo test -p parallel-web --lib
+# The GPU check's program, without a GPU (and without PyTorch when it is absent): the workload
+# it reads, the layers it derives and its refusals.
+stage "GPU check program (python)" gpu-check.log \
+    python3 -m unittest discover -s scripts/gpu-check -v
 stage "wasm tests (Chromium)" wasm.log \
     wasm_env cargo test --target wasm32-unknown-unknown -p parallel-web
 stage "release build (trunk)" trunk.log release_env trunk build --release
@@ -111,5 +116,6 @@ awk '
     /^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
     $2 == "pass" && $1 ~ /^(ℹ|#)$/ { p += $3 }
     $2 == "fail" && $1 ~ /^(ℹ|#)$/ { f += $3 }
+    /^Ran [0-9]+ tests? in/ { p += $2 }
     END { printf "tests: %d passed, %d failed\n", p, f }
-' "$LOGS/native.log" "$LOGS/native-web.log" "$LOGS/wasm.log" "$LOGS/e2e.log" "$LOGS/engines.log"
+' "$LOGS/native.log" "$LOGS/native-web.log" "$LOGS/gpu-check.log" "$LOGS/wasm.log" "$LOGS/e2e.log" "$LOGS/engines.log"

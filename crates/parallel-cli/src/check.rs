@@ -3,9 +3,8 @@
 
 use std::io::{Read, Write};
 
-use parallel_core::check::{CheckRow, Comparison, Measured};
-use parallel_core::explain::Unit;
-use parallel_core::{Bytes, Lang, Plan, PlanConfig, Seconds};
+use parallel_core::check::{show, show_ratio, CheckRow, Comparison, Measured};
+use parallel_core::{Lang, Plan, PlanConfig};
 
 use crate::args::Format;
 use crate::error::CliError;
@@ -48,20 +47,6 @@ pub fn measured(
     Ok(())
 }
 
-/// A figure in its unit, or "–".
-fn cell(unit: Unit, value: Option<f64>) -> String {
-    match (unit, value) {
-        (_, None) => "–".to_owned(),
-        (Unit::Seconds, Some(s)) => Seconds::new(s).to_string(),
-        (_, Some(b)) => Bytes::new(b).to_string(),
-    }
-}
-
-/// A ratio as "0.66×", or "–".
-fn times(value: Option<f64>) -> String {
-    value.map_or_else(|| "–".to_owned(), |r| format!("{r:.2}×"))
-}
-
 fn write_markdown(c: &Comparison, lang: Lang, out: &mut dyn Write) -> Result<(), CliError> {
     let t = |zh: &'static str, en: &'static str| lang.pick(zh, en);
     writeln!(
@@ -100,11 +85,11 @@ fn write_markdown(c: &Comparison, lang: Lang, out: &mut dyn Write) -> Result<(),
             out,
             "| {} | {} | {} | {} | {} | {} |",
             row.label,
-            cell(unit, row.predicted),
-            cell(unit, row.eager),
-            cell(unit, row.compiled),
-            times(row.ratio_eager),
-            times(row.ratio_compiled)
+            show(unit, row.predicted),
+            show(unit, row.eager),
+            show(unit, row.compiled),
+            show_ratio(row.ratio_eager),
+            show_ratio(row.ratio_compiled)
         )?;
     }
     writeln!(

@@ -81,6 +81,16 @@ USAGE
                                     plans, those under 80% of the card first (comfortable:
                                     how many; Fujii et al. 2024), then by estimated step_s
                                     (ties: less memory)
+  parallel-lab check --emit [--card N] [--url LINK [--grid 8|64]]
+                                    print card N's workload (SPEC 19; default the link's
+                                    selected card, else 0): its stage's layers at its own
+                                    widths, tokens and micro-batches in flight, with the lab's
+                                    figures, for scripts/gpu-check/check.py to measure
+  parallel-lab check --measured FILE [--format md|json] [--lang en|zh]
+                                    read the measured.json that check.py wrote (FILE or - for
+                                    stdin) and print each figure as the lab predicts it,
+                                    measured eager and compiled, their ratios and what the lab
+                                    does not count; a bad file is named by its field
   parallel-lab defaults            print {"config": {PLAN}, "presets": [{"id", "name"}...],
                                     "hardware": [{"id", "name", "config"}...]}: every field of
                                     the plan an empty input stands for, the model presets in the

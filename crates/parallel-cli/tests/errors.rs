@@ -147,14 +147,14 @@ fn invalid_input_exits_2_with_one_line_naming_the_field() {
         (
             &["evaluate"],
             "",
-            "command: unknown command `evaluate`; expected eval, groups, flags, model, search, \
+            "command: unknown command `evaluate`; expected eval, groups, flags, check, model, search, \
              defaults, table, bench or help",
         ),
         (
             &[],
             "",
-            "command: missing; expected eval, groups, flags, model, search, defaults, table, bench or \
-             help (try --help)",
+            "command: missing; expected eval, groups, flags, check, model, search, defaults, table, bench \
+             or help (try --help)",
         ),
         (
             &["eval", "--pretty"],

@@ -13,7 +13,8 @@ use crate::omissions::Omission;
 use crate::plan::Plan;
 
 use super::read::{CheckError, Figures, Measured};
-use super::workload::{Predicted, StageLayers};
+use super::unbuilt::Unbuilt;
+use super::workload::{Predicted, StageLayers, Workload};
 
 /// Which figure a row compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -174,6 +175,41 @@ pub fn preset_of_device(name: &str) -> Option<Hardware> {
     .map(|(_, hw)| hw)
 }
 
+/// A figure as the comparison shows it: seconds as "12.9 ms"; bytes in GB from 1 GB up, in MB
+/// (three figures) below, so a layer's few megabytes do not read "0.0 GB"; "–" when absent.
+///
+/// ```
+/// use parallel_core::{check::show, explain::Unit};
+/// assert_eq!(show(Unit::Bytes, Some(16_777_216.0)), "16.8 MB");
+/// assert_eq!(show(Unit::Bytes, Some(864_584_704.0)), "865 MB");
+/// assert_eq!(show(Unit::Bytes, Some(14.0e9)), "14.0 GB");
+/// assert_eq!(show(Unit::Seconds, Some(0.0129)), "12.9 ms");
+/// assert_eq!(show(Unit::Seconds, None), "–");
+/// ```
+pub fn show(unit: Unit, value: Option<f64>) -> String {
+    match (unit, value) {
+        (_, None) => "–".to_owned(),
+        (Unit::Seconds, Some(s)) => crate::units::Seconds::new(s).to_string(),
+        (_, Some(b)) if b >= 1e9 => crate::units::Bytes::new(b).to_string(),
+        (_, Some(b)) => {
+            let mb = b / 1e6;
+            let decimals = if mb >= 100.0 {
+                0
+            } else if mb >= 10.0 {
+                1
+            } else {
+                2
+            };
+            format!("{mb:.decimals$} MB")
+        }
+    }
+}
+
+/// A ratio as "0.66×"; "–" when absent.
+pub fn show_ratio(value: Option<f64>) -> String {
+    value.map_or_else(|| "–".to_owned(), |r| format!("{r:.2}×"))
+}
+
 fn ratio(predicted: Option<f64>, measured: Option<f64>) -> Option<f64> {
     match (predicted, measured) {
         (Some(p), Some(m)) if m > 0.0 => Some(p / m),
@@ -183,7 +219,7 @@ fn ratio(predicted: Option<f64>, measured: Option<f64>) -> Option<f64> {
 
 /// The note of a figure: the measured table's sentences for layers and activations, the
 /// omissions list's for the allocator.
-fn note(figure: Figure, recompute: Recompute, lang: Lang, card: Option<&str>) -> String {
+fn note(figure: Figure, lab: &Workload, lang: Lang, card: Option<&str>) -> String {
     let pick = |(zh, en): (&'static str, &'static str)| lang.pick(zh, en);
     let modes = |eager: Measure, compiled: Measure| {
         let (e, c) = (pick(eager.note()), pick(compiled.note()));
@@ -204,21 +240,13 @@ fn note(figure: Figure, recompute: Recompute, lang: Lang, card: Option<&str>) ->
             .replace("this card", card),
             None => modes(Measure::LayerEager, Measure::LayerCompiled),
         },
-        Figure::ActivationPerLayer | Figure::ActivationInFlight => match recompute {
-            Recompute::Full => pick(Measure::ActivationRecompute.note()).to_owned(),
-            Recompute::Selective | Recompute::None => {
-                let mut text = modes(Measure::ActivationEager, Measure::ActivationCompiled);
-                if recompute == Recompute::None {
-                    text.push(' ');
-                    text.push_str(pick((
-                        "不重计算时实验室还计入注意力分数 5·a·s'·s·b/t，而 flash 注意力不存分数。",
-                        "With nothing recomputed the lab also counts attention scores, \
-                         5·a·s'·s·b/t, which flash attention never stores.",
-                    )));
-                }
-                text
+        Figure::ActivationPerLayer | Figure::ActivationInFlight => {
+            let mut text = activation_note(lab, lang);
+            if lab.not_built.contains(&Unbuilt::SequenceParallel) {
+                text = format!("{} {text}", Unbuilt::SequenceParallel.text(lang));
             }
-        },
+            text
+        }
         Figure::States => pick((
             "程序按实验室的账本持有状态：BF16 权重 2、梯度 g、Adam 的 FP32 主权重与两个矩 12（每参数字节）；\
              余下是分配器按块取整，以及 TP 时复制的 KV 头与各卡完整的 RMSNorm 权重。",
@@ -247,6 +275,39 @@ fn note(figure: Figure, recompute: Recompute, lang: Lang, card: Option<&str>) ->
             Omission::Buffers.reason(lang)
         ),
     }
+}
+
+/// The activation rows' note: the measured table's sentences for the recompute mode, with
+/// the experts' activations the lab's constants leave out, and the scores flash attention
+/// never stores.
+fn activation_note(lab: &Workload, lang: Lang) -> String {
+    let pick = |(zh, en): (&'static str, &'static str)| lang.pick(zh, en);
+    if lab.recompute == Recompute::Full {
+        return pick(Measure::ActivationRecompute.note()).to_owned();
+    }
+    let (e, c) = (
+        pick(Measure::ActivationEager.note()),
+        pick(Measure::ActivationCompiled.note()),
+    );
+    let mut text = lang
+        .pick(
+            &format!("eager：{e} compile：{c}"),
+            &format!("Eager: {e} Compiled: {c}"),
+        )
+        .to_owned();
+    if lab.layer.experts.is_some() {
+        text.push(' ');
+        text.push_str(Omission::ActivationConstants.reason(lang));
+    }
+    if lab.recompute == Recompute::None {
+        text.push(' ');
+        text.push_str(pick((
+            "不重计算时实验室还计入注意力分数 5·a·s'·s·b/t，而 flash 注意力不存分数。",
+            "With nothing recomputed the lab also counts attention scores, 5·a·s'·s·b/t, \
+             which flash attention never stores.",
+        )));
+    }
+    text
 }
 
 impl Measured {
@@ -290,7 +351,7 @@ impl Measured {
                     compiled,
                     ratio_eager: ratio(p, eager),
                     ratio_compiled: ratio(p, compiled),
-                    note: note(figure, lab.recompute, lang, unknown),
+                    note: note(figure, &lab, lang, unknown),
                 }
             })
             .collect();

@@ -19,7 +19,7 @@ mod workload;
 #[cfg(test)]
 mod tests;
 
-pub use compare::{preset_of_device, CheckRow, Comparison, Figure};
+pub use compare::{preset_of_device, show, show_ratio, CheckRow, Comparison, Figure};
 pub use read::{CheckError, Figures, Measured, MeasuredCard, MEASURED_FORMAT};
 pub use unbuilt::Unbuilt;
 pub use workload::{
