@@ -192,3 +192,39 @@ fn fewer_layers_scale_the_totals() {
     assert_eq!(p.activation_in_flight_bytes, per * f64::from(half.total));
     assert!(half.full_attention <= half.total && half.moe <= half.total);
 }
+
+#[test]
+fn every_shipped_measurement_reads_and_compares() {
+    let known = known();
+    assert_eq!(known.len(), 10);
+    for k in &known {
+        let c = k.measured.compare(Lang::En).unwrap();
+        assert!(c.card_known, "{}", k.name);
+        // Each checks the card it was made for.
+        assert!(measured_for(&k.measured.workload)
+            .iter()
+            .any(|m| m.name == k.name));
+    }
+}
+
+#[test]
+fn a_card_of_another_shape_has_no_measurement() {
+    let p = plan(PlanConfig {
+        gpus: 64,
+        tp: 8,
+        pp: 8,
+        ..PlanConfig::on(Hardware::H200)
+    });
+    assert_eq!(measured_for(&p.workload(0).unwrap()).len(), 1);
+    // Card 8 is on stage 1: another stage of the same shapes, but the file measured stage 0's
+    // eight micro-batches in flight; stage 1 holds seven.
+    assert!(measured_for(&p.workload(8).unwrap()).is_empty());
+    // The same plan on H100s: another card.
+    let h100 = plan(PlanConfig {
+        gpus: 64,
+        tp: 8,
+        pp: 8,
+        ..PlanConfig::on(Hardware::H100)
+    });
+    assert!(measured_for(&h100.workload(0).unwrap()).is_empty());
+}
