@@ -110,6 +110,28 @@ test('a tight card is marked beside its colour, in words, with its source', asyn
   await context.close();
 });
 
+test('moving from a card of one grid to a card of the other leaves the first grid\'s readout', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const eight = page.getByTestId('section-8');
+  const sixtyFour = page.getByTestId('section-64');
+  const detail8 = eight.getByTestId('card-memory-detail');
+  const detail64 = sixtyFour.getByTestId('card-memory-detail');
+  // Focus card 3 of the 8-card grid: its readout names card 3.
+  await eight.getByTestId('grid-8').getByTestId('card-3').focus();
+  await detail8.filter({ hasText: /3/ }).waitFor();
+  // Then card 0 of the 64-card grid: that grid reads out its card 0, and the 8-card grid,
+  // which the focus left for another grid's card, reads out none (it used to take the other
+  // grid's card 0 for its own).
+  await sixtyFour.getByTestId('grid-64').getByTestId('card-0').focus();
+  await detail64.filter({ hasText: /0/ }).waitFor();
+  await page.waitForFunction(() => document
+    .querySelector('[data-testid="section-8"] [data-testid="card-memory-detail"]')
+    .textContent.trim() === '');
+  assert.equal((await detail8.textContent()).trim(), '');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
 test('the published runs table equals parallel-lab table --table runs, in both languages', async () => {
   const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const runs = page.getByTestId('runs');

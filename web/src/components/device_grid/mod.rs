@@ -221,6 +221,15 @@ pub fn DeviceGrid(
         let card = element.closest("[data-card]").ok()??;
         card.get_attribute("data-card")?.parse().ok()
     };
+    // Leaving for a card of the other grid is leaving this one: a related target counts only
+    // inside this grid's own cards.
+    let card_within = move |own: Option<web_sys::EventTarget>,
+                            target: Option<web_sys::EventTarget>|
+          -> Option<u32> {
+        let own = own?.dyn_into::<web_sys::Node>().ok()?;
+        let node = target.clone()?.dyn_into::<web_sys::Node>().ok()?;
+        own.contains(Some(&node)).then(|| card_of(target)).flatten()
+    };
     let on_key = move |event: KeyboardEvent| {
         let Some(card) = card_of(event.target()) else {
             return;
@@ -258,9 +267,9 @@ pub fn DeviceGrid(
             // The card under the pointer or holding the focus; leaving for another card (or
             // for none) says so through the event's related target.
             on:mouseover=move |event| point(card_of(event.target()))
-            on:mouseout=move |event| point(card_of(event.related_target()))
+            on:mouseout=move |event| point(card_within(event.current_target(), event.related_target()))
             on:focusin=move |event| point(card_of(event.target()))
-            on:focusout=move |event| point(card_of(event.related_target()))
+            on:focusout=move |event| point(card_within(event.current_target(), event.related_target()))
         ></g>
     };
     // The one effect that keeps the cards current: it compares each card's new face and memory
