@@ -16,14 +16,12 @@ pub enum CardLoad {
     /// The training phase: the card's memory as `cards_memory` gives it.
     Training(StageMemory),
     /// The rollout phase (SPEC §15): the card's engine, a rollout card's weights and KV cache
-    /// (the report's `rollout`), and whether that total is tight (above 80% of the card, as the report says).
+    /// (the report's `rollout`, whose `tight` says whether that total is above 80% of the card).
     Rollout {
         /// The engine the card serves, ⌊card/E⌋.
         engine: u32,
         /// The report's `rollout`: every rollout card holds the same.
         memory: RolloutReport,
-        /// Above 80% of the card and still fitting (the report's `rollout.tight`).
-        tight: bool,
     },
 }
 
@@ -109,7 +107,6 @@ impl GridLab {
                         .map(|card| CardLoad::Rollout {
                             engine: plan.engine_of(card).ok().flatten().unwrap_or_default(),
                             memory,
-                            tight: memory.tight,
                         })
                         .collect()
                 }

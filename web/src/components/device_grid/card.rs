@@ -148,11 +148,9 @@ impl CardMemory {
     pub(super) fn new(load: &CardLoad, capacity: Bytes) -> CardMemory {
         let (total, fits, tight, stage, engine) = match load {
             CardLoad::Training(m) => (m.total, m.fits, m.tight, Some(m.stage), None),
-            CardLoad::Rollout {
-                engine,
-                memory,
-                tight,
-            } => (memory.total, memory.fits, *tight, None, Some(*engine)),
+            CardLoad::Rollout { engine, memory } => {
+                (memory.total, memory.fits, memory.tight, None, Some(*engine))
+            }
         };
         CardMemory {
             bytes: total.get().to_string(),
@@ -323,11 +321,7 @@ mod tests {
         .report()
         .rollout
         .unwrap();
-        let load = CardLoad::Rollout {
-            engine: 3,
-            memory,
-            tight: false,
-        };
+        let load = CardLoad::Rollout { engine: 3, memory };
         let own = CardMemory::new(&load, Bytes::new(80e9));
         assert_eq!(
             own.attributes()[1..3],

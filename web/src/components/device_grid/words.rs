@@ -123,11 +123,7 @@ pub(super) fn card_label(
 pub(super) fn card_load_line(lang: Lang, card: u32, load: &CardLoad, capacity: Bytes) -> String {
     let (m, engine, tight) = match load {
         CardLoad::Training(m) => return card_memory_line(lang, card, m, capacity),
-        CardLoad::Rollout {
-            memory,
-            engine,
-            tight,
-        } => (memory, engine, *tight),
+        CardLoad::Rollout { memory, engine } => (memory, engine, memory.tight),
     };
     let template = if !m.fits {
         &text::ROLLOUT_MEMORY_OVER
@@ -208,12 +204,12 @@ mod tests {
                 .rollout
                 .unwrap();
                 for (fits, tight) in [(true, false), (false, false), (true, true)] {
-                    let memory = parallel_core::RolloutReport { fits, ..rollout };
-                    let load = CardLoad::Rollout {
-                        engine: 0,
-                        memory,
+                    let memory = parallel_core::RolloutReport {
+                        fits,
                         tight,
+                        ..rollout
                     };
+                    let load = CardLoad::Rollout { engine: 0, memory };
                     card_load_line(lang, 3, &load, plan.capacity());
                 }
             }
@@ -226,11 +222,7 @@ mod tests {
         .report()
         .rollout
         .unwrap();
-        let load = CardLoad::Rollout {
-            engine: 0,
-            memory,
-            tight: false,
-        };
+        let load = CardLoad::Rollout { engine: 0, memory };
         let line = card_load_line(Lang::En, 3, &load, Bytes::new(80e9));
         assert!(
             line.starts_with("Card 3: rollout engine 0; BF16 weights "),
