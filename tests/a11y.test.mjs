@@ -1,8 +1,9 @@
 // Usable without a mouse or eyesight: axe-core (from npm) on the built page reports no
 // violation, in Chinese and in English, with a card selected on each grid and a rejected
-// combination on screen, CPU Adam and rollout engines on, the 64-card grid on a real card (its
-// estimate's kernel terms), and the published runs, measured figures and their chart drawn
-// (the states with the most dynamic text).
+// combination on screen, "check on a GPU" open (a measured file compared, a foreign one
+// refused), CPU Adam and rollout engines on, the 64-card grid on a real card (its estimate's
+// kernel terms), and the published runs, measured figures and their chart drawn (the states
+// with the most dynamic text).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,8 @@ import { SLIDERS, keyboardTo } from './drive.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** A measured file (tests/fixtures/check/) for the "check on a GPU" panel. */
+const MEASURED = new URL('./fixtures/check/synthetic.measured.json', import.meta.url);
 
 let lab;
 before(async () => {
@@ -56,6 +59,14 @@ test('axe-core on the lesson: cards selected, an error shown, "more controls" op
   await keyboardTo(page.getByTestId('section-8'), tp, 3);
   await page.getByTestId('section-64').getByTestId('more-controls-toggle').click();
   await page.getByTestId('section-64').getByTestId('select-hardware').waitFor();
+  // "Check on a GPU" open on both grids: the 8-card one with its plan refused, the 64-card one
+  // with a measured file beside the lab (its table, notes and plot).
+  for (const id of ['8', '64']) await page.getByTestId(`section-${id}`).getByTestId('gpu-check').locator(':scope > summary').click();
+  await page.getByTestId('section-8').getByTestId('gpu-check-plan-error').waitFor();
+  const check = page.getByTestId('section-64').getByTestId('gpu-check');
+  await check.getByTestId('gpu-check-paste').fill(await readFile(MEASURED, 'utf8'));
+  await check.getByTestId('gpu-check-compare').click();
+  await check.getByTestId('gpu-check-plot').waitFor({ state: 'attached' });
   await noViolationInEitherLanguage(page, 'the lesson');
   await settleAndCheck(page, problems, assert);
   await context.close();
@@ -101,6 +112,12 @@ test('axe-core on the planner: a real card\'s kernel terms, the search, the runs
   for (const id of ['search-panel', 'runs-table', 'measured-table', 'chart-ratios']) await page.getByTestId(id).waitFor({ state: 'attached' });
   await page.getByTestId('section-64').getByTestId('run-it').locator('summary').click();
   await page.getByTestId('section-64').getByTestId('command').waitFor();
+  // "Check on a GPU" open under the 8-card grid, a foreign file refused (its alert).
+  const check = page.getByTestId('section-8').getByTestId('gpu-check');
+  await check.locator(':scope > summary').click();
+  await check.getByTestId('gpu-check-paste').fill('{}');
+  await check.getByTestId('gpu-check-compare').click();
+  await check.getByTestId('gpu-check-error').waitFor();
   await noViolationInEitherLanguage(page, 'the planner');
   await settleAndCheck(page, problems, assert);
   await context.close();

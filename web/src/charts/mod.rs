@@ -1,6 +1,7 @@
 //! Charts drawn with plotters on `<canvas>`: memory per card under ZeRO 0–3, traffic per card
-//! per dimension, the pipeline bubble against m, and the lab ÷ real figures of the published
-//! runs and of the figures measured on one H200.
+//! per dimension, the pipeline bubble against m, the lab ÷ real figures of the published
+//! runs and of the figures measured on one H200, and a measured file's figures against the
+//! lab's (`check_plot`).
 //!
 //! Every chart has three layers, so that the same drawing is tested natively and shown in the
 //! page:
@@ -18,6 +19,7 @@
 
 mod bubble;
 pub(crate) mod canvas;
+mod check_plot;
 mod layout;
 mod memory;
 pub mod palette;
@@ -29,6 +31,7 @@ pub(crate) mod test_support;
 mod traffic;
 
 pub use bubble::{bubble_series, BubbleChart, BubblePoint, BubbleSeries};
+pub use check_plot::{check_series, CheckPlot, CheckPoint, CheckSeries};
 pub use memory::{memory_series, MemoryBar, MemoryChart, MemorySeries};
 pub use ratios::{ratio_series, RatioChart, RatioPoint, RatioSeries};
 pub use schedule::ScheduleChart;
@@ -38,6 +41,7 @@ pub use traffic::{traffic_series, TrafficBar, TrafficChart, TrafficSeries};
 /// Drawing functions, one per chart, generic over the plotters backend.
 pub mod draw {
     pub use super::bubble::draw as bubble;
+    pub use super::check_plot::draw as check;
     pub use super::memory::draw as memory;
     pub use super::ratios::draw as ratios;
     pub use super::traffic::draw as traffic;

@@ -93,6 +93,7 @@ pub fn GridLabView(
                     <ScheduleView plan=plan />
                 </Later>
             </div>
+            {kit.check.map(|check| view! { <div class="grid-lab-check">{check(lab)}</div> })}
         </div>
     }
 }

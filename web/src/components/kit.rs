@@ -9,6 +9,7 @@
 use leptos::prelude::*;
 use parallel_core::link::{Control, Controls};
 
+use crate::components::gpu_check::GpuCheck;
 use crate::components::rollout::RolloutFigure;
 use crate::lab::GridLab;
 
@@ -32,6 +33,9 @@ pub struct GridKit {
     pub figures: Option<Part>,
     /// Under the traffic table: the launch flags, out and in.
     pub run: Option<Part>,
+    /// Under the charts: one card's workload for a real GPU and its measured file beside the
+    /// lab ("check on a GPU").
+    pub check: Option<Part>,
     /// Only these controls, in view (an embedded grid, as its link's `controls=` says);
     /// `None`: every control.
     pub shown: Option<Controls>,
@@ -40,7 +44,7 @@ pub struct GridKit {
 impl GridKit {
     /// The lesson's grids: the rest behind "more controls"; the rollout card's memory (seed
     /// 003's question on inference memory sets a plan with engines), but none of the RL page's
-    /// controls.
+    /// controls; "check on a GPU" under each.
     pub const LESSON: GridKit = GridKit {
         disclosure: true,
         own_model: None,
@@ -48,6 +52,7 @@ impl GridKit {
         rollout: None,
         figures: Some(|lab| view! { <RolloutFigure lab=lab /> }.into_any()),
         run: None,
+        check: Some(|lab| view! { <GpuCheck lab=lab /> }.into_any()),
         shown: None,
     };
 
@@ -60,6 +65,7 @@ impl GridKit {
             rollout: None,
             figures: None,
             run: None,
+            check: None,
             shown: Some(match shown {
                 Some(controls) => controls,
                 None => Controls::LESSON,

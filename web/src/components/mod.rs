@@ -9,6 +9,7 @@ pub mod estimate;
 pub mod explain;
 pub mod explain_button;
 pub mod figures;
+pub mod gpu_check;
 pub mod grid_section;
 pub mod kit;
 pub mod lesson_table;

@@ -7,6 +7,7 @@ use parallel_core::link::{Entry, GridId};
 
 use super::header::PageHeader;
 use super::rl::GridPart;
+use crate::components::gpu_check::GpuCheck;
 use crate::components::kit::GridKit;
 use crate::components::own_model::OwnModel;
 use crate::components::run_it::RunIt;
@@ -25,6 +26,7 @@ const KIT: GridKit = GridKit {
     rollout: None,
     figures: None,
     run: Some(|lab| view! { <RunIt lab=lab /> }.into_any()),
+    check: Some(|lab| view! { <GpuCheck lab=lab /> }.into_any()),
     shown: None,
 };
 

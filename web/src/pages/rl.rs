@@ -38,6 +38,7 @@ const KIT: GridKit = GridKit {
     rollout: Some(|lab| view! { <RolloutPanel lab=lab /> }.into_any()),
     figures: Some(figures),
     run: Some(|lab| view! { <RunIt lab=lab /> }.into_any()),
+    check: None,
     shown: None,
 };
 
