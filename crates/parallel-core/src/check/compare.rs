@@ -12,7 +12,7 @@ use crate::measured::Measure;
 use crate::omissions::Omission;
 use crate::plan::Plan;
 
-use super::read::{CheckError, Figures, Measured};
+use super::read::{problem, CheckError, Figures, Measured};
 use super::unbuilt::Unbuilt;
 use super::workload::{Predicted, StageLayers, Workload};
 
@@ -223,11 +223,8 @@ fn note(figure: Figure, lab: &Workload, lang: Lang, card: Option<&str>) -> Strin
     let pick = |(zh, en): (&'static str, &'static str)| lang.pick(zh, en);
     let modes = |eager: Measure, compiled: Measure| {
         let (e, c) = (pick(eager.note()), pick(compiled.note()));
-        lang.pick(
-            &format!("eager：{e} compile：{c}"),
-            &format!("Eager: {e} Compiled: {c}"),
-        )
-        .to_owned()
+        lang.pick(&format!("{e}{c}"), &format!("{e} {c}"))
+            .to_owned()
     };
     match figure {
         Figure::LayerTime => match card {
@@ -290,10 +287,7 @@ fn activation_note(lab: &Workload, lang: Lang) -> String {
         pick(Measure::ActivationCompiled.note()),
     );
     let mut text = lang
-        .pick(
-            &format!("eager：{e} compile：{c}"),
-            &format!("Eager: {e} Compiled: {c}"),
-        )
+        .pick(&format!("{e}{c}"), &format!("{e} {c}"))
         .to_owned();
     if lab.layer.experts.is_some() {
         text.push(' ');
@@ -323,14 +317,11 @@ impl Measured {
             None => w.config.clone(),
         };
         let card_known = card_preset.is_some_and(|_| Kernels::of(&config).is_some());
-        let plan = Plan::new(&config).map_err(|e| CheckError {
-            field: "workload.config".into(),
-            problem: e.to_string(),
-        })?;
-        let lab = plan.workload(w.card).map_err(|e| CheckError {
-            field: "workload.card".into(),
-            problem: e.to_string(),
-        })?;
+        let plan = Plan::new(&config)
+            .map_err(|e| problem("workload.config", e.to_string(), e.to_string()))?;
+        let lab = plan
+            .workload(w.card)
+            .map_err(|e| problem("workload.card", e.to_string(), e.to_string()))?;
         let mut predicted = lab.predicted_for(self.built.total, self.held);
         if !card_known {
             predicted.layer_fwd_bwd_s = w.per_layer.fwd_bwd_s;

@@ -2,19 +2,41 @@
 
 use serde_json::{Map, Value};
 
+use crate::lang::Lang;
+
 use super::workload::{StageLayers, Workload, CHECK_VERSION, WORKLOAD_FORMAT};
 
 /// The `format` field of a measured file.
 pub const MEASURED_FORMAT: &str = "parallel-lab/measured";
 
 /// What is wrong with a measured file: the field (a dotted path, e.g. `eager.peak_bytes`) and
-/// the problem in a sentence.
+/// the problem in a sentence, in English and in Chinese.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckError {
     /// The field at fault; empty for the file as a whole.
     pub field: String,
-    /// What is wrong with it.
+    /// What is wrong with it (English).
     pub problem: String,
+    /// The same in Chinese.
+    pub problem_zh: String,
+}
+
+impl CheckError {
+    /// The whole sentence in `lang`; English is the [`Display`](core::fmt::Display) form.
+    ///
+    /// ```
+    /// use parallel_core::{check::Measured, Lang};
+    /// let e = Measured::read("{}").unwrap_err();
+    /// assert!(e.text(Lang::En).starts_with("measured file, `format`: missing"));
+    /// assert!(e.text(Lang::Zh).starts_with("实测文件的 `format`：缺少"));
+    /// ```
+    pub fn text(&self, lang: Lang) -> String {
+        match (lang, self.field.is_empty()) {
+            (Lang::En, _) => self.to_string(),
+            (Lang::Zh, true) => format!("实测文件：{}", self.problem_zh),
+            (Lang::Zh, false) => format!("实测文件的 `{}`：{}", self.field, self.problem_zh),
+        }
+    }
 }
 
 impl core::fmt::Display for CheckError {
@@ -29,10 +51,12 @@ impl core::fmt::Display for CheckError {
 
 impl std::error::Error for CheckError {}
 
-fn problem(field: &str, problem: impl Into<String>) -> CheckError {
+/// A problem at `field`, in English and Chinese.
+pub(super) fn problem(field: &str, en: impl Into<String>, zh: impl Into<String>) -> CheckError {
     CheckError {
         field: field.to_owned(),
-        problem: problem.into(),
+        problem: en.into(),
+        problem_zh: zh.into(),
     }
 }
 
@@ -104,7 +128,8 @@ impl<'a> Obj<'a> {
             }),
             other => Err(problem(
                 path,
-                format!("expected an object, found {}", kind(other)),
+                format!("expected an object, found {}", kind(other).1),
+                format!("应是一个对象，却是{}", kind(other).0),
             )),
         }
     }
@@ -120,7 +145,7 @@ impl<'a> Obj<'a> {
     fn get(&self, key: &str) -> Result<&'a Value, CheckError> {
         self.map
             .get(key)
-            .ok_or_else(|| problem(&self.at(key), "missing"))
+            .ok_or_else(|| problem(&self.at(key), "missing", "缺少"))
     }
 
     fn obj(&self, key: &str) -> Result<Obj<'a>, CheckError> {
@@ -132,7 +157,8 @@ impl<'a> Obj<'a> {
             Value::String(s) => Ok(s.clone()),
             other => Err(problem(
                 &self.at(key),
-                format!("expected text, found {}", kind(other)),
+                format!("expected text, found {}", kind(other).1),
+                format!("应是文字，却是{}", kind(other).0),
             )),
         }
     }
@@ -143,11 +169,16 @@ impl<'a> Obj<'a> {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Number(n)) => match n.as_f64() {
                 Some(x) if x.is_finite() && x >= 0.0 => Ok(Some(x)),
-                _ => Err(problem(&self.at(key), "expected a number ≥ 0")),
+                _ => Err(problem(
+                    &self.at(key),
+                    "expected a number ≥ 0",
+                    "应是 ≥ 0 的数",
+                )),
             },
             Some(other) => Err(problem(
                 &self.at(key),
-                format!("expected a number ≥ 0, found {}", kind(other)),
+                format!("expected a number ≥ 0, found {}", kind(other).1),
+                format!("应是 ≥ 0 的数，却是{}", kind(other).0),
             )),
         }
     }
@@ -157,24 +188,31 @@ impl<'a> Obj<'a> {
             Value::Number(n) => n
                 .as_u64()
                 .and_then(|n| u32::try_from(n).ok())
-                .ok_or_else(|| problem(&self.at(key), "expected a whole number ≥ 0")),
+                .ok_or_else(|| {
+                    problem(
+                        &self.at(key),
+                        "expected a whole number ≥ 0",
+                        "应是 ≥ 0 的整数",
+                    )
+                }),
             other => Err(problem(
                 &self.at(key),
-                format!("expected a whole number ≥ 0, found {}", kind(other)),
+                format!("expected a whole number ≥ 0, found {}", kind(other).1),
+                format!("应是 ≥ 0 的整数，却是{}", kind(other).0),
             )),
         }
     }
 }
 
-/// A value's kind in words.
-fn kind(value: &Value) -> &'static str {
+/// A value's kind in words (Chinese, English).
+fn kind(value: &Value) -> (&'static str, &'static str) {
     match value {
-        Value::Null => "null",
-        Value::Bool(_) => "true or false",
-        Value::Number(_) => "a number",
-        Value::String(_) => "text",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
+        Value::Null => ("null", "null"),
+        Value::Bool(_) => ("真假值", "true or false"),
+        Value::Number(_) => ("一个数", "a number"),
+        Value::String(_) => ("文字", "text"),
+        Value::Array(_) => ("一个列表", "a list"),
+        Value::Object(_) => ("一个对象", "an object"),
     }
 }
 
@@ -202,6 +240,10 @@ fn check_format(top: &Obj<'_>) -> Result<(), CheckError> {
                      \"format\": \"{MEASURED_FORMAT}\"); run the measuring program on a \
                      workload to make one"
                 ),
+                format!(
+                    "缺少：这不是 Parallel Lab 的实测文件（它的第一项是 \
+                     \"format\": \"{MEASURED_FORMAT}\"）；对工作负载运行测量程序就会得到一个"
+                ),
             ))
         }
     };
@@ -210,12 +252,14 @@ fn check_format(top: &Obj<'_>) -> Result<(), CheckError> {
             "format",
             "this is the workload, not the measurement: run the measuring program on it and \
              load the measured.json it writes",
+            "这是工作负载，不是实测结果：先用测量程序运行它，再载入它写出的 measured.json",
         ));
     }
     if format != MEASURED_FORMAT {
         return Err(problem(
             "format",
             format!("\"{format}\" is not a Parallel Lab measured file (\"{MEASURED_FORMAT}\")"),
+            format!("\"{format}\" 不是 Parallel Lab 的实测文件（\"{MEASURED_FORMAT}\"）"),
         ));
     }
     let version = top.count("version")?;
@@ -223,6 +267,7 @@ fn check_format(top: &Obj<'_>) -> Result<(), CheckError> {
         return Err(problem(
             "version",
             format!("version {version}; this lab reads version {CHECK_VERSION}"),
+            format!("版本 {version}；本实验室读的是版本 {CHECK_VERSION}"),
         ));
     }
     Ok(())
@@ -240,11 +285,17 @@ impl Measured {
     /// ```
     pub fn read(text: &str) -> Result<Measured, CheckError> {
         let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
-            .map_err(|e| problem("", format!("not JSON ({e})")))?;
+            .map_err(|e| problem("", format!("not JSON ({e})"), format!("不是 JSON（{e}）")))?;
         let top = Obj::of("", &value)?;
         check_format(&top)?;
-        let workload: Workload = serde_json::from_value(top.get("workload")?.clone())
-            .map_err(|e| problem("workload", format!("not a workload this lab wrote ({e})")))?;
+        let workload: Workload =
+            serde_json::from_value(top.get("workload")?.clone()).map_err(|e| {
+                problem(
+                    "workload",
+                    format!("not a workload this lab wrote ({e})"),
+                    format!("不是本实验室写出的工作负载（{e}）"),
+                )
+            })?;
         let card = top.obj("card")?;
         let software = top.obj("software")?;
         let built = top.obj("built")?;
@@ -254,17 +305,20 @@ impl Measured {
             full_attention: built.count("full_attention")?,
         };
         if built_layers.total == 0 || built_layers.total > workload.layers.total {
+            let (built, stage) = (built_layers.total, workload.layers.total);
             return Err(problem(
                 "built.layers",
-                format!(
-                    "{} layers built, where the stage has {}",
-                    built_layers.total, workload.layers.total
-                ),
+                format!("{built} layers built, where the stage has {stage}"),
+                format!("构建了 {built} 层，而这一段有 {stage} 层"),
             ));
         }
         let held = built.count("held")?;
         if held == 0 {
-            return Err(problem("built.held", "at least one micro-batch is held"));
+            return Err(problem(
+                "built.held",
+                "at least one micro-batch is held",
+                "至少要有一个在途微批",
+            ));
         }
         let compiled = match top.map.get("compiled") {
             None | Some(Value::Null) => None,

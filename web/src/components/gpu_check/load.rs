@@ -20,18 +20,12 @@ pub enum Refused {
 }
 
 impl Refused {
-    /// The reason in `lang`: English is the core's `CheckError` line (the CLI's, after its
-    /// `--measured:`); Chinese names the field the same way, with the core's problem.
+    /// The reason in `lang`: the core's `CheckError` sentence (in English the CLI's line,
+    /// after its `--measured:`), naming the field.
     pub fn text(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (Refused::Unreadable, _) => text::UNREADABLE.get(lang).to_owned(),
-            (Refused::File(error), Lang::En) => error.to_string(),
-            (Refused::File(error), Lang::Zh) if error.field.is_empty() => {
-                format!("实测文件读不了：{}", error.problem)
-            }
-            (Refused::File(error), Lang::Zh) => {
-                format!("实测文件的 `{}` 不对：{}", error.field, error.problem)
-            }
+        match self {
+            Refused::Unreadable => text::UNREADABLE.get(lang).to_owned(),
+            Refused::File(error) => error.text(lang),
         }
     }
 

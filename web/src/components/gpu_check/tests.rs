@@ -126,7 +126,7 @@ fn a_refused_file_names_its_field_in_both_languages() {
         assert_eq!(refused.field(), field);
         assert_eq!(refused.text(Lang::En), error.to_string());
         let zh = refused.text(Lang::Zh);
-        assert!(zh.contains(field) && zh.contains(&error.problem), "{zh}");
+        assert!(zh.contains(field) && zh.contains(&error.problem_zh), "{zh}");
         assert!(has_cjk(&zh));
     }
     let unreadable = Refused::Unreadable;
@@ -164,6 +164,8 @@ fn every_sentence_is_filled_with_its_names() {
                 &text::NOT_BUILT,
                 &text::TABLE,
                 &text::SHOW_KNOWN,
+                &text::TO_PLANNER,
+                &text::PLANNER,
             ] {
                 t.get(lang);
             }
