@@ -9,7 +9,7 @@
 use leptos::prelude::*;
 use parallel_core::link::{Control, Controls};
 
-use crate::components::gpu_check::GpuCheck;
+use crate::components::gpu_check::GpuCheckOffer;
 use crate::components::rollout::RolloutFigure;
 use crate::lab::GridLab;
 
@@ -17,7 +17,7 @@ use crate::lab::GridLab;
 pub type Part = fn(GridLab) -> AnyView;
 
 /// What a page adds to each of its grids.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct GridKit {
     /// The lesson's controls in view and the others (model, card, bytes per gradient,
     /// schedule, memory accounting, EP) behind a "more controls" disclosure, closed unless the
@@ -42,34 +42,37 @@ pub struct GridKit {
 }
 
 impl GridKit {
+    /// Nothing added and every control in view: the base each page's kit names its parts over
+    /// (`GridKit { run: Some(…), ..GridKit::BARE }`).
+    pub const BARE: GridKit = GridKit {
+        disclosure: false,
+        own_model: None,
+        host: None,
+        rollout: None,
+        figures: None,
+        run: None,
+        check: None,
+        shown: None,
+    };
+
     /// The lesson's grids: the rest behind "more controls"; the rollout card's memory (seed
     /// 003's question on inference memory sets a plan with engines), but none of the RL page's
     /// controls; "check on a GPU" under each.
     pub const LESSON: GridKit = GridKit {
         disclosure: true,
-        own_model: None,
-        host: None,
-        rollout: None,
         figures: Some(|lab| view! { <RolloutFigure lab=lab /> }.into_any()),
-        run: None,
-        check: Some(|lab| view! { <GpuCheck lab=lab /> }.into_any()),
-        shown: None,
+        check: Some(|lab| view! { <GpuCheckOffer lab=lab /> }.into_any()),
+        ..GridKit::BARE
     };
 
     /// An embedded grid: `shown`, or the lesson's controls, in view; nothing added.
     pub const fn embedded(shown: Option<Controls>) -> GridKit {
         GridKit {
-            disclosure: false,
-            own_model: None,
-            host: None,
-            rollout: None,
-            figures: None,
-            run: None,
-            check: None,
             shown: Some(match shown {
                 Some(controls) => controls,
                 None => Controls::LESSON,
             }),
+            ..GridKit::BARE
         }
     }
 

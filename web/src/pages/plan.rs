@@ -20,14 +20,10 @@ use crate::start;
 
 /// What this page adds to each grid.
 const KIT: GridKit = GridKit {
-    disclosure: false,
     own_model: Some(|lab| view! { <OwnModel lab=lab /> }.into_any()),
-    host: None,
-    rollout: None,
-    figures: None,
     run: Some(|lab| view! { <RunIt lab=lab /> }.into_any()),
     check: Some(|lab| view! { <GpuCheck lab=lab /> }.into_any()),
-    shown: None,
+    ..GridKit::BARE
 };
 
 /// The planner. `bin/plan.rs` mounts it on `<body>`.

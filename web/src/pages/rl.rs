@@ -32,14 +32,12 @@ fn figures(lab: GridLab) -> AnyView {
 
 /// What this page adds to each grid.
 const KIT: GridKit = GridKit {
-    disclosure: false,
     own_model: Some(|lab| view! { <OwnModel lab=lab /> }.into_any()),
     host: Some(|lab| view! { <OffloadSwitch lab=lab /> }.into_any()),
     rollout: Some(|lab| view! { <RolloutPanel lab=lab /> }.into_any()),
     figures: Some(figures),
     run: Some(|lab| view! { <RunIt lab=lab /> }.into_any()),
-    check: None,
-    shown: None,
+    ..GridKit::BARE
 };
 
 /// One grid with its heading.
