@@ -1,7 +1,7 @@
 // Usable without a mouse or eyesight: axe-core (from npm) on the built page reports no
 // violation, in Chinese and in English, with a card selected on each grid and a rejected
-// combination on screen, "check on a GPU" open (a measured file compared, a foreign one
-// refused), CPU Adam and rollout engines on, the 64-card grid on a real card (its estimate's
+// combination on screen, "check on a GPU" open (on the planner a measured file compared and a
+// foreign one refused), CPU Adam and rollout engines on, the 64-card grid on a real card (its estimate's
 // kernel terms), and the published runs, measured figures and their chart drawn (the states
 // with the most dynamic text).
 
@@ -60,13 +60,10 @@ test('axe-core on the lesson: cards selected, an error shown, "more controls" op
   await page.getByTestId('section-64').getByTestId('more-controls-toggle').click();
   await page.getByTestId('section-64').getByTestId('select-hardware').waitFor();
   // "Check on a GPU" open on both grids: the 8-card one with its plan refused, the 64-card one
-  // with a measured file beside the lab (its table, notes and plot).
+  // with its workload, its command and the link to the planner.
   for (const id of ['8', '64']) await page.getByTestId(`section-${id}`).getByTestId('gpu-check').locator(':scope > summary').click();
   await page.getByTestId('section-8').getByTestId('gpu-check-plan-error').waitFor();
-  const check = page.getByTestId('section-64').getByTestId('gpu-check');
-  await check.getByTestId('gpu-check-paste').fill(await readFile(MEASURED, 'utf8'));
-  await check.getByTestId('gpu-check-compare').click();
-  await check.getByTestId('gpu-check-plot').waitFor({ state: 'attached' });
+  await page.getByTestId('section-64').getByTestId('gpu-check-planner').waitFor();
   await noViolationInEitherLanguage(page, 'the lesson');
   await settleAndCheck(page, problems, assert);
   await context.close();
@@ -112,12 +109,18 @@ test('axe-core on the planner: a real card\'s kernel terms, the search, the runs
   for (const id of ['search-panel', 'runs-table', 'measured-table', 'chart-ratios']) await page.getByTestId(id).waitFor({ state: 'attached' });
   await page.getByTestId('section-64').getByTestId('run-it').locator('summary').click();
   await page.getByTestId('section-64').getByTestId('command').waitFor();
-  // "Check on a GPU" open under the 8-card grid, a foreign file refused (its alert).
+  // "Check on a GPU" open under both grids: a foreign file refused under the 8-card one (its
+  // alert), a measured file beside the lab under the 64-card one (its table, notes and plot).
   const check = page.getByTestId('section-8').getByTestId('gpu-check');
   await check.locator(':scope > summary').click();
   await check.getByTestId('gpu-check-paste').fill('{}');
   await check.getByTestId('gpu-check-compare').click();
   await check.getByTestId('gpu-check-error').waitFor();
+  const check64 = page.getByTestId('section-64').getByTestId('gpu-check');
+  await check64.locator(':scope > summary').click();
+  await check64.getByTestId('gpu-check-paste').fill(await readFile(MEASURED, 'utf8'));
+  await check64.getByTestId('gpu-check-compare').click();
+  await check64.getByTestId('gpu-check-plot').waitFor({ state: 'attached' });
   await noViolationInEitherLanguage(page, 'the planner');
   await settleAndCheck(page, problems, assert);
   await context.close();

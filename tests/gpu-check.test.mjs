@@ -148,7 +148,7 @@ async function openPanel(section) {
   const panel = section.getByTestId('gpu-check');
   await scrollToElement(panel);
   await panel.locator(':scope > summary').click();
-  await panel.getByTestId('gpu-check-paste').waitFor();
+  await panel.locator('[data-testid="gpu-check-card"], [data-testid="gpu-check-plan-error"]').first().waitFor();
   return panel;
 }
 
@@ -195,11 +195,21 @@ test('the download is check --emit for the grid\'s plan and card, following clic
       await offers(panel, config, card, 'TP 4');
     }
   }
+  // The lesson's panel reads no file: the measured file goes to the planner, whose panel
+  // opens on the same plan and card (the link carries both) and offers the same workload.
+  const section64 = page.getByTestId('section-64');
+  assert.equal(await page.getByTestId('gpu-check-paste').count(), 0, 'no file box on the lesson');
+  await section64.getByTestId('gpu-check-planner').click();
+  await page.waitForURL(/plan\.html#/);
+  const planner = page.getByTestId('section-64');
+  const panel64 = await openPanel(planner);
+  await offers(panel64, fullConfig({ ...START[64] }), 19, 'the planner, from the lesson\'s link');
+  await panel64.getByTestId('gpu-check-paste').waitFor();
   // The measuring program is shipped beside the page.
   const script = await page.request.get(`${lab.baseUrl}check.py`);
   assert.equal(script.status(), 200);
   assert.equal(await script.text(), readFileSync(path.join(HERE, '..', 'scripts', 'gpu-check', 'check.py'), 'utf8'));
-  assert.equal(await page.getByTestId('section-8').getByTestId('gpu-check-script').getAttribute('href'), 'check.py');
+  assert.equal(await panel64.getByTestId('gpu-check-script').getAttribute('href'), 'check.py');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
@@ -241,7 +251,7 @@ test('every measured fixture, chosen, pasted and dropped, equals check --measure
 });
 
 test('malformed and foreign files get an alert naming the field; the page keeps working', async () => {
-  const { page, context, problems } = await openPage(lab);
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
   const section = page.getByTestId('section-8');
   await section.getByTestId('grid-8').getByTestId('card-0').click();
   const panel = await openPanel(section);

@@ -3,9 +3,12 @@
 //! workload (`workload`: the file `parallel-lab check --emit --card N` prints, the measuring
 //! program `check.py` and the command), then the measured file it writes brought back
 //! (`load`: chosen, dropped or pasted, read by the core) and set beside the lab
-//! (`comparison`, with the chart `charts::CheckPlot`). The panel is closed at first and builds
-//! its contents when first opened; every figure in it is the core's (`Plan::workload`,
-//! `Measured::compare`).
+//! (`comparison`, with the chart `charts::CheckPlot`). The planner's panel ([`GpuCheck`]) does
+//! all of it; the lesson's ([`GpuCheckOffer`]) offers the workload and the command and sends
+//! the measured file to the planner with the plan and card in the link, so that the lesson's
+//! wasm holds none of the reading, the comparison or the chart. The panels are closed at
+//! first and build their contents when first opened; every figure in them is the core's
+//! (`Plan::workload`, `Measured::compare`).
 
 mod comparison;
 mod load;
@@ -23,13 +26,52 @@ use parallel_core::check::{measured_for, Comparison};
 use crate::error_text::explain;
 use crate::i18n::use_lang;
 use crate::lab::GridLab;
+use crate::permalink::PageState;
 use comparison::ComparisonView;
 use load::{Loaded, MeasuredInput, Refused};
+use parallel_core::link::{encode, for_page, Entry};
 use workload::WorkloadSteps;
 
-/// The panel of one grid.
+/// The planner's panel of one grid: the workload, the measured file and the comparison.
 #[component]
 pub fn GpuCheck(lab: GridLab) -> impl IntoView {
+    view! {
+        <Folded>
+            <CheckBody lab=lab />
+        </Folded>
+    }
+}
+
+/// The lesson's panel of one grid: the workload and the command, and the measured file taken
+/// to the planner's panel of the same plan and card.
+#[component]
+pub fn GpuCheckOffer(lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let page = use_context::<PageState>();
+    let href = move || {
+        let state = page.map(|page| for_page(&page.to_link(), Entry::Plan));
+        format!(
+            "{}#{}",
+            Entry::Plan.file(),
+            state.map(|s| encode(&s)).unwrap_or_default()
+        )
+    };
+    view! {
+        <Folded>
+            <div class="gpu-check-body">
+                <Workload lab=lab card=checked_card(lab) last=ViewFn::from(move || view! {
+                    {move || text::TO_PLANNER.get(lang.get())}" "
+                    <a href=href data-testid="gpu-check-planner">{move || text::PLANNER.get(lang.get())}</a>
+                }) />
+            </div>
+        </Folded>
+    }
+}
+
+/// The folded panel; its contents are built when it is first opened, then kept (a
+/// comparison survives closing it).
+#[component]
+fn Folded(children: ChildrenFn) -> impl IntoView {
     let lang = use_lang();
     let details = NodeRef::<Details>::new();
     // Built when first opened, then kept (a comparison survives closing the panel).
@@ -43,21 +85,19 @@ pub fn GpuCheck(lab: GridLab) -> impl IntoView {
         <details class="gpu-check" data-testid="gpu-check" node_ref=details on:toggle=on_toggle>
             <summary>{move || text::SUMMARY.get(lang.get())}</summary>
             <Show when=move || opened.get()>
-                <CheckBody lab=lab />
+                {children()}
             </Show>
         </details>
     }
 }
 
-/// What the panel holds once opened.
+/// The card the panel checks and its first steps (the workload and the command), or the
+/// plan's own reason while the grid's config is refused; `last` is the step after them.
 #[component]
-fn CheckBody(lab: GridLab) -> impl IntoView {
+fn Workload(lab: GridLab, card: Memo<u32>, last: ViewFn) -> impl IntoView {
     let lang = use_lang();
-    let gpus = lab.config.with_untracked(|c| c.gpus);
-    let card = Memo::new(move |_| lab.selected.get().unwrap_or(0));
-    let workload = Memo::new(move |_| lab.plan.with(|p| p.workload(card.get())));
     let card_line = move || {
-        workload.with(|w| match w {
+        lab.plan.with(|p| match p.workload(card.get()) {
             Ok(w) => text::CARD.fill(
                 lang.get(),
                 &[
@@ -67,9 +107,38 @@ fn CheckBody(lab: GridLab) -> impl IntoView {
                     ("held", &w.held()),
                 ],
             ),
-            Err(error) => explain(lang.get(), error),
+            Err(error) => explain(lang.get(), &error),
         })
     };
+    move || {
+        match lab.error.get() {
+        Some(error) => view! {
+            <p class="control-error" role="status" data-testid="gpu-check-plan-error">{move || explain(lang.get(), &error)}</p>
+        }
+        .into_any(),
+        None => view! {
+            <p data-testid="gpu-check-card" data-checked=move || card.get().to_string()>{card_line}</p>
+            <ol class="gpu-check-steps">
+                <WorkloadSteps plan=lab.plan card=card />
+                <li>{last.run()}</li>
+            </ol>
+        }
+        .into_any(),
+    }
+    }
+}
+
+/// The card a grid's panel checks: its selected one, card 0 when none is.
+fn checked_card(lab: GridLab) -> Memo<u32> {
+    Memo::new(move |_| lab.selected.get().unwrap_or(0))
+}
+
+/// What the planner's panel holds once opened.
+#[component]
+fn CheckBody(lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
+    let gpus = lab.config.with_untracked(|c| c.gpus);
+    let card = checked_card(lab);
     let loaded = RwSignal::<Loaded>::new(None);
     let result = Memo::new(move |_| -> Option<Result<Comparison, Refused>> {
         loaded.with(|l| {
@@ -97,8 +166,13 @@ fn CheckBody(lab: GridLab) -> impl IntoView {
     };
     let has_comparison = Memo::new(move |_| comparison.with(Option::is_some));
     // The shipped measurements of a card of these shapes: the lab's figures with their check.
-    let known =
-        Memo::new(move |_| workload.with(|w| w.as_ref().map(measured_for).unwrap_or_default()));
+    let known = Memo::new(move |_| {
+        lab.plan.with(|p| {
+            p.workload(card.get())
+                .map(|w| measured_for(&w))
+                .unwrap_or_default()
+        })
+    });
     let known_lines = move || {
         known.with(|known| {
             known
@@ -124,21 +198,8 @@ fn CheckBody(lab: GridLab) -> impl IntoView {
     };
     view! {
         <div class="gpu-check-body">
-            {move || match lab.error.get() {
-                Some(error) => view! {
-                    <p class="control-error" role="status" data-testid="gpu-check-plan-error">{move || explain(lang.get(), &error)}</p>
-                }
-                .into_any(),
-                None => view! {
-                    <p data-testid="gpu-check-card" data-checked=move || card.get().to_string()>{card_line}</p>
-                    {known_lines}
-                    <ol class="gpu-check-steps">
-                        <WorkloadSteps plan=lab.plan card=card />
-                        <li>{move || text::STEP_LOAD.get(lang.get())}</li>
-                    </ol>
-                }
-                .into_any(),
-            }}
+            <Workload lab=lab card=card last=ViewFn::from(move || text::STEP_LOAD.get(lang.get())) />
+            {move || lab.error.get().is_none().then_some(known_lines)}
             <MeasuredInput gpus=gpus loaded=loaded />
             {refused}
             <Show when=move || has_comparison.get()>

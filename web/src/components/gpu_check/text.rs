@@ -109,6 +109,16 @@ pub const TABLE: Text = Text {
     zh: "实验室与实测逐项对照",
     en: "The lab beside the measurement, figure by figure",
 };
+/// The lesson's last step: the measured file goes to the planner.
+pub const TO_PLANNER: Text = Text {
+    zh: "把它写出的 measured.json 拿到规划器的同一张卡下对照（计划和卡随链接带过去）：",
+    en: "Bring the measured.json it writes to the same card in the planner (the link carries the plan and the card):",
+};
+/// The link to the planner.
+pub const PLANNER: Text = Text {
+    zh: "在规划器里打开这个计划",
+    en: "Open this plan in the planner",
+};
 /// A shipped measurement of this card's shapes (SPEC §19): the lab's figures come with it.
 pub const KNOWN: Text = Text {
     zh: "这张卡的形状已在一张 {card} 上实测过（{date}）：",
@@ -145,4 +155,6 @@ pub const ALL: &[&Text] = &[
     &TABLE,
     &KNOWN,
     &SHOW_KNOWN,
+    &TO_PLANNER,
+    &PLANNER,
 ];
