@@ -231,3 +231,27 @@ test('Llama 3 405B on 16,384 cards searches in the planner\'s Web Worker and giv
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+test('a worker that answers with no search (a stale or broken copy): the page searches on its own thread, with the CLI\'s result', async () => {
+  // The worker's script replaced by one that says it is ready, then that it could not search:
+  // what a copy of another build, or one that cannot read the page's plan, answers.
+  const FAKE = `postMessage({ kind: 'ready' }); onmessage = () => postMessage({ kind: 'failed' });`;
+  const wasm = [];
+  const { page, context, problems } = await openPage(lab, undefined, {
+    entry: 'plan.html',
+    setup: async (page, context) => {
+      await context.route('**/parallel-search_loader.js', (route) => route.fulfill({ contentType: 'text/javascript', body: FAKE }));
+      page.on('request', (request) => {
+        if (request.url().endsWith('.wasm')) wasm.push(new URL(request.url()).pathname.split('/').pop());
+      });
+    },
+  });
+  const panel = page.getByTestId('search-panel');
+  await scrollToElement(panel);
+  await settled(panel);
+  await typeInto(panel, 'search-gpus', 512);
+  await checkAgainstCli(panel, { ...DEFAULTS, gpus: 512 }, 'searched on the page after the worker failed');
+  assert.ok(!wasm.some((name) => name.startsWith('parallel-search')), `no worker wasm was loaded: ${wasm.join(', ')}`);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
