@@ -8,6 +8,7 @@ use crate::error::PlanError;
 use crate::grid::Coords;
 use crate::memory::ledger_total;
 use crate::plan::Plan;
+use crate::stages::ShardBasis;
 
 use super::unbuilt::Unbuilt;
 
@@ -244,7 +245,7 @@ impl Plan {
         let per_layer = LayerFigures {
             fwd_bwd_s: self.layer_kernels().map(|k| k.total_s.get()),
             activation_bytes: per_layer.get() + scores.get() * full_share,
-            params: self.layer_params(),
+            params: ShardBasis::of(self).layer_params(),
             states_bytes_per_param: ledger_total(
                 1.0,
                 1.0,
@@ -284,17 +285,6 @@ impl Plan {
         };
         workload.predicted = workload.predicted_for(total, workload.held());
         Ok(workload)
-    }
-
-    /// Parameters of one average layer on a card: the dense body (P − V·h·(1 or 2) −
-    /// P_routed)/(L·t) and the routed experts P_routed/(L·e), the shard rule of SPEC §11.
-    fn layer_params(&self) -> f64 {
-        let (m, d) = (self.model(), self.degrees());
-        let vh = f64::from(m.vocab) * f64::from(m.hidden);
-        let body = (m.params - vh * if m.tied_embeddings { 1.0 } else { 2.0 }).max(0.0);
-        let routed = m.routed_params().min(body);
-        let layers = f64::from(m.layers.max(1));
-        (body - routed) / (layers * f64::from(d.tp)) + routed / (layers * f64::from(d.ep))
     }
 
     /// The model's name: the preset's id, "inline" for a model given by its shape, or

@@ -90,7 +90,7 @@ impl StageRule {
 }
 
 /// What every stage's shard is computed from, worked out once per plan.
-struct ShardBasis {
+pub(crate) struct ShardBasis {
     /// V·h: the embedding, and the output head.
     vh: f64,
     /// The body B minus the routed experts, spread over the layers.
@@ -106,7 +106,14 @@ struct ShardBasis {
 }
 
 impl ShardBasis {
-    fn of(plan: &Plan) -> ShardBasis {
+    /// Parameters of one average layer on a card: the dense body (B − P_routed)/(L·t) and the
+    /// routed experts P_routed/(L·e), the shard rule each stage applies to its L_i layers.
+    pub(crate) fn layer_params(&self) -> f64 {
+        let layers = self.layers.max(1.0);
+        self.dense_body / (layers * self.tp) + self.routed / (layers * self.ep)
+    }
+
+    pub(crate) fn of(plan: &Plan) -> ShardBasis {
         let d = plan.degrees();
         let model = plan.model();
         let vh = f64::from(model.vocab) * f64::from(model.hidden);
