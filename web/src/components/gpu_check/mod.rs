@@ -59,7 +59,7 @@ pub fn GpuCheckOffer(lab: GridLab) -> impl IntoView {
     view! {
         <Folded>
             <div class="gpu-check-body">
-                <Workload lab=lab card=checked_card(lab) last=ViewFn::from(move || view! {
+                <Workload lab=lab checked=Checked::of(lab) last=ViewFn::from(move || view! {
                     {move || text::TO_PLANNER.get(lang.get())}" "
                     <a href=href data-testid="gpu-check-planner">{move || text::PLANNER.get(lang.get())}</a>
                 }) />
@@ -94,10 +94,11 @@ fn Folded(children: ChildrenFn) -> impl IntoView {
 /// The card the panel checks and its first steps (the workload and the command), or the
 /// plan's own reason while the grid's config is refused; `last` is the step after them.
 #[component]
-fn Workload(lab: GridLab, card: Memo<u32>, last: ViewFn) -> impl IntoView {
+fn Workload(lab: GridLab, checked: Checked, last: ViewFn) -> impl IntoView {
     let lang = use_lang();
+    let Checked { card, workload } = checked;
     let card_line = move || {
-        lab.plan.with(|p| match p.workload(card.get()) {
+        workload.with(|w| match w {
             Ok(w) => text::CARD.fill(
                 lang.get(),
                 &[
@@ -107,7 +108,7 @@ fn Workload(lab: GridLab, card: Memo<u32>, last: ViewFn) -> impl IntoView {
                     ("held", &w.held()),
                 ],
             ),
-            Err(error) => explain(lang.get(), &error),
+            Err(error) => explain(lang.get(), error),
         })
     };
     move || {
@@ -128,9 +129,20 @@ fn Workload(lab: GridLab, card: Memo<u32>, last: ViewFn) -> impl IntoView {
     }
 }
 
-/// The card a grid's panel checks: its selected one, card 0 when none is.
-fn checked_card(lab: GridLab) -> Memo<u32> {
-    Memo::new(move |_| lab.selected.get().unwrap_or(0))
+/// The card a grid's panel checks (its selected one, card 0 when none is) and its workload,
+/// derived once for everything the panel shows of it.
+#[derive(Clone, Copy)]
+struct Checked {
+    card: Memo<u32>,
+    workload: Memo<Result<parallel_core::check::Workload, parallel_core::PlanError>>,
+}
+
+impl Checked {
+    fn of(lab: GridLab) -> Checked {
+        let card = Memo::new(move |_| lab.selected.get().unwrap_or(0));
+        let workload = Memo::new(move |_| lab.plan.with(|p| p.workload(card.get())));
+        Checked { card, workload }
+    }
 }
 
 /// What the planner's panel holds once opened.
@@ -138,7 +150,7 @@ fn checked_card(lab: GridLab) -> Memo<u32> {
 fn CheckBody(lab: GridLab) -> impl IntoView {
     let lang = use_lang();
     let gpus = lab.config.with_untracked(|c| c.gpus);
-    let card = checked_card(lab);
+    let checked = Checked::of(lab);
     let loaded = RwSignal::<Loaded>::new(None);
     let result = Memo::new(move |_| -> Option<Result<Comparison, Refused>> {
         loaded.with(|l| {
@@ -167,11 +179,9 @@ fn CheckBody(lab: GridLab) -> impl IntoView {
     let has_comparison = Memo::new(move |_| comparison.with(Option::is_some));
     // The shipped measurements of a card of these shapes: the lab's figures with their check.
     let known = Memo::new(move |_| {
-        lab.plan.with(|p| {
-            p.workload(card.get())
-                .map(|w| measured_for(&w))
-                .unwrap_or_default()
-        })
+        checked
+            .workload
+            .with(|w| w.as_ref().map(measured_for).unwrap_or_default())
     });
     let known_lines = move || {
         known.with(|known| {
@@ -198,7 +208,7 @@ fn CheckBody(lab: GridLab) -> impl IntoView {
     };
     view! {
         <div class="gpu-check-body">
-            <Workload lab=lab card=card last=ViewFn::from(move || text::STEP_LOAD.get(lang.get())) />
+            <Workload lab=lab checked=checked last=ViewFn::from(move || text::STEP_LOAD.get(lang.get())) />
             {move || lab.error.get().is_none().then_some(known_lines)}
             <MeasuredInput gpus=gpus loaded=loaded />
             {refused}
