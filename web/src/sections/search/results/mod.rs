@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use parallel_core::estimate::Term;
-use parallel_core::search::{Ahead, Found, SearchOutcome};
+use parallel_core::search::{Ahead, Found, SearchOutcome, EQUAL_TIME_SHARE};
 use parallel_core::{Bytes, PlanConfig, Recompute, Schedule, Seconds};
 
 use crate::components::table_scroll::TableScroll;
@@ -85,6 +85,15 @@ pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<Stri
             }
             Ahead::LessMemory { by } => text::AHEAD_MEMORY.fill(lang, &[("by", &by)]),
             Ahead::Margin => text::AHEAD_MARGIN.get(lang).to_string(),
+            Ahead::WithoutCp { gap, share, cp } => text::AHEAD_WITHOUT_CP.fill(
+                lang,
+                &[
+                    ("cp", &cp),
+                    ("gap", &format::seconds(gap)),
+                    ("share", &format::percent(share)),
+                    ("band", &format::percent(EQUAL_TIME_SHARE)),
+                ],
+            ),
             Ahead::Tie => text::AHEAD_TIE.get(lang).to_string(),
         });
     }
@@ -122,7 +131,7 @@ fn cp_line(lang: Lang, outcome: &SearchOutcome) -> Option<String> {
             text::AHEAD_MARGIN.get(lang).to_string(),
         ),
         Ahead::LessMemory { by } => (lang.pick("显存", "memory").to_string(), by.to_string()),
-        Ahead::Tie => return None,
+        Ahead::Tie | Ahead::WithoutCp { .. } => return None,
     };
     Some(text::WITHOUT_CP.fill(
         lang,
@@ -366,11 +375,23 @@ mod tests {
             without_cp: None,
             ..found.clone()
         };
+        // The planner's default search: a plan with CP 2 is 0.35% quicker than the first,
+        // which does not split the sequence.
+        let equal = search(
+            &PlanConfig {
+                gpus: 64,
+                global_batch: Some(256),
+                ..PlanConfig::on(parallel_core::hardware::Hardware::H100)
+            },
+            5,
+        )
+        .unwrap();
         crate::text::testing::assert_all_used(text::ALL, || {
             for lang in [Lang::Zh, Lang::En] {
                 summary(lang, &found, capacity);
                 summary(lang, &none, capacity);
                 summary(lang, &only_cp, capacity);
+                summary(lang, &equal, capacity);
                 text::NOTHING_VALID.fill(lang, &[("considered", &"0")]);
                 text::AHEAD_MEMORY.fill(lang, &[("by", &capacity)]);
                 text::AHEAD_MARGIN.get(lang);
@@ -384,6 +405,18 @@ mod tests {
         assert!(lines[0].ends_with("the table lists the 5 quickest by estimated step time."));
         assert!(lines[2].starts_with("The first plan is "), "{}", lines[2]);
         assert!(summary(Lang::Zh, &none, capacity)[0].contains("放不下"));
+        let lines = summary(Lang::En, &equal, capacity);
+        assert_eq!(
+            lines[2],
+            "The first plan does not split the sequence; the second, with CP 2, is quicker by only \
+             14.9 ms (0.4% of a step), under 2.0%, which counts as equally quick: at equal time \
+             the plan without CP comes first and saves the ring of K/V exchanges."
+        );
+        assert_eq!(
+            lines.len(),
+            3,
+            "no line on what CP buys under a first plan without CP"
+        );
     }
 
     #[test]

@@ -52,6 +52,11 @@ pub const ONLY_WITH_CP: Text = Text {
     zh: "第 1 名把序列切成 CP {cp} 份：不切序列的方案一套也放不下。",
     en: "The first plan splits the sequence over CP {cp}: no plan without CP fits.",
 };
+/// Why the first beats the second: equally quick, and it does not split the sequence.
+pub const AHEAD_WITHOUT_CP: Text = Text {
+    zh: "第 1 名不切分序列；第 2 名用 CP {cp}，只快 {gap}（一步的 {share}），不到 {band}，算作一样快：一样快时，不切分序列的方案排在前面，省掉 K/V 的环形交换。",
+    en: "The first plan does not split the sequence; the second, with CP {cp}, is quicker by only {gap} ({share} of a step), under {band}, which counts as equally quick: at equal time the plan without CP comes first and saves the ring of K/V exchanges.",
+};
 /// A tie.
 pub const AHEAD_TIE: Text = Text {
     zh: "第 1、2 名的时间和显存都一样，按枚举顺序排。",
@@ -79,6 +84,7 @@ pub const ALL: &[&Text] = &[
     &ALL_TIGHT,
     &MARGIN_RULE,
     &AHEAD_TIE,
+    &AHEAD_WITHOUT_CP,
     &WITHOUT_CP,
     &ONLY_WITH_CP,
     &LOAD,

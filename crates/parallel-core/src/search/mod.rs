@@ -6,22 +6,26 @@
 //! b ∈ {1, 2, 4, 8} with m = global_batch/(d·b) whole, ZeRO 0–3, the three recompute modes,
 //! and the schedules GPipe, 1F1B and interleaved with v ∈ {2, 4} (with one stage only 1F1B:
 //! the schedules are then the same plan, and interleaving needs p > 1). Each is checked by
-//! [`Plan::new`]'s rules; those that fit are ranked by `step_s`, ties by fewer pipeline stages,
-//! then lower total memory.
+//! [`Plan::new`]'s rules; those that fit are ranked by `step_s`: under 80% of the
+//! card first, at equal time (within [`EQUAL_TIME_SHARE`]) the best plan without CP ahead of
+//! one that splits the sequence, at the very same time fewer pipeline stages, then lower
+//! total memory.
 //!
 //! [`Search`] runs in slices ([`Search::advance`]) so that the page can spread it over
 //! several frames and drop it when its inputs change; [`search`] runs it at once.
 
-use serde::{Deserialize, Serialize};
-
 use crate::checks::required;
 use crate::config::{PlanConfig, Recompute, Schedule};
 use crate::error::PlanError;
-use crate::estimate::Term;
 use crate::model::{Model, ModelChoice};
 use crate::plan::Plan;
-use crate::report::Report;
-use crate::units::{Bytes, Seconds};
+
+mod outcome;
+mod rank;
+
+pub use outcome::{ahead, Ahead, Found, SearchOutcome, Tally};
+pub use rank::{equally_quick, EQUAL_TIME_SHARE};
+use rank::{faster, keep, lighter, without_cp_first, Ranked};
 
 /// Micro-batch sizes b the search tries.
 pub const MICRO_BATCH_SIZES: [u32; 4] = [1, 2, 4, 8];
@@ -31,110 +35,6 @@ pub const DEFAULT_TOP: usize = 20;
 
 /// Valid plans that do not fit kept to show how near they come (the least memory first).
 pub const NEAR_MISSES: usize = 5;
-
-/// One plan found: its config (give it to `eval`) and its report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Found {
-    /// The plan as `eval` takes it.
-    pub config: PlanConfig,
-    /// Its report, `estimate` included.
-    pub report: Report,
-}
-
-/// What a search found (SPEC §12's `search` JSON).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SearchOutcome {
-    /// Candidate plans enumerated.
-    pub considered: u64,
-    /// Candidates that pass [`Plan::new`]'s checks.
-    pub valid: u64,
-    /// Valid plans whose busiest card fits its memory.
-    pub fitting: u64,
-    /// Fitting plans whose busiest card stays under 80% of its memory ([`crate::margin`]);
-    /// when it is 0, every plan found is tight.
-    pub comfortable: u64,
-    /// The best fitting plans: those under 80% of the card first, quickest first within
-    /// each (ties: less memory first).
-    pub plans: Vec<Found>,
-    /// The valid plans that do not fit, least memory first (not part of the CLI's JSON).
-    #[serde(skip)]
-    pub near_misses: Vec<Found>,
-    /// When the first plan splits the sequence (CP > 1): the best fitting plan that does not,
-    /// to show what context parallelism buys (absent when none fits, or the first has CP 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub without_cp: Option<Found>,
-}
-
-/// Why the first plan of a ranking is ahead of the second.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Ahead {
-    /// The first stays under 80% of the card and the second does not ([`crate::margin`]).
-    Margin,
-    /// Quicker, by `gap` seconds a step: `term` is the largest difference, by `by` seconds
-    /// (positive: the first is quicker on it).
-    Quicker {
-        /// The second's step time minus the first's.
-        gap: Seconds,
-        /// The term that differs most.
-        term: Term,
-        /// The second's term minus the first's.
-        by: Seconds,
-    },
-    /// Equally quick; less memory on the busiest card, by `by`.
-    LessMemory {
-        /// The second's total minus the first's.
-        by: Bytes,
-    },
-    /// Equal in time and memory: the first comes first in enumeration order.
-    Tie,
-}
-
-impl SearchOutcome {
-    /// Why the top plan beats the next, when there are two.
-    pub fn why_first(&self) -> Option<Ahead> {
-        let [first, second, ..] = self.plans.as_slice() else {
-            return None;
-        };
-        Some(ahead(&first.report, &second.report))
-    }
-
-    /// How much longer a step of the best plan without CP takes than the first plan's, when
-    /// the first has CP > 1 and a CP-1 plan fits.
-    pub fn cp_gap(&self) -> Option<Seconds> {
-        let first = self.plans.first()?;
-        let without = self.without_cp.as_ref()?;
-        Some(Seconds::new(
-            without.report.estimate.step_s.get() - first.report.estimate.step_s.get(),
-        ))
-    }
-
-    /// What context parallelism buys the first plan over the best plan without it, when the
-    /// first has CP > 1 and a CP-1 plan fits: the term that differs most.
-    pub fn why_cp(&self) -> Option<Ahead> {
-        let first = self.plans.first()?;
-        let without = self.without_cp.as_ref()?;
-        Some(ahead(&first.report, &without.report))
-    }
-}
-
-/// Why `a` ranks before `b`: the largest term of the estimate that differs, or the memory.
-pub fn ahead(a: &Report, b: &Report) -> Ahead {
-    if !a.memory.tight && b.memory.tight {
-        return Ahead::Margin;
-    }
-    if a.estimate.step_s != b.estimate.step_s {
-        if let Some((term, by)) = a.estimate.largest_difference(&b.estimate) {
-            let gap = Seconds::new(b.estimate.step_s.get() - a.estimate.step_s.get());
-            return Ahead::Quicker { gap, term, by };
-        }
-    }
-    let by = Bytes::new(b.memory.total.get() - a.memory.total.get());
-    if by.get() != 0.0 {
-        Ahead::LessMemory { by }
-    } else {
-        Ahead::Tie
-    }
-}
 
 /// The schedules tried, with v.
 const SCHEDULES: [(Schedule, u32); 4] = [
@@ -156,17 +56,6 @@ struct Layout {
     ep: u32,
     b: u32,
     m: u32,
-}
-
-/// A fitting candidate as ranked: above 80% of the card or not, step, pipeline stages, total
-/// memory, and its enumeration index.
-#[derive(Clone, Copy, Debug)]
-struct Ranked {
-    tight: bool,
-    step: f64,
-    pp: u32,
-    total: f64,
-    index: u64,
 }
 
 /// A search in progress.
@@ -399,80 +288,22 @@ impl Search {
                 })
                 .collect()
         };
-        let plans = found(&tally.best);
+        let mut plans = found(&tally.best);
         let first_splits = plans.first().is_some_and(|f| f.config.cp > 1);
+        let without = first_splits
+            .then(|| found(&tally.best_without_cp).into_iter().next())
+            .flatten();
+        let without_cp = without_cp_first(&mut plans, without, self.top);
         SearchOutcome {
             considered: tally.considered,
             valid: tally.valid,
             fitting: tally.fitting,
             comfortable: tally.comfortable,
-            without_cp: first_splits
-                .then(|| found(&tally.best_without_cp).into_iter().next())
-                .flatten(),
+            without_cp,
             plans,
             near_misses: found(&tally.misses),
         }
     }
-}
-
-/// What a search kept, by enumeration index ([`Search::tally`]): the counts, the best plans
-/// in order, the best with CP 1 and the near misses. Small enough to post between threads.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tally {
-    /// Candidate plans enumerated.
-    pub considered: u64,
-    /// Candidates that pass [`Plan::new`]'s checks.
-    pub valid: u64,
-    /// Valid plans that fit.
-    pub fitting: u64,
-    /// Fitting plans under 80% of the card.
-    pub comfortable: u64,
-    /// The best fitting plans, in order.
-    pub best: Vec<u64>,
-    /// The best fitting plan with CP 1 (at most one).
-    pub best_without_cp: Vec<u64>,
-    /// The valid plans that do not fit, least memory first.
-    pub misses: Vec<u64>,
-}
-
-/// Ranking of fitting plans: under 80% of the card first (Fujii et al. 2024, see
-/// [`crate::margin`]), then step; at equal step fewer pipeline stages (the cards go to TP inside
-/// a node, or to DP, before PP across nodes: Narayanan et al. 2021 §3.3's takeaway #1), then
-/// total memory and enumeration order.
-fn faster(a: &Ranked, b: &Ranked) -> core::cmp::Ordering {
-    a.tight
-        .cmp(&b.tight)
-        .then(a.step.total_cmp(&b.step))
-        .then(a.pp.cmp(&b.pp))
-        .then(a.total.total_cmp(&b.total))
-        .then(a.index.cmp(&b.index))
-}
-
-/// Ranking of near misses: total memory, then enumeration order.
-fn lighter(a: &Ranked, b: &Ranked) -> core::cmp::Ordering {
-    a.total.total_cmp(&b.total).then(a.index.cmp(&b.index))
-}
-
-/// Inserts `item` into the sorted `list` of at most `limit` entries.
-fn keep(
-    list: &mut Vec<Ranked>,
-    limit: usize,
-    item: Ranked,
-    order: fn(&Ranked, &Ranked) -> core::cmp::Ordering,
-) {
-    if limit == 0 {
-        return;
-    }
-    if list.len() == limit {
-        match list.last() {
-            Some(last) if order(&item, last).is_lt() => {
-                list.pop();
-            }
-            _ => return,
-        }
-    }
-    let at = list.partition_point(|x| order(x, &item).is_lt());
-    list.insert(at, item);
 }
 
 /// The search both benchmarks time (`parallel-lab bench` natively, `tests/bench.mjs` in the
