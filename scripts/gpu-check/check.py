@@ -8,7 +8,7 @@ The workload names one card of a plan: its pipeline stage's layers at its own wi
 tensor parallelism), its tokens (after context parallelism), its experts (after expert
 parallelism) and the micro-batches its stage holds in flight. This program builds those
 layers in PyTorch (Llama-style: RMSNorm, grouped-query attention with rotary embeddings,
-SwiGLU; MoE layers with a router and their local experts at the tokens each receives), runs
+SwiGLU or GPT's plain GeLU MLP; MoE layers with a router and their local experts at the tokens each receives), runs
 them eager and under torch.compile, and writes what it measured to measured.json: each
 layer's forward + backward time (the median of CUDA-event-timed repeats after warm-up), the
 activation bytes of a layer and of the micro-batches in flight, the model states' bytes after
@@ -97,6 +97,9 @@ def read_workload(text):
                  "tokens.queries", "tokens.micro_batch", "layers.total"]:
         if _field(w, path, "count") == 0:
             raise WorkloadError(f"workload: `{path}` is 0; this card has nothing to build")
+    if w["layer"].get("mlp", "gated") not in ("gated", "plain"):
+        raise WorkloadError(
+            f"workload: `layer.mlp` should be \"gated\" or \"plain\", got {w['layer']['mlp']!r}")
     if w.get("recompute") not in ("none", "selective", "full"):
         raise WorkloadError(f"workload: `recompute` should be none, selective or full, got {w.get('recompute')!r}")
     if w["grad_bytes"] not in (2, 4):
@@ -243,6 +246,19 @@ def build(torch, w, built, compiled, device="cuda"):
             gate, up = self.up(x).split(self.width, -1)
             return self.down(F.silu(gate) * up)
 
+    class PlainMlp(nn.Module):
+        """GPT's MLP: up (h → ffn), GeLU (tanh form, as Megatron-LM's fused bias-GeLU), down."""
+
+        def __init__(self, width):
+            super().__init__()
+            self.up = nn.Linear(h, width, bias=False)
+            self.down = nn.Linear(width, h, bias=False)
+
+        def forward(self, x):
+            return self.down(F.gelu(self.up(x), approximate="tanh"))
+
+    dense_mlp = PlainMlp if L.get("mlp", "gated") == "plain" else GatedMlp
+
     class Experts(nn.Module):
         """The router over all experts, this card's experts at the tokens each receives
         (balanced, as the lab counts), and the shared experts."""
@@ -277,7 +293,7 @@ def build(torch, w, built, compiled, device="cuda"):
             self.k = nn.Linear(h, kv * hd, bias=False)
             self.v = nn.Linear(h, kv * hd, bias=False)
             self.o = nn.Linear(heads * hd, h, bias=False)
-            self.mlp = Experts(L["experts"]) if moe else GatedMlp(L["ffn"])
+            self.mlp = Experts(L["experts"]) if moe else dense_mlp(L["ffn"])
 
         def forward(self, x, cos, sin):
             b, s, _ = x.shape

@@ -74,6 +74,13 @@ class ReadsWorkloads(unittest.TestCase):
         fails(lambda w: w.update(grad_bytes=3), "`grad_bytes`")
         fails(lambda w: w.update(in_flight="two"), "`in_flight`")
         fails(lambda w: w["layers"].update(moe=2), "`layer.experts` is null")
+        fails(lambda w: w["layer"].update(mlp="swish"), "`layer.mlp`")
+
+    def test_a_plain_mlp_reads_and_gated_is_the_default(self):
+        w = json.loads(load("llama3-8b-s4096"))
+        self.assertNotIn("mlp", w["layer"])
+        w["layer"]["mlp"] = "plain"
+        self.assertEqual(check.read_workload(json.dumps(w))["layer"]["mlp"], "plain")
         for text in ["", "[]", "not json", "{}"]:
             with self.assertRaises(check.WorkloadError):
                 check.read_workload(text)
@@ -172,6 +179,15 @@ class BuildsOnCpu(unittest.TestCase):
             states = check.States(torch, layers, w["grad_bytes"])
             states.after_backward()
             states.step()
+
+    def test_a_plain_mlp_builds_up_and_down_only(self):
+        import torch
+        w = self.shrunk("llama3-8b-s4096")
+        w["layer"]["mlp"] = "plain"
+        layers, _ = check.build(torch, w, check.first_layers(w, 1), compiled=False, device="cpu")
+        mlp = layers[0].mlp
+        self.assertEqual(tuple(mlp.up.weight.shape), (128, 256))
+        self.assertEqual(tuple(mlp.down.weight.shape), (256, 128))
 
     def test_a_mode_measures_every_figure(self):
         """measure_mode end to end on the CPU, the CUDA counters stood in for by a ledger of

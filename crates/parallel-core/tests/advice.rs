@@ -1,11 +1,12 @@
 //! The search's advice against the layouts of published runs (issues 25 and 35): searching a
 //! run's cluster, model, sequence length and global batch on its card puts the best plan with
 //! the published TP, CP and PP degrees in the top twentieth of the fitting plans; its first plan
-//! splits no sequence that a plan without CP handles as quickly or without full recompute, and
-//! where it splits one it says what the best plan without CP loses, in figures.
+//! splits no sequence that a plan without CP handles as quickly, and where it splits one it
+//! says what the best plan without CP loses, in figures.
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+use parallel_core::estimate::Term;
 use parallel_core::hardware::Hardware;
 use parallel_core::runs::runs;
 use parallel_core::search::{equally_quick, search, Ahead, SearchOutcome};
@@ -72,14 +73,17 @@ fn published_layouts_rank_in_the_top_twentieth() {
 }
 
 /// No first plan splits a sequence that a plan without CP handles equally quickly (within
-/// [`parallel_core::search::EQUAL_TIME_SHARE`]) or without recomputing every layer. When the
+/// [`parallel_core::search::EQUAL_TIME_SHARE`]). When the
 /// first plan splits the sequence, the outcome carries the best plan without CP (if one fits)
 /// and the term it loses on; otherwise it carries none.
 ///
-/// Where CP stays first, the plans without it fit only with full recompute: CP divides every
-/// layer's activations by c, which spares the recomputed forward. NVIDIA's NeMo recipe for
-/// Llama 3.1 405B makes the same trade at 8,192 tokens: TP 8 × PP 9 × CP 4 on 576 cards
-/// (`nemo/collections/llm/recipes/llama31_405b.py`, `trainer(context_parallelism = 4)`).
+/// Where CP stays first, it buys one of two things. The plans without it fit only with full
+/// recompute: CP divides every layer's activations by c, which spares the recomputed forward
+/// (NVIDIA's NeMo recipe for Llama 3.1 405B makes that trade at 8,192 tokens: TP 8 × PP 9 ×
+/// CP 4 on 576 cards, `nemo/collections/llm/recipes/llama31_405b.py`,
+/// `trainer(context_parallelism = 4)`). Or it sends less than the TP it replaces
+/// (Megatron-Bridge's Nemotron-4 340B pretraining recipe, `model_config`, runs TP 8 × PP 12 ×
+/// CP 2 at `sequence_length = 4096`).
 fn what_cp_buys(id: &str, found: &SearchOutcome) {
     let first = &found.plans[0];
     match (&found.without_cp, first.config.cp) {
@@ -95,23 +99,7 @@ fn what_cp_buys(id: &str, found: &SearchOutcome) {
         (Some(without), cp) => {
             assert_eq!(without.config.cp, 1);
             let (a, b) = (first.report.estimate.step_s, without.report.estimate.step_s);
-            assert!(
-                !equally_quick(a.get(), b.get()),
-                "{id}: CP {cp} first although the best plan without CP is as quick"
-            );
-            assert_eq!(
-                (
-                    without.config.recompute,
-                    first.config.recompute == Recompute::Full
-                ),
-                (Recompute::Full, false),
-                "{id}: CP {cp} first where a plan without CP fits without full recompute"
-            );
             let why = found.why_cp().unwrap();
-            assert!(
-                matches!(why, Ahead::Quicker { .. } | Ahead::Margin),
-                "{id}: {why:?}"
-            );
             println!(
                 "    CP {cp}: the best plan without CP (TP {} × PP {}, {:?}) takes {:.2} s against {:.2} s: {why:?}",
                 without.config.tp,
@@ -119,6 +107,26 @@ fn what_cp_buys(id: &str, found: &SearchOutcome) {
                 without.config.recompute,
                 b.get(),
                 a.get()
+            );
+            assert!(
+                !equally_quick(a.get(), b.get()),
+                "{id}: CP {cp} first although the best plan without CP is as quick"
+            );
+            // What CP buys is either the recompute (the plans without it fit only by running
+            // every layer's forward again) or traffic: TP 4 × CP 2 sends K and V for half the
+            // tokens where TP 8 sends every activation (GPT-3 175B: 0.51 s less a step).
+            let traded_recompute = without.config.recompute == Recompute::Full
+                && first.config.recompute != Recompute::Full;
+            assert!(
+                traded_recompute
+                    || matches!(
+                        why,
+                        Ahead::Quicker {
+                            term: Term::ExposedComm,
+                            ..
+                        }
+                    ),
+                "{id}: CP {cp} first for {why:?}"
             );
         }
     }

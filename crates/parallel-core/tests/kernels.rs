@@ -9,7 +9,7 @@ use parallel_core::hardware::{
     Hardware, NCCL_BASE_LATENCY_US, NCCL_NET_STEP_US, NCCL_NVLINK_STEP_US, NCCL_RING_PLATEAU,
 };
 use parallel_core::kernels::{Kernels, Pass, H200_ATTENTION, H200_COPY_TBPS, H200_GEMM};
-use parallel_core::{Dim, InlineModel, ModelChoice, Plan, PlanConfig, Recompute};
+use parallel_core::{Dim, InlineModel, Mlp, ModelChoice, Plan, PlanConfig, Recompute};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1e-15)
@@ -86,6 +86,48 @@ fn a_dense_mha_layer_by_hand() {
     assert!(close(layer.attention_s.get(), attn));
     assert!(close(layer.memory_bound_s.get(), memory));
     assert!(close(layer.total_s.get(), gemms + attn + memory));
+}
+
+#[test]
+fn a_plain_gpt_layer_by_hand() {
+    // GPT's layer (Narayanan et al. 2021): h 2,304, 24 heads, a plain 4h MLP (up, GeLU, down);
+    // TP 2 on 2 cards, s 2,048: up is N = 4h/2, not 2·4h/2, and the FFN's memory-bound bytes
+    // are a GeLU's.
+    let p = plan(
+        InlineModel {
+            mlp: Mlp::Plain,
+            ..model(2304, 24, 24, 4 * 2304)
+        },
+        PlanConfig {
+            seq_len: 2048,
+            tp: 2,
+            ..on_h200(2)
+        },
+    );
+    let (h, f, t) = (2304.0, 4.0 * 2304.0 / 2.0, 2048.0);
+    let gemms = gemm(t, 3.0 * h / 2.0, h, 1.0)
+        + gemm(t, h, h / 2.0, 1.0)
+        + gemm(t, f, h, 1.0)
+        + gemm(t, h, f, 1.0);
+    let attn = attention(12.0, 96.0, t, t, t, 12.0);
+    let b = MEMORY_BOUND_STEP;
+    let bytes =
+        2.0 * t * (b.hidden * h + b.rotary * (24.0 + 24.0) * 96.0 + b.plain_ffn * 4.0 * h) / 2.0;
+    let memory = bytes / (H200_COPY_TBPS * 1e12);
+    let layer = p.layer_kernels().unwrap();
+    assert!(close(layer.gemm_s.get(), gemms), "{layer:?} vs {gemms}");
+    assert!(close(layer.attention_s.get(), attn));
+    assert!(close(layer.memory_bound_s.get(), memory));
+    // The same shapes gated hold a third more MLP: its up GEMM is twice as wide.
+    let gated = plan(
+        model(2304, 24, 24, 4 * 2304),
+        PlanConfig {
+            seq_len: 2048,
+            tp: 2,
+            ..on_h200(2)
+        },
+    );
+    assert!(gated.layer_kernels().unwrap().gemm_s > layer.gemm_s);
 }
 
 #[test]

@@ -272,8 +272,41 @@ fn a_custom_model_round_trips_by_its_fields() {
             assert_eq!(back.plan(grid), &config, "{fixture} on {grid:?}: {link}");
         }
     }
+    // GPT's plain MLP (the published runs' models) travels as `-pm` and comes back plain.
+    let mut carried = 0;
+    for run in parallel_core::runs::runs()
+        .into_iter()
+        .filter(|r| r.id.starts_with("korthikanti"))
+    {
+        for grid in GridId::ALL {
+            let config = PlanConfig {
+                model: run.config.model.clone(),
+                ..grid.start()
+            };
+            if Plan::new(&config).is_err() {
+                continue;
+            }
+            let mut state = LinkState::default();
+            match grid {
+                GridId::Eight => state.g8 = config.clone(),
+                GridId::SixtyFour => state.g64 = config.clone(),
+            }
+            let link = encode(&state);
+            assert!(link.contains("-pm"), "{}: {link}", run.id);
+            let (back, notices) = decode(&link);
+            assert!(notices.is_empty(), "{}: {notices:?}", run.id);
+            assert_eq!(back.plan(grid), &config, "{}: {link}", run.id);
+            let ModelChoice::Inline(model) = &back.plan(grid).model else {
+                panic!("{}: an inline model", run.id);
+            };
+            assert_eq!(model.mlp, parallel_core::Mlp::Plain);
+            carried += 1;
+        }
+    }
+    assert!(carried > 0);
     for bad in [
         "mdl-h4096-zz9",
+        "mdl-h4096-pmx",
         "mdl-hx",
         "mdl-h99999999999",
         "mdl-",

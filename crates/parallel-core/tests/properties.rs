@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use parallel_core::{
-    evaluate, Dim, InlineModel, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision, Preset,
-    RankOrder, Recompute, Rollout, Schedule,
+    evaluate, Dim, InlineModel, Mlp, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision,
+    Preset, RankOrder, Recompute, Rollout, Schedule,
 };
 use proptest::prelude::*;
 
@@ -188,6 +188,7 @@ proptest! {
             moe_layers: fields[9], experts: fields[10], top_k: fields[11], expert_ffn: fields[12],
             shared_experts: fields[0],
             kv_lora_rank: fields[13], qk_rope_head_dim: fields[14],
+            mlp: if fields[6].is_some_and(|f| f % 2 == 1) { Mlp::Plain } else { Mlp::Gated },
         };
         // Rollout engines of one card each (SPEC §15) on half the models.
         let rollout = fields[5].is_some().then(|| Rollout { gpus_per_engine: 1, ..Rollout::default() });

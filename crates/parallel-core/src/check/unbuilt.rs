@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::lang::Lang;
+use crate::model::Mlp;
 use crate::plan::Plan;
 
 /// One part of a card's work that the measuring program does not run.
@@ -22,6 +23,9 @@ pub enum Unbuilt {
     LinearAttention,
     /// Multi-head latent attention's low-rank projections.
     LatentAttention,
+    /// A plain-MLP (GPT) model's LayerNorm and learned positions, built as RMSNorm and
+    /// rotary embeddings.
+    GptNormAndPositions,
 }
 
 impl Unbuilt {
@@ -43,6 +47,9 @@ impl Unbuilt {
         }
         if m.mla.is_some() {
             parts.push(Unbuilt::LatentAttention);
+        }
+        if m.mlp == Mlp::Plain {
+            parts.push(Unbuilt::GptNormAndPositions);
         }
         parts
     }
@@ -81,6 +88,12 @@ impl Unbuilt {
                 "MLA 的低秩投影按实验室的宽度构建为普通多头投影。",
                 "Multi-head latent attention's low-rank projections are built as plain \
                  multi-head projections of the widths the lab counts.",
+            ),
+            Unbuilt::GptNormAndPositions => (
+                "GPT 的 LayerNorm 与可学习位置编码按 RMSNorm 与旋转位置编码构建：都是逐元素的访存内核，实验室也按同样的读写量计；MLP 按 GPT 的 up、GeLU、down 构建。",
+                "GPT's LayerNorm and learned positions are built as RMSNorm and rotary \
+                 embeddings: memory-bound kernels either way, counted by the lab with the same \
+                 reads and writes; the MLP is built as GPT's up, GeLU and down.",
             ),
         };
         lang.pick(zh, en)

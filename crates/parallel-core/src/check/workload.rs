@@ -7,6 +7,7 @@ use crate::config::{PlanConfig, Recompute};
 use crate::error::PlanError;
 use crate::grid::Coords;
 use crate::memory::ledger_total;
+use crate::model::Mlp;
 use crate::plan::Plan;
 use crate::stages::ShardBasis;
 
@@ -28,8 +29,11 @@ pub struct LayerShape {
     pub kv_heads: u32,
     /// Width of one head.
     pub head_dim: u32,
-    /// A dense layer's gated MLP width on the card, ffn/t.
+    /// A dense layer's MLP width on the card, ffn/t.
     pub ffn: u32,
+    /// The dense MLP's kind (absent: gated; `"plain"`: h → ffn, GeLU, ffn → h).
+    #[serde(default, skip_serializing_if = "Mlp::is_gated")]
+    pub mlp: Mlp,
     /// The routed experts of an MoE layer on the card (`None` for a dense model).
     pub experts: Option<ExpertShape>,
 }
@@ -237,6 +241,7 @@ impl Plan {
             kv_heads: m.kv_heads.div_ceil(d.tp),
             head_dim: m.head_dim,
             ffn: m.ffn / d.tp,
+            mlp: m.mlp,
             experts,
         };
         let (per_layer, scores) = self.activation_per_layer();

@@ -12,6 +12,7 @@
 use crate::config::{OptimizerOffload, Recompute};
 use crate::formula::{count_of, sum, Quantity, Show};
 use crate::kernels::{Kernels, Pass};
+use crate::model::Mlp;
 use crate::plan::Plan;
 
 /// Bytes of one bf16 element.
@@ -24,8 +25,10 @@ const BF16: f64 = 2.0;
 ///   (read 2, write 1: 3 + 3), 10; backward the norms read x and dy and write dx (3 + 3) and
 ///   the residual junctions add two gradients (3 + 3), 12;
 /// - per query or key width: rotary embedding reads and writes q and k, 2; backward 2;
-/// - per FFN width: SiLU·mul reads gate and up and writes their product, 3; backward reads
-///   gate, up and the gradient and writes two gradients, 5;
+/// - per FFN width of a gated MLP: SiLU·mul reads gate and up and writes their product, 3;
+///   backward reads gate, up and the gradient and writes two gradients, 5; of a plain MLP:
+///   the GeLU reads up's output and writes its own, 2; backward reads the input and the
+///   gradient and writes one gradient, 3;
 /// - per routed token and hidden element of an MoE layer: the permutation's dispatch and
 ///   combine each read and write h, 4; backward 4;
 /// - per logit: the loss's log-softmax reads the logits and writes log-probabilities, 2;
@@ -36,8 +39,10 @@ pub struct MemoryBound {
     pub hidden: f64,
     /// Per element of the query and key widths.
     pub rotary: f64,
-    /// Per element of the FFN width.
+    /// Per element of a gated MLP's FFN width (and an expert's).
     pub ffn: f64,
+    /// Per element of a plain MLP's FFN width.
+    pub plain_ffn: f64,
     /// Per routed token and hidden element.
     pub permute: f64,
     /// Per logit.
@@ -49,6 +54,7 @@ pub const MEMORY_BOUND_FORWARD: MemoryBound = MemoryBound {
     hidden: 10.0,
     rotary: 2.0,
     ffn: 3.0,
+    plain_ffn: 2.0,
     permute: 4.0,
     loss: 2.0,
 };
@@ -58,6 +64,7 @@ pub const MEMORY_BOUND_STEP: MemoryBound = MemoryBound {
     hidden: 22.0,
     rotary: 4.0,
     ffn: 8.0,
+    plain_ffn: 5.0,
     permute: 8.0,
     loss: 4.0,
 };
@@ -186,13 +193,13 @@ impl Plan {
         self.gemm_time::<Q>(k, tokens, qkv) + self.gemm_time(k, tokens, out)
     }
 
-    /// A gated MLP of width w on a card at `tokens` rows: gate and up as one GEMM
-    /// (N = 2·w, K = h), then down (N = h, K = w).
-    fn gated_mlp_time<Q: Quantity>(
+    /// An MLP of width w on a card at `tokens` rows: its up matrices as one GEMM (N = 2·w
+    /// gated, gate and up; N = w plain), then down (N = h, K = w).
+    fn mlp_time<Q: Quantity>(
         &self,
         k: &Kernels,
         tokens: (&'static str, f64),
-        width: f64,
+        (width, mlp): (f64, Mlp),
         symbols: &MlpSymbols,
     ) -> Q {
         let h = f64::from(self.model().hidden);
@@ -201,7 +208,7 @@ impl Plan {
         let up = Gemm {
             time: up_time,
             rate: up_rate,
-            n: (up_n, 2.0 * width),
+            n: (up_n, f64::from(mlp.up_matrices()) * width),
             k: ("h", h),
         };
         let down = Gemm {
@@ -213,10 +220,11 @@ impl Plan {
         self.gemm_time::<Q>(k, tokens, up) + self.gemm_time(k, tokens, down)
     }
 
-    /// A dense gated MLP on a card: w = ffn/t.
+    /// A dense MLP on a card, of the model's kind: w = ffn/t.
     fn dense_mlp_times<Q: Quantity>(&self, k: &Kernels) -> Q {
-        let width = f64::from(self.model().ffn) / f64::from(self.degrees().tp);
-        self.gated_mlp_time(k, ("T_l", self.card_tokens()), width, &DENSE_MLP)
+        let m = self.model();
+        let width = f64::from(m.ffn) / f64::from(self.degrees().tp);
+        self.mlp_time(k, ("T_l", self.card_tokens()), (width, m.mlp), &DENSE_MLP)
     }
 
     /// An MoE layer's GEMMs on a card: the router (N = experts, K = h), its experts/e routed
@@ -239,12 +247,12 @@ impl Plan {
             n: ("experts", experts),
             k: ("h", h),
         };
-        let one_expert = self.gated_mlp_time::<Q>(k, routed, ffn, &EXPERT_MLP);
+        let one_expert = self.mlp_time::<Q>(k, routed, (ffn, Mlp::Gated), &EXPERT_MLP);
         let mut total = self.gemm_time::<Q>(k, tokens, router)
             + count_of::<Q>("experts", experts) / count_of("e", e) * one_expert;
         if moe.shared_experts > 0 {
             let width = f64::from(moe.shared_experts) * ffn / t;
-            total = total + self.gated_mlp_time(k, tokens, width, &SHARED_MLP);
+            total = total + self.mlp_time(k, tokens, (width, Mlp::Gated), &SHARED_MLP);
         }
         Some(total)
     }
@@ -312,7 +320,10 @@ impl Plan {
             per_stage = per_stage
                 + count_of::<Q>("L_dense", m.dense_layers())
                     * count_of("ffn", m.ffn)
-                    * Q::lit(pass.ffn);
+                    * Q::lit(match m.mlp {
+                        Mlp::Gated => pass.ffn,
+                        Mlp::Plain => pass.plain_ffn,
+                    });
         }
         if let Some(moe) = m.moe {
             let routed = count_of::<Q>("top_k", moe.top_k)

@@ -8,7 +8,7 @@ use super::names as n;
 use super::output::Note;
 use super::values::{bad, Values};
 use crate::error::PlanError;
-use crate::model::{InlineModel, Model, ModelChoice, Preset};
+use crate::model::{InlineModel, Mlp, Model, ModelChoice, Preset};
 
 /// Appends the model's flags: layers, hidden, FFN (when the model has a dense FFN), heads,
 /// query groups (when fewer than heads), kv-channels, vocab, untied output; MoE's experts,
@@ -205,6 +205,9 @@ pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoic
         head_dim: Some(head_dim).filter(|d| *d != (hidden / heads).max(1)),
         full_attention_layers: full_attention_layers.filter(|f| *f != layers),
         ffn,
+        // Megatron-LM's `--swiglu` is not read: a model from flags is gated, as every
+        // preset and slime recipe is.
+        mlp: Mlp::Gated,
         vocab: Some(vocab),
         tied_embeddings: !v.has(n::UNTIE),
         moe_layers,

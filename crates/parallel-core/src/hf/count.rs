@@ -10,7 +10,7 @@ use super::moe::MoeParts;
 use super::notes::{notes, HfNote};
 use super::reading::Reading;
 use crate::error::PlanError;
-use crate::model::InlineModel;
+use crate::model::{InlineModel, Mlp};
 
 /// Parameter counts above this are not exact as the `f64` of [`crate::Model::params`]: 2^53.
 const MAX_EXACT: u128 = 1 << 53;
@@ -224,6 +224,8 @@ impl Reading {
             head_dim: Some(self.attention.head_dim()),
             full_attention_layers: Some(self.layers),
             ffn: (self.ffn > 0).then_some(self.ffn),
+            // The architectures read (SPEC §13) all gate their MLP.
+            mlp: Mlp::Gated,
             vocab: Some(self.vocab),
             tied_embeddings: self.tied,
             moe_layers: moe.map(|m| m.layers),

@@ -1,7 +1,7 @@
 //! A custom model in a link as one token, `mdl-p8030261248-h4096-l32-…`: its fields, not its
 //! JSON ([`encode_inline`], [`decode_inline`]), for [`super::plan_codec`].
 
-use crate::model::InlineModel;
+use crate::model::{InlineModel, Mlp};
 
 use super::notice::IgnoredReason;
 
@@ -13,8 +13,12 @@ const INLINE_KEYS: [&str; 16] = [
     "p", "h", "l", "a", "k", "d", "fa", "f", "v", "ml", "e", "x", "ef", "s", "kl", "qr",
 ];
 
+/// The part that marks a plain (h → ffn → h) MLP; a gated one, the default, has none.
+const PLAIN_MLP: &str = "-pm";
+
 /// A custom model (an inline model, or a pasted config.json once counted) as one token: its
-/// fields, not its JSON, each a key and digits joined by `-`, `t` for tied embeddings.
+/// fields, not its JSON, each a key and digits joined by `-`, `t` for tied embeddings, `pm` for
+/// a plain MLP.
 pub(super) fn encode_inline(m: &InlineModel) -> String {
     let values: [Option<u64>; 16] = [
         m.params,
@@ -45,6 +49,9 @@ pub(super) fn encode_inline(m: &InlineModel) -> String {
     if m.tied_embeddings {
         out.push_str("-t");
     }
+    if m.mlp == Mlp::Plain {
+        out.push_str(PLAIN_MLP);
+    }
     out
 }
 
@@ -57,6 +64,10 @@ pub(super) fn decode_inline(token: &str) -> Result<InlineModel, IgnoredReason> {
     for part in body.split('-') {
         if part == "t" {
             m.tied_embeddings = true;
+            continue;
+        }
+        if Some(part) == PLAIN_MLP.strip_prefix('-') {
+            m.mlp = Mlp::Plain;
             continue;
         }
         let split = part

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::shape::{count_params, Mla, Model, Moe};
+use super::shape::{count_params, Mla, Mlp, Model, Moe};
 use crate::checks::{at_least_one_or, required};
 use crate::error::PlanError;
 
@@ -40,6 +40,9 @@ pub struct InlineModel {
     /// Dense FFN width (required when params is absent).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ffn: Option<u32>,
+    /// The dense MLP's kind (default gated; `"plain"` for GPT's h → ffn → h).
+    #[serde(skip_serializing_if = "Mlp::is_gated")]
+    pub mlp: Mlp,
     /// Vocabulary (required when params is absent).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vocab: Option<u32>,
@@ -135,6 +138,7 @@ impl InlineModel {
             kv_heads,
             head_dim,
             ffn,
+            mlp: self.mlp,
             vocab,
             tied_embeddings: self.tied_embeddings,
             moe,

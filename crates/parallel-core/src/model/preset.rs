@@ -1,7 +1,7 @@
 //! The presets of SPEC §8 and §13: the lesson's named models, each with the figures of its
 //! published `config.json` (or its published total where the counter does not model it).
 
-use super::shape::{Mla, Model, Moe};
+use super::shape::{Mla, Mlp, Model, Moe};
 
 /// A named model of the lesson.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,6 +91,7 @@ impl Preset {
                 kv_heads: 4,
                 head_dim: 256,
                 ffn: 17_408,
+                mlp: Mlp::Gated,
                 vocab: 248_320,
                 tied_embeddings: false,
                 moe: None,
@@ -106,6 +107,7 @@ impl Preset {
                 kv_heads: 8,
                 head_dim: 128,
                 ffn: 53_248,
+                mlp: Mlp::Gated,
                 vocab: 128_256,
                 tied_embeddings: false,
                 moe: None,
@@ -122,6 +124,7 @@ impl Preset {
                 kv_heads: 128,
                 head_dim: 128,
                 ffn: 18_432,
+                mlp: Mlp::Gated,
                 vocab: 129_280,
                 tied_embeddings: false,
                 moe: Some(Moe {
@@ -150,6 +153,7 @@ impl Preset {
                 kv_heads: 8,
                 head_dim: 128,
                 ffn: 14_336,
+                mlp: Mlp::Gated,
                 vocab: 128_256,
                 tied_embeddings: false,
                 moe: None,
@@ -165,6 +169,7 @@ impl Preset {
                 kv_heads: 8,
                 head_dim: 128,
                 ffn: 28_672,
+                mlp: Mlp::Gated,
                 vocab: 128_256,
                 tied_embeddings: false,
                 moe: None,
@@ -181,6 +186,7 @@ impl Preset {
                 kv_heads: 8,
                 head_dim: 128,
                 ffn: 0,
+                mlp: Mlp::Gated,
                 vocab: 32_000,
                 tied_embeddings: false,
                 moe: Some(Moe {
@@ -203,6 +209,7 @@ impl Preset {
                 kv_heads: 4,
                 head_dim: 128,
                 ffn: 0,
+                mlp: Mlp::Gated,
                 vocab: 151_936,
                 tied_embeddings: false,
                 moe: Some(Moe {

@@ -28,6 +28,41 @@ pub struct Mla {
     pub qk_rope_head_dim: u32,
 }
 
+/// The kind of a dense layer's MLP, which sets how many h × ffn matrices it holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mlp {
+    /// Gated (SwiGLU, Shazeer 2020, as Llama, Qwen and Mixtral use): gate and up, h → ffn
+    /// each, then down, ffn → h: three matrices, 3·h·ffn parameters.
+    #[default]
+    Gated,
+    /// Plain (GPT-2/GPT-3 and Megatron-LM's GPT without `--swiglu`): up, h → ffn, a GeLU, then
+    /// down, ffn → h: two matrices, 2·h·ffn parameters (ffn = 4h in Narayanan et al. 2021 and
+    /// Korthikanti et al. 2022).
+    Plain,
+}
+
+impl Mlp {
+    /// The h × ffn matrices the MLP feeds each token through before `down`: 2 gated (gate
+    /// and up, run as one GEMM of width 2·ffn), 1 plain.
+    pub const fn up_matrices(self) -> u32 {
+        match self {
+            Mlp::Gated => 2,
+            Mlp::Plain => 1,
+        }
+    }
+
+    /// Its matrices in all: the up matrices and down.
+    pub const fn matrices(self) -> u32 {
+        self.up_matrices() + 1
+    }
+
+    /// Whether it is the default, gated kind (for skipping it in JSON).
+    pub fn is_gated(&self) -> bool {
+        *self == Mlp::Gated
+    }
+}
+
 /// A resolved model: every figure the formulas need.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Model {
@@ -47,6 +82,8 @@ pub struct Model {
     pub head_dim: u32,
     /// FFN width of the dense MLP.
     pub ffn: u32,
+    /// The dense MLP's kind (experts are gated).
+    pub mlp: Mlp,
     /// Vocabulary size V.
     pub vocab: u32,
     /// Whether the output head shares the embedding matrix.
@@ -112,7 +149,7 @@ impl Model {
 /// Counts the parameters of a model from its shape (SPEC §8).
 ///
 /// Embeddings V·h, an untied output head V·h (none when tied); per layer: attention
-/// h·a·hd (q) + 2·h·kv·hd (k, v) + a·hd·h (o), a gated MLP 3·h·ffn (MoE layers:
+/// h·a·hd (q) + 2·h·kv·hd (k, v) + a·hd·h (o), a dense MLP 3·h·ffn gated or 2·h·ffn plain (MoE layers:
 /// (experts + shared)·3·h·expert_ffn plus a router h·experts), two norms of h; a final norm
 /// of h; no biases. MLA and linear attention are not modelled: presets that use them carry
 /// their published total.
@@ -130,7 +167,7 @@ pub fn count_params(m: &Model) -> f64 {
     let embeddings = vocab * h * if m.tied_embeddings { 1.0 } else { 2.0 };
     let attention = h * a * hd + 2.0 * h * kv * hd + a * hd * h;
     let norms = 2.0 * h;
-    let dense_mlp = 3.0 * h * f64::from(m.ffn);
+    let dense_mlp = f64::from(m.mlp.matrices()) * h * f64::from(m.ffn);
     let dense_layers = f64::from(m.dense_layers());
     let mut total =
         embeddings + f64::from(m.layers) * (attention + norms) + dense_layers * dense_mlp + h;

@@ -7,14 +7,14 @@ use super::torchtitan::torchtitan;
 use crate::config::{PlanConfig, Recompute, Schedule};
 use crate::hardware::Hardware;
 use crate::lesson::llama3_runs;
-use crate::model::{InlineModel, ModelChoice};
+use crate::model::{InlineModel, Mlp, ModelChoice};
 
 const LLAMA3: &str = "Llama 3 (arXiv 2407.21783) Table 4";
 const NARAYANAN: &str = "Narayanan et al. 2021 (arXiv 2104.04473) Table 1";
 const KORTHIKANTI: &str = "Korthikanti et al. 2022 (arXiv 2205.05198) Tables 3 and 5";
 
 /// A GPT model of Narayanan et al. 2021 and Korthikanti et al. 2022: h, l, a as in their
-/// tables, a 4h MLP, V = 51,200, s = 2,048, and P from Narayanan et al.'s eq. 2,
+/// tables, a plain 4h MLP (h → 4h → h with a GeLU), V = 51,200, s = 2,048, and P from Narayanan et al.'s eq. 2,
 /// P = 12·l·h²·(1 + 13/(12h) + (V + s)/(12·l·h)).
 fn gpt(hidden: u32, layers: u32, heads: u32) -> ModelChoice {
     let (h, l, v, s) = (f64::from(hidden), f64::from(layers), 51_200.0, 2048.0);
@@ -27,6 +27,7 @@ fn gpt(hidden: u32, layers: u32, heads: u32) -> ModelChoice {
         kv_heads: Some(heads),
         head_dim: Some(hidden / heads),
         ffn: Some(4 * hidden),
+        mlp: Mlp::Plain,
         vocab: Some(51_200),
         ..InlineModel::default()
     })
