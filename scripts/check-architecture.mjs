@@ -6,11 +6,15 @@
 //   3. Each file path in backticks exists: `dir/file.ext`, `{a,b}.rs` and `dir/{a,b}` expanded,
 //      read from the root, the core's or the page's src/, scripts/ or assets/ (`BASES`) and,
 //      inside a code map, first from that crate (src/ first) and the modules its row names.
-// A failure names the line of ARCHITECTURE.md and what is wrong with it.
+//   4. Each Rust path in backticks (`Plan::cards_memory`, `memory::ledger`), in ARCHITECTURE.md
+//      and docs/formulas.md, names an item defined in the core, the CLI or the page (`SOURCES`):
+//      its last segment is a `fn`, type, constant, module, field or variant there, and a
+//      leading type (`Plan::…`) is defined too. A renamed function fails here.
+// A failure names the line of the document and what is wrong with it.
 //
 // Usage: node scripts/check-architecture.mjs [--self-test]
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,6 +150,47 @@ export function check(root, doc) {
   return problems;
 }
 
+/** The source folders whose items the documents may name. */
+const SOURCES = ['crates/parallel-core/src', 'crates/parallel-cli/src', 'web/src'];
+
+/** Types of other crates the documents name (Leptos's), not resolved in ours. */
+const EXTERNAL = new Set(['Signal', 'Memo', 'RwSignal', 'Callback', 'Effect']);
+
+/** Every `.rs` file's text under `dir`. */
+function rustSources(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) rustSources(file, out);
+    else if (file.endsWith('.rs')) out.push(readFileSync(file, 'utf8'));
+  }
+  return out;
+}
+
+/** Whether `name` is defined in one of `sources`: an item, a field, or an enum variant. */
+function defined(sources, name) {
+  const item = new RegExp(
+    `\\b(fn|struct|enum|trait|const|type|static|mod)\\s+${name}\\b|\\bpub(\\([a-z]+\\))?\\s+${name}\\s*:|^\\s*${name}\\s*[,({]`,
+    'm',
+  );
+  return sources.some((s) => item.test(s));
+}
+
+/** Each Rust path in backticks of `doc` (named `name`) that names nothing in the tree at `root`. */
+export function unresolved(root, doc, name) {
+  const sources = SOURCES.flatMap((dir) => rustSources(path.join(root, dir)));
+  const problems = [];
+  doc.split('\n').forEach((line, i) => {
+    for (const m of line.matchAll(/`([A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+)(?:\([^`]*\))?`/g)) {
+      const parts = m[1].split('::');
+      if (EXTERNAL.has(parts[0])) continue;
+      const missing = parts.filter((part, k) => (k === parts.length - 1 || /^[A-Z]/.test(part)) && !defined(sources, part));
+      if (missing.length > 0) problems.push(`${name} line ${i + 1}: \`${m[1]}\` names no definition (${missing.join(', ')})`);
+    }
+  });
+  return problems;
+}
+
 /** Small trees with one mistake each; each must be caught, and the clean one must pass. */
 function selfTest() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'check-architecture-'));
@@ -161,6 +206,7 @@ function selfTest() {
   write('web/src/lib.rs', 'pub mod delta;\n');
   write('web/src/delta/mod.rs', '');
   write('scripts/x.sh', '');
+  write('crates/parallel-core/src/alpha.rs', 'pub struct Alpha { pub width: u32 }\nimpl Alpha {\n    pub fn reach(&self) -> u32 { 1 }\n}\n');
   const clean = [
     '# A', 'See `scripts/x.sh`.',
     '### `crates/parallel-core`', '| module | holds |', '|---|---|', '| `alpha` | `alpha.rs` |', '| `beta/` | b |',
@@ -184,17 +230,33 @@ function selfTest() {
       console.error(`check-architecture self-test "${name}": expected ${expected} problem(s), got ${found.length}: ${found.join('; ')}`);
     }
   }
+  const paths = [
+    ['resolved', 'By `Alpha::reach` over `Alpha::width` (`alpha::Alpha`).', 0],
+    ['a renamed function', 'By `Alpha::stretch`.', 1],
+    ['a renamed type', 'By `Beta::reach`.', 1],
+  ];
+  for (const [name, doc, expected] of paths) {
+    const found = unresolved(dir, doc, 'doc');
+    if (found.length !== expected) {
+      ok = false;
+      console.error(`check-architecture self-test "${name}": expected ${expected} problem(s), got ${found.length}: ${found.join('; ')}`);
+    }
+  }
   rmSync(dir, { recursive: true, force: true });
-  if (ok) console.log(`check-architecture: self-test passed (${cases.length} cases)`);
+  if (ok) console.log(`check-architecture: self-test passed (${cases.length + paths.length} cases)`);
   return ok;
 }
 
 function main(argv) {
   if (argv.includes('--self-test')) return selfTest();
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const problems = check(root, readFileSync(path.join(root, 'ARCHITECTURE.md'), 'utf8'));
+  const problems = [
+    ...check(root, readFileSync(path.join(root, 'ARCHITECTURE.md'), 'utf8')),
+    ...unresolved(root, readFileSync(path.join(root, 'ARCHITECTURE.md'), 'utf8'), 'ARCHITECTURE.md'),
+    ...unresolved(root, readFileSync(path.join(root, 'docs/formulas.md'), 'utf8'), 'docs/formulas.md'),
+  ];
   for (const p of problems) console.error(p);
-  if (problems.length === 0) console.log('check-architecture: ARCHITECTURE.md matches the tree');
+  if (problems.length === 0) console.log('check-architecture: ARCHITECTURE.md matches the tree; its and docs/formulas.md\'s Rust paths resolve');
   return problems.length === 0;
 }
 

@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { CJK, openPage, settleAndCheck, startLab } from './harness.mjs';
+import { CJK, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
 import {
   SELECTS, SLIDERS, START, SWITCHES, flip, cardFields, choose, cli, controlError, coreDefaults, differences, expected, fullConfig,
   keyboardTo, pointerTo, presetIds, rng, shown, sliderState, thousands,
@@ -54,6 +54,12 @@ async function checkVerdict(grid, testId, context) {
   return verdict;
 }
 
+/** DP = N ÷ (TP·PP·CP) of a config, or null when that is not a whole number. */
+function derivedDp(c) {
+  const d = c.gpus / (c.tp * c.pp * c.cp);
+  return Number.isInteger(d) && d >= 1 ? d : null;
+}
+
 /** The slider's three views of its value agree with each other and with the config. */
 async function checkSlider(grid, slider, context) {
   const state = await sliderState(grid.section, slider);
@@ -66,7 +72,11 @@ async function checkSlider(grid, slider, context) {
 
 /** Every figure of the grid equals the CLI's for the last valid plan and the selected card. */
 async function checkFigures(grid, context) {
-  const diffs = differences(await shown(grid.section), expected(grid.lastValid, grid.card));
+  const want = expected(grid.lastValid, grid.card);
+  // The derived DP is the controls' own, N ÷ (TP·PP·CP), none when that is not whole: never
+  // the last valid plan's.
+  want.report = { ...want.report, dp: derivedDp(grid.config) };
+  const diffs = differences(await shown(grid.section), want);
   assert.deepEqual(diffs, [], `${context}: page and CLI differ on ${JSON.stringify(grid.lastValid)} card ${grid.card}`);
 }
 
@@ -244,6 +254,8 @@ test(`property: ${PLANS_PER_GRID} random plans per grid through the controls agr
         if (verdict.error) {
           const stale = grid.section.locator('.stale-note');
           assert.equal(await stale.count(), 1, `${where}: a rejected plan marks the figures as the last valid ones`);
+          const dp = derivedDp(grid.config);
+          assert.equal(await visibleText(grid.section.getByTestId('derived-dp')), dp === null ? '—' : String(dp), `${where}: no stale DP`);
         }
       }
       const selected = grid.card;

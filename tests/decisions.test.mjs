@@ -130,6 +130,13 @@ test('decision 1: the reference plan passes, selective recompute overflows, a wr
   assert.equal(await total.getAttribute('data-fits'), 'true', 'the plan itself fits');
   assert.match(await visibleText(verdict), /✗ 还有数对不上/);
 
+  // The opening prediction's rule, within 5%: 56 for 55.6 GB is right, 52 is not.
+  verdict = await checkOne({ states: '56', activations: FULL.activations });
+  assert.equal(await statesLine.getAttribute('data-ok'), 'true', '56 GB is within 5% of 55.6 GB');
+  assert.equal(await verdict.getAttribute('data-pass'), 'true');
+  verdict = await checkOne({ states: '52', activations: FULL.activations });
+  assert.equal(await statesLine.getAttribute('data-ok'), 'false', '52 GB is more than 5% off');
+
   // Activations wrong instead.
   verdict = await checkOne({ states: FULL.states, activations: '27' });
   assert.equal(await verdict.getAttribute('data-pass'), 'false', '27 GB is not the activations');
@@ -262,6 +269,11 @@ test('decision 2: TP is the heaviest (75.2 GB over NVLink); the bubble at m = 8 
   assert.equal(await verdict.getAttribute('data-pass'), 'false', 'the bubble is above 10%');
   assert.match(await visibleText(verdict), /✗ 气泡超过了你的阈值/);
 
+  // An acceptable bubble of 100% would pass every plan: the field refuses it, by name.
+  verdict = await checkTwo({ threshold: '100' });
+  assert.equal(await verdict.getAttribute('data-pass'), 'false', 'a threshold of 100% is refused');
+  assert.match(await visibleText(verdict), /必须小于 100%/);
+
   // A 15% threshold: everything passes.
   verdict = await checkTwo({ threshold: '15' });
   assert.match(await visibleText(bubble), /12\.5% .*✓ 不超过你定的阈值 15\.0%$/, 'below 15%');
@@ -384,7 +396,7 @@ test('part four in English: no Chinese character after any verdict', async () =>
   const steps = [
     ['decision 1, accepted', () => checkOne({ zero: '3', tp: '1', recompute: 'full', ...FULL }), true, /✓ Accepted/],
     ['decision 1, overflow', () => checkOne({ recompute: 'selective', ...SELECTIVE }), false, /does not fit/],
-    ['decision 1, wrong figure', () => checkOne({ recompute: 'full', states: '50', activations: '2.7' }), false, /no match/],
+    ['decision 1, wrong figure', () => checkOne({ recompute: 'full', states: '50', activations: '2.7' }), false, /more than 5% off/],
     ['decision 1, bad input', () => checkOne({ states: 'abc', activations: '-3' }), false, /not a number.*cannot be negative/],
     ['decision 1, empty', () => checkOne({ states: '', activations: '1e999' }), false, /Empty/],
     ['decision 2, empty selects', () => checkTwo({ tp: '8', pp: '2', zero: '1', m: '8', heaviest: '', bytes: '75.2', link: '', threshold: '' }), false, /Pick the heaviest dimension/],

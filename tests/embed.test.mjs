@@ -5,6 +5,7 @@
 // course page, whose snippet script sets the iframe's height from it, and again when the
 // widget's size changes.
 
+import fs from 'node:fs';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -23,10 +24,18 @@ import {
 let lab;
 let course;
 const coursePage = { type: 'text/html; charset=utf-8', body: '' };
+// A page of the course's origin that claims a height as the widget does, then says it has.
+const impostor = {
+  type: 'text/html; charset=utf-8',
+  body: `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>x</title><link rel="icon" href="data:,"></head><body><script>
+parent.postMessage({ type: 'parallel-lab:height', height: 4321 }, '*');
+parent.postMessage({ type: 'impostor-done' }, '*');
+</script></body></html>`,
+};
 before(async () => {
   lab = await startLab();
   // The course site: another port, so another origin than the lab's.
-  course = await serveStatic(null, {}, { files: { '/lesson.html': coursePage } });
+  course = await serveStatic(null, {}, { files: { '/lesson.html': coursePage, '/impostor.html': impostor } });
 });
 after(async () => {
   await lab?.close();
@@ -160,6 +169,8 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   assert.equal(await inner.getByTestId('slider-m').inputValue(), '32');
   assert.equal(await page.evaluate(() => history.length), entries, 'the course page keeps its history');
 
+  await onlyTheWidgetSizesIt(page, iframe, frame);
+
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
@@ -227,6 +238,59 @@ test('a controls= value that names no control is named in the notice; the widget
   await root.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
   assert.ok((await visibleText(page.getByTestId('link-notice'))).includes('controls=tp,sliders'));
   assert.deepEqual(await controlsShown(page), LESSON);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+/**
+ * The course page believes a height only from the widget: a message of the course page's own
+ * window, and one from the frame's window once it shows a page of another origin, leave the
+ * iframe as it was.
+ */
+async function onlyTheWidgetSizesIt(page, iframe, frame) {
+  const sized = await styleHeight(iframe);
+  assert.notEqual(sized, null, 'the widget sized the iframe first');
+  await page.evaluate(() => new Promise((resolve) => {
+    addEventListener('message', function done(e) {
+      if (e.data && e.data.type === 'self-done') { removeEventListener('message', done); resolve(); }
+    });
+    postMessage({ type: 'parallel-lab:height', height: 4321 }, '*');
+    postMessage({ type: 'self-done' }, '*');
+  }));
+  assert.equal(await styleHeight(iframe), sized, 'a message from the course page itself');
+  const heard = page.evaluate(() => new Promise((resolve) => {
+    addEventListener('message', function done(e) {
+      if (e.data && e.data.type === 'impostor-done') { removeEventListener('message', done); resolve(); }
+    });
+  }));
+  await frame.evaluate((url) => { location.href = url; }, `${origin(course)}/impostor.html`);
+  await heard;
+  assert.equal(await styleHeight(iframe), sized, 'a message from another origin in the frame');
+}
+
+test('docs/course-page-example.html sizes its frame from the widget alone and sets plans in it', async () => {
+  const example = fs.readFileSync(new URL('../docs/course-page-example.html', import.meta.url), 'utf8');
+  assert.ok(example.includes("const LAB = 'http://127.0.0.1:8080/';"), 'the example names its lab address once');
+  coursePage.body = example.replace("const LAB = 'http://127.0.0.1:8080/';", `const LAB = '${lab.baseUrl}';`);
+  const context = await lab.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
+  const iframe = page.locator('iframe#lab');
+  const inner = page.frameLocator('iframe#lab');
+  await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  await page.waitForFunction(() => /^\d+(\.\d+)?px$/.test(document.getElementById('lab').style.height));
+  // A plan button reaches the widget (its message is addressed to the lab's origin): TP 8 × PP 2.
+  const button = page.locator('button[data-plan]').first();
+  assert.deepEqual(JSON.parse(await button.getAttribute('data-plan')), { tp: 8, pp: 2, zero: 1 });
+  await button.click();
+  await inner.getByTestId('slider-pp').evaluate((el) => new Promise((resolve) => {
+    const check = () => (el.value === '2' ? resolve() : requestAnimationFrame(check));
+    check();
+  }));
+  assert.equal(await visibleText(inner.getByTestId('derived-dp')), '4');
+  const frame = await (await iframe.elementHandle()).contentFrame();
+  await onlyTheWidgetSizesIt(page, iframe, frame);
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { DESKTOP, PHONE, openPage, settleAndCheck, startLab } from './harness.mjs';
 import { SLIDERS, START, cli, keyboardTo, rng } from './drive.mjs';
 
 let lab;
@@ -43,6 +43,44 @@ async function figureValue(section, id) {
   }
 }
 
+/**
+ * The open panel is on screen as a person sees it: its rectangle inside the viewport, and the
+ * points near its four corners and its centre are the panel's own (no wrapper clips it, nothing
+ * covers it).
+ */
+async function assertOnScreen(page, panel, what) {
+  // The panel follows its button from the frame after the page moves (sections drawn late
+  // shift the page while it settles): wait, a frame at a time, for it to be inside the
+  // viewport, for at most two seconds of frames, then assert what is there.
+  await panel.evaluate((el) => new Promise((resolve) => {
+    let frames = 120;
+    const check = () => {
+      const r = el.getBoundingClientRect();
+      const inside = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+      if (inside || --frames === 0) resolve();
+      else requestAnimationFrame(check);
+    };
+    check();
+  }));
+  const box = await panel.boundingBox();
+  const { width, height } = page.viewportSize();
+  assert.ok(box, `${what}: the panel has a box`);
+  assert.ok(
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height,
+    `${what}: panel ${JSON.stringify(box)} inside the ${width} × ${height} viewport`,
+  );
+  const hits = await panel.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const inset = 4;
+    return [
+      [r.left + inset, r.top + inset], [r.right - inset, r.top + inset],
+      [r.left + inset, r.bottom - inset], [r.right - inset, r.bottom - inset],
+      [(r.left + r.right) / 2, (r.top + r.bottom) / 2],
+    ].map(([x, y]) => el.contains(document.elementFromPoint(x, y)));
+  });
+  assert.deepEqual(hits, [true, true, true, true, true], `${what}: every corner of the panel is visible`);
+}
+
 /** Opens every explanation of the section (by keyboard), checks it, closes it with Esc. */
 async function checkAll(section, config, card) {
   const want = cli(['eval', '--explain', '--card', String(card)], config).ok;
@@ -56,6 +94,7 @@ async function checkAll(section, config, card) {
     await button.press('Enter');
     const panel = section.getByTestId('explanation');
     assert.equal(await panel.count(), 1, id);
+    await assertOnScreen(section.page(), panel, id);
     assert.equal(await button.getAttribute('aria-expanded'), 'true');
     const result = Number(await panel.getAttribute('data-result'));
     const own = await figureValue(section, id);
@@ -127,4 +166,47 @@ test('every figure of both grids opens its explanation, equal to the figure and 
   assert.equal(await section.getByTestId('explanation').count(), 0, 'a second click closes');
   await settleAndCheck(page, problems, assert);
   await context.close();
+});
+
+/** Opens the `?` of `id` by a tap or click, as a person does, and checks the panel beside it. */
+async function openBeside(page, section, id) {
+  const button = section.getByTestId(`explain-${id}`).first();
+  await button.scrollIntoViewIfNeeded();
+  await button.click();
+  const panel = section.getByTestId('explanation');
+  await assertOnScreen(page, panel, id);
+  // Beside its button: the panel's nearest edge is within a few pixels of the button.
+  const [b, p] = [await button.boundingBox(), await panel.boundingBox()];
+  const gap = Math.max(p.y - (b.y + b.height), b.y - (p.y + p.height), 0);
+  assert.ok(gap <= 16, `${id}: ${gap} px between the button and its panel`);
+  return { button, panel };
+}
+
+test('help opens beside its button inside the viewport, on a phone and in the traffic table', async () => {
+  for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    const { page, context, problems } = await openPage(lab, options);
+    for (const lang of ['zh', 'en']) {
+      if (lang === 'en') await page.getByTestId('lang-toggle').click();
+      for (const grid of ['8', '64']) {
+        const section = page.getByTestId(`section-${grid}`);
+        // "Model states", then every row's figure of the traffic table (inside its scrolling
+        // wrapper), each closed a different way: the close button, Esc, a second tap.
+        const ids = await section
+          .locator('button[data-testid^="explain-"]')
+          .evaluateAll((all) => all.map((b) => b.dataset.testid.slice('explain-'.length)));
+        const traffic = ids.filter((id) => id.startsWith('traffic-'));
+        assert.ok(traffic.length > 0, `${name}: the traffic table has its explanations`);
+        for (const [i, id] of ['mem-states', ...traffic].entries()) {
+          const { button, panel } = await openBeside(page, section, id);
+          const how = i % 3;
+          if (how === 0) await panel.locator('button[data-close]').click();
+          else if (how === 1) await panel.press('Escape');
+          else await button.click();
+          assert.equal(await section.getByTestId('explanation').count(), 0, `${name} ${lang} ${id}: closed (${how})`);
+        }
+      }
+    }
+    await settleAndCheck(page, problems, assert);
+    await context.close();
+  }
 });

@@ -96,7 +96,8 @@ export function readSection(target) {
     },
   };
   return {
-    dp: Number(text('derived-dp')),
+    // "—" while the controls hold a combination the core refuses: no DP then, not the last one.
+    dp: text('derived-dp') === '—' ? null : Number(text('derived-dp')),
     estimate,
     memory,
     rollout,

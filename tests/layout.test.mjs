@@ -136,3 +136,91 @@ test('phone: the traffic table keeps its sideways scroll when a slider adds or r
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+// With one stage there is no schedule to draw: the note that says so stands once, where the
+// drawing would be, not a second time as its caption.
+test('PP = 1: the schedule says "a single stage" once', async () => {
+  let seen = 0;
+  for (const entry of ['', 'rl.html', 'plan.html']) {
+    const { page, context, problems } = await openPage(lab, DESKTOP, { entry });
+    await page.getByTestId('lang-toggle').click();
+    for (const grid of ['8', '64']) {
+      const section = page.getByTestId(`section-${grid}`);
+      await keyboardTo(section, SLIDERS.find((s) => s.field === 'pp'), 1);
+      const text = await section.innerText();
+      const times = text.split('PP = 1: a single stage, no pipeline and no bubble.').length - 1;
+      assert.ok(times <= 1, `${entry || 'index.html'} grid ${grid}: the note ${times} times`);
+      seen += times;
+    }
+    await settleAndCheck(page, problems, assert);
+    await context.close();
+  }
+  assert.ok(seen > 0, 'some page draws the schedule');
+});
+
+// What a person sees of the controls, on the RL page (every control) at 1,400 × 900 and on a
+// phone, in both languages: a switch's box sits beside its label, no select cuts the text of
+// any of its options, and a card's "!" (over its capacity) overlaps none of the card's texts.
+test('switches beside their labels, selects wide enough for their options, the "!" clear of the texts', async () => {
+  for (const options of [{ viewport: { width: 1400, height: 900 } }, PHONE]) {
+    const { page, context, problems } = await openPage(lab, options, { entry: 'rl.html' });
+    for (const lang of ['zh', 'en']) {
+      if (lang === 'en') await page.getByTestId('lang-toggle').click();
+      const where = `${options.viewport.width}×${options.viewport.height} ${lang}`;
+      for (const id of ['toggle-offload', 'toggle-rollout']) {
+        const box = page.getByTestId(id).first();
+        const [b, l] = [await box.boundingBox(), await box.locator('xpath=following-sibling::label[1]').boundingBox()];
+        assert.ok(b.x + b.width <= l.x, `${where} ${id}: the box (right ${b.x + b.width}) is left of its label (${l.x})`);
+        const [bc, lc] = [b.y + b.height / 2, l.y + l.height / 2];
+        assert.ok(Math.abs(bc - lc) <= l.height / 2, `${where} ${id}: the box and its label on one line`);
+      }
+      const cut = await page.evaluate(() => {
+        const out = [];
+        const ctx = document.createElement('canvas').getContext('2d');
+        for (const select of document.querySelectorAll('.controls select')) {
+          if (!select.offsetParent) continue; // behind a closed disclosure
+          const style = getComputedStyle(select);
+          ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+          // Room for the text: the box less its padding, border and the arrow (about 1.5em).
+          const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+            - 1.5 * parseFloat(style.fontSize);
+          for (const option of select.options) {
+            const width = ctx.measureText(option.text).width;
+            if (width > room) out.push(`${select.dataset.testid}: "${option.text}" ${Math.round(width)} > ${Math.round(room)}`);
+          }
+        }
+        return out;
+      });
+      assert.deepEqual(cut, [], `${where}: selects that cut their options`);
+    }
+    await settleAndCheck(page, problems, assert);
+    await context.close();
+  }
+  // A card over its capacity: the 8-card grid at PP 1 with selective recompute.
+  const { page, context, problems } = await openPage(lab, DESKTOP, { fragment: 'g8=tp1.pp1.selective' });
+  const card = page.getByTestId('grid-8').getByTestId('card-0');
+  await card.locator('.card-over').waitFor();
+  // The ink of each text (canvas measureText at the text's own font, from its baseline and
+  // anchor): what a person sees, not the line boxes, which overlap by design.
+  const overlaps = await card.evaluate((g) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const ink = (t) => {
+      const style = getComputedStyle(t);
+      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const m = ctx.measureText(t.textContent);
+      const x = Number(t.getAttribute('x'));
+      const y = Number(t.getAttribute('y'));
+      const left = t.getAttribute('text-anchor') === 'end' ? x - m.width : x;
+      return { left, right: left + m.width, top: y - m.actualBoundingBoxAscent, bottom: y + m.actualBoundingBoxDescent };
+    };
+    const mark = ink(g.querySelector('.card-over'));
+    return [...g.querySelectorAll('text:not(.card-over)')]
+      .filter((t) => t.textContent.trim() !== '')
+      .map((t) => [t.getAttribute('class'), ink(t)])
+      .filter(([, r]) => r.left < mark.right && mark.left < r.right && r.top < mark.bottom && mark.top < r.bottom)
+      .map(([c, r]) => `${c} ${JSON.stringify(r)} against ${JSON.stringify(mark)}`);
+  });
+  assert.deepEqual(overlaps, [], 'the "!" overlaps no text of its card');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});

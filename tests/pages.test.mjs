@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab, waitForGrids } from './harness.mjs';
+import { DESKTOP, PHONE, openPage, settleAndCheck, startLab, waitForGrids } from './harness.mjs';
 import { SLIDERS, START, differences, expected, fullConfig, keyboardTo, shown } from './drive.mjs';
 
 let lab;
@@ -66,6 +66,32 @@ test('a guided step that sets a field behind "more controls" opens it', async ()
   assert.equal(await section.getByTestId('select-accounting').inputValue(), 'stages');
   await settleAndCheck(page, problems, assert);
   await context.close();
+});
+
+// A button far from its grid (a guided step's setup, a row of the lesson's table) brings the
+// grid it changed into view, at the top of the viewport, on the desktop and on a phone.
+test('a step\'s button and a table row\'s "load" bring the grid they change into view', async () => {
+  for (const options of [DESKTOP, PHONE]) {
+    const { page, context, problems } = await openPage(lab, options);
+    const inView = (gpus) => page.waitForFunction((g) => {
+      const r = document.querySelector(`[data-grid-view="${g}"]`).getBoundingClientRect();
+      return Math.abs(r.top) < 2 && r.bottom > 0;
+    }, gpus);
+    const buttons = [
+      [64, page.getByTestId('task-64-stages').locator('button')],
+      [8, page.getByTestId('section-8').locator('[data-testid^="task-"] button').first()],
+      [8, page.locator('[data-testid^="row-"] button').first()],
+    ];
+    for (const [gpus, button] of buttons) {
+      await button.scrollIntoViewIfNeeded();
+      // Where the student clicks, the grid is out of sight (or not at the top).
+      assert.equal(await page.evaluate((g) => Math.abs(document.querySelector(`[data-grid-view="${g}"]`).getBoundingClientRect().top) < 2, gpus), false);
+      await button.click();
+      await inView(gpus);
+    }
+    await settleAndCheck(page, problems, assert);
+    await context.close();
+  }
 });
 
 for (const [entry, name] of [['rl.html', 'rl'], ['plan.html', 'plan']]) {

@@ -47,6 +47,11 @@ mod text {
         zh: "太大了：最多 {max}。",
         en: "Too large: the most accepted is {max}.",
     };
+    /// [`super::InputError::NotBelow`].
+    pub const NOT_BELOW: Text = Text {
+        zh: "太大了：必须小于 {max}。",
+        en: "Too large: it must be below {max}.",
+    };
 
     #[cfg(test)]
     pub const ALL: &[&Text] = &[
@@ -57,6 +62,7 @@ mod text {
         &NOT_WHOLE,
         &TOO_SMALL,
         &TOO_LARGE,
+        &NOT_BELOW,
     ];
 }
 
@@ -81,6 +87,8 @@ pub enum InputError {
     TooSmall(String),
     /// Above the largest accepted value (shown as text).
     TooLarge(String),
+    /// At or above a bound it must stay under (shown as text).
+    NotBelow(String),
 }
 
 impl InputError {
@@ -94,6 +102,7 @@ impl InputError {
             InputError::NotWhole => text::NOT_WHOLE.fill(lang, &[("example", &example)]),
             InputError::TooSmall(min) => text::TOO_SMALL.fill(lang, &[("min", min)]),
             InputError::TooLarge(max) => text::TOO_LARGE.fill(lang, &[("max", max)]),
+            InputError::NotBelow(max) => text::NOT_BELOW.fill(lang, &[("max", max)]),
         }
     }
 }
@@ -182,7 +191,7 @@ pub fn parse_whole(text: &str, min: u32, max: u32) -> Result<u32, InputError> {
     Ok(value as u32)
 }
 
-/// A percent ("10", "10%", "１０％") above 0 and at most 100, as a ratio; an empty field
+/// A percent ("10", "10%", "１０％") above 0 and below 100, as a ratio; an empty field
 /// means `when_empty` (a form's stated default).
 pub fn parse_percent(text: &str, when_empty: f64) -> Result<f64, InputError> {
     if text.trim().is_empty() {
@@ -193,8 +202,9 @@ pub fn parse_percent(text: &str, when_empty: f64) -> Result<f64, InputError> {
         Err(InputError::Negative)
     } else if value == 0.0 {
         Err(InputError::NotPositive)
-    } else if value > 100.0 {
-        Err(InputError::TooLarge("100%".to_string()))
+    } else if value >= 100.0 {
+        // A share of a step: 100% or more would accept every plan, so the check could not fail.
+        Err(InputError::NotBelow("100%".to_string()))
     } else {
         Ok(value / 100.0)
     }
@@ -258,8 +268,13 @@ mod tests {
         assert_eq!(parse_percent("0", 0.1), Err(InputError::NotPositive));
         assert_eq!(
             parse_percent("150", 0.1),
-            Err(InputError::TooLarge("100%".to_string()))
+            Err(InputError::NotBelow("100%".to_string()))
         );
+        assert_eq!(
+            parse_percent("100%", 0.1),
+            Err(InputError::NotBelow("100%".to_string()))
+        );
+        assert_eq!(parse_percent("99.5", 0.1), Ok(0.995));
         assert_eq!(parse_percent("ten", 0.1), Err(InputError::NotANumber));
     }
 
@@ -274,6 +289,7 @@ mod tests {
             InputError::NotWhole,
             InputError::TooSmall("1".into()),
             InputError::TooLarge("9".into()),
+            InputError::NotBelow("100%".into()),
         ];
         for e in &every {
             assert!(han(&e.message(Lang::Zh, "1")), "{e:?}");

@@ -147,6 +147,15 @@ impl GridLab {
         self.config.set(config);
     }
 
+    /// [`GridLab::load`] from a button away from the grid (a step's setup, a table's row, a
+    /// search result), then brings the grid it changed to the top of the viewport
+    /// ([`crate::scroll::bring_into_view`]): the student sees what the button did.
+    pub fn load_into_view(&self, config: PlanConfig) {
+        let gpus = self.config.with_untracked(|c| c.gpus);
+        self.load(config);
+        crate::scroll::bring_into_view(format!("[data-grid-view=\"{gpus}\"]"));
+    }
+
     /// Why the core refuses the plan, when `field`'s control is the one moved last (each
     /// control shows the reason under itself); `None` otherwise or when the plan is valid.
     pub fn error_for(&self, field: &str) -> Option<PlanError> {

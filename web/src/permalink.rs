@@ -9,6 +9,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::i18n::Lang;
 use crate::lab::GridLab;
+use crate::scroll::{bring_into_view, settle_on};
 
 /// The sentences of the link notice.
 mod text {
@@ -247,35 +248,6 @@ pub fn go_to(
 /// Scrolls the section a link names into view, once the page is drawn.
 pub fn scroll_to(section: Section) {
     bring_into_view(format!("#{}", section.id()));
-}
-
-/// Brings the element `selector` finds to the top of the viewport, from the next frame on (a
-/// grid after a plan is loaded into it from far below).
-pub fn bring_into_view(selector: String) {
-    request_animation_frame(move || settle_on(selector, 0));
-}
-
-/// The most frames spent bringing an element to the top of the viewport.
-const SETTLE_FRAMES: u32 = 12;
-
-/// Scrolls the element to the top, then checks again at the next frames: the sections far below
-/// are drawn only near the viewport (CSS `content-visibility`), so those passed on the way may
-/// take their real height once drawn and move the target; it is scrolled again until it stays.
-fn settle_on(selector: String, frame: u32) {
-    let Some(element) = document().query_selector(&selector).ok().flatten() else {
-        return;
-    };
-    let top = element.get_bounding_client_rect().top();
-    if frame > 0 && top.abs() < 1.0 {
-        return;
-    }
-    // At once, not smoothly: a smooth scroll would still be heading for the old position.
-    let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_behavior(web_sys::ScrollBehavior::Instant);
-    element.scroll_into_view_with_scroll_into_view_options(&options);
-    if frame < SETTLE_FRAMES {
-        request_animation_frame(move || settle_on(selector, frame + 1));
-    }
 }
 
 /// The notice line for one ignored part, in the page's language.

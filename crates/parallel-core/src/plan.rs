@@ -91,6 +91,26 @@ pub(crate) fn data_parallel_degree<Q: Quantity>(gpus: u32, tp: u32, pp: u32, cp:
     count_of::<Q>("N", gpus) / (count_of::<Q>("t", tp) * count_of("p", pp) * count_of("c", cp))
 }
 
+impl PlanConfig {
+    /// The data-parallel degree d = N/(t·p·c) of this config as it stands (SPEC §3), when the
+    /// degrees are at least 1 and divide the cards; `None` otherwise. What a page shows as the
+    /// derived DP while its controls hold a plan the core refuses for any reason.
+    ///
+    /// ```
+    /// use parallel_core::PlanConfig;
+    /// let c = PlanConfig { gpus: 8, tp: 2, ..PlanConfig::default() };
+    /// assert_eq!(c.derived_dp(), Some(4));
+    /// assert_eq!(PlanConfig { tp: 3, ..c }.derived_dp(), None);
+    /// ```
+    pub fn derived_dp(&self) -> Option<u32> {
+        if self.gpus == 0 || self.tp == 0 || self.pp == 0 || self.cp == 0 {
+            return None;
+        }
+        let d: f64 = data_parallel_degree(self.gpus, self.tp, self.pp, self.cp);
+        (d >= 1.0 && d.fract() == 0.0).then_some(d as u32)
+    }
+}
+
 impl Plan {
     /// Checks a config and resolves its model (SPEC §2).
     ///

@@ -8,10 +8,12 @@
 //! `explain-<figure id>`, the open panel `explanation` with `data-result` equal to the
 //! figure's own value attribute.
 
+use leptos::html::Div;
 use leptos::prelude::*;
 use parallel_core::explain::{Explanation, Figure};
 use parallel_core::Dim;
 
+use crate::components::popover::placed_beside;
 use crate::i18n::{tr, use_lang, Lang};
 use crate::lab::GridLab;
 use crate::vocab;
@@ -156,6 +158,14 @@ pub fn ExplanationPanel(figure: Figure, lab: GridLab, on_close: Callback<()>) ->
     let lang = use_lang();
     let gpus = lab.config.with_untracked(|c| c.gpus);
     let explained = Memo::new(move |_| explanation_of(lab, figure).map(Shown::of));
+    let panel = NodeRef::<Div>::new();
+    let at = placed_beside(panel, |panel| {
+        panel
+            .parent_element()?
+            .query_selector(".explain-button")
+            .ok()
+            .flatten()
+    });
     let body = move || {
         let lang = lang.get();
         match explained.get() {
@@ -181,6 +191,10 @@ pub fn ExplanationPanel(figure: Figure, lab: GridLab, on_close: Callback<()>) ->
     view! {
         <div
             class="explanation"
+            node_ref=panel
+            popover="manual"
+            style:top=move || at.get().map(|p| format!("{}px", p.top))
+            style:left=move || at.get().map(|p| format!("{}px", p.left))
             role="dialog"
             aria-modal="false"
             id=panel_id(figure, gpus)

@@ -56,7 +56,7 @@ pub fn GridLabView(
             <div class="grid-lab-controls">
                 <GridControls lab=lab max_tp=max_tp max_degree=max_degree kit=kit />
             </div>
-            <div class="grid-lab-grid" class:stale=stale>
+            <div class="grid-lab-grid" class:stale=stale data-grid-view=grid.gpus()>
                 {move || stale().then(|| view! {
                     <p class="stale-note" role="status">
                         <T zh="这个组合不成立；下面仍是上一个成立的方案。"

@@ -49,7 +49,7 @@ pub fn LessonTable(test_id: &'static str, plans: Vec<LessonPlan>, lab: GridLab) 
                     <th scope="row">{move || lang.get().pick(plan.label_zh, plan.label_en)}</th>
                     {cells}
                     <td>
-                        <button type="button" class="small" on:click=move |_| lab.load(config.clone())>
+                        <button type="button" class="small" on:click=move |_| lab.load_into_view(config.clone())>
                             {move || if loaded.get() { lang.get().pick("在网格里", "in the grid") } else { lang.get().pick("放进网格", "load") }}
                         </button>
                     </td>

@@ -16,6 +16,7 @@ pub mod lesson_table;
 pub mod model_card;
 pub mod offload;
 pub mod own_model;
+pub mod popover;
 pub mod prediction;
 pub mod rollout;
 pub mod run_it;

@@ -7,14 +7,12 @@ use parallel_core::Bytes;
 use crate::format;
 use crate::i18n::{use_lang, T};
 use crate::input::{parse_gb, InputError};
-
-/// How close a prediction must be to count as right: 5% of the answer.
-pub const TOLERANCE: f64 = 0.05;
+use crate::tolerance::close_enough;
 
 /// What a prediction in GB is worth against the answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Within [`TOLERANCE`].
+    /// Within [`crate::tolerance::TOLERANCE`].
     Right,
     /// Too high.
     High,
@@ -25,7 +23,7 @@ pub enum Verdict {
 /// Compares a guess in GB with the computed answer.
 pub fn judge(guess_gb: f64, answer: Bytes) -> Verdict {
     let answer_gb = answer.gb();
-    if (guess_gb - answer_gb).abs() <= TOLERANCE * answer_gb {
+    if close_enough(guess_gb, answer_gb) {
         Verdict::Right
     } else if guess_gb > answer_gb {
         Verdict::High
@@ -80,7 +78,7 @@ pub fn Prediction(
                                 {format::bytes(answer.get())}
                             </strong>
                         </p>
-                        <p class="explanation">{explanation.get()}</p>
+                        <p class="prediction-why">{explanation.get()}</p>
                     </div>
                 }
                 .into_any()

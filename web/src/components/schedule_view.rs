@@ -111,7 +111,10 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
             <h3 class="figure-title"><T zh="流水线调度（段 × 时间）" en="Pipeline schedule (stages × time)" /></h3>
             <div class="chips" role="group">{buttons}</div>
             <ScheduleChart timeline=drawable summary=summary />
-            <p class="caption" data-testid="schedule-idle" data-share=idle>{summary}</p>
+            // The idle share under the drawing; without one, the chart itself says why, once.
+            <Show when=move || drawable.with(Result::is_ok)>
+                <p class="caption" data-testid="schedule-idle" data-share=idle>{summary}</p>
+            </Show>
             <p class="legend-line">
                 <span class="op-key op-f"></span><T zh="前向 " en="forward " />
                 <span class="op-key op-b"></span><T zh="反向 " en="backward " />

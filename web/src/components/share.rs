@@ -84,7 +84,8 @@ fn quoted(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The snippet a teacher pastes: the iframe, and a few lines that let the widget size it. It is
+/// The snippet a teacher pastes: the iframe, and a few lines that let the widget size it (a
+/// height is believed only from the iframe's own window at the iframe's origin). It is
 /// text for another page: this one shows it as a `<textarea>`'s value and copies it, never
 /// parses it. Its URL carries the plan, so the URL and the title are quoted for the HTML it is
 /// pasted into.
@@ -93,7 +94,7 @@ pub fn embed_snippet(url: &str, title: &str, height: u32) -> String {
     format!(
         "<iframe src=\"{}\" title=\"{}\" data-parallel-lab style=\"width:100%;border:0\" height=\"{height}\" loading=\"lazy\"></iframe>\n\
          <script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.type!==\"parallel-lab:height\")return;\
-         document.querySelectorAll(\"iframe[data-parallel-lab]\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}})</script>",
+         document.querySelectorAll(\"iframe[data-parallel-lab]\").forEach(function(f){{if(f.contentWindow===e.source&&new URL(f.src,location.href).origin===e.origin&&d.height>0)f.style.height=d.height+\"px\"}})}})</script>",
         attr(url),
         attr(title)
     )

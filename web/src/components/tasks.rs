@@ -96,7 +96,7 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                     <div class="task-body">
                         <p>{move || lang.get().pick(task.todo_zh, task.todo_en)}</p>
                         <button type="button" class="small" on:click=move |_| {
-                            lab.load(target.clone());
+                            lab.load_into_view(target.clone());
                             lab.selected.set(select);
                         }>
                             <T zh="在网格里设好" en="Set it up in the grid" />

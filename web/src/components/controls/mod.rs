@@ -4,7 +4,9 @@
 //!
 //! Every value a slider can reach is a number the core accepts on its own; a combination
 //! the core rejects (say TP 3 on 8 cards) shows the core's reason right under the control that
-//! was moved, while the figures keep the last valid plan.
+//! was moved, while the figures keep the last valid plan, marked as such, and the derived DP
+//! is the controls' own (none when their degrees do not divide the cards). The sliders keep the values that do not divide on purpose: predicting that TP 3
+//! cannot split 8 cards, and reading why, is part of the lesson.
 
 mod card;
 pub(crate) mod choice;
@@ -15,7 +17,7 @@ pub(crate) mod slider;
 use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::link::Control;
-use parallel_core::Recompute;
+use parallel_core::{PlanConfig, Recompute};
 
 use crate::components::explain_button::ExplainButton;
 use crate::components::kit::GridKit;
@@ -38,7 +40,13 @@ pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32, kit: GridKit) ->
         .filter(|(_, control)| kit.shows(*control))
         .map(|(spec, _)| view! { <Slider spec=spec lab=lab /> })
         .collect_view();
-    let dp = move || lab.report.with(|r| r.dp);
+    // DP follows from the controls as they stand (the core's `derived_dp`): none when their
+    // degrees do not divide the cards, never the last valid plan's.
+    let dp = move || {
+        lab.config
+            .with(PlanConfig::derived_dp)
+            .map_or_else(|| "—".to_string(), |d| d.to_string())
+    };
     let zero = kit.shows(Control::Zero).then(|| {
         view! {
                 <Choice

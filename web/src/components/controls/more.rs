@@ -75,25 +75,27 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                 <CardFacts lab=lab />
         }
     });
-    let precision = kit.shows(Control::Precision).then(|| view! {
-            <Choice
-                lab=lab
-                field="precision"
-                test_id="select-precision"
-                label_zh="每参数字节（梯度精度）"
-                label_en="Bytes per parameter (gradients)"
-                options=vec![
-                    ("bf16-grads", "16：BF16 梯度（课上的账）", "16: BF16 gradients (the lesson)"),
-                    ("fp32-grads", "18：FP32 梯度（种子 000 的账）", "18: FP32 gradients (seed 000)"),
-                ]
-                get=|c| c.precision.as_str().to_string()
-                set=|c, v| {
-                    c.precision = match v {
-                        "fp32-grads" => Precision::Fp32Grads,
-                        _ => Precision::Bf16Grads,
+    let precision = kit.shows(Control::Precision).then(|| {
+        view! {
+                <Choice
+                    lab=lab
+                    field="precision"
+                    test_id="select-precision"
+                    label_zh="每参数字节（梯度精度：课上记 16，种子 000 记 18）"
+                    label_en="Bytes per parameter (gradients: the lesson counts 16, seed 000 18)"
+                    options=vec![
+                        ("bf16-grads", "16：BF16 梯度", "16: BF16 grads"),
+                        ("fp32-grads", "18：FP32 梯度", "18: FP32 grads"),
+                    ]
+                    get=|c| c.precision.as_str().to_string()
+                    set=|c, v| {
+                        c.precision = match v {
+                            "fp32-grads" => Precision::Fp32Grads,
+                            _ => Precision::Bf16Grads,
+                        }
                     }
-                }
-            />
+                />
+        }
     });
     let schedule = kit.shows(Control::Schedule).then(|| {
         view! {
@@ -127,11 +129,11 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                     lab=lab
                     field="accounting"
                     test_id="select-accounting"
-                    label_zh="显存怎么记"
-                    label_en="Memory accounting"
+                    label_zh="显存怎么记（课上均分，记第一段；按段则每张卡记自己的段）"
+                    label_en="Memory accounting (the lesson: an even split, the first stage; by stage: each card its own)"
                     options=vec![
-                        ("even", "课上的均分（第一段）", "the lesson's even split"),
-                        ("stages", "按段计（每张卡自己的段）", "by stage (each card its own)"),
+                        ("even", "均分", "even split"),
+                        ("stages", "按段计", "by stage"),
                     ]
                     get=|c| c.accounting.as_str().to_string()
                     set=|c, v| {

@@ -15,9 +15,10 @@ const NODE_GAP: f64 = 18.0;
 const CARDS_PER_ROW: u32 = 4;
 
 /// Where the "!" of a card over its capacity goes (its text's anchor, the end of the line),
-/// for a card whose top-left corner is `origin`.
+/// for a card whose top-left corner is `origin`: at the right, between the rank's line
+/// (baseline 20) and the coordinates' (baseline `CARD_H` − 8), which run the card's width.
 pub(super) fn over_mark_at((x, y): (f64, f64)) -> (f64, f64) {
-    (x + CARD_W - 6.0, y + CARD_H - 8.0)
+    (x + CARD_W - 6.0, y + 31.0)
 }
 
 /// Where everything sits: a pure function of N and the node size.

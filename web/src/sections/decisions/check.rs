@@ -7,6 +7,7 @@ use parallel_core::{
 };
 
 use crate::input::{parse_gb, parse_percent, parse_whole, InputError};
+use crate::tolerance::close_enough;
 
 /// The largest figure in GB a field accepts: far above any card or step on this page.
 pub const MAX_GB: f64 = 100_000.0;
@@ -20,10 +21,10 @@ pub const DEFAULT_BUBBLE_THRESHOLD: f64 = 0.10;
 /// a sizeable fraction of it.
 pub const ROUNDING_LEVEL: f64 = 1e-5;
 
-/// Whether a typed GB figure matches the core's: the same at one decimal, or within 0.1 GB.
-pub fn matches_one_decimal(typed_gb: f64, computed: Bytes) -> bool {
-    let exact = computed.gb();
-    format!("{typed_gb:.1}") == format!("{exact:.1}") || (typed_gb - exact).abs() <= 0.1 + 1e-9
+/// Whether a typed GB figure matches the core's by the page's one rule
+/// ([`crate::tolerance`]).
+pub fn matches_gb(typed_gb: f64, computed: Bytes) -> bool {
+    close_enough(typed_gb, computed.gb())
 }
 
 /// Whether `dim` is a heaviest dimension of `comm` (ties count for every tied dimension).
@@ -117,12 +118,12 @@ impl DecisionOne {
             .states
             .as_ref()
             .ok()
-            .map(|&gb| matches_one_decimal(gb, memory.model_states));
+            .map(|&gb| matches_gb(gb, memory.model_states));
         let activations = self
             .activations
             .as_ref()
             .ok()
-            .map(|&gb| matches_one_decimal(gb, memory.activations));
+            .map(|&gb| matches_gb(gb, memory.activations));
         Some((states?, activations?, memory.fits))
     }
 
@@ -175,7 +176,7 @@ pub struct DecisionTwo {
 pub struct DecisionTwoMarks {
     /// The named dimension is the heaviest.
     pub dimension: bool,
-    /// Its bytes match the core's to one decimal.
+    /// Its bytes match the core's within the page's tolerance.
     pub bytes: bool,
     /// Its link is right.
     pub link: bool,
@@ -215,7 +216,7 @@ impl DecisionTwo {
         let threshold = *self.threshold.as_ref().ok()?;
         Some(DecisionTwoMarks {
             dimension: is_heaviest(&report.comm, dim),
-            bytes: matches_one_decimal(bytes, top.bytes),
+            bytes: matches_gb(bytes, top.bytes),
             link: link == top.link,
             bubble: report.bubble.ratio <= threshold + 1e-12,
             fits: report.memory.fits,
@@ -240,13 +241,16 @@ mod tests {
     use crate::format;
 
     #[test]
-    fn one_decimal_matching() {
+    fn gb_matching_follows_the_one_rule() {
         let b = Bytes::new(55_562_855_904.0);
-        assert!(matches_one_decimal(55.6, b));
-        assert!(matches_one_decimal(55.5, b));
-        assert!(matches_one_decimal(55.56, b));
-        assert!(!matches_one_decimal(55.4, b));
-        assert!(!matches_one_decimal(56.0, b));
+        assert!(matches_gb(55.6, b));
+        assert!(
+            matches_gb(56.0, b),
+            "the opening prediction's rule: 56 for 55.6"
+        );
+        assert!(matches_gb(53.0, b));
+        assert!(!matches_gb(52.0, b));
+        assert!(!matches_gb(59.0, b));
     }
 
     #[test]

@@ -192,7 +192,7 @@ pub fn GridLoadLine(decision: u8, lab: GridLab, config: PlanConfig) -> impl Into
         <p class="verdict-grid" data-testid=format!("decision-{decision}-grid") data-same=move || in_grid.get().to_string()>
             {line} " "
             <button type="button" class="small" data-testid=format!("decision-{decision}-load") disabled=move || in_grid.get()
-                on:click=move |_| lab.load(config.clone())>
+                on:click=move |_| lab.load_into_view(config.clone())>
                 {button}
             </button>
         </p>

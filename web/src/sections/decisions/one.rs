@@ -23,13 +23,13 @@ mod text {
     };
     /// A figure the student wrote that matches the core's.
     pub const FIGURE_MATCH: Text = Text {
-        zh: "✓ {field}：你写 {typed} GB，核心算出 {computed}（一致）",
-        en: "✓ {field}: you wrote {typed} GB, the core computes {computed} (match)",
+        zh: "✓ {field}：你写 {typed} GB，核心算出 {computed}（相差 {tolerance} 以内，算对）",
+        en: "✓ {field}: you wrote {typed} GB, the core computes {computed} (within {tolerance}: right)",
     };
     /// A figure the student wrote that does not match the core's.
     pub const FIGURE_NO_MATCH: Text = Text {
-        zh: "✗ {field}：你写 {typed} GB，核心算出 {computed}（对不上）",
-        en: "✗ {field}: you wrote {typed} GB, the core computes {computed} (no match)",
+        zh: "✗ {field}：你写 {typed} GB，核心算出 {computed}（相差超过 {tolerance}）",
+        en: "✗ {field}: you wrote {typed} GB, the core computes {computed} (more than {tolerance} off)",
     };
     /// The total per card within the card.
     pub const TOTAL_FITS: Text = Text {
@@ -67,7 +67,7 @@ fn plan_text(lang: Lang, config: &PlanConfig, dp: u32) -> String {
 
 /// A figure the student wrote (`typed_gb`) against the core's, and whether they match.
 fn figure_text(lang: Lang, field: &str, typed_gb: f64, computed: Bytes) -> (String, bool) {
-    let ok = matches_one_decimal(typed_gb, computed);
+    let ok = matches_gb(typed_gb, computed);
     let text = if ok {
         text::FIGURE_MATCH
     } else {
@@ -79,6 +79,7 @@ fn figure_text(lang: Lang, field: &str, typed_gb: f64, computed: Bytes) -> (Stri
             ("field", &field),
             ("typed", &typed_gb),
             ("computed", &format::bytes(computed)),
+            ("tolerance", &crate::tolerance::shown()),
         ],
     );
     (line, ok)
@@ -213,8 +214,8 @@ pub fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
                     <T zh="① 在一台 8 × 80 GB 的机器上训练锚点，序列 4,096" en="① One machine of 8 × 80 GB for the anchor, sequence 4,096" />
                 </legend>
                 <p class="hint">
-                    <T zh="选定 ZeRO 的级别、TP 的大小和激活的重计算方式，再写下你算出的每卡模型状态与激活（单位 GB，保留一位小数）。DP 自动等于 8 ÷ TP。"
-                       en="Which ZeRO stage? TP or not? How are activations kept? Choose a plan, then write your per-card model states and activations (GB, one decimal). DP follows as 8 ÷ TP." />
+                    <T zh="选定 ZeRO 的级别、TP 的大小和激活的重计算方式，再写下你算出的每卡模型状态与激活（单位 GB，与核对值相差 5% 以内算对）。DP 自动等于 8 ÷ TP。"
+                       en="Which ZeRO stage? TP or not? How are activations kept? Choose a plan, then write your per-card model states and activations (GB; within 5% of the computed figure counts as right). DP follows as 8 ÷ TP." />
                 </p>
                 <div class="form-row">
                     <SelectField id="decision-1-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
@@ -268,11 +269,11 @@ mod tests {
         );
         assert_eq!(
             figure_text(Lang::Zh, "每卡模型状态", 50.0, fits.model_states).0,
-            "✗ 每卡模型状态：你写 50 GB，核心算出 55.6 GB（对不上）"
+            "✗ 每卡模型状态：你写 50 GB，核心算出 55.6 GB（相差超过 5%）"
         );
         assert_eq!(
             figure_text(Lang::En, "model states per card", 55.6, fits.model_states).0,
-            "✓ model states per card: you wrote 55.6 GB, the core computes 55.6 GB (match)"
+            "✓ model states per card: you wrote 55.6 GB, the core computes 55.6 GB (within 5%: right)"
         );
         assert_eq!(
             total_text(Lang::En, &over),

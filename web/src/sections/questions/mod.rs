@@ -33,7 +33,7 @@ fn QuestionCard(question: Question, lab: GridLab) -> impl IntoView {
     let set_up = move |_| {
         lab.selected.set(None);
         lab.load(demo.clone());
-        crate::permalink::bring_into_view(format!("[data-testid=\"{section}\"]"));
+        crate::scroll::bring_into_view(format!("[data-testid=\"{section}\"]"));
     };
     let answer = move || {
         in_grid.get().then(|| {

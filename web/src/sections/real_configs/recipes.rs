@@ -182,7 +182,7 @@ pub fn RecipeTable() -> impl IntoView {
                                 on:click=move |_| {
                                     lab.selected.set(None);
                                     lab.load(config.clone());
-                                    crate::permalink::bring_into_view(format!("[data-testid=\"section-{gpus}\"]"));
+                                    crate::scroll::bring_into_view(format!("[data-testid=\"section-{gpus}\"]"));
                                 }>
                                 {move || text::LOAD.fill(lang.get(), &[("gpus", &gpus)])}
                             </button>

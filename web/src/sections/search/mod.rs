@@ -132,7 +132,7 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         );
     });
 
-    let sort = RwSignal::new((SortKey::Step, false));
+    let sort = RwSignal::new((SortKey::Rank, false));
     let rows = Signal::derive(move || {
         let (key, descending) = sort.get();
         status.with(|s| match s {
@@ -156,7 +156,7 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         };
         lab.selected.set(None);
         lab.load(plan);
-        crate::permalink::bring_into_view(format!("[data-testid=\"{section}\"]"));
+        crate::scroll::bring_into_view(format!("[data-testid=\"{section}\"]"));
     });
 
     let model_options: Vec<(&'static str, &'static str, &'static str)> = Preset::ALL

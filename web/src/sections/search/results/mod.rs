@@ -17,7 +17,10 @@ pub mod text;
 /// A column the table sorts by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SortKey {
-    /// Estimated step time (the search's own order).
+    /// The search's own order (under 80% of the card first, then the step, the plan without
+    /// CP first at equal time): the table's first order.
+    Rank,
+    /// Estimated step time.
     Step,
     /// Memory of the busiest card.
     Memory,
@@ -182,13 +185,14 @@ pub fn grid_for(config: &PlanConfig) -> Option<u32> {
 /// kept with each row.
 pub fn sorted(plans: &[Found], key: SortKey, descending: bool) -> Vec<(usize, Found)> {
     let mut rows: Vec<(usize, Found)> = plans.iter().cloned().enumerate().collect();
-    let value = |f: &Found| match key {
+    let value = |(rank, f): &(usize, Found)| match key {
+        SortKey::Rank => *rank as f64,
         SortKey::Step => f.report.estimate.step_s.get(),
         SortKey::Memory => f.report.memory.total.get(),
         SortKey::Throughput => f.report.estimate.tokens_per_s_per_gpu,
     };
     rows.sort_by(|a, b| {
-        let order = value(&a.1).total_cmp(&value(&b.1)).then(a.0.cmp(&b.0));
+        let order = value(a).total_cmp(&value(b)).then(a.0.cmp(&b.0));
         if descending {
             order.reverse()
         } else {
@@ -285,6 +289,7 @@ pub fn SortHeader(
         }
     };
     let test_id = match key {
+        SortKey::Rank => "sort-rank",
         SortKey::Step => "sort-step",
         SortKey::Memory => "sort-memory",
         SortKey::Throughput => "sort-throughput",
@@ -315,7 +320,7 @@ pub fn PlanTable(
             <table class="lesson-table search-table" data-testid=if miss { "search-misses" } else { "search-results" }>
                 <thead>
                     <tr>
-                        <th scope="col" class="num">"#"</th>
+                        <SortHeader key=SortKey::Rank zh="#" en="#" sort=sort />
                         <th scope="col" class="num">"TP"</th>
                         <th scope="col" class="num">"PP"</th>
                         <th scope="col" class="num">"CP"</th>
@@ -430,8 +435,12 @@ mod tests {
             20,
         )
         .unwrap();
+        let by_rank = sorted(&found.plans, SortKey::Rank, false);
+        assert!(by_rank.iter().enumerate().all(|(i, (rank, _))| i == *rank));
         let by_step = sorted(&found.plans, SortKey::Step, false);
-        assert!(by_step.iter().enumerate().all(|(i, (rank, _))| i == *rank));
+        assert!(by_step
+            .windows(2)
+            .all(|w| w[0].1.report.estimate.step_s <= w[1].1.report.estimate.step_s));
         let by_memory = sorted(&found.plans, SortKey::Memory, false);
         assert!(by_memory
             .windows(2)
