@@ -30,7 +30,7 @@ use parallel_core::search::Search;
 use parallel_core::{PlanConfig, Preset};
 
 use crate::error_text::explain;
-use crate::i18n::{use_lang, T};
+use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
 use crate::sections::decisions::fields::{NumberField, SelectField};
 use form::{card_texts, config_of, defaults, FIELDS, FIRST_CARD_FIELD};
@@ -77,7 +77,7 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         let run = generation.get_value() + 1;
         generation.set_value(run);
         match Search::new(&base, TOP) {
-            Err(e) => status.set(Status::Rejected(explain(lang.get_untracked(), &e))),
+            Err(e) => status.set(Status::Rejected(e)),
             Ok(search) => {
                 status.set(Status::Running(0.0));
                 // In a Web Worker; on the page, in slices, where none starts.
@@ -173,24 +173,7 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
             }
         })
         .collect_view();
-    let state_line = move || {
-        status.with(|s| match s {
-            Status::Idle => lang
-                .get()
-                .pick(
-                    "上面的数都填好、停下来后，就会自动搜索。",
-                    "The search runs on its own once the figures above read and rest.",
-                )
-                .to_string(),
-            Status::Running(done) => format!(
-                "{}{:.0}%",
-                lang.get().pick("正在搜索… ", "Searching… "),
-                done * 100.0
-            ),
-            Status::Rejected(reason) => reason.clone(),
-            Status::Done(outcome, capacity) => summary(lang.get(), outcome, *capacity).join(" "),
-        })
-    };
+    let state_line = move || status.with(|s| status_line(lang.get(), s));
     let running = move || status.with(|s| matches!(s, Status::Running(_)));
     let done = move || status.with(|s| matches!(s, Status::Done(..)));
     view! {
@@ -218,5 +201,51 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
                 <PlanTable rows=misses miss=true sort=sort on_load=on_load />
             </Show>
         </div>
+    }
+}
+
+/// The status line of a search in `lang`. A rejection is kept as the core's error and worded
+/// here, so a language switch after it rewords it.
+fn status_line(lang: Lang, status: &Status) -> String {
+    match status {
+        Status::Idle => lang
+            .pick(
+                "上面的数都填好、停下来后，就会自动搜索。",
+                "The search runs on its own once the figures above read and rest.",
+            )
+            .to_string(),
+        Status::Running(done) => format!(
+            "{}{:.0}%",
+            lang.pick("正在搜索… ", "Searching… "),
+            done * 100.0
+        ),
+        Status::Rejected(error) => explain(lang, error),
+        Status::Done(outcome, capacity) => summary(lang, outcome, *capacity).join(" "),
+    }
+}
+
+#[cfg(test)]
+mod status_tests {
+    use super::*;
+    use parallel_core::search::Search;
+
+    #[test]
+    fn a_rejection_is_worded_in_the_language_shown_now() {
+        let base = PlanConfig {
+            nvlink_gbps: 0.0,
+            global_batch: Some(64),
+            ..PlanConfig::default()
+        };
+        let Err(error) = Search::new(&base, 5) else {
+            panic!("a search over a 0 GB/s NVLink is refused");
+        };
+        let status = Status::Rejected(error);
+        let (zh, en) = (
+            status_line(Lang::Zh, &status),
+            status_line(Lang::En, &status),
+        );
+        assert!(parallel_core::lang::has_cjk(&zh), "{zh}");
+        assert!(!parallel_core::lang::has_cjk(&en), "{en}");
+        assert!(en.contains("nvlink_gbps"), "{en}");
     }
 }

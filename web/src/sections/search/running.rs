@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use parallel_core::search::{Search, SearchOutcome};
-use parallel_core::{Bytes, PlanConfig};
+use parallel_core::{Bytes, PlanConfig, PlanError};
 
 /// Candidates evaluated per timer callback (about a millisecond of wasm).
 pub const SLICE: u64 = 3000;
@@ -24,8 +24,8 @@ pub(super) enum Status {
     Running(f64),
     /// Done, with the card capacity searched against.
     Done(Box<SearchOutcome>, Bytes),
-    /// The core rejected the base config.
-    Rejected(String),
+    /// The core rejected the base config: why, as a value (worded when shown).
+    Rejected(PlanError),
 }
 
 /// Runs one slice of `search`, then schedules the next, until done or superseded.
