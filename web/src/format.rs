@@ -17,6 +17,12 @@ pub fn bytes(value: Bytes) -> String {
 
 pub use parallel_core::numbers::percent;
 
+/// The share of a card the estimate may fill with a margin
+/// ([`parallel_core::margin::SAFE_SHARE`]) as the page writes it: "80%".
+pub fn safe_share() -> String {
+    format!("{}%", parallel_core::margin::SAFE_SHARE * 100.0)
+}
+
 /// Seconds as "1.94 s" or "67.1 ms".
 pub fn seconds(value: Seconds) -> String {
     value.to_string()
@@ -71,6 +77,11 @@ pub fn cards(ranks: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_safe_share_reads_as_the_page_always_wrote_it() {
+        assert_eq!(safe_share(), "80%");
+    }
 
     #[test]
     fn card_lists_are_short() {

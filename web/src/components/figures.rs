@@ -162,13 +162,16 @@ pub fn MemoryFigure(
                         <strong class="fit-verdict">
                             {show(|m, lang| {
                                 if !m.fits {
-                                    lang.pick("✗ 放不下", "✗ does not fit")
+                                    lang.pick("✗ 放不下", "✗ does not fit").to_string()
                                 } else if m.tight {
-                                    lang.pick("✓ 放得下，但偏紧（超过 80%）", "✓ fits, but tight (above 80%)")
+                                    let safe = format::safe_share();
+                                    match lang {
+                                        Lang::Zh => format!("✓ 放得下，但偏紧（超过 {safe}）"),
+                                        Lang::En => format!("✓ fits, but tight (above {safe})"),
+                                    }
                                 } else {
-                                    lang.pick("✓ 放得下", "✓ fits")
+                                    lang.pick("✓ 放得下", "✓ fits").to_string()
                                 }
-                                .to_string()
                             })}
                         </strong>
                     </dd>

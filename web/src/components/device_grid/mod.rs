@@ -43,8 +43,8 @@ mod text {
     };
     /// The tint's legend.
     pub const SCALE: Text = Text {
-        zh: "卡的颜色：自己的显存合计，从 0 到容量 {capacity}；超过容量的卡标「!」，超过容量 80% 的卡（偏紧）描虚线边。",
-        en: "Card colour: its own total memory, from 0 to the capacity of {capacity}; a card over capacity is marked “!”, a card above 80% of it (tight) has a dashed outline.",
+        zh: "卡的颜色：自己的显存合计，从 0 到容量 {capacity}；超过容量的卡标「!」，超过容量 {safe} 的卡（偏紧）描虚线边。",
+        en: "Card colour: its own total memory, from 0 to the capacity of {capacity}; a card over capacity is marked “!”, a card above {safe} of it (tight) has a dashed outline.",
     };
 
     #[cfg(test)]
@@ -331,7 +331,7 @@ pub fn DeviceGrid(
                 <span class="memory-scale-bar" aria-hidden="true"></span>
                 <span class="memory-scale-end">{move || format::bytes(capacity.get())}</span>
                 <span class="memory-scale-note">
-                    {move || text::SCALE.fill(lang.get(), &[("capacity", &format::bytes(capacity.get()))])}
+                    {move || text::SCALE.fill(lang.get(), &[("capacity", &format::bytes(capacity.get())), ("safe", &format::safe_share())])}
                 </span>
                 <details class="memory-scale-source" data-testid="tight-source">
                     <summary><T zh="为什么是 80%？" en="Why 80%?" /></summary>
@@ -356,7 +356,7 @@ mod tests {
         crate::text::testing::assert_all_used(text::ALL, || {
             for lang in [Lang::Zh, Lang::En] {
                 text::NODE.fill(lang, &[("node", &2)]);
-                text::SCALE.fill(lang, &[("capacity", &"80.0 GB")]);
+                text::SCALE.fill(lang, &[("capacity", &"80.0 GB"), ("safe", &"80%")]);
             }
         });
     }

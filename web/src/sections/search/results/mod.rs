@@ -64,9 +64,15 @@ pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<Stri
         ],
     )];
     lines.push(if outcome.comfortable == 0 {
-        text::ALL_TIGHT.get(lang).to_string()
+        text::ALL_TIGHT.fill(lang, &[("safe", &format::safe_share())])
     } else {
-        text::MARGIN_RULE.fill(lang, &[("comfortable", &count(outcome.comfortable))])
+        text::MARGIN_RULE.fill(
+            lang,
+            &[
+                ("comfortable", &count(outcome.comfortable)),
+                ("safe", &format::safe_share()),
+            ],
+        )
     });
     if let Some(ahead) = outcome.why_first() {
         lines.push(match ahead {
@@ -87,7 +93,7 @@ pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<Stri
                 )
             }
             Ahead::LessMemory { by } => text::AHEAD_MEMORY.fill(lang, &[("by", &by)]),
-            Ahead::Margin => text::AHEAD_MARGIN.get(lang).to_string(),
+            Ahead::Margin => text::AHEAD_MARGIN.fill(lang, &[("safe", &format::safe_share())]),
             Ahead::WithoutCp { gap, share, cp } => text::AHEAD_WITHOUT_CP.fill(
                 lang,
                 &[
@@ -131,7 +137,7 @@ fn cp_line(lang: Lang, outcome: &SearchOutcome) -> Option<String> {
         Ahead::Quicker { term, by, .. } => (term_name(lang, term).to_string(), format::seconds(by)),
         Ahead::Margin => (
             lang.pick("显存余量", "the memory margin").to_string(),
-            text::AHEAD_MARGIN.get(lang).to_string(),
+            text::AHEAD_MARGIN.fill(lang, &[("safe", &format::safe_share())]),
         ),
         Ahead::LessMemory { by } => (lang.pick("显存", "memory").to_string(), by.to_string()),
         Ahead::Tie | Ahead::WithoutCp { .. } => return None,
@@ -399,8 +405,8 @@ mod tests {
                 summary(lang, &equal, capacity);
                 text::NOTHING_VALID.fill(lang, &[("considered", &"0")]);
                 text::AHEAD_MEMORY.fill(lang, &[("by", &capacity)]);
-                text::AHEAD_MARGIN.get(lang);
-                text::ALL_TIGHT.get(lang);
+                text::AHEAD_MARGIN.fill(lang, &[("safe", &"80%")]);
+                text::ALL_TIGHT.fill(lang, &[("safe", &"80%")]);
                 text::AHEAD_TIE.get(lang);
                 text::LOAD.fill(lang, &[("cards", &8)]);
                 text::NO_GRID.get(lang);

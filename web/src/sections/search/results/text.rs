@@ -29,18 +29,18 @@ pub const AHEAD_MEMORY: Text = Text {
 };
 /// Why the first beats the second: the margin.
 pub const AHEAD_MARGIN: Text = Text {
-    zh: "第 1 名最忙的卡不到显存的 80%，第 2 名超过 80%（偏紧）：留有余量的方案排在前面。",
-    en: "The first plan's busiest card stays under 80% of its memory and the second's does not (tight): plans with room to spare come first.",
+    zh: "第 1 名最忙的卡不到显存的 {safe}，第 2 名超过 {safe}（偏紧）：留有余量的方案排在前面。",
+    en: "The first plan's busiest card stays under {safe} of its memory and the second's does not (tight): plans with room to spare come first.",
 };
 /// Every plan found is tight.
 pub const ALL_TIGHT: Text = Text {
-    zh: "没有一套方案能把最忙的卡压到显存的 80% 以下：下面的方案都偏紧，公开的 454 次实测（Fujii 等 2024）只在 80% 以下从未爆显存。",
-    en: "No plan keeps its busiest card under 80% of its memory: every plan below is tight, and the 454 published runs (Fujii et al. 2024) never ran out of memory only below 80%.",
+    zh: "没有一套方案能把最忙的卡压到显存的 {safe} 以下：下面的方案都偏紧，公开的 454 次实测（Fujii 等 2024）只在 {safe} 以下从未爆显存。",
+    en: "No plan keeps its busiest card under {safe} of its memory: every plan below is tight, and the 454 published runs (Fujii et al. 2024) never ran out of memory only below {safe}.",
 };
 /// Tight plans rank after the others.
 pub const MARGIN_RULE: Text = Text {
-    zh: "其中 {comfortable} 套最忙的卡不到显存的 80%，排在偏紧的方案前面（Fujii 等 2024：454 次实测在 80% 以下从未爆显存）。",
-    en: "{comfortable} of them keep the busiest card under 80% of its memory and rank before the tight ones (Fujii et al. 2024: 454 runs never ran out of memory below 80%).",
+    zh: "其中 {comfortable} 套最忙的卡不到显存的 {safe}，排在偏紧的方案前面（Fujii 等 2024：454 次实测在 {safe} 以下从未爆显存）。",
+    en: "{comfortable} of them keep the busiest card under {safe} of its memory and rank before the tight ones (Fujii et al. 2024: 454 runs never ran out of memory below {safe}).",
 };
 /// The first plan splits the sequence: what the best plan without CP loses.
 pub const WITHOUT_CP: Text = Text {
