@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CJK, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
 import {
-  SELECTS, SLIDERS, START, SWITCHES, flip, cardFields, choose, cli, controlError, coreDefaults, differences, expected, fullConfig,
+  SELECTS, SLIDERS, START, SWITCHES, flip, cardFields, choose, cli, controlError, coreDefaults, derivedDp, differences, expected, fullConfig,
   keyboardTo, pointerTo, presetIds, rng, shown, sliderState, thousands,
 } from './drive.mjs';
 
@@ -52,12 +52,6 @@ async function checkVerdict(grid, testId, context) {
     grid.lastValid = { ...grid.config };
   }
   return verdict;
-}
-
-/** DP = N ÷ (TP·PP·CP) of a config, or null when that is not a whole number. */
-function derivedDp(c) {
-  const d = c.gpus / (c.tp * c.pp * c.cp);
-  return Number.isInteger(d) && d >= 1 ? d : null;
 }
 
 /** The slider's three views of its value agree with each other and with the config. */

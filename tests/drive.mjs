@@ -385,6 +385,15 @@ export const secondsText = (s) => (s >= 1 ? `${fixed(s, 2)} s` : `${fixed(s * 1e
  * What the grid should show for `config` with `card` selected, from the CLI: `eval --card`
  * and `groups --card`. Each card's groups are the selected card's groups it belongs to.
  */
+/**
+ * The derived DP the controls show for `c`: N ÷ (TP·PP·CP), or null ("—") when that is not a
+ * whole number. It is the controls' own, so it follows a rejected plan too.
+ */
+export function derivedDp(c) {
+  const d = c.gpus / (c.tp * c.pp * c.cp);
+  return Number.isInteger(d) && d >= 1 ? d : null;
+}
+
 export function expected(config, card) {
   const report = cli(['eval', '--card', String(card)], config).ok;
   const groups = cli(['groups', '--card', String(card)], config).ok;

@@ -18,7 +18,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CJK } from '../harness.mjs';
-import { START, cli, differences, expected, fullConfig, gb } from '../drive.mjs';
+import { START, cli, derivedDp, differences, expected, fullConfig, gb } from '../drive.mjs';
 import { startServers, until } from './lab.mjs';
 import {
   centreOf, courseFrame, embedContent, focusOn, focusedCard, gridCards, gridsDrawn, noCardHovered,
@@ -80,9 +80,12 @@ const cliGroups = (config, card) => expected(config, card).groups;
  * `config` with `card` selected (drive.mjs's `differences`, all of them); `skip` leaves out the
  * differences whose text starts with one of its prefixes. Resolves to what the page shows.
  */
-async function figuresAgree(driver, grid, config, card, what, skip = []) {
+async function figuresAgree(driver, grid, config, card, what, skip = [], controls = config) {
   // With no card selected nothing is lit (the report is card 0's; callers skip its traffic rows).
   const want = expected(config, card ?? 0);
+  // The derived DP is the controls' own (`controls`, which may be a rejected plan), never the
+  // last valid one's.
+  want.report = { ...want.report, dp: derivedDp(controls) };
   if (card === null) want.groups = {};
   let got;
   let diffs;
@@ -230,7 +233,7 @@ export const JOURNEYS = [
       assert.ok(slider.focused, 'the slider keeps the focus');
       if (verdict.ok) lastValid = { ...config, pp };
       // A rejected plan leaves the figures on the last valid one.
-      const { report } = await figuresAgree(driver, 64, lastValid, card, `${key} to PP ${pp}`);
+      const { report } = await figuresAgree(driver, 64, lastValid, card, `${key} to PP ${pp}`, [], { ...config, pp });
       seen.push(`${key} → PP ${pp}: ${verdict.error ? `rejected ("${slider.message}"; CLI: ${verdict.error}), figures stay at PP ${lastValid.pp}` : figuresLine(report)}`);
     }
     for (const line of seen) log(line);
