@@ -17,10 +17,16 @@ pub fn bytes(value: Bytes) -> String {
 
 pub use parallel_core::numbers::percent;
 
+/// A rule's share as the page writes it in prose, with no trailing decimals: 0.8 → "80%",
+/// 0.05 → "5%" (a figure's share keeps one decimal: [`percent`]).
+pub fn rule_percent(share: f64) -> String {
+    format!("{}%", share * 100.0)
+}
+
 /// The share of a card the estimate may fill with a margin
 /// ([`parallel_core::margin::SAFE_SHARE`]) as the page writes it: "80%".
 pub fn safe_share() -> String {
-    format!("{}%", parallel_core::margin::SAFE_SHARE * 100.0)
+    rule_percent(parallel_core::margin::SAFE_SHARE)
 }
 
 /// Seconds as "1.94 s" or "67.1 ms".
@@ -81,6 +87,7 @@ mod tests {
     #[test]
     fn the_safe_share_reads_as_the_page_always_wrote_it() {
         assert_eq!(safe_share(), "80%");
+        assert_eq!(rule_percent(crate::tolerance::TOLERANCE), "5%");
     }
 
     #[test]

@@ -6,11 +6,6 @@
 /// How close a typed figure must be to the core's: 5% of it.
 pub const TOLERANCE: f64 = 0.05;
 
-/// [`TOLERANCE`] as the page writes it: "5%".
-pub fn shown() -> String {
-    format!("{}%", TOLERANCE * 100.0)
-}
-
 /// Whether `typed` lies within [`TOLERANCE`] of `computed`.
 pub fn close_enough(typed: f64, computed: f64) -> bool {
     (typed - computed).abs() <= TOLERANCE * computed.abs()

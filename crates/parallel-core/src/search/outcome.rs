@@ -62,8 +62,8 @@ pub enum Ahead {
         by: Bytes,
     },
     /// The first does not split the sequence and the second does, quicker by `gap` seconds
-    /// a step, at most [`super::EQUAL_TIME_SHARE`] of the first's step: equally quick, and the
-    /// plan without CP ranks first.
+    /// a step, at most [`super::EQUAL_TIME_SHARE`] of the second's step: equally quick, and
+    /// the plan without CP ranks first.
     WithoutCp {
         /// The first's step time minus the second's (positive).
         gap: Seconds,

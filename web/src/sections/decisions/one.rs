@@ -79,7 +79,10 @@ fn figure_text(lang: Lang, field: &str, typed_gb: f64, computed: Bytes) -> (Stri
             ("field", &field),
             ("typed", &typed_gb),
             ("computed", &format::bytes(computed)),
-            ("tolerance", &crate::tolerance::shown()),
+            (
+                "tolerance",
+                &format::rule_percent(crate::tolerance::TOLERANCE),
+            ),
         ],
     );
     (line, ok)
