@@ -44,7 +44,7 @@ function runCli(args, config) {
   throw new Error(`parallel-lab ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
 }
 
-/** The page's starting plans (SPEC §2, "the page starts each grid where the lesson starts"). */
+/** The page's starting plans (SPEC §2, "The page's starting plans"): where the lesson starts each grid. */
 export const START = {
   8: { gpus: 8, zero: 3 },
   64: { gpus: 64, tp: 8, pp: 8 },
@@ -52,7 +52,7 @@ export const START = {
 
 let asked;
 /**
- * `parallel-lab defaults`, asked once: `{ config, presets }`, the plan an empty input stands
+ * `parallel-lab defaults`, asked once: `{ config, presets, hardware, sliders }`, the plan an empty input stands
  * for (every field, the core's defaults, SPEC §2) and the model presets `[{ id, name }]` in
  * the order the page's picker lists them.
  */
@@ -66,21 +66,44 @@ export function fullConfig(config) {
   return { ...coreDefaults().config, ...config };
 }
 
+/** Each slider's test id on the page, by the config field it sets. */
+const SLIDER_IDS = {
+  tp: 'slider-tp',
+  pp: 'slider-pp',
+  cp: 'slider-cp',
+  micro_batches: 'slider-m',
+  seq_len: 'slider-seq',
+  ep: 'slider-ep',
+  'rollout.gpus_per_engine': 'slider-engine',
+  log_probs_chunk: 'slider-logprob-chunk',
+};
+
 /**
- * The sliders of a grid: config field, test id, positions, and value ⇄ position. The
- * sequence-length slider moves over powers of two.
+ * A slider of the grid of `gpus` cards as the tests drive it, from the values the core says it
+ * offers (`parallel-lab defaults`' `sliders`, which the page's sliders are built from):
+ * config field, test id, positions `min`…`max`, and value ⇄ position. A slider over powers
+ * of two has log2 positions; one with `zero` has 0 one position before its smallest value.
  */
-export const SLIDERS = [
-  { field: 'tp', testId: 'slider-tp', min: 1, max: 8 },
-  { field: 'pp', testId: 'slider-pp', min: 1, max: 8 },
-  { field: 'cp', testId: 'slider-cp', min: 1, max: 8 },
-  { field: 'micro_batches', testId: 'slider-m', min: 1, max: 64 },
-  { field: 'seq_len', testId: 'slider-seq', min: 10, max: 17, log2: true },
-].map((s) => ({
-  ...s,
-  valueAt: (position) => (s.log2 ? 2 ** position : position),
-  positionOf: (value) => (s.log2 ? Math.log2(value) : value),
-}));
+export function sliderOf(field, gpus = 8) {
+  const range = coreDefaults().sliders[gpus]?.find((s) => s.field === field);
+  if (!range) throw new Error(`the CLI lists no ${field} slider for ${gpus} cards`);
+  const log2 = range.powers_of_two;
+  const toPosition = (value) => (log2 ? Math.log2(value) : value);
+  const first = toPosition(range.min);
+  const min = range.zero ? first - 1 : first;
+  return {
+    field,
+    testId: SLIDER_IDS[field],
+    min,
+    max: toPosition(range.max),
+    log2,
+    valueAt: (position) => (range.zero && position === min ? 0 : log2 ? 2 ** position : position),
+    positionOf: (value) => (range.zero && value === 0 ? min : toPosition(value)),
+  };
+}
+
+/** The five sliders of a grid, in page order (the same on both grids). */
+export const SLIDERS = ['tp', 'pp', 'cp', 'micro_batches', 'seq_len'].map((field) => sliderOf(field));
 
 /** The model presets' ids, in the picker's order (the CLI's `defaults`). */
 export const presetIds = () => coreDefaults().presets.map((p) => p.id);

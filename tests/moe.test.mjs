@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CJK, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
-import { SELECTS, choose, cli, controlError, differences, expected, gb, keyboardTo, pointerTo, shown, sliderState, thousands } from './drive.mjs';
+import { SELECTS, SLIDERS, choose, cli, controlError, differences, expected, gb, keyboardTo, pointerTo, shown, sliderState, sliderOf, thousands } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -17,7 +17,7 @@ after(async () => {
   await lab?.close();
 });
 
-const EP = { field: 'ep', testId: 'slider-ep', min: 0, max: 6, log2: true };
+const EP = sliderOf('ep', 64);
 
 test('Mixtral on 64 cards, EP 8: EP and expert-DP groups and traffic agree with the CLI', async () => {
   const { page, context, problems } = await openPage(lab);
@@ -28,7 +28,7 @@ test('Mixtral on 64 cards, EP 8: EP and expert-DP groups and traffic agree with 
   const slider = section.getByTestId('slider-ep');
   assert.equal(await slider.count(), 1, 'the EP slider appears for an MoE model');
   // Lesson start TP 8 × PP 8 leaves 1 card per stage and TP group: take PP 1 for room.
-  await keyboardTo(section, { field: 'pp', testId: 'slider-pp', min: 1, max: 8 }, 1, 'ends');
+  await keyboardTo(section, SLIDERS.find((s) => s.field === 'pp'), 1, 'ends');
   await keyboardTo(section, EP, 3); // 2^3 = 8
   assert.equal(await slider.getAttribute('aria-valuetext'), '8');
   const config = { model: 'mixtral-8x7b', gpus: 64, tp: 8, pp: 1, ep: 8 };
@@ -49,7 +49,7 @@ test('Mixtral on 64 cards, EP 8: EP and expert-DP groups and traffic agree with 
   // and its two parts add up to that stage's model states shown above it.
   const accounting = SELECTS.find((s) => s.field === 'accounting');
   for (const pp of [1, 2]) {
-    await keyboardTo(section, { field: 'pp', testId: 'slider-pp', min: 1, max: 8 }, pp);
+    await keyboardTo(section, SLIDERS.find((s) => s.field === 'pp'), pp);
     await choose(section, accounting, 'stages', 'keys');
     const staged = cli(['eval', '--card', '9'], { ...config, pp, accounting: 'stages' }).ok.memory;
     const stage = staged.by_stage[staged.busiest_stage];
@@ -60,7 +60,7 @@ test('Mixtral on 64 cards, EP 8: EP and expert-DP groups and traffic agree with 
     assert.ok(text.includes(gb(stage.expert_states)) && text.includes(gb(stage.model_states - stage.expert_states)), text);
     await choose(section, accounting, 'even', 'keys');
   }
-  await keyboardTo(section, { field: 'pp', testId: 'slider-pp', min: 1, max: 8 }, 1);
+  await keyboardTo(section, SLIDERS.find((s) => s.field === 'pp'), 1);
 
   // The whole range, by keys and by pointer: at every position the slider shows 2^position,
   // and the page's verdict and figures are the CLI's for that EP.

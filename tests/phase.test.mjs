@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, scrollToElement, settleAndCheck, startLab, visibleText } from './harness.mjs';
-import { START, SWITCHES, choose, cli, expected, flip, fullConfig, gb, keyboardTo, pointerTo } from './drive.mjs';
+import { START, SWITCHES, choose, cli, expected, flip, fullConfig, gb, keyboardTo, pointerTo, sliderOf } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -116,7 +116,7 @@ for (const [id, selected, lang, how] of [[8, 5, 'zh', 'keys'], [64, 19, 'en', 'p
     assert.equal(await section.getByTestId('legend-tp').count(), 0, 'and no training group');
 
     // The engine's size over its whole range: every card's engine and the lit engine follow.
-    const engine = { testId: 'slider-engine', min: 0, max: Math.log2(id) };
+    const engine = sliderOf('rollout.gpus_per_engine', id);
     const seen = [];
     const atE = async (position) => {
       rollout = { ...rollout, gpus_per_engine: 2 ** position };

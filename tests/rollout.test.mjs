@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { openPage, scrollToElement, settleAndCheck, startLab } from './harness.mjs';
 import {
   SELECTS, START, choose, cli, controlError, controlOf, differences, expected, fullConfig, gb, keyboardTo, shown, sliderState,
-  thousands,
+  sliderOf, thousands,
 } from './drive.mjs';
 
 let lab;
@@ -30,8 +30,8 @@ const KV = { testId: 'select-kv', options: { bf16: 2, fp8: 1, fp32: 4 } };
 /** Where the engines run: option → rollout_gpus (a separate pool starts at the grid's N). */
 const POOL = { testId: 'select-pool', options: { colocated: 0, separate: 'N' } };
 /** The log-probability chunk: position 7 is the whole micro-batch (0), then 2^8 … 2^17. */
-const CHUNK = { testId: 'slider-logprob-chunk', min: 7, max: 17 };
-const chunkAt = (position) => (position === CHUNK.min ? 0 : 2 ** position);
+const CHUNK = sliderOf('log_probs_chunk');
+const chunkAt = CHUNK.valueAt;
 /** A Chinese character (no `g` flag: `test` and `match` keep no state). */
 const HAN = /[\u4e00-\u9fff]/;
 
@@ -120,7 +120,7 @@ for (const [id, card, lang] of [[8, 3, 'zh'], [64, 19, 'en']]) {
     assert.equal(start.rollout.gpus_per_engine, 8, 'the default engine spans 8 cards');
 
     // The engine's size over its whole range: E = 1 … N.
-    const engine = { testId: 'slider-engine', min: 0, max: Math.log2(id) };
+    const engine = sliderOf('rollout.gpus_per_engine', id);
     const sizes = [];
     const setEngine = async (position) => {
       rollout = { ...rollout, gpus_per_engine: 2 ** position };

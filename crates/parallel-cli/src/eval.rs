@@ -5,6 +5,7 @@ use std::io::Write;
 
 use parallel_core::hardware::Hardware;
 use parallel_core::hf::HfConfig;
+use parallel_core::link::{GridId, Slider};
 use parallel_core::{Plan, PlanConfig, Preset, RolloutPhase};
 
 use crate::error::CliError;
@@ -68,9 +69,11 @@ pub fn model(config: &HfConfig, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// `parallel-lab defaults`: `{"config": {...}, "presets": [{"id", "name"}...], "hardware":
-/// [{"id", "name", "config"}...]}`, the `PlanConfig` every omitted field falls back to (an
-/// empty input is this plan), [`Preset::ALL`] in its order, and each card preset with the
-/// default plan on it, so that tools driving the page need not copy any of them.
+/// [{"id", "name", "config"}...], "sliders": {"8": [RANGE...], "64": [...]}}`, the
+/// `PlanConfig` every omitted field falls back to (an empty input is this plan),
+/// [`Preset::ALL`] in its order, each card preset with the default plan on it, and each
+/// grid's sliders with the values they offer (`{"field", "min", "max", "powers_of_two",
+/// "zero"}`, [`Slider::range`]), so that tools driving the page need not copy any of them.
 pub fn defaults(out: &mut dyn Write) -> Result<(), CliError> {
     let presets: Vec<_> = Preset::ALL
         .iter()
@@ -80,8 +83,20 @@ pub fn defaults(out: &mut dyn Write) -> Result<(), CliError> {
         .iter()
         .map(|h| serde_json::json!({"id": h.as_str(), "name": h.name(), "config": PlanConfig::on(*h)}))
         .collect();
+    let sliders: serde_json::Map<String, serde_json::Value> = GridId::ALL
+        .iter()
+        .map(|g| {
+            let ranges: Vec<_> = Slider::ALL.iter().map(|s| s.range(g.gpus())).collect();
+            (g.gpus().to_string(), serde_json::json!(ranges))
+        })
+        .collect();
     write_json_line(
-        &serde_json::json!({"config": PlanConfig::default(), "presets": presets, "hardware": hardware}),
+        &serde_json::json!({
+            "config": PlanConfig::default(),
+            "presets": presets,
+            "hardware": hardware,
+            "sliders": sliders,
+        }),
         out,
     )
 }

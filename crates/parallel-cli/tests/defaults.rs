@@ -188,3 +188,58 @@ fn card_presets_carry_their_datasheet_values_and_explicit_fields_win() {
         "{error}"
     );
 }
+
+/// `defaults`' sliders: every slider of each grid, its ends taken by `eval` on that grid (the
+/// page's sliders and the browser tests read these ranges; nothing copies them).
+#[test]
+fn defaults_prints_each_grid_s_sliders_and_eval_takes_their_ends() {
+    let defaults = json_of(&["defaults"], "");
+    for gpus in [8u64, 64] {
+        let sliders = defaults["sliders"][gpus.to_string()].as_array().unwrap();
+        let fields: Vec<&str> = sliders
+            .iter()
+            .map(|s| s["field"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                "tp",
+                "pp",
+                "cp",
+                "micro_batches",
+                "seq_len",
+                "ep",
+                "rollout.gpus_per_engine",
+                "log_probs_chunk"
+            ]
+        );
+        for slider in sliders {
+            let field = slider["field"].as_str().unwrap();
+            let (min, max) = (
+                slider["min"].as_u64().unwrap(),
+                slider["max"].as_u64().unwrap(),
+            );
+            assert!(min >= 1 && min <= max, "{slider}");
+            if slider["powers_of_two"].as_bool().unwrap() {
+                assert!(min.is_power_of_two() && max.is_power_of_two(), "{slider}");
+            }
+            // Each end, on a plan that can take it (DeepSeek-V3, 256 experts, for EP; rollout for E).
+            for end in [min, max] {
+                let plan = match field {
+                    "ep" => format!(r#"{{"gpus":{gpus},"model":"deepseek-v3","ep":{end}}}"#),
+                    "rollout.gpus_per_engine" => {
+                        format!(r#"{{"gpus":{gpus},"rollout":{{"gpus_per_engine":{end}}}}}"#)
+                    }
+                    "tp" | "pp" | "cp" => format!(r#"{{"gpus":{gpus},"{field}":{end}}}"#),
+                    _ => format!(r#"{{"gpus":{gpus},"{field}":{end},"pp":1}}"#),
+                };
+                let output = run(&["eval"], &plan);
+                assert!(
+                    output.status.success(),
+                    "{plan}: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+            }
+        }
+    }
+}

@@ -20,13 +20,7 @@ use crate::later::{Later, Piece};
 /// The interactive lab of one grid, `grid` (its class `grid-lab-8` or `grid-lab-64`, the
 /// device grid's test id `grid-8` or `grid-64`), with what the page adds (`kit`).
 #[component]
-pub fn GridLabView(
-    lab: GridLab,
-    grid: GridId,
-    max_tp: u32,
-    max_degree: u32,
-    kit: GridKit,
-) -> impl IntoView {
+pub fn GridLabView(lab: GridLab, grid: GridId, kit: GridKit) -> impl IntoView {
     // The lab's memos as they are (a derived signal would clone the plan or report on every
     // read), and memos of the parts each figure shows, so that a figure whose part did not
     // change is not run again.
@@ -54,7 +48,7 @@ pub fn GridLabView(
     view! {
         <div class=format!("grid-lab grid-lab-{}", grid.gpus())>
             <div class="grid-lab-controls">
-                <GridControls lab=lab max_tp=max_tp max_degree=max_degree kit=kit />
+                <GridControls lab=lab kit=kit />
             </div>
             <div class="grid-lab-grid" class:stale=stale data-grid-view=grid.gpus()>
                 {move || stale().then(|| view! {

@@ -55,7 +55,7 @@ pub fn GridPart(
     view! {
         <section class="part" data-testid=test_id aria-labelledby=labelled_by>
             <h2 id=title_id><T zh=title_zh en=title_en /></h2>
-            <GridLabView lab=lab grid=grid max_tp=8 max_degree=8 kit=kit />
+            <GridLabView lab=lab grid=grid kit=kit />
         </section>
     }
 }

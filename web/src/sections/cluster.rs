@@ -142,7 +142,7 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
                 <T zh="同一个网格组件，画成 8 个机箱、每箱 8 张卡。机内走 NVLink（每卡 160 GB/s），跨机走 InfiniBand（每卡 50 GB/s）。"
                    en="The same grid, drawn as 8 machine boxes of 8 cards. Inside a machine traffic runs over NVLink (160 GB/s per card), across machines over InfiniBand (50 GB/s per card)." />
             </p>
-            <GridLabView lab=lab grid=GridId::SixtyFour max_tp=8 max_degree=8 kit=GridKit::LESSON />
+            <GridLabView lab=lab grid=GridId::SixtyFour kit=GridKit::LESSON />
             <div class="embed-row">
                 <EmbedHere widget=Widget::Grid64 />
                 <EmbedHere widget=Widget::ChartMemory64 />

@@ -114,7 +114,7 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
                 answer=Signal::stored(floor)
                 explanation=explanation
             />
-            <GridLabView lab=lab grid=GridId::Eight max_tp=8 max_degree=8 kit=GridKit::LESSON />
+            <GridLabView lab=lab grid=GridId::Eight kit=GridKit::LESSON />
             <EmbedHere widget=Widget::Grid8 />
             <Later piece=Piece::PartOneRest>
             <h3><T zh="试三件事" en="Try three things" /></h3>

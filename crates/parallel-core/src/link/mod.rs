@@ -27,6 +27,7 @@ mod model_token;
 mod notice;
 mod plan_codec;
 mod rollout_token;
+mod sliders;
 mod state;
 
 pub use controls::{Control, Controls};
@@ -34,4 +35,5 @@ pub use fragment::{decode, encode, MAX_LINK_LEN};
 pub use landing::{for_page, landing, landing_of, names_widget, Entry};
 pub use notice::{Ignored, IgnoredReason};
 pub use plan_codec::{decode_plan, encode_plan};
+pub use sliders::{Range, Slider, GRID_MAX_CHUNKS, GRID_MAX_DEGREE};
 pub use state::{GridId, LinkState, Section, Widget};

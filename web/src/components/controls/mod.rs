@@ -30,11 +30,14 @@ use disclosure::Disclosure;
 use more::MoreControls;
 use slider::{slider_specs, Slider, SLIDER_CONTROLS};
 
-/// All controls of one grid. `max_tp` caps TP (a node, as the lesson does); `kit` says what
-/// the page adds and whether the controls beyond the lesson's sit behind "more controls".
+/// All controls of one grid, its sliders over the values the core's [`Slider`] ranges offer
+/// on it; `kit` says what the page adds and whether the controls beyond the lesson's sit
+/// behind "more controls".
+///
+/// [`Slider`]: parallel_core::link::Slider
 #[component]
-pub fn GridControls(lab: GridLab, max_tp: u32, max_degree: u32, kit: GridKit) -> impl IntoView {
-    let sliders = slider_specs(max_tp, max_degree)
+pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
+    let sliders = slider_specs(lab.config.with_untracked(|c| c.gpus))
         .into_iter()
         .zip(SLIDER_CONTROLS)
         .filter(|(_, control)| kit.shows(*control))

@@ -4,6 +4,7 @@
 //! [`SliderSpec`].
 
 use leptos::prelude::*;
+use parallel_core::link::{self, Range};
 use parallel_core::PlanConfig;
 
 use crate::error_text::explain;
@@ -11,49 +12,57 @@ use crate::format;
 use crate::i18n::use_lang;
 use crate::lab::GridLab;
 
-/// A slider's bounds; the sequence-length slider moves over powers of two.
+/// A slider: the core's [`link::Slider`] with its values on this grid ([`Range`], the one source the
+/// CLI's `defaults` and the browser tests read too), its test id, its label and how it sets
+/// the plan; the sequence-length slider moves over powers of two.
 #[derive(Clone, Copy)]
 pub(crate) struct SliderSpec {
-    /// The config field it sets (where its errors are shown).
-    pub(crate) field: &'static str,
+    pub(crate) slider: link::Slider,
+    /// Its values on this grid.
+    pub(crate) range: Range,
     pub(crate) test_id: &'static str,
     pub(crate) label_zh: &'static str,
     pub(crate) label_en: &'static str,
-    pub(crate) min: u32,
-    pub(crate) max: u32,
-    /// When set, the slider's position is log2 of the value.
-    pub(crate) log2: bool,
-    /// When set, the position before `min`'s stands for 0, shown as these words (中文,
-    /// English): "the whole micro-batch" for an unset chunk.
+    /// The words for 0, one position before `min`'s (中文, English): "the whole micro-batch"
+    /// for an unset chunk. Set exactly where the range has `zero`.
     pub(crate) zero: Option<(&'static str, &'static str)>,
-    pub(crate) get: fn(&PlanConfig) -> u32,
     pub(crate) set: fn(&mut PlanConfig, u32),
 }
 
 impl SliderSpec {
+    /// The config field it sets (where its errors are shown).
+    pub(crate) fn field(&self) -> &'static str {
+        self.range.field
+    }
+
+    /// Its value in a plan.
+    pub(crate) fn get(&self, c: &PlanConfig) -> u32 {
+        self.slider.get(c)
+    }
+
     /// The input's range of positions: the values themselves, or their log2 (one more at the
     /// left for a slider whose first value is 0).
     pub(crate) fn positions(&self) -> (u32, u32) {
-        let (low, high) = if self.log2 {
-            (self.min.max(1).ilog2(), self.max.max(1).ilog2())
+        let (low, high) = if self.range.powers_of_two {
+            (self.range.min.max(1).ilog2(), self.range.max.max(1).ilog2())
         } else {
-            (self.min, self.max)
+            (self.range.min, self.range.max)
         };
-        (low.saturating_sub(u32::from(self.zero.is_some())), high)
+        (low.saturating_sub(u32::from(self.range.zero)), high)
     }
 
     /// The position that shows `value` (values off the slider's grid take the one below).
     pub(crate) fn position_of(&self, value: u32) -> u32 {
         let (low, high) = self.positions();
-        if value == 0 && self.zero.is_some() {
+        if value == 0 && self.range.zero {
             return low;
         }
-        let position = if self.log2 {
+        let position = if self.range.powers_of_two {
             value.max(1).ilog2()
         } else {
             value
         };
-        position.clamp(low + u32::from(self.zero.is_some()), high)
+        position.clamp(low + u32::from(self.range.zero), high)
     }
 
     /// The value at a position the input reports (a string, as the DOM gives it). A position
@@ -62,9 +71,9 @@ impl SliderSpec {
     pub(crate) fn value_at(&self, raw: &str) -> u32 {
         let (low, high) = self.positions();
         let position = raw.trim().parse::<u32>().unwrap_or(low).clamp(low, high);
-        if self.zero.is_some() && position == low {
+        if self.range.zero && position == low {
             0
-        } else if self.log2 {
+        } else if self.range.powers_of_two {
             1u32 << position.min(31)
         } else {
             position
@@ -79,7 +88,7 @@ impl SliderSpec {
 pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
     let lang = use_lang();
     // This slider's own value: moving another control does not run this one's views again.
-    let value = Memo::new(move |_| lab.config.with(|c| (spec.get)(c)));
+    let value = Memo::new(move |_| lab.config.with(|c| spec.get(c)));
     let value = move || value.get();
     let shown = move || match spec.zero {
         Some((zh, en)) if value() == 0 => lang.get().pick(zh, en).to_string(),
@@ -87,9 +96,9 @@ pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
     };
     let on_input = move |event: leptos::ev::Event| {
         let value = spec.value_at(&event_target_value(&event));
-        lab.edit(spec.field, |c| (spec.set)(c, value));
+        lab.edit(spec.field(), |c| (spec.set)(c, value));
     };
-    let error = move || lab.error_for(spec.field).map(|e| explain(lang.get(), &e));
+    let error = move || lab.error_for(spec.field()).map(|e| explain(lang.get(), &e));
     let id = format!("{}-{}", spec.test_id, lab.config.with_untracked(|c| c.gpus));
     view! {
         <div class="control" class:invalid=move || error().is_some()>
@@ -125,85 +134,65 @@ pub(super) const SLIDER_CONTROLS: [parallel_core::link::Control; 5] = {
     ]
 };
 
-/// The five sliders of a grid, in page order. `max_tp` caps TP (a node, as the lesson does);
-/// `max_degree` caps PP and CP.
-pub(super) fn slider_specs(max_tp: u32, max_degree: u32) -> [SliderSpec; 5] {
+/// The five sliders of a grid of `gpus` cards, in page order.
+pub(super) fn slider_specs(gpus: u32) -> [SliderSpec; 5] {
+    let spec = |slider: link::Slider, test_id, label_zh, label_en, set| SliderSpec {
+        slider,
+        range: slider.range(gpus),
+        test_id,
+        label_zh,
+        label_en,
+        zero: None,
+        set,
+    };
     [
-        SliderSpec {
-            field: "tp",
-            test_id: "slider-tp",
-            label_zh: "TP 张量并行",
-            label_en: "TP tensor parallel",
-            min: 1,
-            max: max_tp,
-            log2: false,
-            zero: None,
-            get: |c| c.tp,
-            set: |c, v| c.tp = v,
-        },
-        SliderSpec {
-            field: "pp",
-            test_id: "slider-pp",
-            label_zh: "PP 流水线并行",
-            label_en: "PP pipeline parallel",
-            min: 1,
-            max: max_degree,
-            log2: false,
-            zero: None,
-            get: |c| c.pp,
-            set: |c, v| c.pp = v,
-        },
-        SliderSpec {
-            field: "cp",
-            test_id: "slider-cp",
-            label_zh: "CP 上下文并行",
-            label_en: "CP context parallel",
-            min: 1,
-            max: max_degree,
-            log2: false,
-            zero: None,
-            get: |c| c.cp,
-            set: |c, v| c.cp = v,
-        },
-        SliderSpec {
-            field: "micro_batches",
-            test_id: "slider-m",
-            label_zh: "每步 micro-batch 数 m",
-            label_en: "Micro-batches per step m",
-            min: 1,
-            max: 64,
-            log2: false,
-            zero: None,
-            get: |c| c.micro_batches,
-            set: |c, v| c.micro_batches = v,
-        },
-        SliderSpec {
-            field: "seq_len",
-            test_id: "slider-seq",
-            label_zh: "序列长度 s",
-            label_en: "Sequence length s",
-            min: 1024,
-            max: 131_072,
-            log2: true,
-            zero: None,
-            get: |c| c.seq_len,
-            set: |c, v| c.seq_len = v,
-        },
+        spec(
+            link::Slider::Tp,
+            "slider-tp",
+            "TP 张量并行",
+            "TP tensor parallel",
+            |c, v| c.tp = v,
+        ),
+        spec(
+            link::Slider::Pp,
+            "slider-pp",
+            "PP 流水线并行",
+            "PP pipeline parallel",
+            |c, v| c.pp = v,
+        ),
+        spec(
+            link::Slider::Cp,
+            "slider-cp",
+            "CP 上下文并行",
+            "CP context parallel",
+            |c, v| c.cp = v,
+        ),
+        spec(
+            link::Slider::MicroBatches,
+            "slider-m",
+            "每步 micro-batch 数 m",
+            "Micro-batches per step m",
+            |c, v| c.micro_batches = v,
+        ),
+        spec(
+            link::Slider::SeqLen,
+            "slider-seq",
+            "序列长度 s",
+            "Sequence length s",
+            |c, v| c.seq_len = v,
+        ),
     ]
 }
 
 /// The expert-parallel slider, for MoE models: e over powers of two up to the grid's N.
 pub(super) fn ep_spec(gpus: u32) -> SliderSpec {
     SliderSpec {
-        field: "ep",
+        slider: link::Slider::Ep,
+        range: link::Slider::Ep.range(gpus),
         test_id: "slider-ep",
         label_zh: "EP 专家并行",
         label_en: "EP expert parallel",
-        min: 1,
-        max: gpus.max(1),
-        log2: true,
         zero: None,
-        get: |c| c.ep,
         set: |c, v| c.ep = v,
     }
 }
@@ -215,56 +204,56 @@ mod tests {
 
     #[test]
     fn every_position_shows_a_value_in_range_and_back() {
-        for spec in slider_specs(8, 8) {
+        for spec in slider_specs(8) {
             let (low, high) = spec.positions();
-            assert!(low <= high, "{}", spec.field);
+            assert!(low <= high, "{}", spec.field());
             for position in low..=high {
                 let value = spec.value_at(&position.to_string());
                 assert!(
-                    (spec.min..=spec.max).contains(&value),
+                    (spec.range.min..=spec.range.max).contains(&value),
                     "{} at {position}: {value}",
-                    spec.field
+                    spec.field()
                 );
                 assert_eq!(
                     spec.position_of(value),
                     position,
                     "{} round trip",
-                    spec.field
+                    spec.field()
                 );
             }
             assert_eq!(
                 spec.value_at(&low.to_string()),
-                spec.min,
+                spec.range.min,
                 "{} left end",
-                spec.field
+                spec.field()
             );
             assert_eq!(
                 spec.value_at(&high.to_string()),
-                spec.max,
+                spec.range.max,
                 "{} right end",
-                spec.field
+                spec.field()
             );
         }
     }
 
     #[test]
     fn positions_outside_the_range_hold_to_its_ends() {
-        for spec in slider_specs(8, 8) {
+        for spec in slider_specs(8) {
             let (low, high) = spec.positions();
             for raw in ["0", "", "x", "-3"] {
                 assert_eq!(
                     spec.value_at(raw),
                     spec.value_at(&low.to_string()),
                     "{} {raw:?}",
-                    spec.field
+                    spec.field()
                 );
             }
             for raw in [high + 1, 1024, 131_072, u32::MAX] {
                 assert_eq!(
                     spec.value_at(&raw.to_string()),
-                    spec.max,
+                    spec.range.max,
                     "{} {raw}",
-                    spec.field
+                    spec.field()
                 );
             }
         }
@@ -272,8 +261,8 @@ mod tests {
 
     #[test]
     fn the_sequence_slider_reaches_1024_to_131072_and_the_core_takes_each() {
-        let spec = slider_specs(8, 8)[4];
-        assert_eq!(spec.field, "seq_len");
+        let spec = slider_specs(8)[4];
+        assert_eq!(spec.field(), "seq_len");
         let (low, high) = spec.positions();
         let values: Vec<u32> = (low..=high)
             .map(|p| spec.value_at(&p.to_string()))

@@ -4,6 +4,7 @@
 //! on or off, the chunk of tokens whose log-probabilities are taken at once.
 
 use leptos::prelude::*;
+use parallel_core::link;
 use parallel_core::{PlanConfig, Rollout};
 
 use super::inputs::{CountInput, POOL, ROUND};
@@ -24,33 +25,29 @@ fn with_rollout(c: &mut PlanConfig, edit: impl FnOnce(&mut Rollout)) {
 /// Cards per inference engine, E, over powers of two up to the grid's N.
 fn engine_spec(gpus: u32) -> SliderSpec {
     SliderSpec {
-        field: "rollout.gpus_per_engine",
+        slider: link::Slider::GpusPerEngine,
+        range: link::Slider::GpusPerEngine.range(gpus),
         test_id: "slider-engine",
         label_zh: "每个推理引擎的卡数 E",
         label_en: "Cards per inference engine E",
-        min: 1,
-        max: gpus.max(1),
-        log2: true,
         zero: None,
-        get: |c| c.rollout.map_or(0, |r| r.gpus_per_engine),
         set: |c, v| with_rollout(c, |r| r.gpus_per_engine = v),
     }
 }
 
 /// The tokens whose log-probabilities are computed at once: the whole micro-batch (0), or
-/// chunks of 256 to 131,072 tokens.
-const CHUNK: SliderSpec = SliderSpec {
-    field: "log_probs_chunk",
-    test_id: "slider-logprob-chunk",
-    label_zh: "对数概率分块（token）",
-    label_en: "Log-probability chunk (tokens)",
-    min: 256,
-    max: 131_072,
-    log2: true,
-    zero: Some(("整个 micro-batch", "the whole micro-batch")),
-    get: |c| c.log_probs_chunk,
-    set: |c, v| c.log_probs_chunk = v,
-};
+/// chunks of the core's range ([`link::Slider::LogProbsChunk`]).
+fn chunk_spec(gpus: u32) -> SliderSpec {
+    SliderSpec {
+        slider: link::Slider::LogProbsChunk,
+        range: link::Slider::LogProbsChunk.range(gpus),
+        test_id: "slider-logprob-chunk",
+        label_zh: "对数概率分块（token）",
+        label_en: "Log-probability chunk (tokens)",
+        zero: Some(("整个 micro-batch", "the whole micro-batch")),
+        set: |c, v| c.log_probs_chunk = v,
+    }
+}
 
 /// The KV cache's bytes per value, as the select's option.
 fn kv_option(c: &PlanConfig) -> String {
@@ -160,7 +157,7 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
                 <PhaseChoice lab=lab />
             </Show>
             <div class="rollout-chunk">
-                <Slider spec=CHUNK lab=lab />
+                <Slider spec=chunk_spec(gpus) lab=lab />
                 <p class="control-note">
                     <T zh="RL 要算每个采样 token 的对数概率：最后一段同时放这些 token 的 FP32 logits。分块后只放一块（“按段计”时看最后一段）。"
                        en="An RL step computes each sampled token's log-probability: the last stage holds those tokens' FP32 logits at once. Chunked, it holds one chunk (see the last stage with accounting by stage)." />
@@ -186,7 +183,7 @@ mod tests {
             let mut e = 1;
             while e <= config.gpus {
                 (spec.set)(&mut config, e);
-                assert_eq!((spec.get)(&config), e);
+                assert_eq!(spec.get(&config), e);
                 assert!(Plan::new(&config).is_ok(), "E = {e} on {}", config.gpus);
                 e *= 2;
             }
@@ -199,14 +196,16 @@ mod tests {
 
     #[test]
     fn the_chunk_starts_at_the_whole_micro_batch_then_doubles() {
-        let values: Vec<u32> = (7..=17).map(|p| CHUNK.value_at(&p.to_string())).collect();
+        let values: Vec<u32> = (7..=17)
+            .map(|p| chunk_spec(8).value_at(&p.to_string()))
+            .collect();
         assert_eq!(values[0], 0);
         assert_eq!(
             values[1..],
             [256, 512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072]
         );
         for (position, value) in (7..=17).zip(values) {
-            assert_eq!(CHUNK.position_of(value), position);
+            assert_eq!(chunk_spec(8).position_of(value), position);
         }
     }
 }

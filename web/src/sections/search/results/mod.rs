@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use parallel_core::estimate::Term;
+use parallel_core::link::GridId;
 use parallel_core::search::{Ahead, Found, SearchOutcome, EQUAL_TIME_SHARE};
 use parallel_core::{Bytes, PlanConfig, Recompute, Schedule, Seconds};
 
@@ -17,7 +18,7 @@ pub mod text;
 /// A column the table sorts by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SortKey {
-    /// The search's own order (under 80% of the card first, then the step, the plan without
+    /// The search's own order (under the safe share of the card first, then the step, the plan without
     /// CP first at equal time): the table's first order.
     Rank,
     /// Estimated step time.
@@ -172,19 +173,26 @@ fn recompute_cell(lang: Lang, recompute: Recompute) -> &'static str {
     }
 }
 
-/// Which of the page's grids can show this plan with its controls: 8 or 64 cards of 8 a
-/// node, within the sliders' ranges. `None` when neither can.
-pub fn grid_for(config: &PlanConfig) -> Option<u32> {
-    let fits_controls = config.gpus_per_node == 8
-        && config.tp <= 8
-        && config.pp <= 8
-        && config.cp <= 8
-        && config.micro_batches <= 64
-        && config.micro_batch_size == 1
-        && config.virtual_stages <= 2
-        && config.seq_len.is_power_of_two()
-        && (1024..=131_072).contains(&config.seq_len);
-    (fits_controls && matches!(config.gpus, 8 | 64)).then_some(config.gpus)
+/// Why a row cannot be loaded, with the grids' sizes and their sliders' ranges from the core.
+fn no_grid(lang: Lang) -> String {
+    use parallel_core::link::{Slider, GRID_MAX_CHUNKS};
+    let [small, large] = GridId::ALL.map(GridId::gpus);
+    let range = |slider: Slider| slider.range(small);
+    let seq = range(Slider::SeqLen);
+    text::NO_GRID.fill(
+        lang,
+        &[
+            ("small", &small),
+            ("large", &large),
+            ("node", &GridId::Eight.base().gpus_per_node),
+            ("tp", &range(Slider::Tp).max),
+            ("degree", &range(Slider::Pp).max.min(range(Slider::Cp).max)),
+            ("m", &range(Slider::MicroBatches).max),
+            ("v", &GRID_MAX_CHUNKS),
+            ("seq_min", &format::thousands(u64::from(seq.min))),
+            ("seq_max", &format::thousands(u64::from(seq.max))),
+        ],
+    )
 }
 
 /// Rows sorted by `key` (ascending, or descending when `descending`); the search's rank is
@@ -223,7 +231,7 @@ pub fn PlanRow(
     let r = &found.report;
     let e = r.estimate;
     let memory = r.memory;
-    let grid = grid_for(&c);
+    let grid = GridId::for_plan(&c).map(GridId::gpus);
     let ep = if r.by_stage.iter().any(|s| s.expert_states.get() > 0.0) || c.ep > 1 {
         c.ep.to_string()
     } else {
@@ -238,7 +246,7 @@ pub fn PlanRow(
         view! {
             <td>
                 <button type="button" class="small" data-testid="load" disabled=grid.is_none()
-                    title=move || grid.is_none().then(|| text::NO_GRID.get(lang.get()))
+                    title=move || grid.is_none().then(|| no_grid(lang.get()))
                     on:click=move |_| on_load.run(config.clone())>
                     {move || match grid {
                         Some(cards) => text::LOAD.fill(lang.get(), &[("cards", &cards)]),
@@ -409,7 +417,7 @@ mod tests {
                 text::ALL_TIGHT.fill(lang, &[("safe", &"80%")]);
                 text::AHEAD_TIE.get(lang);
                 text::LOAD.fill(lang, &[("cards", &8)]);
-                text::NO_GRID.get(lang);
+                no_grid(lang);
             }
         });
         let lines = summary(Lang::En, &found, capacity);
@@ -459,31 +467,17 @@ mod tests {
     }
 
     #[test]
-    fn only_plans_the_grids_controls_reach_load() {
-        let base = PlanConfig::lesson_64_gpus();
-        assert_eq!(grid_for(&base), Some(64));
-        assert_eq!(grid_for(&PlanConfig::lesson_8_gpus()), Some(8));
+    fn a_plan_off_the_grids_is_told_the_core_s_ranges() {
         assert_eq!(
-            grid_for(&PlanConfig {
-                pp: 16,
-                ..base.clone()
-            }),
-            None
+            no_grid(Lang::En),
+            "The page's grids have 8 and 64 cards (8 a node), and their controls reach TP 8, \
+             PP/CP 8, m 64, b 1, v 2 and sequences of 1,024–131,072 in powers of two: this plan \
+             can only be read here."
         );
-        assert_eq!(
-            grid_for(&PlanConfig {
-                micro_batch_size: 2,
-                ..base.clone()
-            }),
-            None
-        );
-        assert_eq!(
-            grid_for(&PlanConfig {
-                seq_len: 3000,
-                ..base.clone()
-            }),
-            None
-        );
-        assert_eq!(grid_for(&PlanConfig { gpus: 128, ..base }), None);
+        let long = PlanConfig {
+            seq_len: 262_144,
+            ..PlanConfig::lesson_64_gpus()
+        };
+        assert_eq!(GridId::for_plan(&long), None);
     }
 }

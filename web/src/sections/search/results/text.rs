@@ -69,8 +69,8 @@ pub const LOAD: Text = Text {
 };
 /// Why a row cannot be loaded.
 pub const NO_GRID: Text = Text {
-    zh: "页面的网格只有 8 卡和 64 卡（每节点 8 卡），滑块只到 TP 8、PP/CP 8、m 64、b 1、v 2、序列 1,024–131,072 的 2 的幂：这套只能在表里看。",
-    en: "The page's grids have 8 and 64 cards (8 a node), and their controls reach TP 8, PP/CP 8, m 64, b 1, v 2 and sequences of 1,024–131,072 in powers of two: this plan can only be read here.",
+    zh: "页面的网格只有 {small} 卡和 {large} 卡（每节点 {node} 卡），滑块只到 TP {tp}、PP/CP {degree}、m {m}、b 1、v {v}、序列 {seq_min}–{seq_max} 的 2 的幂：这套只能在表里看。",
+    en: "The page's grids have {small} and {large} cards ({node} a node), and their controls reach TP {tp}, PP/CP {degree}, m {m}, b 1, v {v} and sequences of {seq_min}–{seq_max} in powers of two: this plan can only be read here.",
 };
 
 #[cfg(test)]
