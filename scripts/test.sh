@@ -6,6 +6,8 @@
 #                                            or of the page, no web crate in the core
 #      scripts/check-architecture.mjs        ARCHITECTURE.md names every module and public module,
 #                                            and every file path it gives exists
+#      scripts/check-prose.mjs               numbers the core owns (80%, 50 MB, 4/3…) quoted from
+#                                            its constants, never written out in prose
 #      scripts/shrink-inline.mjs --self-test the build step that strips the pages' comments
 #      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
 #      cargo test                            native: parallel-core + parallel-cli
@@ -61,7 +63,9 @@ module_checks() {
         node scripts/check-modules.mjs --strict crates/parallel-core/src --strict web/src \
             --no-web-deps crates/parallel-core/Cargo.toml &&
         node scripts/check-architecture.mjs --self-test &&
-        node scripts/check-architecture.mjs
+        node scripts/check-architecture.mjs &&
+        node scripts/check-prose.mjs --self-test &&
+        node scripts/check-prose.mjs
 }
 stage "modules (import circles, ARCHITECTURE.md)" modules.log module_checks
 stage "build scripts' self-tests" scripts.log node scripts/shrink-inline.mjs --self-test

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the H200 measurements of ../shared/measured/h200-2026-12-04 (the lab's kernel
-tables' source) as measured files of this project's format, one per shipped workload of the
-same shape, so that the lab's comparison reads them like any student's file:
+"""Writes the H200 measurements of crates/parallel-core/data/h200-2026-12-04 (the lab's kernel
+tables' source, SPEC §18) as measured files of this project's format, one per shipped workload
+of the same shape, so that the lab's comparison reads them like any student's file:
 
-    python3 scripts/gpu-check/convert_shared.py ../shared/measured/h200-2026-12-04 tests/fixtures/check
+    python3 scripts/gpu-check/convert_shared.py crates/parallel-core/data/h200-2026-12-04 tests/fixtures/check
 
 Only what those files measured is filled in (one layer's time, eager and compiled, from
 layer.json; one layer's activation bytes from acts.json and memory.json); every other figure

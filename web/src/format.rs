@@ -15,18 +15,30 @@ pub fn bytes(value: Bytes) -> String {
     value.to_string()
 }
 
-pub use parallel_core::numbers::percent;
-
-/// A rule's share as the page writes it in prose, with no trailing decimals: 0.8 → "80%",
-/// 0.05 → "5%" (a figure's share keeps one decimal: [`percent`]).
-pub fn rule_percent(share: f64) -> String {
-    format!("{}%", share * 100.0)
-}
+pub use parallel_core::numbers::{percent, rule_percent};
 
 /// The share of a card the estimate may fill with a margin
 /// ([`parallel_core::margin::SAFE_SHARE`]) as the page writes it: "80%".
 pub fn safe_share() -> String {
     rule_percent(parallel_core::margin::SAFE_SHARE)
+}
+
+/// The estimate's named factors as the prose quotes them, from the core's constants:
+/// [recompute FLOPs "4/3", TP bytes with full recompute "3/2", CP bytes "2", DP bucket
+/// "50 MB", the backward's share "2/3"].
+pub fn estimate_factors() -> [String; 5] {
+    use parallel_core::estimate::{
+        BACKWARD_SHARE, CP_BACKWARD_BYTES, DP_BUCKET_BYTES, FULL_RECOMPUTE_FACTOR,
+        TP_FULL_RECOMPUTE_BYTES,
+    };
+    use parallel_core::numbers::{fraction, megabytes};
+    [
+        fraction(FULL_RECOMPUTE_FACTOR),
+        fraction(TP_FULL_RECOMPUTE_BYTES),
+        fraction(CP_BACKWARD_BYTES),
+        megabytes(DP_BUCKET_BYTES),
+        fraction(BACKWARD_SHARE),
+    ]
 }
 
 /// Seconds as "1.94 s" or "67.1 ms".
@@ -87,6 +99,7 @@ mod tests {
     #[test]
     fn the_safe_share_reads_as_the_page_always_wrote_it() {
         assert_eq!(safe_share(), "80%");
+        assert_eq!(estimate_factors(), ["4/3", "3/2", "2", "50 MB", "2/3"]);
         assert_eq!(rule_percent(crate::tolerance::TOLERANCE), "5%");
     }
 

@@ -16,7 +16,7 @@ pub enum CardLoad {
     /// The training phase: the card's memory as `cards_memory` gives it.
     Training(StageMemory),
     /// The rollout phase (SPEC §15): the card's engine, a rollout card's weights and KV cache
-    /// (the report's `rollout`, whose `tight` says whether that total is above 80% of the card).
+    /// (the report's `rollout`, whose `tight` says whether that total is above the safe share of the card).
     Rollout {
         /// The engine the card serves, ⌊card/E⌋.
         engine: u32,

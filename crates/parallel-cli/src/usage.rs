@@ -12,10 +12,32 @@ use parallel_core::Lang;
 /// ```
 pub fn usage() -> String {
     let mut out = String::with_capacity(HEAD.len() + TAIL.len() + 2048);
-    out.push_str(HEAD);
+    out.push_str(&with_constants(HEAD));
     out.push_str(&not_counted());
     out.push_str(TAIL);
     out
+}
+
+/// The usage with the core's constants in place of their markers (`@SAFE@` → "80%", …), so
+/// the help quotes the numbers the formulas use.
+fn with_constants(text: &str) -> String {
+    use parallel_core::estimate::{
+        BACKWARD_SHARE, CP_BACKWARD_BYTES, DP_BUCKET_BYTES, FULL_RECOMPUTE_FACTOR,
+        TP_FULL_RECOMPUTE_BYTES,
+    };
+    use parallel_core::numbers::{fraction, megabytes, rule_percent};
+    [
+        ("@SAFE@", rule_percent(parallel_core::margin::SAFE_SHARE)),
+        ("@RECOMPUTE@", fraction(FULL_RECOMPUTE_FACTOR)),
+        ("@TP_BYTES@", fraction(TP_FULL_RECOMPUTE_BYTES)),
+        ("@CP_BYTES@", fraction(CP_BACKWARD_BYTES)),
+        ("@BUCKET@", megabytes(DP_BUCKET_BYTES)),
+        ("@BACKWARD@", fraction(BACKWARD_SHARE)),
+    ]
+    .iter()
+    .fold(text.to_string(), |text, (marker, value)| {
+        text.replace(marker, value)
+    })
 }
 
 /// The "NOT COUNTED" section: every omission's English title, by topic.
@@ -78,11 +100,11 @@ USAGE
                                     ZeRO 0-3, recompute, gpipe/1f1b/interleaved (v 2, 4); print
                                     {"considered", "valid", "fitting", "comfortable", "plans":
                                     [{"config", "report"}...]}: the K (default 20) best fitting
-                                    plans, those under 80% of the card first (comfortable:
+                                    plans, those under @SAFE@ of the card first (comfortable:
                                     how many; Fujii et al. 2024), then by estimated step_s
                                     (ties: less memory)
   parallel-lab check --emit [--card N] [--url LINK [--grid 8|64]]
-                                    print card N's workload (SPEC 19; default the link's
+                                    print card N's workload (SPEC §19; default the link's
                                     selected card, else 0): its stage's layers at its own
                                     widths, tokens and micro-batches in flight, with the lab's
                                     figures, for scripts/gpu-check/check.py to measure
@@ -92,9 +114,11 @@ USAGE
                                     measured eager and compiled, their ratios and what the lab
                                     does not count; a bad file is named by its field
   parallel-lab defaults            print {"config": {PLAN}, "presets": [{"id", "name"}...],
-                                    "hardware": [{"id", "name", "config"}...]}: every field of
-                                    the plan an empty input stands for, the model presets in the
-                                    page's order, and each card preset's plan
+                                    "hardware": [{"id", "name", "config"}...], "sliders":
+                                    {"8": [{"field", "min", "max", "powers_of_two", "zero"}...],
+                                    "64": [...]}}: every field of the plan an empty input stands
+                                    for, the model presets in the page's order, each card
+                                    preset's plan, and the values each grid's sliders offer
   parallel-lab table [OPTIONS]      render the lesson's tables (Markdown by default)
   parallel-lab bench [--quick]      time the core: one evaluation, and a sweep of 1,024-GPU plans
   parallel-lab help | --help        print this text
@@ -150,16 +174,16 @@ REPORT
   (n = prompts*samples_per_prompt), "sequences_per_engine" (ceil(n/engines)),
   "tokens_per_sequence" (T_seq = prompt_len + response_len), "weights" (2*P/E), "kv_cache"
   (ceil(n/engines)*T_seq*F*k; k = 2*max(kv_heads/E, 1)*head_dim*kv_bytes, MLA
-  (kv_lora_rank + qk_rope_head_dim)*kv_bytes), "total", "fits", "tight" (fits, above 80% of
+  (kv_lora_rank + qk_rope_head_dim)*kv_bytes), "total", "fits", "tight" (fits, above @SAFE@ of
   the card), "colocated", "cards" (N, or
   N + R), "peak" (colocated: max(training total, rollout total)), "peak_phase"
   (training|rollout)}. In the estimate:
-  FLOPs = (6*P_act + 6*F*a*head_dim*s)*T (x 4/3 with full recompute); compute = the weight
+  FLOPs = (6*P_act + 6*F*a*head_dim*s)*T (x @RECOMPUTE@ with full recompute); compute = the weight
   FLOPs x max(1, R/T_l) (R = gpu_tflops/hbm_tbps, T_l = s*b/c tokens a card; routed experts
   at T_e = T_l*top_k*e/experts) + attention FLOPs, / (N*gpu_tflops*1e12); each dimension
-  costs calls*steps*alpha + bytes/bandwidth (TP bytes x 3/2 and 6 calls a layer with full
-  recompute, CP bytes x 2, DP in 50 MB buckets); step = compute*(1+bubble ratio) + tp + cp
-  + ep + pp (+ offload, no alpha) + max(0, dp + edp - 2/3*compute); mfu = model FLOPs/(N*peak_tflops*1e12*step)
+  costs calls*steps*alpha + bytes/bandwidth (TP bytes x @TP_BYTES@ and 6 calls a layer with full
+  recompute, CP bytes x @CP_BYTES@, DP in @BUCKET@ buckets); step = compute*(1+bubble ratio) + tp + cp
+  + ep + pp (+ offload, no alpha) + max(0, dp + edp - @BACKWARD@*compute); mfu = model FLOPs/(N*peak_tflops*1e12*step)
 "#;
 
 /// Examples, model config and exit status, after the list of what is not counted.
@@ -194,3 +218,22 @@ EXIT STATUS
   0 success; 2 invalid input or usage (one line on stderr, naming the field or flag);
   1 failure to read stdin or write stdout.
 "#;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_help_quotes_the_core_s_constants() {
+        let help = super::usage();
+        assert!(!help.contains('@'), "a marker is left: {help}");
+        for quoted in [
+            "those under 80% of the card first",
+            "(x 4/3 with full recompute)",
+            "TP bytes x 3/2",
+            "CP bytes x 2,",
+            "DP in 50 MB buckets",
+            "edp - 2/3*compute",
+        ] {
+            assert!(help.contains(quoted), "{quoted}");
+        }
+    }
+}

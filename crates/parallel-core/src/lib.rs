@@ -1,7 +1,7 @@
 //! The formulas of Parallel Lab: how a training plan spreads a model over GPUs.
 //!
 //! Given a [`PlanConfig`] (model, GPUs, TP/PP/CP/EP degrees, micro-batches, sequence length,
-//! ZeRO stage, recomputation, schedule), the crate computes, per SPEC.md:
+//! ZeRO stage, recomputation, schedule), the crate computes, per the contract (docs/SPEC.md):
 //! - the device grid: each card's coordinates and its TP, CP, PP, DP (and EP) groups, and
 //!   whether a group talks over NVLink or InfiniBand ([`Grid`]);
 //! - memory per card: model states under ZeRO 0–3 and activations under three recompute
@@ -15,7 +15,7 @@
 //! [`evaluate`] does all of it at once and returns a [`Report`].
 //!
 //! # What this crate does not do
-//! It measures nothing: every figure is a formula of SPEC.md, not a run. What those formulas
+//! It measures nothing: every figure is a formula of docs/SPEC.md, not a run. What those formulas
 //! leave out (latency, most overlap, CP's backward, imbalanced expert routing, buffers and
 //! fragmentation, …) is one list, [`omissions`], each item with its reason and a witness that
 //! fails once the crate comes to model it; the page, the CLI's `--help` and `docs/formulas.md`

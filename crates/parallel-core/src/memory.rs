@@ -114,7 +114,7 @@ pub struct Memory {
     pub capacity: Bytes,
     /// total ≤ capacity.
     pub fits: bool,
-    /// Fits, but above 80% of the card ([`crate::margin`]).
+    /// Fits, but above [`crate::margin::SAFE_SHARE`] of the card ([`crate::margin::tight`]).
     pub tight: bool,
     /// With the optimizer on the host (SPEC §14): its bytes per card and per node; `None`
     /// (and not in the report's JSON) when the optimizer stays on the card.

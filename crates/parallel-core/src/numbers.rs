@@ -35,3 +35,50 @@ pub fn thousands(value: f64) -> String {
 pub fn percent(fraction: f64) -> String {
     format!("{:.1}%", fraction * 100.0)
 }
+
+/// A rule's share as prose writes it, with no trailing decimals: 0.8 → "80%", 0.05 → "5%"
+/// (a figure's share keeps one decimal: [`percent`]).
+///
+/// ```
+/// assert_eq!(parallel_core::numbers::rule_percent(parallel_core::margin::SAFE_SHARE), "80%");
+/// ```
+pub fn rule_percent(share: f64) -> String {
+    format!("{}%", share * 100.0)
+}
+
+/// A factor as the formulas write it: the fraction with the smallest denominator (up to 12)
+/// that equals it, else its decimal. 4/3 → "4/3", 1.5 → "3/2", 2 → "2".
+///
+/// The named factors of the estimate ([`crate::estimate::FULL_RECOMPUTE_FACTOR`],
+/// [`crate::estimate::BACKWARD_SHARE`], …) are written with it in the explanations and the
+/// prose, so their text cannot drift from their value.
+///
+/// ```
+/// use parallel_core::numbers::fraction;
+/// assert_eq!(fraction(4.0 / 3.0), "4/3");
+/// assert_eq!(fraction(1.5), "3/2");
+/// assert_eq!(fraction(2.0), "2");
+/// assert_eq!(fraction(0.1234), "0.1234");
+/// ```
+pub fn fraction(value: f64) -> String {
+    for den in 1..=12u32 {
+        let num = (value * f64::from(den)).round();
+        if (num / f64::from(den) - value).abs() <= 1e-12 * value.abs().max(1.0) {
+            return if den == 1 {
+                format!("{num}")
+            } else {
+                format!("{num}/{den}")
+            };
+        }
+    }
+    format!("{value}")
+}
+
+/// A byte count in decimal megabytes, whole: 50e6 → "50 MB" (a bucket size in prose).
+///
+/// ```
+/// assert_eq!(parallel_core::numbers::megabytes(50e6), "50 MB");
+/// ```
+pub fn megabytes(bytes: f64) -> String {
+    format!("{} MB", thousands(bytes / 1e6))
+}

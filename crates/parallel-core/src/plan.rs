@@ -86,13 +86,13 @@ impl Default for Plan {
     }
 }
 
-/// The data-parallel degree d = N/(t·p·c) (SPEC §3), as a formula.
+/// The data-parallel degree d = N/(t·p·c) (SPEC §2), as a formula.
 pub(crate) fn data_parallel_degree<Q: Quantity>(gpus: u32, tp: u32, pp: u32, cp: u32) -> Q {
     count_of::<Q>("N", gpus) / (count_of::<Q>("t", tp) * count_of("p", pp) * count_of("c", cp))
 }
 
 impl PlanConfig {
-    /// The data-parallel degree d = N/(t·p·c) of this config as it stands (SPEC §3), when the
+    /// The data-parallel degree d = N/(t·p·c) of this config as it stands (SPEC §2), when the
     /// degrees are at least 1 and divide the cards; `None` otherwise. What a page shows as the
     /// derived DP while its controls hold a plan the core refuses for any reason.
     ///

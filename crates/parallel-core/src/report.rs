@@ -32,7 +32,7 @@ pub struct Report {
     pub comm: Vec<Traffic>,
     /// Pipeline bubble.
     pub bubble: Bubble,
-    /// The step-time estimate (SPEC §12).
+    /// The step-time estimate (SPEC §17, with §18's kernels on a card with tables).
     pub estimate: Estimate,
     /// The rollout engines of an RL step (SPEC §15); `None` for a training-only plan (and
     /// then not written in the JSON).

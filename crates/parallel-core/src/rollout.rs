@@ -82,7 +82,7 @@ pub struct RolloutReport {
     pub total: Bytes,
     /// total ≤ the card's capacity.
     pub fits: bool,
-    /// Fits, but above 80% of the card ([`crate::margin::tight`]).
+    /// Fits, but above [`crate::margin::SAFE_SHARE`] of the card ([`crate::margin::tight`]).
     pub tight: bool,
     /// Whether the engines run on the training cards (R = 0).
     pub colocated: bool,

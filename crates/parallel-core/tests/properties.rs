@@ -194,7 +194,24 @@ proptest! {
         let rollout = fields[5].is_some().then(|| Rollout { gpus_per_engine: 1, ..Rollout::default() });
         let config = PlanConfig { model: ModelChoice::Inline(inline), gpus, tp, pp, ep, rollout, ..PlanConfig::default() };
         if let Ok(report) = evaluate(&config) {
-            prop_assert!(report.memory.total.get() >= 0.0 || report.memory.total.get().is_nan());
+            // The headline is its two parts, and its verdicts follow from it and the card.
+            let m = &report.memory;
+            let sum = m.model_states + m.activations;
+            prop_assert!(
+                m.total == sum || (m.total.get().is_nan() && sum.get().is_nan()),
+                "total {} vs states + activations {}", m.total.get(), sum.get()
+            );
+            prop_assert_eq!(m.fits, m.total <= m.capacity);
+            prop_assert_eq!(m.tight, parallel_core::margin::tight(m.total, m.capacity));
+            prop_assert!(!m.tight || m.fits, "tight implies fits");
+            // Each stage's total is its parts, and the even split's first stage is a stage.
+            for stage in &report.by_stage {
+                let parts = stage.model_states + stage.activations;
+                prop_assert!(
+                    stage.total == parts || (stage.total.get().is_nan() && parts.get().is_nan()),
+                    "stage {}: {} vs {}", stage.stage, stage.total.get(), parts.get()
+                );
+            }
         }
     }
 

@@ -51,8 +51,15 @@ mod text {
         en: "of which routed experts {experts}, dense part {dense}",
     };
 
+    /// Under the traffic table: what the step-time estimate adds to its bytes.
+    pub const ESTIMATE_ADDS: Text = Text {
+        zh: "这张表沿用课上的口径（字节 ÷ 带宽）。步时估算在此之上再加：每步通信的延迟 α、CP 的反向（字节 ×{cp_bytes}）、全量重计算重复的 TP 调用（字节 ×{tp_bytes}），DP 按 {bucket} 分桶（ZeRO-2/3 每个 micro-batch 都要同步梯度分片，ZeRO-3 还要每次重新聚齐权重）；各维在估算里的时间见右边的估算。",
+        en: "This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × {cp_bytes}), full recompute's repeated TP calls (bytes × {tp_bytes}), DP in {bucket} buckets (ZeRO-2/3 sync their gradient shard every micro-batch, ZeRO-3 also gathers the weights again each time); each dimension's time in the estimate is listed with the estimate.",
+    };
+
     #[cfg(test)]
     pub const ALL: &[&Text] = &[
+        &ESTIMATE_ADDS,
         &MEMORY_BAR,
         &CARD_TRAFFIC,
         &PLAN_TRAFFIC,
@@ -266,11 +273,23 @@ pub fn TrafficTable(
                 </table>
             </TableScroll>
             <p class="secondary" data-testid="traffic-estimate-note">
-                <T zh="这张表沿用课上的口径（字节 ÷ 带宽）。步时估算在此之上再加：每步通信的延迟 α、CP 的反向（字节 ×2）、全量重计算重复的 TP 调用（字节 ×3/2），DP 按 50 MB 分桶（ZeRO-2/3 每个 micro-batch 都要同步梯度分片，ZeRO-3 还要每次重新聚齐权重）；各维在估算里的时间见右边的估算。"
-                   en="This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × 2), full recompute's repeated TP calls (bytes × 3/2), DP in 50 MB buckets (ZeRO-2/3 sync their gradient shard every micro-batch, ZeRO-3 also gathers the weights again each time); each dimension's time in the estimate is listed with the estimate." />
+                {move || estimate_adds(lang.get())}
             </p>
         </div>
     }
+}
+
+/// What the estimate adds to the traffic table's bytes, its factors from the core's constants.
+fn estimate_adds(lang: Lang) -> String {
+    let [_, tp_bytes, cp_bytes, bucket, _] = format::estimate_factors();
+    text::ESTIMATE_ADDS.fill(
+        lang,
+        &[
+            ("cp_bytes", &cp_bytes),
+            ("tp_bytes", &tp_bytes),
+            ("bucket", &bucket),
+        ],
+    )
 }
 
 /// The pipeline bubble: (p−1)/m and its share of the step.
@@ -382,8 +401,10 @@ mod tests {
                 memory_title(lang, None);
                 memory_title(lang, Some(7));
                 expert_split(lang, Bytes::new(2e9), Bytes::new(5e9));
+                estimate_adds(lang);
             }
         });
+        assert!(estimate_adds(Lang::En).contains("(bytes × 3/2), DP in 50 MB buckets"));
         assert_eq!(
             memory_title(Lang::Zh, Some(7)),
             "每卡显存（按段计：最忙的是第 7 段）"

@@ -19,6 +19,14 @@ use crate::traffic::{bandwidth_symbol, Collective, Traffic};
 /// is of the same order; Megatron-LM's distributed optimizer buckets at 40M parameters.
 pub const DP_BUCKET_BYTES: f64 = 50e6;
 
+/// TP's bytes with full recompute, × the lesson's (SPEC §17): the re-run forward repeats the
+/// two forward all-reduces of a layer, 6 calls where the lesson counts 4.
+pub const TP_FULL_RECOMPUTE_BYTES: f64 = 6.0 / 4.0;
+
+/// CP's bytes in a step, × the lesson's forward all-gather of K and V (SPEC §17): the
+/// backward reduce-scatters dK and dV of the same size.
+pub const CP_BACKWARD_BYTES: f64 = 2.0;
+
 /// Steps of one call of `collective` over `n` cards, ring algorithms (Thakur et al. 2005):
 /// all-reduce 2(n−1); all-gather, reduce-scatter and all-to-all n−1; point-to-point 1 (and
 /// the offload's copies between a card and its host, which the estimate gives no α).
@@ -158,8 +166,9 @@ impl Plan {
         }
     }
 
-    /// A dimension's time in the estimate: calls·steps·α + k·bytes/bandwidth, k = 3/2 for TP
-    /// with full recompute, 2 for CP, else 1 (SPEC §17); data parallelism's bytes are those
+    /// A dimension's time in the estimate: calls·steps·α + k·bytes/bandwidth, k =
+    /// [`TP_FULL_RECOMPUTE_BYTES`] for TP with full recompute, [`CP_BACKWARD_BYTES`] for CP,
+    /// else 1 (SPEC §17); data parallelism's bytes are those
     /// of a step of m micro-batches (`data_parallel_sent`). The offload's is bytes/PCIe
     /// bandwidth (SPEC §14: large DMA copies, no α counted).
     pub(crate) fn comm_seconds<Q: Quantity>(&self, row: &Traffic) -> Q {
@@ -168,8 +177,8 @@ impl Plan {
         }
         let bytes = || Q::var("bytes", row.bytes.get(), Show::Bytes);
         let sent = match (row.dim, self.recompute()) {
-            (Dim::Tp, Recompute::Full) => bytes() * Q::constant("3/2", 1.5),
-            (Dim::Cp, _) => bytes() * Q::lit(2.0),
+            (Dim::Tp, Recompute::Full) => bytes() * Q::factor(TP_FULL_RECOMPUTE_BYTES),
+            (Dim::Cp, _) => bytes() * Q::factor(CP_BACKWARD_BYTES),
             (Dim::Dp | Dim::Edp, _) if self.zero() >= 2 => self
                 .data_parallel_sent::<Q>(row.dim)
                 .map_or_else(bytes, |sent| sent.named("bytes", Show::Bytes)),

@@ -25,7 +25,7 @@ impl Plan {
     /// × 4/3 with full recompute (its second forward), × 1 otherwise.
     fn with_recompute<Q: Quantity>(&self, flops: Q) -> Q {
         match self.recompute() {
-            Recompute::Full => flops * Q::constant("4/3", FULL_RECOMPUTE_FACTOR),
+            Recompute::Full => flops * Q::factor(FULL_RECOMPUTE_FACTOR),
             Recompute::Selective | Recompute::None => flops,
         }
     }

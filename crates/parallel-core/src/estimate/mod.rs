@@ -21,7 +21,7 @@ use crate::units::Seconds;
 /// token are forward): DP's gradient traffic can hide behind it, nothing else.
 pub const BACKWARD_SHARE: f64 = 2.0 / 3.0;
 
-pub use comm::{steps_per_call, DP_BUCKET_BYTES};
+pub use comm::{steps_per_call, CP_BACKWARD_BYTES, DP_BUCKET_BYTES, TP_FULL_RECOMPUTE_BYTES};
 pub use compute::FULL_RECOMPUTE_FACTOR;
 pub use kernels::{
     MemoryBound, ATTENTION_FWD_BWD, MEMORY_BOUND_FORWARD, MEMORY_BOUND_STEP,
@@ -200,9 +200,8 @@ impl Plan {
     pub(crate) fn step_terms<Q: Quantity>(&self, times: &[CommTime], compute: f64) -> (Q, Q) {
         let compute = || Q::var("compute", compute, Show::Seconds);
         let bubble = compute() * Q::var("bubble", self.bubble().ratio, Show::Count);
-        let unhidden = (seconds_of::<Q>(times, false)
-            - Q::constant("2/3", BACKWARD_SHARE) * compute())
-        .max(Q::lit(0.0));
+        let unhidden = (seconds_of::<Q>(times, false) - Q::factor(BACKWARD_SHARE) * compute())
+            .max(Q::lit(0.0));
         let exposed = seconds_of::<Q>(times, true) + unhidden;
         (bubble, exposed)
     }
@@ -238,7 +237,7 @@ impl Plan {
             return alpha(true);
         }
         let unhidden = (hidden.clone()
-            - Q::constant("2/3", BACKWARD_SHARE) * Q::var("compute", compute, Show::Seconds))
+            - Q::factor(BACKWARD_SHARE) * Q::var("compute", compute, Show::Seconds))
         .max(Q::lit(0.0))
         .named("unhidden", Show::Seconds);
         alpha(true) + unhidden * alpha(false).named("α of dp", Show::Seconds) / hidden

@@ -186,7 +186,7 @@ impl Plan {
                         "d",
                         data_parallel_degree(self.gpus(), d.tp, d.pp, d.cp),
                         count(f64::from(report.dp)),
-                        "SPEC §3",
+                        "SPEC §2",
                     )
                 }
                 Figure::Traffic(dim) => (

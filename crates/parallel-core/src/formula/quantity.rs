@@ -68,8 +68,10 @@ pub trait Quantity:
     fn var(symbol: &'static str, value: f64, show: Show) -> Self;
     /// A constant written as its value ("4", "12").
     fn lit(value: f64) -> Self;
-    /// A constant written as `text` ("4/3", "10¹²").
+    /// A constant written as `text` ("10¹²").
     fn constant(text: &'static str, value: f64) -> Self;
+    /// A named factor written as its fraction ([`crate::numbers::fraction`]: "4/3", "3/2").
+    fn factor(value: f64) -> Self;
     /// This quantity under a name of its own: shown as `symbol` in the formulas that use it,
     /// with its definition beside them.
     fn named(self, symbol: &'static str, show: Show) -> Self;
@@ -94,6 +96,10 @@ impl Quantity for f64 {
     }
     #[inline]
     fn constant(_: &'static str, value: f64) -> f64 {
+        value
+    }
+    #[inline]
+    fn factor(value: f64) -> f64 {
         value
     }
     #[inline]

@@ -210,6 +210,11 @@ impl Quantity for Worked {
         Worked::term(value, text.to_owned(), text.to_owned())
     }
 
+    fn factor(value: f64) -> Worked {
+        let text = crate::numbers::fraction(value);
+        Worked::term(value, text.clone(), text)
+    }
+
     fn named(self, symbol: &'static str, show: Show) -> Worked {
         let w = *self.0;
         let mut definitions = w.definitions;

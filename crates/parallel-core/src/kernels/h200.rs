@@ -1,6 +1,6 @@
 //! The H200's measured kernel rates (SPEC §18), copied from `data/h200-2026-12-04/`:
 //! one NVIDIA H200 SXM, PyTorch 2.11.0 with CUDA 13.0, bf16, random data, each time the median
-//! of CUDA-event-timed repeats after warm-up, measured on 2026-12-04. `tests/kernel_data.rs`
+//! of CUDA-event-timed repeats after warm-up, measured on 2026-12-04. `tests/measured.rs`
 //! checks every number here against those JSON files.
 //!
 //! Written out from the JSON (one decimal, as `gemm_grid.json` has them); the layer

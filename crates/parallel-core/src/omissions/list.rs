@@ -10,7 +10,7 @@ pub enum Topic {
     Memory,
     /// Bytes per card per step and their time.
     Traffic,
-    /// The step-time estimate (SPEC §12).
+    /// The step-time estimate (SPEC §17 and §18).
     Estimate,
 }
 

@@ -6,7 +6,7 @@
 //! b ∈ {1, 2, 4, 8} with m = global_batch/(d·b) whole, ZeRO 0–3, the three recompute modes,
 //! and the schedules GPipe, 1F1B and interleaved with v ∈ {2, 4} (with one stage only 1F1B:
 //! the schedules are then the same plan, and interleaving needs p > 1). Each is checked by
-//! [`Plan::new`]'s rules; those that fit are ranked by `step_s`: under 80% of the
+//! [`Plan::new`]'s rules; those that fit are ranked by `step_s`: under the safe share of the
 //! card first, at equal time (within [`EQUAL_TIME_SHARE`]) the best plan without CP ahead of
 //! one that splits the sequence, at the very same time fewer pipeline stages, then lower
 //! total memory.

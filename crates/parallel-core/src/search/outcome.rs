@@ -26,10 +26,10 @@ pub struct SearchOutcome {
     pub valid: u64,
     /// Valid plans whose busiest card fits its memory.
     pub fitting: u64,
-    /// Fitting plans whose busiest card stays under 80% of its memory ([`crate::margin`]);
+    /// Fitting plans whose busiest card stays under the safe share of its memory ([`crate::margin`]);
     /// when it is 0, every plan found is tight.
     pub comfortable: u64,
-    /// The best fitting plans: those under 80% of the card first, quickest first within
+    /// The best fitting plans: those under the safe share of the card ([`crate::margin::SAFE_SHARE`]) first, quickest first within
     /// each (ties: less memory first).
     pub plans: Vec<Found>,
     /// The valid plans that do not fit, least memory first (not part of the CLI's JSON).
@@ -44,7 +44,7 @@ pub struct SearchOutcome {
 /// Why the first plan of a ranking is ahead of the second.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Ahead {
-    /// The first stays under 80% of the card and the second does not ([`crate::margin`]).
+    /// The first stays under the safe share of the card ([`crate::margin::SAFE_SHARE`]) and the second does not ([`crate::margin`]).
     Margin,
     /// Quicker, by `gap` seconds a step: `term` is the largest difference, by `by` seconds
     /// (positive: the first is quicker on it).
@@ -142,7 +142,7 @@ pub struct Tally {
     pub valid: u64,
     /// Valid plans that fit.
     pub fitting: u64,
-    /// Fitting plans under 80% of the card.
+    /// Fitting plans under the safe share of the card ([`crate::margin::SAFE_SHARE`]).
     pub comfortable: u64,
     /// The best fitting plans, in order.
     pub best: Vec<u64>,

@@ -1,4 +1,5 @@
-//! How fitting plans are ranked (SPEC §12): under 80% of the card first, then by step time;
+//! How fitting plans are ranked (SPEC §17, the search's order): under the safe share of the
+//! card ([`crate::margin::SAFE_SHARE`]) first, then by step time;
 //! at equal time (within [`EQUAL_TIME_SHARE`]) a plan that does not split the sequence
 //! comes before one that does, and at the very same time fewer pipeline stages first.
 
@@ -25,7 +26,7 @@ pub fn equally_quick(quicker: f64, slower: f64) -> bool {
 }
 
 /// At equal time, no CP first: when the head of `plans` splits the sequence and `without`,
-/// the best fitting plan with CP 1, lies on the same side of the 80% line and is equally
+/// the best fitting plan with CP 1, lies on the same side of the safe-share line and is equally
 /// quick, `without` moves to the head (leaving its old place; at most `top` plans kept).
 /// Returns the plan without CP to report beside a head that still splits the sequence.
 pub(super) fn without_cp_first(
@@ -50,7 +51,7 @@ pub(super) fn without_cp_first(
     None
 }
 
-/// A fitting candidate as ranked: above 80% of the card or not, step, pipeline stages, total
+/// A fitting candidate as ranked: above the safe share of the card or not, step, pipeline stages, total
 /// memory, and its enumeration index.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Ranked {
@@ -61,7 +62,7 @@ pub(super) struct Ranked {
     pub(super) index: u64,
 }
 
-/// Ranking of fitting plans: under 80% of the card first (Fujii et al. 2024, see
+/// Ranking of fitting plans: under the safe share of the card ([`crate::margin::SAFE_SHARE`]) first (Fujii et al. 2024, see
 /// [`crate::margin`]), then step (the rule at equal time, [`without_cp_first`], applies to the outcome); at
 /// the very same step fewer pipeline stages (the cards go to TP inside
 /// a node, or to DP, before PP across nodes: Narayanan et al. 2021 §3.3's takeaway #1), then

@@ -33,7 +33,7 @@ pub struct StageMemory {
     pub total: Bytes,
     /// total ≤ capacity.
     pub fits: bool,
-    /// Fits, but above 80% of the card ([`crate::margin`]).
+    /// Fits, but above [`crate::margin::SAFE_SHARE`] of the card ([`crate::margin::tight`]).
     pub tight: bool,
     /// On the last stage with `log_probs_chunk` set (SPEC §15): the tokens whose FP32 logits
     /// the stage holds at once, min(chunk, s'·b). Written only then.

@@ -164,7 +164,7 @@ impl CardMemory {
 }
 
 /// A card's class: its groups, whether it is selected, and whether it is over its capacity
-/// (`over`) or above 80% of it (`tight`: a dashed outline, the cue beside the tint).
+/// (`over`) or above the safe share of it (`tight`: a dashed outline, the cue beside the tint).
 pub(super) fn card_class(face: &CardFace, memory: Option<&CardMemory>) -> String {
     match memory {
         Some(m) if !m.fits => format!("{} over", face.class),

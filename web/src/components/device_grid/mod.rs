@@ -21,7 +21,7 @@ use parallel_core::{Groups, Plan};
 use wasm_bindgen::JsCast;
 
 use crate::format;
-use crate::i18n::{tr, use_lang, T};
+use crate::i18n::{tr, use_lang};
 use crate::lab::{roles_of, CardLoad};
 pub use card::tint;
 use card::{card_markup, CardFace, CardMemory};
@@ -47,8 +47,19 @@ mod text {
         en: "Card colour: its own total memory, from 0 to the capacity of {capacity}; a card over capacity is marked “!”, a card above {safe} of it (tight) has a dashed outline.",
     };
 
+    /// The margin's source, as the legend's disclosure names it.
+    pub const WHY_SAFE: Text = Text {
+        zh: "为什么是 {safe}？",
+        en: "Why {safe}?",
+    };
+    /// Where the margin comes from (Fujii, Watanabe, Yokota 2024).
+    pub const SAFE_SOURCE: Text = Text {
+        zh: "Fujii、Watanabe、Yokota 2024（arXiv 2411.06465）在 A100 与 H100 上做了 454 次训练：估算显存低于卡的 {safe} 时，从未出现显存不足。余下的部分留给临时缓冲、碎片与分配器自己。",
+        en: "Fujii, Watanabe and Yokota 2024 (arXiv 2411.06465) ran 454 trainings on A100 and H100 cards: while the estimated memory stayed under {safe} of the card, none ran out of memory. The rest goes to temporary buffers, fragmentation and the allocator itself.",
+    };
+
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&NODE, &SCALE];
+    pub const ALL: &[&Text] = &[&NODE, &SCALE, &WHY_SAFE, &SAFE_SOURCE];
 }
 
 fn focus_card(event: &KeyboardEvent, card: u32) {
@@ -334,11 +345,8 @@ pub fn DeviceGrid(
                     {move || text::SCALE.fill(lang.get(), &[("capacity", &format::bytes(capacity.get())), ("safe", &format::safe_share())])}
                 </span>
                 <details class="memory-scale-source" data-testid="tight-source">
-                    <summary><T zh="为什么是 80%？" en="Why 80%?" /></summary>
-                    <p>
-                        <T zh="Fujii、Watanabe、Yokota 2024（arXiv 2411.06465）在 A100 与 H100 上做了 454 次训练：估算显存低于卡的 80% 时，从未出现显存不足。余下的五分之一留给临时缓冲、碎片与分配器自己。"
-                           en="Fujii, Watanabe and Yokota 2024 (arXiv 2411.06465) ran 454 trainings on A100 and H100 cards: while the estimated memory stayed under 80% of the card, none ran out of memory. The last fifth goes to temporary buffers, fragmentation and the allocator itself." />
-                    </p>
+                    <summary>{move || text::WHY_SAFE.fill(lang.get(), &[("safe", &format::safe_share())])}</summary>
+                    <p>{move || text::SAFE_SOURCE.fill(lang.get(), &[("safe", &format::safe_share())])}</p>
                 </details>
             </div>
             <GroupLegend groups=groups gpus_per_node=gpus_per_node />
@@ -357,6 +365,8 @@ mod tests {
             for lang in [Lang::Zh, Lang::En] {
                 text::NODE.fill(lang, &[("node", &2)]);
                 text::SCALE.fill(lang, &[("capacity", &"80.0 GB"), ("safe", &"80%")]);
+                text::WHY_SAFE.fill(lang, &[("safe", &"80%")]);
+                text::SAFE_SOURCE.fill(lang, &[("safe", &"80%")]);
             }
         });
     }

@@ -1,8 +1,11 @@
 //! A card's words: its accessible name (what it shows, then the same in words) and its memory
 //! read out below the grid, in training or in the rollout phase, in the page's language.
 
+use std::fmt::Display;
+
 use parallel_core::{Bytes, Dim, StageMemory};
 
+use crate::format;
 use crate::i18n::Lang;
 use crate::lab::CardLoad;
 use crate::vocab;
@@ -52,10 +55,10 @@ mod text {
         en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total}, over its capacity of {capacity}",
     };
 
-    /// The same, for a card above 80% of its capacity.
+    /// The same, for a card above the safe share (`safe`) of its capacity.
     pub const CARD_MEMORY_TIGHT: Text = Text {
-        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}），偏紧：超过容量的 80%",
-        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity}), tight: above 80% of its capacity",
+        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}），偏紧：超过容量的 {safe}",
+        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity}), tight: above {safe} of its capacity",
     };
 
     /// A card's memory in the rollout phase (SPEC §15).
@@ -68,10 +71,10 @@ mod text {
         zh: "卡 {card}：推理引擎 {engine}；BF16 权重 {weights} + KV cache {kv} = {total}，超过容量 {capacity}",
         en: "Card {card}: rollout engine {engine}; BF16 weights {weights} + KV cache {kv} = {total}, over its capacity of {capacity}",
     };
-    /// The same, above 80% of its capacity.
+    /// The same, above the safe share (`safe`) of its capacity.
     pub const ROLLOUT_MEMORY_TIGHT: Text = Text {
-        zh: "卡 {card}：推理引擎 {engine}；BF16 权重 {weights} + KV cache {kv} = {total}（容量 {capacity}），偏紧：超过容量的 80%",
-        en: "Card {card}: rollout engine {engine}; BF16 weights {weights} + KV cache {kv} = {total} (capacity {capacity}), tight: above 80% of its capacity",
+        zh: "卡 {card}：推理引擎 {engine}；BF16 权重 {weights} + KV cache {kv} = {total}（容量 {capacity}），偏紧：超过容量的 {safe}",
+        en: "Card {card}: rollout engine {engine}; BF16 weights {weights} + KV cache {kv} = {total} (capacity {capacity}), tight: above {safe} of its capacity",
     };
 
     #[cfg(test)]
@@ -125,48 +128,48 @@ pub(super) fn card_load_line(lang: Lang, card: u32, load: &CardLoad, capacity: B
         CardLoad::Training(m) => return card_memory_line(lang, card, m, capacity),
         CardLoad::Rollout { memory, engine } => (memory, engine, memory.tight),
     };
+    let safe = format::safe_share();
+    let mut args: Vec<(&str, &dyn Display)> = vec![
+        ("card", &card),
+        ("engine", engine),
+        ("weights", &m.weights),
+        ("kv", &m.kv_cache),
+        ("total", &m.total),
+        ("capacity", &capacity),
+    ];
     let template = if !m.fits {
         &text::ROLLOUT_MEMORY_OVER
     } else if tight {
+        args.push(("safe", &safe));
         &text::ROLLOUT_MEMORY_TIGHT
     } else {
         &text::ROLLOUT_MEMORY
     };
-    template.fill(
-        lang,
-        &[
-            ("card", &card),
-            ("engine", engine),
-            ("weights", &m.weights),
-            ("kv", &m.kv_cache),
-            ("total", &m.total),
-            ("capacity", &capacity),
-        ],
-    )
+    template.fill(lang, &args)
 }
 
 /// A training card's memory in words (its stage, layers, states, activations, total,
 /// capacity).
 fn card_memory_line(lang: Lang, card: u32, m: &StageMemory, capacity: Bytes) -> String {
+    let safe = format::safe_share();
+    let mut args: Vec<(&str, &dyn Display)> = vec![
+        ("card", &card),
+        ("stage", &m.stage),
+        ("layers", &m.layers),
+        ("states", &m.model_states),
+        ("activations", &m.activations),
+        ("total", &m.total),
+        ("capacity", &capacity),
+    ];
     let template = if !m.fits {
         &text::CARD_MEMORY_OVER
     } else if m.tight {
+        args.push(("safe", &safe));
         &text::CARD_MEMORY_TIGHT
     } else {
         &text::CARD_MEMORY
     };
-    template.fill(
-        lang,
-        &[
-            ("card", &card),
-            ("stage", &m.stage),
-            ("layers", &m.layers),
-            ("states", &m.model_states),
-            ("activations", &m.activations),
-            ("total", &m.total),
-            ("capacity", &capacity),
-        ],
-    )
+    template.fill(lang, &args)
 }
 
 #[cfg(test)]

@@ -106,6 +106,7 @@ fn tables_text(lang: Lang, c: &PlanConfig, k: &Kernels) -> String {
 /// tables, §17's flat rate and roofline on the lesson's card.
 fn assumptions_text(lang: Lang, c: &PlanConfig) -> String {
     let number = |x: f64| parallel_core::formula::Show::Count.write(x);
+    let [recompute, tp_bytes, cp_bytes, bucket, backward] = format::estimate_factors();
     if let Some(k) = Kernels::of(c) {
         return text::ASSUMPTIONS_KERNELS.fill(
             lang,
@@ -118,6 +119,10 @@ fn assumptions_text(lang: Lang, c: &PlanConfig) -> String {
                 ("ib_us", &number(c.ib_latency_us)),
                 ("tflops", &number(c.gpu_tflops)),
                 ("peak", &number(c.peak_tflops)),
+                ("tp_bytes", &tp_bytes),
+                ("cp_bytes", &cp_bytes),
+                ("bucket", &bucket),
+                ("backward", &backward),
             ],
         );
     }
@@ -129,6 +134,11 @@ fn assumptions_text(lang: Lang, c: &PlanConfig) -> String {
             ("nvlink_us", &number(c.nvlink_latency_us)),
             ("ib_us", &number(c.ib_latency_us)),
             ("peak", &number(c.peak_tflops)),
+            ("recompute", &recompute),
+            ("tp_bytes", &tp_bytes),
+            ("cp_bytes", &cp_bytes),
+            ("bucket", &bucket),
+            ("backward", &backward),
         ],
     )
 }

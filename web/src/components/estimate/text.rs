@@ -40,27 +40,27 @@ pub const DIM_TIME: Text = Text {
 };
 /// The assumptions, at this plan's card.
 pub const ASSUMPTIONS: Text = Text {
-    zh: "这是估算，不是测量。FLOPs = (6·P_act + 6·F·a·head_dim·s)·T，全量重计算再 ×4/3。\
+    zh: "这是估算，不是测量。FLOPs = (6·P_act + 6·F·a·head_dim·s)·T，全量重计算再 ×{recompute}。\
          计算时间 = FLOPs ÷ (N × 每卡 {tflops} TFLOP/s 的有效算力)，权重部分再乘屋顶线倍数 \
          max(1, R/T_l)：R = 有效算力 ÷ 显存带宽 {hbm} TB/s，T_l = s·b/c 是每卡每个 micro-batch 的 \
          token 数（路由专家按各自分到的 token 另算）。每次集合通信 = 步数 × α + 字节 ÷ 带宽，\
-         α 为 NVLink {nvlink_us} µs、网络 {ib_us} µs；全量重计算让 TP 每层多 2 次调用（字节 ×3/2），\
-         CP 算上反向（字节 ×2），DP 按 50 MB 一桶；ZeRO-2/3 只存梯度的一份分片，\
+         α 为 NVLink {nvlink_us} µs、网络 {ib_us} µs；全量重计算让 TP 每层多 2 次调用（字节 ×{tp_bytes}），\
+         CP 算上反向（字节 ×{cp_bytes}），DP 按 {bucket} 一桶；ZeRO-2/3 只存梯度的一份分片，\
          每个 micro-batch 反向后都要 reduce-scatter，ZeRO-3 每个 micro-batch 的前向和反向\
          还要各 all-gather 一次权重。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP 在关键路径上，\
-         DP 与专家 DP 只能藏在反向传播（计算的 2/3）后面。MFU = 模型 FLOPs ÷ \
+         DP 与专家 DP 只能藏在反向传播（计算的 {backward}）后面。MFU = 模型 FLOPs ÷ \
          (N × 峰值 {peak} TFLOP/s × 每步时间)。",
-    en: "An estimate, not a measurement. FLOPs = (6·P_act + 6·F·a·head_dim·s)·T, × 4/3 with \
+    en: "An estimate, not a measurement. FLOPs = (6·P_act + 6·F·a·head_dim·s)·T, × {recompute} with \
          full recompute. Compute = FLOPs ÷ (N × an effective {tflops} TFLOP/s per card), the \
          weights' part × the roofline factor max(1, R/T_l): R = that rate ÷ the HBM's {hbm} \
          TB/s, T_l = s·b/c the tokens of a micro-batch on a card (routed experts by the tokens \
          each receives). Each collective call = steps × α + bytes ÷ bandwidth, α = \
          {nvlink_us} µs over NVLink and {ib_us} µs over the network; full recompute adds 2 TP \
-         calls a layer (bytes × 3/2), CP counts its backward (bytes × 2), DP runs in 50 MB \
+         calls a layer (bytes × {tp_bytes}), CP counts its backward (bytes × {cp_bytes}), DP runs in {bucket} \
          buckets; ZeRO-2/3 keep only a shard of the gradients, so they reduce-scatter after \
          every micro-batch's backward, and ZeRO-3 gathers the weights again for every \
          micro-batch's forward and backward. Bubble = compute × (p−1)/(v·m); TP, CP, EP and \
-         PP sit on the critical path, DP and expert DP hide only behind the backward pass (2/3 of compute). MFU = model \
+         PP sit on the critical path, DP and expert DP hide only behind the backward pass ({backward} of compute). MFU = model \
          FLOPs ÷ (N × the {peak} TFLOP/s peak × the step).",
 };
 
@@ -74,10 +74,10 @@ pub const ASSUMPTIONS_KERNELS: Text = Text {
          拷贝带宽 {copy} TB/s；流水线排空后再加一次优化器更新（Adam 与 FP32 主权重，每个参数读写 30 字节，\
          也按拷贝带宽）。{tables}每次集合通信按 NCCL 的环形模型：每次调用 {call_us} µs，节点内每一步 \
          {nvlink_us} µs、跨节点的每一步 {ib_us} µs（跨节点的 all-reduce 再 ×{plateau}），再加字节 ÷ 带宽；\
-         全量重计算让 TP 每层多 2 次调用（字节 ×3/2），CP 算上反向（字节 ×2），DP 按 50 MB 一桶；ZeRO-2/3 只存梯度的一份分片，\
+         全量重计算让 TP 每层多 2 次调用（字节 ×{tp_bytes}），CP 算上反向（字节 ×{cp_bytes}），DP 按 {bucket} 一桶；ZeRO-2/3 只存梯度的一份分片，\
          每个 micro-batch 反向后都要 reduce-scatter，ZeRO-3 每个 micro-batch 的前向和反向还要各 \
          all-gather 一次权重。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP 在关键路径上，DP 与专家 DP \
-         只能藏在反向传播（计算的 2/3）后面。内核放慢倍数 = 这样算出的计算时间 ÷ 同样的 FLOPs 按这张卡\
+         只能藏在反向传播（计算的 {backward}）后面。内核放慢倍数 = 这样算出的计算时间 ÷ 同样的 FLOPs 按这张卡\
          大 GEMM 的 {tflops} TFLOP/s 算出的时间。MFU = 模型 FLOPs ÷ (N × 峰值 {peak} TFLOP/s × \
          每步时间)。",
     en: "An estimate, not a measurement. On a real card compute is timed kernel by kernel: \
@@ -92,11 +92,11 @@ pub const ASSUMPTIONS_KERNELS: Text = Text {
          bandwidth). {tables} Each collective call follows NCCL's ring model: {call_us} µs a \
          call, {nvlink_us} µs a step inside a node and {ib_us} µs a step between nodes (an \
          all-reduce across nodes × {plateau}), plus bytes ÷ bandwidth; full recompute adds 2 \
-         TP calls a layer (bytes × 3/2), CP counts its backward (bytes × 2), DP runs in 50 MB buckets; ZeRO-2/3 keep only a shard of the \
+         TP calls a layer (bytes × {tp_bytes}), CP counts its backward (bytes × {cp_bytes}), DP runs in {bucket} buckets; ZeRO-2/3 keep only a shard of the \
          gradients, so they reduce-scatter after every micro-batch's backward, and ZeRO-3 \
          gathers the weights again for every micro-batch's forward and backward. Bubble = \
          compute × (p−1)/(v·m); TP, CP, EP and PP sit on the critical path, DP and expert DP \
-         hide only behind the backward pass (2/3 of compute). Kernel slowdown = that compute \
+         hide only behind the backward pass ({backward} of compute). Kernel slowdown = that compute \
          ÷ the same FLOPs at the card's large-GEMM rate of {tflops} TFLOP/s. MFU = model \
          FLOPs ÷ (N × the {peak} TFLOP/s peak × the step).",
 };
