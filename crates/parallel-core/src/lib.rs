@@ -17,11 +17,11 @@
 //! # What this crate does not do
 //! It measures nothing: every figure is a formula of docs/SPEC.md, not a run. What those formulas
 //! leave out (latency, most overlap, CP's backward, imbalanced expert routing, buffers and
-//! fragmentation, …) is one list, [`omissions`], each item with its reason and a witness that
-//! fails once the crate comes to model it; the page, the CLI's `--help` and `docs/formulas.md`
-//! are written from it. It does no IO, reads no clock and draws no random numbers, and it
-//! knows nothing of the browser: the same code runs in the CLI and, compiled to wasm32, in
-//! the page.
+//! fragmentation, …) is one list, [`omissions`], each item with its reason, and a witness in the
+//! crate's tests (`tests/omissions.rs`) fails once the crate comes to model it; the page, the
+//! CLI's `--help` and `docs/formulas.md` are written from it. It does no IO, reads no clock
+//! and draws no random numbers, and it knows nothing of the browser: the same code runs in the
+//! CLI and, compiled to wasm32, in the page.
 //!
 //! # Example
 //! ```

@@ -1,5 +1,5 @@
 //! The list itself: every [`Omission`] with its id, its [`Topic`] and whether the page's opening
-//! names it. Its words are in `text`, its witnesses in `witness`.
+//! names it. Its words are in `text`; its witnesses are test code, in `tests/omissions/witness/`.
 
 use crate::lang::Lang;
 

@@ -1,13 +1,14 @@
 //! What the lab does not count, in one list: each [`Omission`] with its title and its reason in
-//! both languages, where it belongs ([`Topic`], and whether the page's opening names it), and a
-//! *witness* that computes figures from the core and says whether the lab still leaves it out.
+//! both languages, where it belongs ([`Topic`]), and whether the page's opening names it.
 //!
 //! The page's opening ("What this page leaves out"), the counting note, the CLI's `--help` and
 //! `docs/formulas.md` (§11, between two marker comments, [`markdown`]) are all written from this
 //! list, so they cannot say different things. Each reason says what the lab *does* count of the
-//! thing, where it counts a part of it. `tests/omissions.rs` runs every witness: when the lab
-//! comes to model an item, its witness turns false and the test names the item, so the text is
-//! changed together with the formula.
+//! thing, where it counts a part of it. Each item has a *witness*, test code that is not part of
+//! this API (`tests/omissions/witness/`): it computes figures with the core and says whether the
+//! lab still leaves the item out. `tests/omissions.rs` runs every witness: when the lab comes to
+//! model an item, its witness turns false and the test names the item, so the text is changed
+//! together with the formula.
 //!
 //! ```
 //! use parallel_core::omissions::{Omission, Topic};
@@ -20,7 +21,6 @@
 
 mod list;
 mod text;
-mod witness;
 
 pub use list::{Omission, Topic};
 
@@ -37,20 +37,6 @@ impl Omission {
     pub fn reason(self, lang: Lang) -> &'static str {
         let (zh, en) = text::reason(self);
         lang.pick(zh, en)
-    }
-
-    /// The witness: true while the lab still leaves this out. It evaluates plans with the
-    /// core and checks that the figure in question is still computed without the thing (for
-    /// [`Omission::Latency`]: every traffic row's seconds are its bytes ÷ its link's bandwidth
-    /// and halve with the bytes), and that the plans it varies do change what the lab models
-    /// (so it cannot hold for nothing). It never panics; a plan the core refuses makes it false.
-    ///
-    /// ```
-    /// use parallel_core::omissions::Omission;
-    /// assert!(Omission::CpBackward.still_omitted());
-    /// ```
-    pub fn still_omitted(self) -> bool {
-        witness::holds(self).unwrap_or(false)
     }
 }
 

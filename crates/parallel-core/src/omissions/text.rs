@@ -1,5 +1,6 @@
 //! The words of each [`Omission`]: its title and its reason, Chinese first. Every claim here is
-//! checked by the item's witness (`witness/`) or follows from the formula it names.
+//! checked by the item's witness (`tests/omissions/witness/`) or follows from the formula it
+//! names.
 
 use super::list::Omission;
 

@@ -1,8 +1,7 @@
 //! The witnesses of memory's omissions.
 
-use super::fixtures::{close, inline, plan, preset, small, small_moe};
-use crate::config::{Accounting, PlanConfig, Recompute};
-use crate::model::{InlineModel, Preset};
+use super::fixtures::{close, inline, plan, preset, small, small_moe, state_bytes_per_param};
+use parallel_core::{Accounting, InlineModel, PlanConfig, Preset, Recompute, Rollout};
 
 /// The even split's headline ignores the vocabulary (where the embedding and head sit, the
 /// logits) and counts the average L/p = 2.5 layers; by stage, the vocabulary moves the first
@@ -62,7 +61,8 @@ pub(super) fn output_activations() -> Option<bool> {
         Some(per_layer.get() * f64::from(entry.layers) * plan.stage_in_flight(stage))
     };
     let last = plan.degrees().pp - 1;
-    let logits = 4.0 * s * b * 32_000.0 / t;
+    // FP32: 4 bytes a logit.
+    let logits = 4.0 * s * b * f64::from(small().vocab?) / t;
     Some(
         scores.get() == 0.0
             && close(stages.first()?.activations.get(), layers_only(0)?)
@@ -128,7 +128,7 @@ pub(super) fn expert_tensor_parallel() -> Option<bool> {
     };
     let (one, two) = (at(1)?, at(2)?);
     let (experts_one, experts_two) = (one.expert_states()?.total(), two.expert_states()?.total());
-    let by_hand = 16.0 * Preset::Mixtral8x7b.model().routed_params() / 8.0;
+    let by_hand = state_bytes_per_param() * Preset::Mixtral8x7b.model().routed_params() / 8.0;
     Some(
         close(experts_one.get(), experts_two.get())
             && close(experts_two.get(), by_hand)
@@ -174,7 +174,7 @@ pub(super) fn buffers() -> Option<bool> {
         pp: 2,
         ..PlanConfig::default()
     })?;
-    let ledger = 16.0 * Preset::Qwen38_27b.model().params / 4.0;
+    let ledger = state_bytes_per_param() * Preset::Qwen38_27b.model().params / 4.0;
     Some(sums && close(four.memory().model_states.get(), ledger))
 }
 
@@ -191,7 +191,7 @@ pub(super) fn linear_attention_state() -> Option<bool> {
         inline(
             model,
             PlanConfig {
-                rollout: Some(crate::config::Rollout::default()),
+                rollout: Some(Rollout::default()),
                 ..PlanConfig::default()
             },
         )

@@ -1,11 +1,10 @@
 //! The witnesses of the traffic's and the step-time estimate's omissions.
 
 use super::fixtures::{close, inline, plan, preset, row, small, small_moe};
-use crate::config::{Accounting, PlanConfig, Recompute};
-use crate::grid::Dim;
-use crate::model::{InlineModel, Preset};
-use crate::plan::Plan;
-use crate::traffic::Traffic;
+use parallel_core::estimate::{BACKWARD_SHARE, FULL_RECOMPUTE_FACTOR};
+use parallel_core::{
+    Accounting, Dim, InlineModel, OptimizerOffload, Plan, PlanConfig, Preset, Recompute, Traffic,
+};
 
 /// EP's bytes are m·(M/p)·4·((e−1)/e)·(s·b/(c·t))·k·h·2 whatever the number of experts (no
 /// imbalance or capacity factor), double with top-k, take bytes ÷ bandwidth, and the MoE
@@ -104,7 +103,7 @@ pub(super) fn overlap() -> Option<bool> {
     let blocking = seconds(&[Dim::Tp, Dim::Cp, Dim::Ep, Dim::Pp]);
     let hidden = seconds(&[Dim::Dp, Dim::Edp]);
     let compute = report.estimate.compute_s.get();
-    let exposed = blocking + (hidden - 2.0 / 3.0 * compute).max(0.0);
+    let exposed = blocking + (hidden - BACKWARD_SHARE * compute).max(0.0);
     Some(blocking > 0.0 && hidden > 0.0 && close(report.estimate.exposed_comm_s.get(), exposed))
 }
 
@@ -136,7 +135,7 @@ pub(super) fn recompute_traffic() -> Option<bool> {
     Some(
         same_bytes
             && close(flops(&selective), flops(&none))
-            && close(flops(&full), 4.0 / 3.0 * flops(&none)),
+            && close(flops(&full), FULL_RECOMPUTE_FACTOR * flops(&none)),
     )
 }
 
@@ -287,7 +286,7 @@ pub(super) fn cpu_update() -> Option<bool> {
         ..PlanConfig::default()
     };
     let on_host = |pcie_gbps: f64| PlanConfig {
-        optimizer_offload: crate::config::OptimizerOffload::Cpu,
+        optimizer_offload: OptimizerOffload::Cpu,
         pcie_gbps,
         ..on_card.clone()
     };

@@ -1,10 +1,12 @@
-//! The witnesses of [`Omission`]: each evaluates a few plans with the core and returns whether
-//! the figure in question is still computed without the thing left out. A witness that varies
-//! a plan also checks a control, something the change *does* move in what the lab models; one
-//! that compares a figure with its formula works the formula out by hand. So none holds for
-//! nothing. `None` when a plan is refused (the witness then counts as failed). Memory's witnesses are in
-//! `memory`, those of traffic and the estimate in `timing`; the plans and models they share are
-//! in `fixtures`.
+//! The witnesses of [`Omission`], test code of `tests/omissions.rs` (not part of the core's
+//! API): each evaluates a few plans through the core's public API and returns whether the
+//! figure in question is still computed without the thing left out. A witness that varies a
+//! plan also checks a control, something the change *does* move in what the lab models; one
+//! that compares a figure with its formula works the formula out by hand, with the core's named
+//! constants where it has them (`estimate::BACKWARD_SHARE`, `estimate::FULL_RECOMPUTE_FACTOR`).
+//! So none holds for nothing. `None` when a plan is refused (the witness then counts as
+//! failed). Memory's witnesses are in `memory`, those of traffic and the estimate in `timing`;
+//! the plans and models they share are in `fixtures`.
 
 mod fixtures;
 mod memory;
@@ -19,9 +21,10 @@ use timing::{
     pipeline_messages, recompute_traffic, stage_time,
 };
 
-use super::list::Omission;
+use parallel_core::omissions::Omission;
 
-/// Whether `item` is still left out; `None` when one of its plans is refused.
+/// Whether `item` is still left out; `None` when one of its plans is refused. The match is
+/// exhaustive, so a new item does not compile without its witness.
 pub(super) fn holds(item: Omission) -> Option<bool> {
     match item {
         Omission::EvenSplit => even_split(),

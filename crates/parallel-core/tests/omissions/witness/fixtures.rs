@@ -1,15 +1,18 @@
 //! What the witnesses share: a comparison to 12 digits, a plan or a traffic row, or nothing when
 //! the core refuses, and the small models and configs they vary.
 
-use crate::config::PlanConfig;
-use crate::grid::Dim;
-use crate::model::{InlineModel, ModelChoice, Preset};
-use crate::plan::Plan;
-use crate::traffic::Traffic;
+use parallel_core::{Dim, InlineModel, ModelChoice, Plan, PlanConfig, Preset, Traffic};
 
 /// Equal to 12 significant digits (the same formula evaluated in another order).
 pub(super) fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+}
+
+/// Bytes of model states per parameter at ZeRO 0 under the default precision, by hand: 2 for
+/// the BF16 weights, g for the gradients (`Precision::grad_bytes`, 2 for BF16) and 12 for the
+/// FP32 master weights and both Adam moments (ZeRO's ledger, SPEC §4): 16.
+pub(super) fn state_bytes_per_param() -> f64 {
+    2.0 + PlanConfig::default().precision.grad_bytes() + 12.0
 }
 
 pub(super) fn plan(config: PlanConfig) -> Option<Plan> {
