@@ -291,7 +291,7 @@ fn activation_note(lab: &Workload, lang: Lang) -> String {
         .to_owned();
     if lab.layer.experts.is_some() {
         text.push(' ');
-        text.push_str(Omission::ActivationConstants.reason(lang));
+        text.push_str(&Omission::ActivationConstants.reason(lang));
     }
     if lab.recompute == Recompute::None {
         text.push(' ');

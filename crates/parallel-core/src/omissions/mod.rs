@@ -33,10 +33,24 @@ impl Omission {
         lang.pick(zh, en)
     }
 
-    /// Why, and what the lab does count of it: one to three sentences.
-    pub fn reason(self, lang: Lang) -> &'static str {
+    /// Why, and what the lab does count of it: one to three sentences. The estimate's factors
+    /// they quote are filled in from its constants ([`crate::estimate::BACKWARD_SHARE`], …).
+    pub fn reason(self, lang: Lang) -> String {
+        use crate::estimate::{
+            BACKWARD_SHARE, CP_BACKWARD_BYTES, FULL_RECOMPUTE_FACTOR, TP_FULL_RECOMPUTE_BYTES,
+        };
+        use crate::numbers::fraction;
         let (zh, en) = text::reason(self);
-        lang.pick(zh, en)
+        [
+            ("{backward}", BACKWARD_SHARE),
+            ("{recompute}", FULL_RECOMPUTE_FACTOR),
+            ("{tp_bytes}", TP_FULL_RECOMPUTE_BYTES),
+            ("{cp_bytes}", CP_BACKWARD_BYTES),
+        ]
+        .iter()
+        .fold(lang.pick(zh, en).to_owned(), |text, (name, value)| {
+            text.replace(name, &fraction(*value))
+        })
     }
 }
 
@@ -145,9 +159,13 @@ mod tests {
                 assert!(!title.is_empty() && !reason.is_empty(), "{item:?}");
                 assert_eq!(has_cjk(title), lang == Lang::Zh, "{item:?} title {lang:?}");
                 assert_eq!(
-                    has_cjk(reason),
+                    has_cjk(&reason),
                     lang == Lang::Zh,
                     "{item:?} reason {lang:?}"
+                );
+                assert!(
+                    !reason.contains('{'),
+                    "{item:?}: a factor left unfilled: {reason}"
                 );
             }
             let en = item.reason(Lang::En);
@@ -156,6 +174,10 @@ mod tests {
         }
         assert!(Omission::ALL.iter().any(|o| o.in_intro()));
         assert!(Omission::ALL.iter().any(|o| !o.in_intro()));
+        let overlap = Omission::Overlap.reason(Lang::En);
+        assert!(overlap.contains("(2/3 of compute)"), "{overlap}");
+        let recompute = Omission::RecomputeTraffic.reason(Lang::En);
+        assert!(recompute.contains("(FLOPs × 4/3)") && recompute.contains("(TP bytes × 3/2, 6"));
     }
 
     #[test]

@@ -163,31 +163,31 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
         ),
         Omission::Overlap => (
             "通信表里每一维的时间都按不重叠算，是上限，不是实际耗时。步时估算只让 DP 和专家 DP 的通信\
-             藏在反向传播后面（计算时间的 2/3），TP、CP、EP、PP 的时间（含延迟）整段算在关键路径上；\
+             藏在反向传播后面（计算时间的 {backward}），TP、CP、EP、PP 的时间（含延迟）整段算在关键路径上；\
              TP 与计算的重叠（异步 TP）、CP 环形注意力的重叠都不计。",
             "Each dimension's time in the traffic table assumes no overlap: an upper bound, not a \
              measured duration. The step-time estimate lets only DP and expert-DP traffic hide \
-             behind the backward pass (2/3 of compute); TP, CP, EP and PP time, latency included, \
+             behind the backward pass ({backward} of compute); TP, CP, EP and PP time, latency included, \
              sits whole on the critical path: no async TP, no overlap of ring attention.",
         ),
         Omission::RecomputeTraffic => (
             "全量重计算在反向时把每层的前向再跑一遍。通信表按课上的口径只记一次；步时估算则算上\
-             它的计算量（FLOPs ×4/3）和 TP 重复的 2 次前向 all-reduce（TP 字节 ×3/2，每层 6 次调用），\
+             它的计算量（FLOPs ×{recompute}）和 TP 重复的 2 次前向 all-reduce（TP 字节 ×{tp_bytes}，每层 6 次调用），\
              但 EP 的 all-to-all 不重复，选择性重计算重算的注意力也不加 FLOPs。",
             "Full recompute runs each layer's forward again during the backward pass. The traffic \
              table counts its traffic once, as the lesson does; the step-time estimate counts its \
-             compute (FLOPs × 4/3) and TP's two repeated forward all-reduces (TP bytes × 3/2, 6 \
+             compute (FLOPs × {recompute}) and TP's two repeated forward all-reduces (TP bytes × {tp_bytes}, 6 \
              calls a layer), but not EP's all-to-all again, and selective recompute's recomputed \
              attention adds no FLOPs.",
         ),
         Omission::CpBackward => (
             "通信表里 CP 只算前向对 K、V 的 all-gather（全注意力层，m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2）；\
              反向对 dK、dV 的 reduce-scatter（字节数与前向相同）不计，表里 CP 的通信约是实际的一半。\
-             步时估算把它算上（CP 字节 ×2，每层 2 次调用）。",
+             步时估算把它算上（CP 字节 ×{cp_bytes}，每层 2 次调用）。",
             "In the traffic table CP counts only the forward all-gather of K and V (full-attention \
              layers, m·(F/p)·((c−1)/c)·2·kv·head_dim·s·b·2); the backward reduce-scatter of dK \
              and dV, as many bytes again, is left out, so the table's CP traffic is about half of \
-             what it sends. The step-time estimate counts it (CP bytes × 2, 2 calls a layer).",
+             what it sends. The step-time estimate counts it (CP bytes × {cp_bytes}, 2 calls a layer).",
         ),
         Omission::PipelineMessages => (
             "PP 每个 micro-batch 传一份完整的激活 x = 2·s′·b·h（反向再传回一份梯度），不除以 TP：\
