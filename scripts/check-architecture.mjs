@@ -173,24 +173,44 @@ const SOURCES = ['crates/parallel-core/src', 'crates/parallel-cli/src', 'web/src
 /** Types of other crates the documents name (Leptos's), not resolved in ours. */
 const EXTERNAL = new Set(['Signal', 'Memo', 'RwSignal', 'Callback', 'Effect']);
 
-/** Every `.rs` file's text under `dir`. */
+/** Every `.rs` file under `dir`: `{ file, text }`. */
 function rustSources(dir, out = []) {
   if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
     const file = path.join(dir, name);
     if (statSync(file).isDirectory()) rustSources(file, out);
-    else if (file.endsWith('.rs')) out.push(readFileSync(file, 'utf8'));
+    else if (file.endsWith('.rs')) out.push({ file, text: readFileSync(file, 'utf8') });
   }
   return out;
 }
 
-/** Whether `name` is defined in one of `sources`: an item, a field, or an enum variant. */
+/** Whether `name` is defined in one of `sources`: an item, a field, or an enum variant (a
+ * capitalised name opening a line: `Variant,`, `Variant(…)`, `Variant {`). A lower-case name
+ * must be an item or a field: a line that merely calls it defines nothing. */
 function defined(sources, name) {
+  const variant = /^[A-Z]/.test(name) ? `|^\\s*${name}\\s*[,({]` : '';
   const item = new RegExp(
-    `\\b(fn|struct|enum|trait|const|type|static|mod)\\s+${name}\\b|\\bpub(\\([a-z]+\\))?\\s+${name}\\s*:|^\\s*${name}\\s*[,({]`,
+    `\\b(fn|struct|enum|trait|const|type|static|mod)\\s+${name}\\b|\\bpub(\\([a-z]+\\))?\\s+${name}\\s*:[^:]|^\\s*${name}\\s*:[^:]${variant}`,
     'm',
   );
-  return sources.some((s) => item.test(s));
+  return sources.some((s) => item.test(s.text));
+}
+
+/**
+ * Where the items under `owner` live: for a type, the files that define it or have an `impl`
+ * of it (a method of `Plan` may sit in any file with an `impl Plan`); for a module, its file or
+ * folder, or the files that hold it inline (`mod tests {`). Every file when the owner is not found (a re-export, another crate's type).
+ */
+function scopeOf(sources, owner) {
+  const here = /^[A-Z]/.test(owner)
+    ? sources.filter((s) =>
+        new RegExp(`\\b(struct|enum|trait|type)\\s+${owner}\\b|\\bimpl(<[^>]*>)?\\s+(\\S+\\s+for\\s+)?${owner}\\b`).test(s.text))
+    : sources.filter((s) => {
+        const parts = s.file.split(path.sep);
+        return parts.includes(owner) || parts.at(-1) === `${owner}.rs` ||
+          new RegExp(`\\bmod\\s+${owner}\\s*\\{`).test(s.text);
+      });
+  return here.length > 0 ? here : sources;
 }
 
 /** Each Rust path in backticks of `doc` (named `name`) that names nothing in the tree at `root`. */
@@ -201,7 +221,11 @@ export function unresolved(root, doc, name) {
     for (const m of line.matchAll(/`([A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+)(?:\([^`]*\))?`/g)) {
       const parts = m[1].split('::');
       if (EXTERNAL.has(parts[0])) continue;
-      const missing = parts.filter((part, k) => (k === parts.length - 1 || /^[A-Z]/.test(part)) && !defined(sources, part));
+      // Each type on the path is defined somewhere; the last part where the one before it lives.
+      const missing = parts.filter((part, k) => {
+        if (k === parts.length - 1) return !defined(scopeOf(sources, parts[k - 1]), part);
+        return /^[A-Z]/.test(part) && !defined(sources, part);
+      });
       if (missing.length > 0) problems.push(`${name} line ${i + 1}: \`${m[1]}\` names no definition (${missing.join(', ')})`);
     }
   });
@@ -377,6 +401,7 @@ function selfTest() {
   write('web/src/delta/mod.rs', '');
   write('scripts/x.sh', '');
   write('crates/parallel-core/src/alpha.rs', 'pub struct Alpha { pub width: u32 }\nimpl Alpha {\n    pub fn reach(&self) -> u32 { 1 }\n}\n');
+  write('crates/parallel-cli/src/gamma.rs', 'pub struct Gamma;\nimpl Gamma {\n    pub fn turn(&self) {}\n}\npub fn turn() {}\n');
   const clean = [
     '# A', 'See `scripts/x.sh`.',
     '### `crates/parallel-core`', '| module | holds |', '|---|---|', '| `alpha` | `alpha.rs` |', '| `beta/` | b |',
@@ -404,6 +429,9 @@ function selfTest() {
     ['resolved', 'By `Alpha::reach` over `Alpha::width` (`alpha::Alpha`).', 0],
     ['a renamed function', 'By `Alpha::stretch`.', 1],
     ['a renamed type', 'By `Beta::reach`.', 1],
+    ['a function of another type', 'By `Alpha::turn`.', 1],
+    ['a function of another module', 'By `alpha::turn`.', 1],
+    ['a module\'s function', 'By `gamma::turn` and `Gamma::turn`.', 0],
   ];
   for (const [name, doc, expected] of paths) {
     const found = unresolved(dir, doc, 'doc');

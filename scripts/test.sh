@@ -10,6 +10,7 @@
 #                                            its constants, never written out in prose
 #      scripts/shrink-inline.mjs --self-test the build step that strips the pages' comments
 #      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
+#      cargo doc (parallel-core)             the core's API docs, every link resolving
 #      cargo test                            native: parallel-core + parallel-cli
 #      cargo test -p parallel-web --lib      native: the page's pure helpers and charts (SVG)
 #      python3 -m unittest (scripts/gpu-check) the GPU check's program, no GPU needed
@@ -70,6 +71,8 @@ module_checks() {
 stage "modules (import circles, ARCHITECTURE.md)" modules.log module_checks
 stage "build scripts' self-tests" scripts.log node scripts/shrink-inline.mjs --self-test
 stage "lints, native (clippy)" clippy.log cargo clippy --workspace --all-targets -- -D warnings
+# The core's API documentation: every intra-doc link resolves, nothing private is linked.
+stage "core docs (cargo doc)" doc.log env RUSTDOCFLAGS="-D warnings" cargo doc -p parallel-core --no-deps
 if wasm_env cargo clippy --version >/dev/null 2>&1; then
     stage "lints, wasm (clippy)" clippy-wasm.log \
         wasm_env cargo clippy -p parallel-web --target wasm32-unknown-unknown --all-targets -- -D warnings

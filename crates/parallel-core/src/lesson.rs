@@ -113,7 +113,7 @@ pub struct PublishedRun {
 }
 
 /// The three Llama 3 405B runs. DP and tokens per step are computed from these
-/// ([`Plan::tokens_per_step`]), not copied.
+/// ([`crate::Plan::tokens_per_step`]), not copied.
 pub fn llama3_runs() -> Vec<PublishedRun> {
     let run = |gpus, cp, seq_len, batch_per_dp, tflops_per_gpu, mfu_percent| PublishedRun {
         config: PlanConfig {

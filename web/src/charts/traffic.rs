@@ -397,6 +397,52 @@ mod tests {
         })
     }
 
+    /// What the SVG draws: one bar per dimension in its link's colour, as tall as its bytes
+    /// on the value axis (read from the axis's labels), left to right in the table's order;
+    /// on the log axis the larger sender is the taller bar.
+    #[test]
+    fn each_bar_is_its_dimension_s_bytes_in_its_link_s_colour() {
+        use crate::charts::test_support::{rects, value_scale};
+        for config in [
+            PlanConfig::lesson_64_gpus(),
+            PlanConfig {
+                tp: 2,
+                pp: 4,
+                ..PlanConfig::default()
+            },
+        ] {
+            let series = traffic_series(&traffic(config));
+            assert!(!series.log_scale);
+            let (ok, en) = svg((1280, 720), |area| draw(area, &series, Lang::En));
+            ok.unwrap();
+            let (axis, per_gb) = value_scale(&en);
+            let mut last_x = f64::MIN;
+            for bar in &series.bars {
+                let drawn: Vec<_> = rects(&en, palette::link(bar.link))
+                    .into_iter()
+                    .filter(|r| r.0 > last_x && (r.1 + r.3 - axis).abs() <= 1.5)
+                    .collect();
+                let Some(&(x, _, _, height)) = drawn.first() else {
+                    panic!("no {:?} bar after x = {last_x}", bar.dim);
+                };
+                assert!(
+                    (height - bar.bytes.gb() * per_gb).abs() <= 1.5,
+                    "{:?}: {height} px for {}",
+                    bar.dim,
+                    bar.bytes
+                );
+                last_x = x;
+            }
+        }
+        let series = traffic_series(&wide_span());
+        let (ok, en) = svg((1280, 720), |area| draw(area, &series, Lang::En));
+        ok.unwrap();
+        let pp = rects(&en, palette::link(Link::NvLink));
+        let dp = rects(&en, palette::link(Link::InfiniBand));
+        let tallest = |r: &[(f64, f64, f64, f64)]| r.iter().map(|r| r.3).fold(0.0, f64::max);
+        assert!(tallest(&dp) > tallest(&pp), "{dp:?} {pp:?}");
+    }
+
     #[test]
     fn linear_and_log_axes_both_draw() {
         for list in [traffic(PlanConfig::lesson_64_gpus()), wide_span()] {

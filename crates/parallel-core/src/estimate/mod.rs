@@ -3,8 +3,8 @@
 //!
 //! It is an estimate, labelled as one everywhere. Compute runs at the card's effective
 //! `gpu_tflops`, slowed where a micro-batch is too thin to hide its weights' HBM reads
-//! ([`compute`]); each collective costs steps·α + bytes/bandwidth with the bytes a run sends
-//! ([`comm`]); only DP and expert-DP traffic overlaps compute (with the backward pass, two
+//! (`estimate/compute.rs`); each collective costs steps·α + bytes/bandwidth with the bytes a run sends
+//! (`estimate/comm.rs`); only DP and expert-DP traffic overlaps compute (with the backward pass, two
 //! thirds of it). TP, CP, EP and PP traffic sit on the critical path, and so do the optimizer
 //! offload's PCIe copies (SPEC §14), whose CPU update time is not counted.
 

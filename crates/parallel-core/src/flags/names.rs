@@ -109,7 +109,7 @@ pub const TOPK: &str = "--moe-router-topk";
 pub const MOE_FFN: &str = "--moe-ffn-hidden-size";
 /// `moe_shared_expert_intermediate_size` (all shared experts together).
 pub const SHARED_FFN: &str = "--moe-shared-expert-intermediate-size";
-/// arguments.py `_add_moe_args` (`moe_freq_type`: N, or a pattern such as "([0]*3+[1]*58)").
+/// arguments.py `_add_moe_args` (`moe_freq_type`: N, or a pattern such as `"([0]*3+[1]*58)"`).
 pub const MOE_LAYER_FREQ: &str = "--moe-layer-freq";
 /// `experimental_attention_variant` (TransformerConfig, a Literal: gdn, gdn2, dsa,
 /// gated_delta_net).

@@ -5,9 +5,9 @@ use serde::Serialize;
 use super::Dim;
 
 /// The groups of one card, each listed in rank order: in the training phase its TP, CP, PP
-/// and DP groups (and EP and expert DP for MoE models with e > 1), from [`Grid::groups`]; in
-/// the rollout phase (SPEC §15) its engine alone, from [`crate::Plan::groups_in`].
-/// [`Grid::groups`]: super::Grid::groups
+/// and DP groups (and EP and expert DP for MoE models with e > 1), from
+/// [`crate::grid::Grid::groups`]; in the rollout phase (SPEC §15) its engine alone, from
+/// [`crate::Plan::groups_in`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Groups {
     /// Cards of its TP group (empty in the rollout phase).

@@ -115,6 +115,24 @@ impl Slider {
             Slider::LogProbsChunk => c.log_probs_chunk,
         }
     }
+
+    /// Sets its value in a plan (E only where the plan has rollout engines).
+    pub fn set(self, c: &mut PlanConfig, value: u32) {
+        match self {
+            Slider::Tp => c.tp = value,
+            Slider::Pp => c.pp = value,
+            Slider::Cp => c.cp = value,
+            Slider::MicroBatches => c.micro_batches = value,
+            Slider::SeqLen => c.seq_len = value,
+            Slider::Ep => c.ep = value,
+            Slider::GpusPerEngine => {
+                if let Some(r) = c.rollout.as_mut() {
+                    r.gpus_per_engine = value;
+                }
+            }
+            Slider::LogProbsChunk => c.log_probs_chunk = value,
+        }
+    }
 }
 
 /// The most model chunks per stage a grid's schedule control offers (interleaved, v = 2).
@@ -197,6 +215,22 @@ mod tests {
         ] {
             assert_eq!(GridId::for_plan(&off), None, "{off:?}");
         }
+    }
+
+    #[test]
+    fn set_then_get_is_the_value() {
+        let mut c = PlanConfig {
+            rollout: Some(crate::Rollout::default()),
+            ..PlanConfig::lesson_8_gpus()
+        };
+        for slider in Slider::ALL {
+            let value = slider.range(8).max;
+            slider.set(&mut c, value);
+            assert_eq!(slider.get(&c), value, "{slider:?}");
+        }
+        let mut plain = PlanConfig::lesson_8_gpus();
+        Slider::GpusPerEngine.set(&mut plain, 4);
+        assert_eq!(plain.rollout, None, "E adds no engines");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! with its source, the published figure, the lab's figure for the same plan and card, their
 //! ratio, and what the lab leaves out that explains the rest.
 //!
-//! The published numbers are copied from their sources ([`data`]) and pinned by tests; the
+//! The published numbers are copied from their sources (`runs/data.rs`) and pinned by tests; the
 //! lab's figures come from [`crate::evaluate`] with the one `matmul_efficiency` of every
 //! preset. Nothing here is fitted to the runs.
 //!

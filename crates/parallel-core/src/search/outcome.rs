@@ -22,7 +22,7 @@ pub struct Found {
 pub struct SearchOutcome {
     /// Candidate plans enumerated.
     pub considered: u64,
-    /// Candidates that pass [`Plan::new`]'s checks.
+    /// Candidates that pass [`crate::Plan::new`]'s checks.
     pub valid: u64,
     /// Valid plans whose busiest card fits its memory.
     pub fitting: u64,
@@ -132,13 +132,13 @@ pub fn ahead(a: &Report, b: &Report) -> Ahead {
     }
 }
 
-/// What a search kept, by enumeration index ([`Search::tally`]): the counts, the best plans
+/// What a search kept, by enumeration index ([`super::Search::tally`]): the counts, the best plans
 /// in order, the best with CP 1 and the near misses. Small enough to post between threads.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// Candidate plans enumerated.
     pub considered: u64,
-    /// Candidates that pass [`Plan::new`]'s checks.
+    /// Candidates that pass [`crate::Plan::new`]'s checks.
     pub valid: u64,
     /// Valid plans that fit.
     pub fitting: u64,

@@ -8,6 +8,18 @@ fn series(config: PlanConfig) -> BubbleSeries {
     bubble_series(&Plan::new(&config).unwrap())
 }
 
+/// TP 2 × PP 4 on 8 cards (m = 8: a 37.5% bubble) and its chart drawn at `size` in `lang`.
+fn tp2_pp4_drawn(size: (u32, u32), lang: Lang) -> (BubbleSeries, String) {
+    let data = series(PlanConfig {
+        tp: 2,
+        pp: 4,
+        ..PlanConfig::default()
+    });
+    let (ok, out) = svg(size, |area| draw(area, &data, lang));
+    ok.unwrap();
+    (data, out)
+}
+
 #[test]
 fn ratio_is_p_minus_one_over_m() {
     let data = series(PlanConfig {
@@ -62,13 +74,7 @@ fn a_large_m_extends_the_range() {
 
 #[test]
 fn draws_in_both_languages_with_the_current_m() {
-    let data = series(PlanConfig {
-        tp: 2,
-        pp: 4,
-        ..PlanConfig::default()
-    });
-    let (ok, en) = svg((640, 360), |area| draw(area, &data, Lang::En));
-    ok.unwrap();
+    let (data, en) = tp2_pp4_drawn((640, 360), Lang::En);
     for text in ["current m = 8", "37.5%", "27.3%", "log scale", "p = 4"] {
         assert!(en.contains(text), "{text} missing");
     }
@@ -146,4 +152,72 @@ fn one_stage_has_no_bubble_and_nothing_panics() {
     assert!(svg((640, 360), |area| draw(area, &nan, Lang::Zh)).0.is_ok());
     assert!(svg((0, 0), |area| draw(area, &good, Lang::En)).0.is_err());
     assert!(svg((64, 36), |area| draw(area, &good, Lang::En)).0.is_ok());
+}
+
+/// What the SVG draws: the current m's two points at their percents on the log axis (read
+/// from its labels), the ratio above the share, and the share's curve falling as m grows.
+#[test]
+fn the_current_points_sit_at_their_percents_and_the_curve_falls() {
+    use crate::charts::palette::{INK, PP};
+    use crate::charts::test_support::{attribute, elements, hex, labelled, number};
+    let (data, en) = tp2_pp4_drawn((1280, 720), Lang::En);
+    // The log axis: (log10 of the percent, pixel row) of each "N%" label.
+    let ticks: Vec<(f64, f64)> = labelled(&en)
+        .into_iter()
+        .filter(|(a, _)| attribute(a, "text-anchor") == Some("end"))
+        .filter_map(|(a, t)| {
+            Some((
+                t.strip_suffix('%')?.parse::<f64>().ok()?.log10(),
+                number(a, "y"),
+            ))
+        })
+        .collect();
+    assert!(ticks.len() >= 3, "{ticks:?}");
+    let (low, high) = (ticks[0], ticks[ticks.len() - 1]);
+    let row =
+        |percent: f64| low.1 + (percent.log10() - low.0) * (high.1 - low.1) / (high.0 - low.0);
+    let circle = |color| {
+        let fill = hex(color);
+        elements(&en, "circle")
+            .into_iter()
+            .filter(|c| attribute(c, "fill") == Some(fill.as_str()))
+            .map(|c| (number(c, "cx"), number(c, "cy")))
+            .collect::<Vec<_>>()
+    };
+    let ratio = circle(INK);
+    assert_eq!(ratio.len(), 1, "{ratio:?}");
+    assert!(
+        (ratio[0].1 - row(data.current.ratio * 100.0)).abs() <= 1.5,
+        "{ratio:?}"
+    );
+    // The share's point: the one of its colour inside the plot (the legend's sits in the top).
+    let share: Vec<_> = circle(PP)
+        .into_iter()
+        .filter(|c| (c.0 - ratio[0].0).abs() < 0.5)
+        .collect();
+    assert_eq!(share.len(), 1);
+    assert!(
+        (share[0].1 - row(data.current.share * 100.0)).abs() <= 1.5,
+        "{share:?}"
+    );
+    assert!(
+        share[0].1 > ratio[0].1,
+        "the share (27.3%) lies below the ratio (37.5%)"
+    );
+    // The share's curve: its points' rows grow (the curve falls) from left to right.
+    let stroke = hex(PP);
+    let curve = elements(&en, "polyline")
+        .into_iter()
+        .filter(|p| attribute(p, "stroke") == Some(stroke.as_str()))
+        .filter_map(|p| attribute(p, "points"))
+        .max_by_key(|points| points.len())
+        .unwrap_or_default();
+    let rows: Vec<f64> = curve
+        .split_whitespace()
+        .filter_map(|xy| xy.split(',').nth(1)?.parse().ok())
+        .collect();
+    assert!(
+        rows.len() > 10 && rows.windows(2).all(|w| w[1] >= w[0]),
+        "{rows:?}"
+    );
 }

@@ -166,3 +166,102 @@ fn degenerate_inputs_do_not_panic() {
     };
     assert!(svg((64, 36), |area| draw(area, &zero, Lang::En)).0.is_ok());
 }
+
+/// What the SVG draws: each ZeRO stage's bar as four stacked parts whose heights are their
+/// bytes on one scale from the axis, the dashed capacity line at the capacity on that scale,
+/// and each bar's total and name under it.
+#[test]
+fn the_bars_the_capacity_line_and_the_labels_are_the_series() {
+    // A long sequence with nothing recomputed: activations as tall as the states.
+    let long = PlanConfig {
+        seq_len: 65_536,
+        recompute: parallel_core::Recompute::None,
+        ..PlanConfig::lesson_8_gpus()
+    };
+    for config in [PlanConfig::lesson_8_gpus(), long] {
+        drawn_as_the_series(&memory_series(&plan(config)));
+    }
+}
+
+fn drawn_as_the_series(series: &MemorySeries) {
+    use crate::charts::palette::{ACTIVATIONS, BAD, GRADIENTS, OPTIMIZER, WEIGHTS};
+    use crate::charts::test_support::{attribute, elements, hex, rects, texts, value_scale};
+    let (ok, en) = svg((1280, 720), |area| draw(area, series, Lang::En));
+    ok.unwrap();
+    // The legend's swatches sit in the top 32 px; the bars below.
+    let below = |color| -> Vec<(f64, f64, f64, f64)> {
+        rects(&en, color)
+            .into_iter()
+            .filter(|r| r.1 > 32.0)
+            .collect()
+    };
+    let parts = [WEIGHTS, GRADIENTS, OPTIMIZER, ACTIVATIONS].map(below);
+    assert!(
+        parts.iter().all(|p| p.len() == series.bars.len()),
+        "{parts:?}"
+    );
+    // The scale, from the axis's labels.
+    let (axis, per_gb) = value_scale(&en);
+    for (i, bar) in series.bars.iter().enumerate() {
+        let values = [
+            bar.states.weights,
+            bar.states.gradients,
+            bar.states.optimizer,
+            bar.activations,
+        ];
+        let mut base = axis;
+        for (part, bytes) in parts.iter().zip(values) {
+            let (x, y, width, height) = part[i];
+            assert!(
+                (height - bytes.gb() * per_gb).abs() <= 1.5,
+                "ZeRO-{}: {height} px for {bytes}",
+                bar.zero
+            );
+            assert!(
+                (y + height - base).abs() <= 1.5,
+                "ZeRO-{} parts stack",
+                bar.zero
+            );
+            assert!((x - parts[0][i].0).abs() < 0.5 && (width - parts[0][i].2).abs() < 0.5);
+            base = y;
+        }
+    }
+    // Bars go left to right in ZeRO order.
+    assert!(parts[0].windows(2).all(|w| w[0].0 < w[1].0));
+    // The capacity line: dashes in the capacity's colour, all at the capacity's height.
+    let bad = hex(BAD);
+    let dashes: Vec<f64> = elements(&en, "polyline")
+        .into_iter()
+        .filter(|p| attribute(p, "stroke") == Some(bad.as_str()))
+        .filter_map(|p| {
+            attribute(p, "points")?
+                .split([' ', ','])
+                .nth(1)?
+                .parse()
+                .ok()
+        })
+        .filter(|y: &f64| *y > 32.0)
+        .collect();
+    assert!(dashes.len() > 10, "{dashes:?}");
+    let cap = axis - series.capacity.gb() * per_gb;
+    assert!(
+        dashes.iter().all(|y| (y - cap).abs() <= 1.5),
+        "{cap}: {dashes:?}"
+    );
+    // Each bar's total and stage, as the labels read.
+    let words = texts(&en);
+    for bar in &series.bars {
+        assert!(
+            words.contains(&format::bytes(bar.total).as_str()),
+            "{} in {words:?}",
+            bar.total
+        );
+        assert!(
+            words
+                .iter()
+                .any(|w| w.starts_with(&format!("ZeRO-{}", bar.zero))),
+            "{words:?}"
+        );
+    }
+    assert!(words.contains(&"card 80.0 GB"), "{words:?}");
+}

@@ -2,7 +2,7 @@
 //! each point (natively, on the SVG backend).
 
 use super::*;
-use crate::charts::test_support::{has_cjk, svg};
+use crate::charts::test_support::{attribute, elements, has_cjk, hex, number, svg};
 use parallel_core::measured::measured_rows;
 use parallel_core::runs::run_rows;
 
@@ -37,36 +37,6 @@ fn drawn(data: &RatioSeries, size: (u32, u32), lang: Lang) -> (Vec<Option<(i32, 
     });
     ok.unwrap();
     (at, out)
-}
-
-/// The value of attribute `name` in an SVG element's text (its attributes, as `elements`
-/// gives them).
-fn attribute<'a>(element: &'a str, name: &str) -> Option<&'a str> {
-    let key = format!("{name}=\"");
-    let start = element
-        .match_indices(&key)
-        .find(|(at, _)| *at == 0 || element[..*at].ends_with(' '))?
-        .0
-        + key.len();
-    let end = element[start..].find('"')? + start;
-    Some(&element[start..end])
-}
-
-/// Every `<tag …/>` element of the SVG text.
-fn elements<'a>(svg: &'a str, tag: &str) -> Vec<&'a str> {
-    svg.split(&format!("<{tag} "))
-        .skip(1)
-        .map(|rest| rest.split('>').next().unwrap_or(""))
-        .collect()
-}
-
-fn number(element: &str, name: &str) -> f64 {
-    attribute(element, name).unwrap().parse().unwrap()
-}
-
-/// The colour as plotters' SVG backend writes it.
-fn hex(color: RGBColor) -> String {
-    format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2)
 }
 
 #[test]

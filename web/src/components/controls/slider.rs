@@ -12,9 +12,9 @@ use crate::format;
 use crate::i18n::use_lang;
 use crate::lab::GridLab;
 
-/// A slider: the core's [`link::Slider`] with its values on this grid ([`Range`], the one source the
-/// CLI's `defaults` and the browser tests read too), its test id, its label and how it sets
-/// the plan; the sequence-length slider moves over powers of two.
+/// A slider: the core's [`link::Slider`] (which reads and sets the plan) with its values on this
+/// grid ([`Range`], the one source the CLI's `defaults` and the browser tests read too), its
+/// test id and its label; the sequence-length slider moves over powers of two.
 #[derive(Clone, Copy)]
 pub(crate) struct SliderSpec {
     pub(crate) slider: link::Slider,
@@ -26,10 +26,27 @@ pub(crate) struct SliderSpec {
     /// The words for 0, one position before `min`'s (中文, English): "the whole micro-batch"
     /// for an unset chunk. Set exactly where the range has `zero`.
     pub(crate) zero: Option<(&'static str, &'static str)>,
-    pub(crate) set: fn(&mut PlanConfig, u32),
 }
 
 impl SliderSpec {
+    /// `slider` on a grid of `gpus` cards, with its test id and label.
+    pub(crate) const fn new(
+        slider: link::Slider,
+        gpus: u32,
+        test_id: &'static str,
+        label_zh: &'static str,
+        label_en: &'static str,
+    ) -> SliderSpec {
+        SliderSpec {
+            slider,
+            range: slider.range(gpus),
+            test_id,
+            label_zh,
+            label_en,
+            zero: None,
+        }
+    }
+
     /// The config field it sets (where its errors are shown).
     pub(crate) fn field(&self) -> &'static str {
         self.range.field
@@ -96,7 +113,7 @@ pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
     };
     let on_input = move |event: leptos::ev::Event| {
         let value = spec.value_at(&event_target_value(&event));
-        lab.edit(spec.field(), |c| (spec.set)(c, value));
+        lab.edit(spec.field(), |c| spec.slider.set(c, value));
     };
     let error = move || lab.error_for(spec.field()).map(|e| explain(lang.get(), &e));
     let id = format!("{}-{}", spec.test_id, lab.config.with_untracked(|c| c.gpus));
@@ -134,67 +151,33 @@ pub(super) const SLIDER_CONTROLS: [parallel_core::link::Control; 5] = {
     ]
 };
 
+/// A grid's five sliders in page order: the core's slider, its test id, its label (中文,
+/// English).
+#[rustfmt::skip]
+const GRID_SLIDERS: [(link::Slider, &str, &str, &str); 5] = [
+    (link::Slider::Tp, "slider-tp", "TP 张量并行", "TP tensor parallel"),
+    (link::Slider::Pp, "slider-pp", "PP 流水线并行", "PP pipeline parallel"),
+    (link::Slider::Cp, "slider-cp", "CP 上下文并行", "CP context parallel"),
+    (link::Slider::MicroBatches, "slider-m", "每步 micro-batch 数 m", "Micro-batches per step m"),
+    (link::Slider::SeqLen, "slider-seq", "序列长度 s", "Sequence length s"),
+];
+
 /// The five sliders of a grid of `gpus` cards, in page order.
 pub(super) fn slider_specs(gpus: u32) -> [SliderSpec; 5] {
-    let spec = |slider: link::Slider, test_id, label_zh, label_en, set| SliderSpec {
-        slider,
-        range: slider.range(gpus),
-        test_id,
-        label_zh,
-        label_en,
-        zero: None,
-        set,
-    };
-    [
-        spec(
-            link::Slider::Tp,
-            "slider-tp",
-            "TP 张量并行",
-            "TP tensor parallel",
-            |c, v| c.tp = v,
-        ),
-        spec(
-            link::Slider::Pp,
-            "slider-pp",
-            "PP 流水线并行",
-            "PP pipeline parallel",
-            |c, v| c.pp = v,
-        ),
-        spec(
-            link::Slider::Cp,
-            "slider-cp",
-            "CP 上下文并行",
-            "CP context parallel",
-            |c, v| c.cp = v,
-        ),
-        spec(
-            link::Slider::MicroBatches,
-            "slider-m",
-            "每步 micro-batch 数 m",
-            "Micro-batches per step m",
-            |c, v| c.micro_batches = v,
-        ),
-        spec(
-            link::Slider::SeqLen,
-            "slider-seq",
-            "序列长度 s",
-            "Sequence length s",
-            |c, v| c.seq_len = v,
-        ),
-    ]
+    GRID_SLIDERS.map(|(slider, test_id, label_zh, label_en)| {
+        SliderSpec::new(slider, gpus, test_id, label_zh, label_en)
+    })
 }
 
 /// The expert-parallel slider, for MoE models: e over powers of two up to the grid's N.
 pub(super) fn ep_spec(gpus: u32) -> SliderSpec {
-    SliderSpec {
-        slider: link::Slider::Ep,
-        range: link::Slider::Ep.range(gpus),
-        test_id: "slider-ep",
-        label_zh: "EP 专家并行",
-        label_en: "EP expert parallel",
-        zero: None,
-        set: |c, v| c.ep = v,
-    }
+    SliderSpec::new(
+        link::Slider::Ep,
+        gpus,
+        "slider-ep",
+        "EP 专家并行",
+        "EP expert parallel",
+    )
 }
 
 #[cfg(test)]
@@ -274,7 +257,7 @@ mod tests {
         for seq_len in values {
             for start in [PlanConfig::lesson_8_gpus(), PlanConfig::lesson_64_gpus()] {
                 let mut config = start;
-                (spec.set)(&mut config, seq_len);
+                spec.slider.set(&mut config, seq_len);
                 assert!(Plan::new(&config).is_ok(), "s = {seq_len}");
             }
         }

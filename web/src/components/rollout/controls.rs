@@ -24,28 +24,23 @@ fn with_rollout(c: &mut PlanConfig, edit: impl FnOnce(&mut Rollout)) {
 
 /// Cards per inference engine, E, over powers of two up to the grid's N.
 fn engine_spec(gpus: u32) -> SliderSpec {
-    SliderSpec {
-        slider: link::Slider::GpusPerEngine,
-        range: link::Slider::GpusPerEngine.range(gpus),
-        test_id: "slider-engine",
-        label_zh: "每个推理引擎的卡数 E",
-        label_en: "Cards per inference engine E",
-        zero: None,
-        set: |c, v| with_rollout(c, |r| r.gpus_per_engine = v),
-    }
+    let (zh, en) = ("每个推理引擎的卡数 E", "Cards per inference engine E");
+    SliderSpec::new(link::Slider::GpusPerEngine, gpus, "slider-engine", zh, en)
 }
 
 /// The tokens whose log-probabilities are computed at once: the whole micro-batch (0), or
 /// chunks of the core's range ([`link::Slider::LogProbsChunk`]).
 fn chunk_spec(gpus: u32) -> SliderSpec {
+    let (zh, en) = ("对数概率分块（token）", "Log-probability chunk (tokens)");
     SliderSpec {
-        slider: link::Slider::LogProbsChunk,
-        range: link::Slider::LogProbsChunk.range(gpus),
-        test_id: "slider-logprob-chunk",
-        label_zh: "对数概率分块（token）",
-        label_en: "Log-probability chunk (tokens)",
         zero: Some(("整个 micro-batch", "the whole micro-batch")),
-        set: |c, v| c.log_probs_chunk = v,
+        ..SliderSpec::new(
+            link::Slider::LogProbsChunk,
+            gpus,
+            "slider-logprob-chunk",
+            zh,
+            en,
+        )
     }
 }
 
@@ -182,7 +177,7 @@ mod tests {
             };
             let mut e = 1;
             while e <= config.gpus {
-                (spec.set)(&mut config, e);
+                spec.slider.set(&mut config, e);
                 assert_eq!(spec.get(&config), e);
                 assert!(Plan::new(&config).is_ok(), "E = {e} on {}", config.gpus);
                 e *= 2;

@@ -418,6 +418,8 @@ mod tests {
                 text::AHEAD_TIE.get(lang);
                 text::LOAD.fill(lang, &[("cards", &8)]);
                 no_grid(lang);
+                let lead = text::LEAD.fill(lang, &[("safe", &format::safe_share())]);
+                assert!(lead.contains("80%"), "{lead}");
             }
         });
         let lines = summary(Lang::En, &found, capacity);

@@ -1,6 +1,13 @@
-//! The sentences of the search's results, Chinese and English side by side.
+//! The sentences of the search (its lead and its results), Chinese and English side by side.
 
 use crate::text::Text;
+
+/// The search panel's lead: what it enumerates and how it ranks, with the safe share of a
+/// card (`safe`).
+pub const LEAD: Text = Text {
+    zh: "给出模型、卡型、集群和全局批，页面枚举 TP、PP、CP、EP、b、m、ZeRO、重计算与调度的每一种组合，留下放得下的，把最忙的卡不到显存 {safe} 的排在前面，再按估算的每步时间排序（估算差得比它能分辨的还小时，不切分序列的方案排在前面，下面的说明给出差多少；时间相同时先用节点内的 TP，再用跨节点的 PP）。时间是估算：真实卡上每个矩阵乘按一张 H200 实测的、它这个形状的速率，注意力按块长，访存型内核按拷贝带宽，再加优化器更新（课程卡只有一个固定算力和屋顶线）；气泡与关键路径上的通信（含每步延迟）照实计入，DP 通信只能藏在反向传播后面。搜索默认用 H100 SXM。",
+    en: "Give a model, a card, a cluster and a global batch: the page enumerates every combination of TP, PP, CP, EP, b, m, ZeRO, recompute and schedule, keeps those that fit, puts those whose busiest card stays under {safe} of its memory first, and ranks by estimated step time (a plan that does not split the sequence first when the gap is smaller than the estimate can tell, by how much said below; at equal time, TP inside a node before PP across nodes). The time is an estimate: on a real card each GEMM at the rate measured on an H200 for its shape, attention by chunk length, memory-bound kernels at the copy bandwidth and the optimizer step (the lesson's card has one flat rate and the roofline), plus the bubble and the communication on the critical path (latency per step included); DP traffic can hide only behind the backward pass. The search starts on the H100 SXM.",
+};
 
 /// Counts of the search.
 pub const COUNTS: Text = Text {
@@ -75,6 +82,7 @@ pub const NO_GRID: Text = Text {
 
 #[cfg(test)]
 pub const ALL: &[&Text] = &[
+    &LEAD,
     &COUNTS,
     &NOTHING_FITS,
     &NOTHING_VALID,
