@@ -1,5 +1,12 @@
-//! A `<select>` of a grid's controls over fixed options, with the core's reason under it when
+//! A `<select>` of a grid's controls over typed options, with the core's reason under it when
 //! it was moved last and the plan is refused.
+//!
+//! A select is written as an [`Options`] of typed values (a `Recompute`, a `Preset`, a ZeRO
+//! stage…): each value with its words and its spelling in the DOM, how the plan holds one, and
+//! how one is set. [`Options::erase`] turns it into the one non-generic [`Choice`] the page
+//! draws, so that each value type costs two small closures, not a copy of the component.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use parallel_core::PlanConfig;
@@ -8,7 +15,63 @@ use crate::error_text::explain;
 use crate::i18n::use_lang;
 use crate::lab::GridLab;
 
-/// A `<select>` over fixed options.
+/// A select's typed options: (value, 中文, English) in order, the value's spelling as the
+/// option's DOM value (its config or link word), the plan's value and how to set one.
+pub(crate) struct Options<T: 'static> {
+    pub(crate) options: Vec<(T, &'static str, &'static str)>,
+    pub(crate) id: fn(T) -> &'static str,
+    pub(crate) get: fn(&PlanConfig) -> T,
+    pub(crate) set: fn(&mut PlanConfig, T),
+}
+
+/// The plan's value as its option's DOM value.
+type Read = Arc<dyn Fn(&PlanConfig) -> &'static str + Send + Sync>;
+/// Sets the value of the option with this DOM value.
+type Write = Arc<dyn Fn(&mut PlanConfig, &str) + Send + Sync>;
+
+/// The options with their types erased: what [`Choice`] draws.
+#[derive(Clone)]
+pub(crate) struct Erased {
+    /// (DOM value, 中文, English).
+    options: Vec<(&'static str, &'static str, &'static str)>,
+    /// The plan's value as its option's DOM value.
+    get: Read,
+    /// Sets the value of the option with this DOM value (another value changes nothing).
+    set: Write,
+}
+
+impl<T: Copy + PartialEq + Send + Sync + 'static> Options<T> {
+    /// The same options as [`Choice`] takes them.
+    pub(crate) fn erase(self) -> Erased {
+        let Options {
+            options,
+            id,
+            get,
+            set,
+        } = self;
+        let values: Vec<(&'static str, T)> = options.iter().map(|(v, ..)| (id(*v), *v)).collect();
+        Erased {
+            options: options
+                .iter()
+                .map(|(v, zh, en)| (id(*v), *zh, *en))
+                .collect(),
+            get: Arc::new(move |c| id(get(c))),
+            set: Arc::new(move |c, chosen| {
+                if let Some((_, value)) = values.iter().find(|(spelled, _)| *spelled == chosen) {
+                    set(c, *value);
+                }
+            }),
+        }
+    }
+}
+
+impl<T: Copy + PartialEq + Send + Sync + 'static> From<Options<T>> for Erased {
+    fn from(options: Options<T>) -> Erased {
+        options.erase()
+    }
+}
+
+/// A `<select>` over typed options.
 #[component]
 pub(crate) fn Choice(
     lab: GridLab,
@@ -16,21 +79,20 @@ pub(crate) fn Choice(
     test_id: &'static str,
     label_zh: &'static str,
     label_en: &'static str,
-    /// (value, 中文, English)
-    options: Vec<(&'static str, &'static str, &'static str)>,
-    get: fn(&PlanConfig) -> String,
-    set: fn(&mut PlanConfig, &str),
+    #[prop(into)] options: Erased,
 ) -> impl IntoView {
     let lang = use_lang();
     let error = move || lab.error_for(field).map(|e| explain(lang.get(), &e));
-    // This selector's own value, as its option's value.
-    let current = Memo::new(move |_| lab.config.with(get));
+    let Erased { options, get, set } = options;
+    // This selector's own value, as its option's DOM value.
+    let read = get.clone();
+    let current = Memo::new(move |_| lab.config.with(|c| read(c)));
     let id = format!("{}-{}", test_id, lab.config.with_untracked(|c| c.gpus));
     let options = options
         .into_iter()
         .map(|(value, zh, en)| {
             view! {
-                <option value=value selected=move || current.with(|c| c == value)>
+                <option value=value selected=move || current.with(|c| *c == value)>
                     {move || lang.get().pick(zh, en)}
                 </option>
             }
@@ -50,9 +112,9 @@ pub(crate) fn Choice(
                     lab.edit(field, |c| set(c, &value));
                     // An option the config cannot take as it is ("your own model" before a
                     // config is pasted) does not stay selected: the select shows the config.
-                    let shown = lab.config.with_untracked(get);
+                    let shown = lab.config.with_untracked(|c| get(c));
                     if shown != value {
-                        event_target::<web_sys::HtmlSelectElement>(&event).set_value(&shown);
+                        event_target::<web_sys::HtmlSelectElement>(&event).set_value(shown);
                     }
                 }
             >
@@ -60,5 +122,40 @@ pub(crate) fn Choice(
             </select>
             {move || error().map(|message| view! { <p class="control-error" role="alert">{message}</p> })}
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parallel_core::Recompute;
+
+    fn recompute() -> Erased {
+        Options {
+            options: vec![
+                (Recompute::Full, "全量", "full"),
+                (Recompute::None, "不重计算", "none"),
+            ],
+            id: Recompute::as_str,
+            get: |c| c.recompute,
+            set: |c, v| c.recompute = v,
+        }
+        .erase()
+    }
+
+    #[test]
+    fn an_option_s_dom_value_sets_its_typed_value_and_reads_back() {
+        let erased = recompute();
+        assert_eq!(
+            erased.options,
+            [("full", "全量", "full"), ("none", "不重计算", "none")]
+        );
+        let mut c = PlanConfig::default();
+        (erased.set)(&mut c, "none");
+        assert_eq!(c.recompute, Recompute::None);
+        assert_eq!((erased.get)(&c), "none");
+        // A value that no option spells changes nothing.
+        (erased.set)(&mut c, "selective");
+        assert_eq!(c.recompute, Recompute::None);
     }
 }

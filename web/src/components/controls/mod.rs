@@ -25,10 +25,18 @@ use crate::i18n::T;
 use crate::lab::GridLab;
 
 pub use card::hardware_options;
-use choice::Choice;
+use choice::{Choice, Options};
 use disclosure::Disclosure;
 use more::MoreControls;
 use slider::{slider_specs, Slider, SLIDER_CONTROLS};
+
+/// A ZeRO stage as its option's DOM value (and its word in a config: the stage's digit).
+fn zero_id(stage: u8) -> &'static str {
+    ["0", "1", "2", "3"]
+        .get(usize::from(stage))
+        .copied()
+        .unwrap_or("?")
+}
 
 /// All controls of one grid, its sliders over the values the core's [`Slider`] ranges offer
 /// on it; `kit` says what the page adds and whether the controls beyond the lesson's sit
@@ -58,14 +66,17 @@ pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                     test_id="select-zero"
                     label_zh="ZeRO 阶段"
                     label_en="ZeRO stage"
-                    options=vec![
-                        ("0", "0：不切", "0: none"),
-                        ("1", "1：切优化器状态", "1: optimizer states"),
-                        ("2", "2：再切梯度", "2: + gradients"),
-                        ("3", "3：再切参数", "3: + parameters"),
-                    ]
-                    get=|c| c.zero.to_string()
-                    set=|c, v| c.zero = v.parse().unwrap_or(0)
+                    options=Options {
+                        options: vec![
+                            (0u8, "0：不切", "0: none"),
+                            (1, "1：切优化器状态", "1: optimizer states"),
+                            (2, "2：再切梯度", "2: + gradients"),
+                            (3, "3：再切参数", "3: + parameters"),
+                        ],
+                        id: zero_id,
+                        get: |c| c.zero,
+                        set: |c, v| c.zero = v,
+                    }
                 />
         }
     });
@@ -77,18 +88,15 @@ pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                     test_id="select-recompute"
                     label_zh="激活重计算"
                     label_en="Activation recompute"
-                    options=vec![
-                        ("full", "全量", "full"),
-                        ("selective", "选择性", "selective"),
-                        ("none", "不重计算", "none"),
-                    ]
-                    get=|c| c.recompute.as_str().to_string()
-                    set=|c, v| {
-                        c.recompute = match v {
-                            "none" => Recompute::None,
-                            "selective" => Recompute::Selective,
-                            _ => Recompute::Full,
-                        }
+                    options=Options {
+                        options: vec![
+                            (Recompute::Full, "全量", "full"),
+                            (Recompute::Selective, "选择性", "selective"),
+                            (Recompute::None, "不重计算", "none"),
+                        ],
+                        id: Recompute::as_str,
+                        get: |c| c.recompute,
+                        set: |c, v| c.recompute = v,
                     }
                 />
         }

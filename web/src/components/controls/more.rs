@@ -4,11 +4,11 @@
 
 use leptos::prelude::*;
 use parallel_core::hardware::Hardware;
-use parallel_core::link::Control;
+use parallel_core::link::{Control, GRID_MAX_CHUNKS};
 use parallel_core::{Accounting, ModelChoice, Precision, Preset, Schedule};
 
-use super::card::{hardware_options, CardFacts};
-use super::choice::Choice;
+use super::card::{card_options, CardFacts};
+use super::choice::{Choice, Options};
 use super::slider::{ep_spec, Slider};
 use crate::components::kit::GridKit;
 use crate::components::model_card::ModelCard;
@@ -33,23 +33,27 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                     test_id="select-model"
                     label_zh="模型"
                     label_en="Model"
-                    options=Preset::ALL
-                        .iter()
-                        .map(|p| (p.id(), p.name(), p.name()))
-                        .chain([("custom", "你自己的模型", "your own model")])
-                        .collect()
-                    get=|c| match &c.model {
-                        ModelChoice::Preset(p) => p.id().to_string(),
-                        _ => "custom".to_string(),
-                    }
-                    set=|c, v| {
-                        if let Some(preset) = Preset::from_id(v) {
-                            c.model = ModelChoice::Preset(preset);
-                            // Expert parallelism exists only for MoE models.
-                            if !preset.model().is_moe() {
-                                c.ep = 1;
+                    options=Options {
+                        // The presets, then "your own model" (a config.json, set elsewhere).
+                        options: Preset::ALL
+                            .iter()
+                            .map(|p| (Some(*p), p.name(), p.name()))
+                            .chain([(None, "你自己的模型", "your own model")])
+                            .collect(),
+                        id: |p| p.map_or("custom", Preset::id),
+                        get: |c| match &c.model {
+                            ModelChoice::Preset(p) => Some(*p),
+                            _ => None,
+                        },
+                        set: |c, preset| {
+                            if let Some(preset) = preset {
+                                c.model = ModelChoice::Preset(preset);
+                                // Expert parallelism exists only for MoE models.
+                                if !preset.model().is_moe() {
+                                    c.ep = 1;
+                                }
                             }
-                        }
+                        },
                     }
                 />
                 <ModelCard model=shape />
@@ -64,12 +68,11 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                     test_id="select-hardware"
                     label_zh="卡型"
                     label_en="Card"
-                    options=hardware_options()
-                    get=|c| c.hardware.as_str().to_string()
-                    set=|c, v| {
-                        if let Some(hardware) = Hardware::from_id(v) {
-                            *c = c.clone().use_card(hardware);
-                        }
+                    options=Options {
+                        options: card_options(),
+                        id: Hardware::as_str,
+                        get: |c| c.hardware,
+                        set: |c, hardware| *c = c.clone().use_card(hardware),
                     }
                 />
                 <CardFacts lab=lab />
@@ -83,16 +86,14 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                     test_id="select-precision"
                     label_zh="每参数字节（梯度精度：课上记 16，种子 000 记 18）"
                     label_en="Bytes per parameter (gradients: the lesson counts 16, seed 000 18)"
-                    options=vec![
-                        ("bf16-grads", "16：BF16 梯度", "16: BF16 grads"),
-                        ("fp32-grads", "18：FP32 梯度", "18: FP32 grads"),
-                    ]
-                    get=|c| c.precision.as_str().to_string()
-                    set=|c, v| {
-                        c.precision = match v {
-                            "fp32-grads" => Precision::Fp32Grads,
-                            _ => Precision::Bf16Grads,
-                        }
+                    options=Options {
+                        options: vec![
+                            (Precision::Bf16Grads, "16：BF16 梯度", "16: BF16 grads"),
+                            (Precision::Fp32Grads, "18：FP32 梯度", "18: FP32 grads"),
+                        ],
+                        id: Precision::as_str,
+                        get: |c| c.precision,
+                        set: |c, v| c.precision = v,
                     }
                 />
         }
@@ -105,20 +106,23 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                     test_id="select-schedule"
                     label_zh="流水线调度"
                     label_en="Pipeline schedule"
-                    options=vec![
-                        ("1f1b", "1F1B", "1F1B"),
-                        ("gpipe", "GPipe", "GPipe"),
-                        ("interleaved", "interleaved(v = 2)", "interleaved (v = 2)"),
-                    ]
-                    get=|c| c.schedule.as_str().to_string()
-                    set=|c, v| {
-                        let (schedule, v) = match v {
-                            "gpipe" => (Schedule::Gpipe, 1),
-                            "interleaved" => (Schedule::Interleaved, 2),
-                            _ => (Schedule::OneFOneB, 1),
-                        };
-                        c.schedule = schedule;
-                        c.virtual_stages = v;
+                    options=Options {
+                        options: vec![
+                            (Schedule::OneFOneB, "1F1B", "1F1B"),
+                            (Schedule::Gpipe, "GPipe", "GPipe"),
+                            (Schedule::Interleaved, "interleaved(v = 2)", "interleaved (v = 2)"),
+                        ],
+                        id: Schedule::as_str,
+                        get: |c| c.schedule,
+                        // Interleaved runs the grid's two chunks a stage; the others one.
+                        set: |c, schedule| {
+                            c.schedule = schedule;
+                            c.virtual_stages = if schedule == Schedule::Interleaved {
+                                GRID_MAX_CHUNKS
+                            } else {
+                                1
+                            };
+                        },
                     }
                 />
         }
@@ -131,16 +135,14 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                     test_id="select-accounting"
                     label_zh="显存怎么记（课上均分，记第一段；按段则每张卡记自己的段）"
                     label_en="Memory accounting (the lesson: an even split, the first stage; by stage: each card its own)"
-                    options=vec![
-                        ("even", "均分", "even split"),
-                        ("stages", "按段计", "by stage"),
-                    ]
-                    get=|c| c.accounting.as_str().to_string()
-                    set=|c, v| {
-                        c.accounting = match v {
-                            "stages" => Accounting::Stages,
-                            _ => Accounting::Even,
-                        }
+                    options=Options {
+                        options: vec![
+                            (Accounting::Even, "均分", "even split"),
+                            (Accounting::Stages, "按段计", "by stage"),
+                        ],
+                        id: Accounting::as_str,
+                        get: |c| c.accounting,
+                        set: |c, v| c.accounting = v,
                     }
                 />
         }

@@ -9,7 +9,7 @@ use parallel_core::{PlanConfig, Rollout};
 
 use super::inputs::{CountInput, POOL, ROUND};
 use super::phase::PhaseChoice;
-use crate::components::controls::choice::Choice;
+use crate::components::controls::choice::{Choice, Options};
 use crate::components::controls::slider::{Slider, SliderSpec};
 use crate::error_text::explain;
 use crate::i18n::{use_lang, T};
@@ -44,24 +44,22 @@ fn chunk_spec(gpus: u32) -> SliderSpec {
     }
 }
 
-/// The KV cache's bytes per value, as the select's option.
-fn kv_option(c: &PlanConfig) -> String {
-    match c.rollout.map(|r| r.kv_bytes) {
-        Some(1) => "fp8",
-        Some(4) => "fp32",
+/// The KV cache's bytes per value as its option's DOM value (the format's name).
+fn kv_id(bytes: u32) -> &'static str {
+    match bytes {
+        1 => "fp8",
+        4 => "fp32",
         _ => "bf16",
     }
-    .to_string()
 }
 
-/// Where the engines run, as the select's option.
-fn pool_option(c: &PlanConfig) -> String {
-    if c.rollout.is_some_and(|r| !r.colocated()) {
+/// Where the engines run (a separate pool or not) as its option's DOM value.
+fn pool_id(separate: bool) -> &'static str {
+    if separate {
         "separate"
     } else {
         "colocated"
     }
-    .to_string()
 }
 
 /// The switch "rollout engines": `rollout` set to seed 000's default engines when on, none
@@ -100,7 +98,10 @@ fn RolloutSwitch(lab: GridLab) -> impl IntoView {
 pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
     let gpus = lab.config.with_untracked(|c| c.gpus);
     let on = Memo::new(move |_| lab.config.with(|c| c.rollout.is_some()));
-    let separate = Memo::new(move |_| lab.config.with(|c| pool_option(c) == "separate"));
+    let separate = Memo::new(move |_| {
+        lab.config
+            .with(|c| c.rollout.is_some_and(|r| !r.colocated()))
+    });
     view! {
         <fieldset class="rollout-panel" data-testid="rollout-panel">
             <legend><T zh="强化学习：推理引擎" en="Reinforcement learning: rollout engines" /></legend>
@@ -114,19 +115,15 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
                     test_id="select-kv"
                     label_zh="KV cache 每个值的字节数"
                     label_en="KV cache bytes per value"
-                    options=vec![
-                        ("bf16", "2：BF16", "2: BF16"),
-                        ("fp8", "1：FP8", "1: FP8"),
-                        ("fp32", "4：FP32", "4: FP32"),
-                    ]
-                    get=kv_option
-                    set=|c, v| {
-                        let bytes = match v {
-                            "fp8" => 1,
-                            "fp32" => 4,
-                            _ => 2,
-                        };
-                        with_rollout(c, |r| r.kv_bytes = bytes);
+                    options=Options {
+                        options: vec![
+                            (2u32, "2：BF16", "2: BF16"),
+                            (1, "1：FP8", "1: FP8"),
+                            (4, "4：FP32", "4: FP32"),
+                        ],
+                        id: kv_id,
+                        get: |c| c.rollout.map_or(2, |r| r.kv_bytes),
+                        set: |c, bytes| with_rollout(c, |r| r.kv_bytes = bytes),
                     }
                 />
                 <Choice
@@ -135,15 +132,18 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
                     test_id="select-pool"
                     label_zh="推理放在哪"
                     label_en="Where the engines run"
-                    options=vec![
-                        ("colocated", "同卡训推（训练卡轮流推理）", "colocated (the training cards take turns)"),
-                        ("separate", "训推分离（另一池推理卡）", "separate (a pool of rollout cards)"),
-                    ]
-                    get=pool_option
-                    set=|c, v| {
+                    options=Options {
+                        options: vec![
+                            (false, "同卡训推（训练卡轮流推理）", "colocated (the training cards take turns)"),
+                            (true, "训推分离（另一池推理卡）", "separate (a pool of rollout cards)"),
+                        ],
+                        id: pool_id,
+                        get: |c| c.rollout.is_some_and(|r| !r.colocated()),
                         // A separate pool starts as large as the training cards.
-                        let pool = if v == "separate" { c.gpus } else { 0 };
-                        with_rollout(c, |r| r.rollout_gpus = pool);
+                        set: |c, separate| {
+                            let pool = if separate { c.gpus } else { 0 };
+                            with_rollout(c, |r| r.rollout_gpus = pool);
+                        },
                     }
                 />
                 <Show when=move || separate.get()>
@@ -182,10 +182,11 @@ mod tests {
                 assert!(Plan::new(&config).is_ok(), "E = {e} on {}", config.gpus);
                 e *= 2;
             }
-            assert_eq!(kv_option(&config), "bf16");
-            assert_eq!(pool_option(&config), "colocated");
+            let separate = |c: &PlanConfig| c.rollout.is_some_and(|r| !r.colocated());
+            assert_eq!(kv_id(config.rollout.map_or(0, |r| r.kv_bytes)), "bf16");
+            assert_eq!(pool_id(separate(&config)), "colocated");
             with_rollout(&mut config, |r| r.rollout_gpus = 16);
-            assert_eq!(pool_option(&config), "separate");
+            assert_eq!(pool_id(separate(&config)), "separate");
         }
     }
 
