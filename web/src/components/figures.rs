@@ -36,8 +36,8 @@ mod text {
 
     /// The memory figure's title with the lesson's even split.
     pub const MEMORY_EVEN: Text = Text {
-        zh: "每卡显存（最忙的卡：第一段流水线）",
-        en: "Memory per card (the busiest: first pipeline stage)",
+        zh: "每卡显存（课上的均分记法：最忙的卡，第一段流水线）",
+        en: "Memory per card (the lesson's even split: the busiest, first pipeline stage)",
     };
     /// The memory figure's title stage by stage: the busiest stage, named.
     pub const MEMORY_BUSIEST: Text = Text {
@@ -57,9 +57,16 @@ mod text {
         en: "This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × {cp_bytes}), full recompute's repeated TP calls (bytes × {tp_bytes}), DP in {bucket} buckets (ZeRO-2/3 sync their gradient shard every micro-batch, ZeRO-3 also gathers the weights again each time); each dimension's time in the estimate is listed with the estimate.",
     };
 
+    /// Under the traffic table with CP: why the DP row's group is d·c.
+    pub const DP_WITH_CP: Text = Text {
+        zh: "有 CP 时，DP 行的组是 DP × CP = {dp} × {cp} = {group} 张卡：同一段序列被切到 CP 组的各卡上，它们拿着同一份权重，梯度要在这 {group} 张卡上一起平均。",
+        en: "With CP, the DP row's group is DP × CP = {dp} × {cp} = {group} cards: the sequence is split over the CP group's cards, which hold the same weights, so gradients are averaged over all {group}.",
+    };
+
     #[cfg(test)]
     pub const ALL: &[&Text] = &[
         &ESTIMATE_ADDS,
+        &DP_WITH_CP,
         &MEMORY_BAR,
         &CARD_TRAFFIC,
         &PLAN_TRAFFIC,
@@ -251,6 +258,14 @@ pub fn TrafficTable(
 ) -> impl IntoView {
     let lang = use_lang();
     let dims = part(move || traffic.with(|rows| rows.iter().map(|t| t.dim).collect::<Vec<Dim>>()));
+    // With CP, the DP row's group is every card holding the same weights: d·c of them.
+    let dp_group = part(move || {
+        let cp = lab.plan.with(|p| p.degrees().cp);
+        let dp = lab.report.with(|r| r.dp);
+        let group =
+            traffic.with(|rows| rows.iter().find(|t| t.dim == Dim::Dp).map(|t| t.group_size));
+        group.filter(|_| cp > 1).map(|group| (dp, cp, group))
+    });
     let empty = move || {
         dims.with(Vec::is_empty).then(|| {
             view! {
@@ -272,11 +287,21 @@ pub fn TrafficTable(
                     </tbody>
                 </table>
             </TableScroll>
+            {move || dp_group.get().map(|(dp, cp, group)| view! {
+                <p class="secondary" data-testid="traffic-dp-group">
+                    {move || dp_with_cp(lang.get(), dp, cp, group)}
+                </p>
+            })}
             <p class="secondary" data-testid="traffic-estimate-note">
                 {move || estimate_adds(lang.get())}
             </p>
         </div>
     }
+}
+
+/// Why the DP row's group is larger than DP with CP: the core's d, c and group, side by side.
+fn dp_with_cp(lang: Lang, dp: u32, cp: u32, group: u32) -> String {
+    text::DP_WITH_CP.fill(lang, &[("dp", &dp), ("cp", &cp), ("group", &group)])
 }
 
 /// What the estimate adds to the traffic table's bytes, its factors from the core's constants.
@@ -402,6 +427,7 @@ mod tests {
                 memory_title(lang, Some(7));
                 expert_split(lang, Bytes::new(2e9), Bytes::new(5e9));
                 estimate_adds(lang);
+                dp_with_cp(lang, 1, 8, 8);
             }
         });
         assert!(estimate_adds(Lang::En).contains("(bytes × 3/2), DP in 50 MB buckets"));

@@ -37,6 +37,9 @@ pub struct Task {
     pub todo_zh: &'static str,
     /// What to do, English.
     pub todo_en: &'static str,
+    /// Where the step starts, when the student should read it first (the lesson's opening plan
+    /// before a change to it): a button of its own sets it up, and the total reads back.
+    pub start: Option<PlanConfig>,
     /// The plan the step sets up.
     pub target: PlanConfig,
     /// A card to select with it.
@@ -90,12 +93,29 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                 let here = here.clone();
                 move || here().then(|| lab.report.with(|r| observe(lang.get(), r)))
             };
+            let start = task.start.clone().map(|start| {
+                let at_start = {
+                    let start = start.clone();
+                    move || lab.config.with(|c| *c == start)
+                };
+                let reading = move || at_start().then(|| lab.report.with(|r| total_line(lang.get(), r)));
+                view! {
+                    <button type="button" class="small" data-testid=format!("task-{}-start", task.id) on:click=move |_| {
+                        lab.load_into_view(start.clone());
+                        lab.selected.set(None);
+                    }>
+                        <T zh="先摆出起点" en="Set up the start first" />
+                    </button>
+                    {move || reading().map(|text| view! { <p class="task-observation" role="status">"→ " {text}</p> })}
+                }
+            });
             view! {
                 <li class="task" class:done=here.clone() data-testid=format!("task-{}", task.id)>
                     <span class="task-number" aria-hidden="true">{["①", "②", "③", "④"].get(i).copied().unwrap_or("•")}</span>
                     <div class="task-body">
                         <p>{move || lang.get().pick(task.todo_zh, task.todo_en)}</p>
-                        <button type="button" class="small" on:click=move |_| {
+                        {start}
+                        <button type="button" class="small" data-testid=format!("task-{}-set", task.id) on:click=move |_| {
                             lab.load_into_view(target.clone());
                             lab.selected.set(select);
                         }>

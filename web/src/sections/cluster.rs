@@ -72,6 +72,7 @@ fn stage_tasks() -> Vec<Task> {
             id: "64-stages",
             todo_zh: "先猜：TP 8 × PP 8 时哪一段最重？再把「显存怎么记」换成「按段计」：第 0 段多存嵌入和 8 个在途 micro-batch，第 7 段多存输出头和整张词表的 FP32 logits。网格里每张卡按自己的段着色。",
             todo_en: "Guess first: at TP 8 × PP 8, which stage is heaviest? Then switch memory accounting to \"by stage\": stage 0 also holds the embedding and 8 micro-batches in flight, stage 7 the output head and the FP32 logits over the whole vocabulary. Each card of the grid is tinted by its own stage.",
+            start: None,
             target: base(),
             select: None,
             observe: observe_stages,
@@ -80,6 +81,7 @@ fn stage_tasks() -> Vec<Task> {
             id: "64-stages-even",
             todo_zh: "试着拉平：换 interleaved 调度（v = 2），再试选择性重计算，读「最大 ÷ 最小」怎么变。（给首尾两段少分几层更直接，但这里没有建模。）",
             todo_en: "Try to even it out: switch to the interleaved schedule (v = 2), then try selective recompute, and read how max ÷ min moves. (Giving the first and last stage fewer layers is more direct, but it is not modelled here.)",
+            start: None,
             target: PlanConfig { schedule: Schedule::Interleaved, virtual_stages: 2, ..base() },
             select: None,
             observe: observe_stages,
@@ -94,6 +96,7 @@ fn tasks() -> Vec<Task> {
             id: "64-card0",
             todo_zh: "TP 8 × PP 2 × DP 4 · ZeRO-1，点卡 0：它的 TP 组是同一台机的 8 张卡（NVLink），流水线隔一台机（IB），DP 组也跨机（IB）。",
             todo_en: "TP 8 × PP 2 × DP 4 · ZeRO-1, click card 0: its TP group is the 8 cards of its machine (NVLink), its pipeline partner is a machine away (IB), its DP group crosses machines too (IB).",
+            start: None,
             target: PlanConfig { pp: 2, zero: 1, ..base() },
             select: Some(0),
             observe: |lang, r| {
@@ -108,6 +111,7 @@ fn tasks() -> Vec<Task> {
             id: "64-pp8",
             todo_zh: "TP 调不过 8：网格只给到一台机。把 PP 调到 8，读气泡；再把 m 调到 32。",
             todo_en: "TP cannot go past 8: the grid stops at one machine. Set PP to 8 and read the bubble, then move m to 32.",
+            start: None,
             target: PlanConfig { micro_batches: 32, ..base() },
             select: None,
             observe: |lang, r| {
@@ -119,6 +123,7 @@ fn tasks() -> Vec<Task> {
             id: "64-cp8",
             todo_zh: "把 CP 调到 8、序列调到 131,072（PP 回到 1）：看每卡激活和 CP 那一行通信。",
             todo_en: "Set CP to 8 and the sequence to 131,072 (PP back to 1): look at the activations per card and the CP row of the traffic.",
+            start: None,
             target: PlanConfig { pp: 1, cp: 8, seq_len: 131_072, ..base() },
             select: None,
             observe: |lang, r| {
@@ -142,6 +147,9 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
                 <T zh="同一个网格组件，画成 8 个机箱、每箱 8 张卡。机内走 NVLink（每卡 160 GB/s），跨机走 InfiniBand（每卡 50 GB/s）。"
                    en="The same grid, drawn as 8 machine boxes of 8 cards. Inside a machine traffic runs over NVLink (160 GB/s per card), across machines over InfiniBand (50 GB/s per card)." />
             </p>
+            // The steps stand right above the grid they change.
+            <h3><T zh="试三件事" en="Try three things" /></h3>
+            <GuidedTasks tasks=tasks() lab=lab />
             <GridLabView lab=lab grid=GridId::SixtyFour kit=GridKit::LESSON />
             <div class="embed-row">
                 <EmbedHere widget=Widget::Grid64 />
@@ -150,8 +158,6 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
                 <EmbedHere widget=Widget::ChartBubble64 />
             </div>
             <Later piece=Piece::PartTwoRest>
-            <h3><T zh="试三件事" en="Try three things" /></h3>
-            <GuidedTasks tasks=tasks() lab=lab />
             <h3><T zh="每一段的显存一样吗？" en="Is memory the same on every stage?" /></h3>
             <GuidedTasks tasks=stage_tasks() lab=lab />
             <h3><T zh="64 卡方案（现算）" en="The 64-card plans (computed live)" /></h3>

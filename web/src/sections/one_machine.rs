@@ -55,6 +55,7 @@ fn tasks() -> Vec<Task> {
             id: "8-selective",
             todo_zh: "默认是 DP 8 + ZeRO-3 + 全量重计算：先读每卡合计；再把激活换成「选择性重计算」，看它怎样越过 80 GB。",
             todo_en: "The start is DP 8 + ZeRO-3 + full recompute: read the total per card, then switch activations to selective recompute and watch it cross 80 GB.",
+            start: Some(base()),
             target: PlanConfig { recompute: Recompute::Selective, ..base() },
             select: None,
             observe: |lang, r| total_line(lang, r),
@@ -63,6 +64,7 @@ fn tasks() -> Vec<Task> {
             id: "8-tp8",
             todo_zh: "把 TP 调到 8（DP 自动变成 1），激活仍用选择性重计算：又放得下了。读通信表，最重的一维从 DP 换成了 TP。",
             todo_en: "Set TP to 8 (DP drops to 1) and keep selective recompute: it fits again. In the traffic table the heaviest dimension moves from DP to TP.",
+            start: None,
             target: PlanConfig { tp: 8, recompute: Recompute::Selective, ..base() },
             select: None,
             observe: |lang, r| {
@@ -74,6 +76,7 @@ fn tasks() -> Vec<Task> {
             id: "8-pipeline",
             todo_zh: "试 TP 2 × PP 4：读「流水线气泡」，再把每步 micro-batch 数 m 从 8 调到 32。",
             todo_en: "Try TP 2 × PP 4: read the pipeline bubble, then move the micro-batches per step m from 8 to 32.",
+            start: None,
             target: PlanConfig { tp: 2, pp: 4, micro_batches: 32, ..base() },
             select: None,
             observe: |lang, r| {
@@ -114,11 +117,12 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
                 answer=Signal::stored(floor)
                 explanation=explanation
             />
+            // The steps stand right above the grid they change.
+            <h3><T zh="试三件事" en="Try three things" /></h3>
+            <GuidedTasks tasks=tasks() lab=lab />
             <GridLabView lab=lab grid=GridId::Eight kit=GridKit::LESSON />
             <EmbedHere widget=Widget::Grid8 />
             <Later piece=Piece::PartOneRest>
-            <h3><T zh="试三件事" en="Try three things" /></h3>
-            <GuidedTasks tasks=tasks() lab=lab />
             <p class="note"><T zh="点任意一张卡，看它的 TP 组、流水线、DP 组各是哪几张。" en="Click any card to see which cards share its TP group, its pipeline and its DP group." /></p>
             <h3><T zh="对答案：8 卡方案（与网格同一套公式现算）" en="Check: the 8-card plans (computed live with the grid's formulas)" /></h3>
             <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=lab />

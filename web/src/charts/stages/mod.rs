@@ -14,10 +14,10 @@ mod series;
 mod text;
 
 use leptos::prelude::*;
-use parallel_core::Plan;
+use parallel_core::{Accounting, Plan};
 
 use super::canvas::{series_canvas, CanvasSpec};
-use crate::i18n::{use_lang, T};
+use crate::i18n::{use_lang, Lang, T};
 pub use draw::draw;
 pub use series::{note, series, summary, values, StageSeries};
 
@@ -34,11 +34,25 @@ pub fn StageChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
         values: Signal::derive(move || data.with(values)),
         note: Signal::derive(move || data.with(|d| note(d, lang.get()))),
     };
+    let by_stage = Memo::new(move |_| plan.with(|p| p.config().accounting == Accounting::Stages));
     view! {
         <div class="figure chart-figure chart-stages-figure">
             <h4><T zh="各流水线段的每卡显存" en="Memory per card, stage by stage" /></h4>
             {series_canvas(spec, data, draw)}
+            <p class="secondary" data-testid="stages-accounting">
+                {move || accounting_note(lang.get(), by_stage.get())}
+            </p>
         </div>
+    }
+}
+
+/// How this chart's totals stand to the memory figure's beside it (SPEC §11): the same when the
+/// plan counts by stage, two accountings when it takes the lesson's even split.
+fn accounting_note(lang: Lang, by_stage: bool) -> &'static str {
+    if by_stage {
+        text::AS_HEADLINE.get(lang)
+    } else {
+        text::AGAINST_EVEN.get(lang)
     }
 }
 
@@ -66,6 +80,8 @@ mod tests {
                     summary(data, lang);
                     let _ = svg((640, 360), |area| draw(area, data, lang));
                 }
+                accounting_note(lang, true);
+                accounting_note(lang, false);
             }
         });
     }

@@ -61,6 +61,16 @@ pub(super) const ONE_STAGE: Text = Text {
          {total} (model states {states} + activations {activations}), card capacity \
          {capacity}.",
 };
+/// Under the chart while the headline uses the lesson's even split: why the two differ.
+pub(super) const AGAINST_EVEN: Text = Text {
+    zh: "这张图按段记：每段记它自己的层和它同时在途的 micro-batch，嵌入层的参数在第一段，输出层的参数和一个 micro-batch 的 FP32 logits 在最后一段。旁边的总数用的是课上的均分记法（每张卡 P/p 个参数、L/p 层，按第一段的在途数，不记 logits），所以两边的数不一样；在“显存怎么记”里选“按段计”，总数就是这里最忙的一段。",
+    en: "This chart counts stage by stage: each stage its own layers and its micro-batches in flight, the embedding's parameters on the first stage, the output head's and one micro-batch's FP32 logits on the last. The total beside it uses the lesson's even split (P/p parameters and L/p layers a card, the first stage's in-flight count, no logits), so the two differ; pick \"by stage\" under memory accounting and the total becomes the busiest stage here.",
+};
+/// Under the chart while the headline counts by stage too.
+pub(super) const AS_HEADLINE: Text = Text {
+    zh: "按段记：每段记它自己的层和它同时在途的 micro-batch，嵌入层的参数在第一段，输出层的参数和一个 micro-batch 的 FP32 logits 在最后一段；旁边的总数就是最忙的那一段。",
+    en: "Stage by stage: each stage its own layers and its micro-batches in flight, the embedding's parameters on the first stage, the output head's and one micro-batch's FP32 logits on the last; the total beside it is the busiest stage.",
+};
 /// A series without stages (the core never gives one).
 pub(super) const NOTHING: Text = Text {
     zh: "没有可画的流水线段。",
@@ -69,6 +79,8 @@ pub(super) const NOTHING: Text = Text {
 
 #[cfg(test)]
 pub(super) const ALL: &[&Text] = &[
+    &AGAINST_EVEN,
+    &AS_HEADLINE,
     &STATES,
     &ACTIVATIONS,
     &STAGE,

@@ -43,8 +43,8 @@ mod text {
     };
     /// The tint's legend.
     pub const SCALE: Text = Text {
-        zh: "卡的颜色：自己的显存合计，从 0 到容量 {capacity}；超过容量的卡标「!」，超过容量 {safe} 的卡（偏紧）描虚线边。",
-        en: "Card colour: its own total memory, from 0 to the capacity of {capacity}; a card over capacity is marked “!”, a card above {safe} of it (tight) has a dashed outline.",
+        zh: "每张卡顶上的色条：它自己的显存合计，从 0（浅）到容量 {capacity}（深）；超过容量的卡标「!」，超过容量 {safe} 的卡（偏紧）描虚线边。",
+        en: "The bar along each card's top: its own total memory, from 0 (light) to the capacity of {capacity} (dark); a card over capacity is marked “!”, a card above {safe} of it (tight) has a dashed outline.",
     };
 
     /// The margin's source, as the legend's disclosure names it.
