@@ -8,6 +8,7 @@
 #                                            and every file path it gives exists
 #      scripts/check-prose.mjs               numbers the core owns (80%, 50 MB, 4/3…) quoted from
 #                                            its constants, never written out in prose
+#      scripts/check-doc-tests.mjs           every test docs/formulas.md names exists
 #      scripts/shrink-inline.mjs --self-test the build step that strips the pages' comments
 #      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
 #      cargo doc (parallel-core)             the core's API docs, every link resolving
@@ -66,7 +67,9 @@ module_checks() {
         node scripts/check-architecture.mjs --self-test &&
         node scripts/check-architecture.mjs &&
         node scripts/check-prose.mjs --self-test &&
-        node scripts/check-prose.mjs
+        node scripts/check-prose.mjs &&
+        node scripts/check-doc-tests.mjs --self-test &&
+        node scripts/check-doc-tests.mjs
 }
 stage "modules (import circles, ARCHITECTURE.md)" modules.log module_checks
 stage "build scripts' self-tests" scripts.log node scripts/shrink-inline.mjs --self-test
