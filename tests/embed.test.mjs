@@ -195,8 +195,18 @@ async function controlsShown(frame) {
 test('the teacher ticks the controls the embedded grid shows; the snippet carries them and the widget shows exactly those', async () => {
   const full = await openPage(lab);
   const section = full.page.getByTestId('section-8');
-  await section.getByTestId('embed-grid-8').click();
+  const button = section.getByTestId('embed-grid-8');
+  // The student reaches the button at the bottom of the screen, as they scroll down to it.
+  await button.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  await button.click();
   const code = section.getByTestId('embed-code-grid-8');
+  // The panel that opens is brought on screen whole, and the button keeps its own width.
+  await full.page.waitForFunction(() => {
+    const box = document.querySelector('[data-testid="section-8"] .embed-box')?.getBoundingClientRect();
+    return box && box.top >= 0 && box.bottom <= window.innerHeight;
+  });
+  const widths = await button.evaluate((el) => ({ button: el.getBoundingClientRect().width, box: el.parentElement.querySelector('.embed-box').getBoundingClientRect().width }));
+  assert.ok(widths.button < widths.box / 2, `the button is ${Math.round(widths.button)} px wide beside a ${Math.round(widths.box)} px panel`);
   // By default the lesson's controls are ticked and the snippet names none (the default).
   for (const [id] of Object.entries(CONTROL_IDS)) {
     const box = section.getByTestId(`embed-control-grid-8-${id}`);

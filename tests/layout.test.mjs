@@ -224,3 +224,27 @@ test('switches beside their labels, selects wide enough for their options, the "
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+// On a phone the traffic table scrolls sideways, but what a row is about stays in view before
+// any scroll: its dimension, its bytes per card, its link and its time, on both grids.
+test('phone: each traffic row shows its bytes, link and time without scrolling the table', async () => {
+  const { page, context, problems } = await openPage(lab, PHONE);
+  const { width } = PHONE.viewport;
+  for (const gpus of [8, 64]) {
+    const table = page.getByTestId(`section-${gpus}`).locator('.grid-lab-traffic table');
+    await table.scrollIntoViewIfNeeded();
+    const rows = await table.evaluate((t) => [...t.querySelectorAll('tbody tr[data-testid^="traffic-"]')].map((tr) => ({
+      dim: tr.dataset.testid,
+      cells: [...tr.children].slice(0, 4).map((c) => ({ text: c.textContent.trim(), right: c.getBoundingClientRect().right })),
+    })));
+    assert.ok(rows.length > 0, `grid-${gpus} has traffic rows`);
+    for (const row of rows) {
+      assert.match(row.cells[1].text, /GB$/, `${row.dim}: the second column is the bytes`);
+      for (const cell of row.cells) {
+        assert.ok(cell.right <= width + 1, `${row.dim}: "${cell.text}" ends at ${Math.round(cell.right)} px, past the ${width} px screen`);
+      }
+    }
+  }
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});

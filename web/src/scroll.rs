@@ -31,3 +31,13 @@ pub(crate) fn settle_on(selector: String, frame: u32) {
         request_animation_frame(move || settle_on(selector, frame + 1));
     }
 }
+
+/// Scrolls `element` just enough to show it whole (or its top, when it is taller than the
+/// viewport), from the next frame on: a panel that opened below the fold.
+pub fn show_whole(element: web_sys::HtmlElement) {
+    request_animation_frame(move || {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        element.scroll_into_view_with_scroll_into_view_options(&options);
+    });
+}

@@ -219,13 +219,13 @@ fn traffic_row(dim: Dim, traffic: Signal<Vec<Traffic>>, lab: GridLab) -> impl In
                 <span class=format!("swatch swatch-{id}") aria-hidden="true"></span>
                 {move || vocab::dim_traffic(lang.get(), dim)}
             </th>
-            <td>{show(|t, lang| vocab::collective(lang, t.collective).to_string())}</td>
-            <td class="num">{show(|t, _| t.group_size.to_string())}</td>
             <td class="num">{show(|t, _| format::bytes(t.bytes))}</td>
             <td class=show(|t, _| format!("link link-{}", t.link.as_str()))>
                 {show(|t, lang| vocab::link(lang, t.link).to_string())}
             </td>
             <td class="num">{show(|t, _| format::seconds(t.seconds))}</td>
+            <td>{show(|t, lang| vocab::collective(lang, t.collective).to_string())}</td>
+            <td class="num">{show(|t, _| t.group_size.to_string())}</td>
             <td class="why">
                 <ExplainButton figure=Figure::Traffic(dim) lab=lab />
                 " "
@@ -235,14 +235,15 @@ fn traffic_row(dim: Dim, traffic: Signal<Vec<Traffic>>, lab: GridLab) -> impl In
     }
 }
 
-/// The traffic table's column heads.
+/// The traffic table's column heads: the bytes, their link and time first, so that a phone
+/// shows them without scrolling the table; then how they are sent.
 const TRAFFIC_HEADS: &[(&str, &str, bool)] = &[
     ("维度", "Dimension", false),
-    ("集体通信", "Collective", false),
-    ("组大小", "Group", false),
     ("每卡每步", "Bytes / card / step", false),
     ("链路", "Link", false),
     ("按带宽的时间", "Time at link bandwidth", false),
+    ("集体通信", "Collective", false),
+    ("组大小", "Group", false),
     ("怎么算（字节 / 时间）", "Why (bytes / time)", false),
 ];
 

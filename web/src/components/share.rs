@@ -189,6 +189,14 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
     let open = RwSignal::new(false);
     let copied = RwSignal::new(false);
     let picked = RwSignal::new(Controls::LESSON);
+    // The panel opens under its button, which may sit at the bottom of the screen: it is
+    // scrolled into view whole once drawn.
+    let panel = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(element) = panel.get() {
+            crate::scroll::show_whole(element.into());
+        }
+    });
     let snippet = move || {
         // The embed entry point: the widget without the lesson around it, with the controls
         // picked (none written when they are the lesson's, the widget's default).
@@ -210,7 +218,7 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
                 {move || embed_label(lang.get(), widget)}
             </button>
             {move || open.get().then(|| view! {
-                <div class="embed-box">
+                <div class="embed-box" node_ref=panel>
                     {widget.grid().is_some().then(|| view! { <ControlPicker widget=widget picked=picked /> })}
                     <label>
                         <span class="caption"><T zh="把这段代码贴进任何静态 HTML 页面：" en="Paste this into any static HTML page:" /></span>
