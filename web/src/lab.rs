@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use parallel_core::estimate::CommTime;
 use parallel_core::{
-    Dim, Groups, Plan, PlanConfig, PlanError, Report, RolloutPhase, RolloutReport, StageMemory,
-    Traffic,
+    Dim, Field, Groups, Plan, PlanConfig, PlanError, Report, RolloutPhase, RolloutReport,
+    StageMemory, Traffic,
 };
 
 /// What one card of the grid holds in the phase shown: its training memory (its stage's, or
@@ -32,8 +32,9 @@ pub struct GridLab {
     pub config: RwSignal<PlanConfig>,
     /// The card whose groups are lit, if any.
     pub selected: RwSignal<Option<u32>>,
-    /// The control the student touched last (its config field name), where errors are shown.
-    pub last_edited: RwSignal<&'static str>,
+    /// The control the student touched last (the config field it sets), where errors are
+    /// shown; `None` after a whole config was loaded.
+    pub last_edited: RwSignal<Option<Field>>,
     /// Why the current config is rejected, if it is.
     pub error: Memo<Option<PlanError>>,
     /// The last valid plan: the page keeps showing it while the config is invalid.
@@ -121,7 +122,7 @@ impl GridLab {
         GridLab {
             config,
             selected,
-            last_edited: RwSignal::new(""),
+            last_edited: RwSignal::new(None),
             error,
             plan,
             report,
@@ -136,14 +137,14 @@ impl GridLab {
     }
 
     /// Changes the config through `edit`, remembering which field the student touched.
-    pub fn edit(&self, field: &'static str, edit: impl FnOnce(&mut PlanConfig)) {
-        self.touch(field);
+    pub fn edit(&self, field: Field, edit: impl FnOnce(&mut PlanConfig)) {
+        self.touch(Some(field));
         self.config.update(edit);
     }
 
     /// Replaces the whole config (a table row or a guided task) and clears the error focus.
     pub fn load(&self, config: PlanConfig) {
-        self.touch("");
+        self.touch(None);
         self.config.set(config);
     }
 
@@ -158,8 +159,8 @@ impl GridLab {
 
     /// Why the core refuses the plan, when `field`'s control is the one moved last (each
     /// control shows the reason under itself); `None` otherwise or when the plan is valid.
-    pub fn error_for(&self, field: &str) -> Option<PlanError> {
-        if self.last_edited.get() != field {
+    pub fn error_for(&self, field: Field) -> Option<PlanError> {
+        if self.last_edited.get() != Some(field) {
             return None;
         }
         self.error.get()
@@ -167,7 +168,7 @@ impl GridLab {
 
     /// Records the control touched last; only a different one wakes the controls' error
     /// views (a slider moved twice in a row does not run the others' again).
-    fn touch(&self, field: &'static str) {
+    fn touch(&self, field: Option<Field>) {
         if self.last_edited.get_untracked() != field {
             self.last_edited.set(field);
         }

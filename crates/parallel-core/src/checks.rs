@@ -4,10 +4,11 @@
 //!
 //! [`Plan::new`]: crate::Plan::new
 
+use crate::config::Field;
 use crate::error::PlanError;
 
 /// `value` at least 1.
-pub(crate) fn at_least_one(value: u32, field: &'static str) -> Result<u32, PlanError> {
+pub(crate) fn at_least_one(value: u32, field: Field) -> Result<u32, PlanError> {
     if value == 0 {
         Err(PlanError::BelowOne { field })
     } else {
@@ -16,14 +17,14 @@ pub(crate) fn at_least_one(value: u32, field: &'static str) -> Result<u32, PlanE
 }
 
 /// A field that must be given, and at least 1.
-pub(crate) fn required(value: Option<u32>, field: &'static str) -> Result<u32, PlanError> {
+pub(crate) fn required(value: Option<u32>, field: Field) -> Result<u32, PlanError> {
     at_least_one(value.ok_or(PlanError::Missing { field })?, field)
 }
 
 /// A field that may be absent (then `default`, taken as it is) but not 0.
 pub(crate) fn at_least_one_or(
     value: Option<u32>,
-    field: &'static str,
+    field: Field,
     default: u32,
 ) -> Result<u32, PlanError> {
     value.map_or(Ok(default), |v| at_least_one(v, field))
@@ -32,7 +33,7 @@ pub(crate) fn at_least_one_or(
 /// A field that must be given but may be `null` (then `None`); a number must be at least 1.
 pub(crate) fn required_nullable(
     value: Option<Option<u32>>,
-    field: &'static str,
+    field: Field,
 ) -> Result<Option<u32>, PlanError> {
     match value.ok_or(PlanError::Missing { field })? {
         None => Ok(None),
@@ -41,7 +42,7 @@ pub(crate) fn required_nullable(
 }
 
 /// `value` at most `max`.
-pub(crate) fn at_most(value: u32, max: u32, field: &'static str) -> Result<u32, PlanError> {
+pub(crate) fn at_most(value: u32, max: u32, field: Field) -> Result<u32, PlanError> {
     if value > max {
         Err(PlanError::AtMost {
             field,
@@ -54,7 +55,7 @@ pub(crate) fn at_most(value: u32, max: u32, field: &'static str) -> Result<u32, 
 }
 
 /// A finite number above 0 (a capacity, a bandwidth, a throughput).
-pub(crate) fn positive_finite(value: f64, field: &'static str) -> Result<f64, PlanError> {
+pub(crate) fn positive_finite(value: f64, field: Field) -> Result<f64, PlanError> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
@@ -63,7 +64,7 @@ pub(crate) fn positive_finite(value: f64, field: &'static str) -> Result<f64, Pl
 }
 
 /// A share above 0 and at most 1 (an efficiency).
-pub(crate) fn share(value: f64, field: &'static str) -> Result<f64, PlanError> {
+pub(crate) fn share(value: f64, field: Field) -> Result<f64, PlanError> {
     if value > 0.0 && value <= 1.0 {
         Ok(value)
     } else {
@@ -72,7 +73,7 @@ pub(crate) fn share(value: f64, field: &'static str) -> Result<f64, PlanError> {
 }
 
 /// A finite number of at least 0 (a latency).
-pub(crate) fn non_negative(value: f64, field: &'static str) -> Result<f64, PlanError> {
+pub(crate) fn non_negative(value: f64, field: Field) -> Result<f64, PlanError> {
     if value.is_finite() && value >= 0.0 {
         Ok(value)
     } else {
@@ -84,7 +85,7 @@ pub(crate) fn non_negative(value: f64, field: &'static str) -> Result<f64, PlanE
 mod tests {
     use super::*;
 
-    const F: &str = "model.layers";
+    const F: Field = Field::InlineModel(crate::config::ModelField::Layers);
 
     #[test]
     fn each_check_keeps_a_good_value_and_names_the_field_otherwise() {

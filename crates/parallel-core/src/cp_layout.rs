@@ -11,6 +11,7 @@ use core::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::checks::at_least_one;
+use crate::config::Field;
 use crate::error::PlanError;
 
 /// How a sequence is cut among the CP ranks.
@@ -36,8 +37,8 @@ pub fn cp_positions(
     cp: u32,
     layout: CpLayout,
 ) -> Result<Vec<Vec<Range<u32>>>, PlanError> {
-    at_least_one(cp, "cp")?;
-    at_least_one(seq_len, "seq_len")?;
+    at_least_one(cp, Field::Cp)?;
+    at_least_one(seq_len, Field::SeqLen)?;
     if cp > seq_len {
         return Err(PlanError::CpAboveSeqLen { cp, seq_len });
     }

@@ -74,7 +74,8 @@ mod units;
 
 pub use bubble::Bubble;
 pub use config::{
-    Accounting, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Rollout, Schedule,
+    Accounting, BenchField, Field, ModelField, OptimizerOffload, PlanConfig, Precision, RankOrder,
+    Recompute, Rollout, RolloutField, Schedule,
 };
 pub use cp_layout::{causal_pairs, cp_positions, cp_token_ranks, pair_imbalance, CpLayout};
 pub use error::{PlanError, Warning};

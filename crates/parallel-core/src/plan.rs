@@ -2,7 +2,9 @@
 //! trust it (every degree ≥ 1, t·p·c divides N, the model resolved).
 
 use crate::checks::{at_least_one, at_most, non_negative, positive_finite, share};
-use crate::config::{OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule};
+use crate::config::{
+    Field, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule,
+};
 use crate::error::{PlanError, Warning};
 use crate::formula::{count_of, Quantity};
 use crate::grid::Grid;
@@ -137,34 +139,34 @@ impl Plan {
     /// for every candidate plan).
     pub(crate) fn with_model(config: &PlanConfig, model: Model) -> Result<Plan, PlanError> {
         let c = config;
-        at_least_one(c.gpus, "gpus")?;
-        at_most(c.gpus, MAX_GPUS, "gpus")?;
-        at_least_one(c.gpus_per_node, "gpus_per_node")?;
-        at_least_one(c.tp, "tp")?;
-        at_least_one(c.pp, "pp")?;
-        at_least_one(c.cp, "cp")?;
-        at_least_one(c.ep, "ep")?;
-        at_least_one(c.micro_batches, "micro_batches")?;
-        at_most(c.micro_batches, MAX_GPUS, "micro_batches")?;
-        at_least_one(c.micro_batch_size, "micro_batch_size")?;
-        at_most(c.micro_batch_size, MAX_GPUS, "micro_batch_size")?;
-        at_least_one(c.seq_len, "seq_len")?;
-        at_most(c.seq_len, MAX_SEQ_LEN, "seq_len")?;
+        at_least_one(c.gpus, Field::Gpus)?;
+        at_most(c.gpus, MAX_GPUS, Field::Gpus)?;
+        at_least_one(c.gpus_per_node, Field::GpusPerNode)?;
+        at_least_one(c.tp, Field::Tp)?;
+        at_least_one(c.pp, Field::Pp)?;
+        at_least_one(c.cp, Field::Cp)?;
+        at_least_one(c.ep, Field::Ep)?;
+        at_least_one(c.micro_batches, Field::MicroBatches)?;
+        at_most(c.micro_batches, MAX_GPUS, Field::MicroBatches)?;
+        at_least_one(c.micro_batch_size, Field::MicroBatchSize)?;
+        at_most(c.micro_batch_size, MAX_GPUS, Field::MicroBatchSize)?;
+        at_least_one(c.seq_len, Field::SeqLen)?;
+        at_most(c.seq_len, MAX_SEQ_LEN, Field::SeqLen)?;
         if c.zero > 3 {
             return Err(PlanError::ZeroStage { got: c.zero });
         }
-        at_least_one(c.virtual_stages, "virtual_stages")?;
-        positive_finite(c.gpu_memory_gb, "gpu_memory_gb")?;
-        positive_finite(c.nvlink_gbps, "nvlink_gbps")?;
-        positive_finite(c.ib_gbps, "ib_gbps")?;
-        positive_finite(c.gpu_tflops, "gpu_tflops")?;
-        positive_finite(c.hbm_tbps, "hbm_tbps")?;
-        positive_finite(c.peak_tflops, "peak_tflops")?;
-        share(c.matmul_efficiency, "matmul_efficiency")?;
-        non_negative(c.nvlink_latency_us, "nvlink_latency_us")?;
-        non_negative(c.ib_latency_us, "ib_latency_us")?;
-        positive_finite(c.pcie_gbps, "pcie_gbps")?;
-        positive_finite(c.host_memory_gb, "host_memory_gb")?;
+        at_least_one(c.virtual_stages, Field::VirtualStages)?;
+        positive_finite(c.gpu_memory_gb, Field::GpuMemoryGb)?;
+        positive_finite(c.nvlink_gbps, Field::NvlinkGbps)?;
+        positive_finite(c.ib_gbps, Field::IbGbps)?;
+        positive_finite(c.gpu_tflops, Field::GpuTflops)?;
+        positive_finite(c.hbm_tbps, Field::HbmTbps)?;
+        positive_finite(c.peak_tflops, Field::PeakTflops)?;
+        share(c.matmul_efficiency, Field::MatmulEfficiency)?;
+        non_negative(c.nvlink_latency_us, Field::NvlinkLatencyUs)?;
+        non_negative(c.ib_latency_us, Field::IbLatencyUs)?;
+        positive_finite(c.pcie_gbps, Field::PcieGbps)?;
+        positive_finite(c.host_memory_gb, Field::HostMemoryGb)?;
 
         let (p, cp, e) = (u64::from(c.pp), u64::from(c.cp), u64::from(c.ep));
         let n = u64::from(c.gpus);

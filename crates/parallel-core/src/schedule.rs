@@ -15,7 +15,7 @@
 use serde::Serialize;
 
 use crate::checks::at_least_one;
-use crate::config::Schedule;
+use crate::config::{Field, Schedule};
 use crate::error::PlanError;
 
 /// What a tick range of a stage is spent on.
@@ -134,9 +134,9 @@ pub fn simulate_schedule(
     micro_batches: u32,
     chunks: u32,
 ) -> Result<Timeline, PlanError> {
-    at_least_one(stages, "pp")?;
-    at_least_one(micro_batches, "micro_batches")?;
-    at_least_one(chunks, "virtual_stages")?;
+    at_least_one(stages, Field::Pp)?;
+    at_least_one(micro_batches, Field::MicroBatches)?;
+    at_least_one(chunks, Field::VirtualStages)?;
     if chunks > 1 && view != ScheduleView::Interleaved {
         return Err(PlanError::ChunksNeedInterleaved {
             virtual_stages: chunks,
@@ -414,25 +414,25 @@ mod tests {
             simulate_schedule(ScheduleView::OneFOneB, 0, 8, 1)
                 .unwrap_err()
                 .field(),
-            "pp"
+            Field::Pp
         );
         assert_eq!(
             simulate_schedule(ScheduleView::Interleaved, 4, 6, 2)
                 .unwrap_err()
                 .field(),
-            "micro_batches"
+            Field::MicroBatches
         );
         assert_eq!(
             simulate_schedule(ScheduleView::Gpipe, 4, 8, 2)
                 .unwrap_err()
                 .field(),
-            "virtual_stages"
+            Field::VirtualStages
         );
         assert_eq!(
             simulate_schedule(ScheduleView::Gpipe, 64, 4096, 1)
                 .unwrap_err()
                 .field(),
-            "micro_batches"
+            Field::MicroBatches
         );
     }
 }

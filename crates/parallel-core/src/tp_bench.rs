@@ -9,6 +9,7 @@
 
 use serde::Serialize;
 
+use crate::config::{BenchField, Field};
 use crate::error::PlanError;
 
 /// Sizes of the bench.
@@ -168,13 +169,15 @@ pub fn tp_bench(seed: u64, shape: BenchShape) -> Result<TpBench, PlanError> {
         tp,
     } = shape;
     for (value, field) in [
-        (tokens, "tokens"),
-        (hidden, "hidden"),
-        (ffn, "ffn"),
-        (tp, "tp"),
+        (tokens, BenchField::Tokens),
+        (hidden, BenchField::Hidden),
+        (ffn, BenchField::Ffn),
+        (tp, BenchField::Tp),
     ] {
         if value == 0 {
-            return Err(PlanError::BelowOne { field });
+            return Err(PlanError::BelowOne {
+                field: Field::Bench(field),
+            });
         }
     }
     if ffn % tp != 0 || hidden % tp != 0 {
@@ -253,6 +256,6 @@ mod tests {
             },
         )
         .unwrap_err();
-        assert_eq!(err.field(), "tp");
+        assert_eq!(err.field(), Field::Bench(BenchField::Tp));
     }
 }

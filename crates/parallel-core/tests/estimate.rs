@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use parallel_core::{
-    evaluate, Dim, ModelChoice, Plan, PlanConfig, PlanError, Preset, Recompute, Report,
+    evaluate, Dim, Field, ModelChoice, Plan, PlanConfig, PlanError, Preset, Recompute, Report,
 };
 
 fn close(a: f64, b: f64) -> bool {
@@ -258,11 +258,11 @@ fn moe_experts_have_their_own_roofline_and_ep_blocks() {
 #[test]
 fn the_card_fields_must_be_in_range() {
     for bad in [0.0, -5.0, f64::NAN, f64::INFINITY] {
-        for field in ["gpu_tflops", "hbm_tbps", "peak_tflops"] {
+        for field in [Field::GpuTflops, Field::HbmTbps, Field::PeakTflops] {
             let mut c = PlanConfig::default();
             match field {
-                "gpu_tflops" => c.gpu_tflops = bad,
-                "hbm_tbps" => c.hbm_tbps = bad,
+                Field::GpuTflops => c.gpu_tflops = bad,
+                Field::HbmTbps => c.hbm_tbps = bad,
                 _ => c.peak_tflops = bad,
             }
             let error = Plan::new(&c).unwrap_err();
@@ -275,19 +275,19 @@ fn the_card_fields_must_be_in_range() {
             matmul_efficiency: bad,
             ..PlanConfig::default()
         });
-        assert_eq!(error.unwrap_err().field(), "matmul_efficiency", "{bad}");
+        assert_eq!(error.unwrap_err().field(), Field::MatmulEfficiency, "{bad}");
     }
     for bad in [-1.0, f64::NAN, f64::INFINITY] {
         let error = Plan::new(&PlanConfig {
             ib_latency_us: bad,
             ..PlanConfig::default()
         });
-        assert_eq!(error.unwrap_err().field(), "ib_latency_us", "{bad}");
+        assert_eq!(error.unwrap_err().field(), Field::IbLatencyUs, "{bad}");
         let error = Plan::new(&PlanConfig {
             nvlink_latency_us: bad,
             ..PlanConfig::default()
         });
-        assert_eq!(error.unwrap_err().field(), "nvlink_latency_us", "{bad}");
+        assert_eq!(error.unwrap_err().field(), Field::NvlinkLatencyUs, "{bad}");
     }
     assert!(Plan::new(&PlanConfig {
         ib_latency_us: 0.0,

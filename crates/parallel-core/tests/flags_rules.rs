@@ -5,7 +5,7 @@
 
 use parallel_core::flags::{flags, Engine, EngineRule, LaunchError};
 use parallel_core::lesson::recipes;
-use parallel_core::{InlineModel, ModelChoice, PlanConfig, PlanError, Preset, Schedule};
+use parallel_core::{Field, InlineModel, ModelChoice, PlanConfig, PlanError, Preset, Schedule};
 
 fn refused(engine: Engine, rule: EngineRule) -> PlanError {
     PlanError::Launch(LaunchError::Refused { engine, rule })
@@ -125,7 +125,7 @@ fn each_rule_refuses_just_outside_and_passes_just_inside() {
         assert!(flags(&inside, engine).is_ok(), "{inside:?}");
         let line = error.to_string();
         assert!(
-            line.starts_with(error.field()) && line.contains(engine.name()),
+            line.starts_with(&error.field().key()) && line.contains(engine.name()),
             "{line}"
         );
     }
@@ -139,7 +139,10 @@ fn each_rule_refuses_just_outside_and_passes_just_inside() {
         micro_batches: 1,
         ..base.clone()
     };
-    assert_eq!(flags(&interleaved, m).unwrap_err().field(), "micro_batches");
+    assert_eq!(
+        flags(&interleaved, m).unwrap_err().field(),
+        Field::MicroBatches
+    );
     assert!(flags(
         &PlanConfig {
             micro_batches: 2,
@@ -159,7 +162,7 @@ fn each_rule_refuses_just_outside_and_passes_just_inside() {
         )
         .unwrap_err()
         .field(),
-        "schedule"
+        Field::Schedule
     );
     let moe = PlanConfig {
         model: ModelChoice::Preset(Preset::Mixtral8x7b),
@@ -167,7 +170,7 @@ fn each_rule_refuses_just_outside_and_passes_just_inside() {
         ep: 16,
         ..base.clone()
     };
-    assert_eq!(flags(&moe, m).unwrap_err().field(), "ep");
+    assert_eq!(flags(&moe, m).unwrap_err().field(), Field::Ep);
     assert!(flags(
         &PlanConfig {
             gpus: 8,

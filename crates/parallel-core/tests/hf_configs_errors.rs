@@ -7,7 +7,7 @@ mod common;
 
 use common::{config_of, fixture};
 use parallel_core::hf::{HfConfig, HfFamily};
-use parallel_core::PlanError;
+use parallel_core::{Field, PlanError};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -16,7 +16,7 @@ fn fails_on(name: &str, edit: impl FnOnce(&mut serde_json::Map<String, Value>), 
     let mut value = fixture(name);
     edit(value.as_object_mut().unwrap());
     let err = config_of(value).to_model().unwrap_err();
-    assert_eq!(err.field(), field, "{name}: {err}");
+    assert_eq!(err.field().to_string(), field, "{name}: {err}");
     assert!(err.to_string().starts_with(&format!("{field}: ")), "{err}");
 }
 
@@ -184,7 +184,7 @@ fn unsupported_values_list_what_is_supported() {
     assert_eq!(
         err,
         PlanError::Unsupported {
-            field: "model.hf_config.architectures",
+            field: Field::HfConfig("architectures"),
             value: "MambaForCausalLM".into(),
             supported: "LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, \
 Qwen2ForCausalLM, Qwen3ForCausalLM, Qwen2MoeForCausalLM, Qwen3MoeForCausalLM, \

@@ -6,7 +6,7 @@
 mod common;
 
 use common::fixture;
-use parallel_core::{evaluate, ModelChoice, PlanConfig, PlanError, Preset};
+use parallel_core::{evaluate, Field, ModelChoice, PlanConfig, PlanError, Preset};
 use serde_json::json;
 
 #[test]
@@ -87,7 +87,7 @@ fn evaluate_takes_a_config_json_model() {
     .unwrap();
     assert_eq!(
         evaluate(&broken).unwrap_err().field(),
-        "model.hf_config.num_hidden_layers"
+        Field::HfConfig("num_hidden_layers")
     );
     // ep > 1 on a dense config.json model names its family.
     let dense: PlanConfig = serde_json::from_value(json!({

@@ -8,7 +8,9 @@ mod common;
 use common::engines;
 use parallel_core::explain::Figure;
 use parallel_core::link::{decode_plan, encode_plan, GridId, IgnoredReason};
-use parallel_core::{ModelChoice, Plan, PlanConfig, PlanError, Preset, Rollout};
+use parallel_core::{
+    Field, ModelChoice, Plan, PlanConfig, PlanError, Preset, Rollout, RolloutField,
+};
 
 #[test]
 fn the_new_errors_name_their_field_in_table_order() {
@@ -22,7 +24,7 @@ fn the_new_errors_name_their_field_in_table_order() {
                 prompts: 0,
                 ..d
             },
-            below("rollout.gpus_per_engine"),
+            below(Field::InRollout(RolloutField::GpusPerEngine)),
         ),
         (
             Rollout {
@@ -31,7 +33,7 @@ fn the_new_errors_name_their_field_in_table_order() {
                 ..d
             },
             PlanError::AtMost {
-                field: "rollout.rollout_gpus",
+                field: Field::InRollout(RolloutField::RolloutGpus),
                 max: 1 << 20,
                 got: (1 << 20) + 1,
             },
@@ -42,7 +44,7 @@ fn the_new_errors_name_their_field_in_table_order() {
                 samples_per_prompt: 0,
                 ..d
             },
-            below("rollout.prompts"),
+            below(Field::InRollout(RolloutField::Prompts)),
         ),
         (
             Rollout {
@@ -50,7 +52,7 @@ fn the_new_errors_name_their_field_in_table_order() {
                 prompt_len: 0,
                 ..d
             },
-            below("rollout.samples_per_prompt"),
+            below(Field::InRollout(RolloutField::SamplesPerPrompt)),
         ),
         (
             Rollout {
@@ -58,7 +60,7 @@ fn the_new_errors_name_their_field_in_table_order() {
                 response_len: 0,
                 ..d
             },
-            below("rollout.prompt_len"),
+            below(Field::InRollout(RolloutField::PromptLen)),
         ),
         (
             Rollout {
@@ -66,7 +68,7 @@ fn the_new_errors_name_their_field_in_table_order() {
                 gpus_per_engine: 3,
                 ..d
             },
-            below("rollout.response_len"),
+            below(Field::InRollout(RolloutField::ResponseLen)),
         ),
         (
             Rollout {
@@ -128,14 +130,17 @@ fn the_new_errors_name_their_field_in_table_order() {
         .to_string(),
         "rollout.gpus_per_engine: the rollout pool of 12 cards does not split into engines of 8 cards"
     );
-    assert_eq!(PlanError::KvBytes { got: 3 }.field(), "rollout.kv_bytes");
+    assert_eq!(
+        PlanError::KvBytes { got: 3 }.field(),
+        Field::InRollout(RolloutField::KvBytes)
+    );
     assert_eq!(
         err(Rollout {
             response_len: 1 << 26,
             ..d
         })
         .field(),
-        "rollout.response_len"
+        Field::InRollout(RolloutField::ResponseLen)
     );
     // After §2's checks: a training error comes first.
     let both = Plan::new(&PlanConfig {
@@ -143,7 +148,7 @@ fn the_new_errors_name_their_field_in_table_order() {
         ..engines(Rollout { kv_bytes: 3, ..d })
     })
     .unwrap_err();
-    assert_eq!(both.field(), "gpus");
+    assert_eq!(both.field(), Field::Gpus);
     // The largest sequence accepted: 2^26 tokens.
     assert!(Plan::new(&engines(Rollout {
         prompt_len: 1,

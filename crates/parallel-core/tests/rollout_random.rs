@@ -8,7 +8,7 @@ mod common;
 use common::engines;
 use parallel_core::explain::Figure;
 use parallel_core::link::{decode_plan, encode_plan, GridId};
-use parallel_core::{Accounting, ModelChoice, Plan, PlanConfig, Preset, Rollout};
+use parallel_core::{Accounting, Field, ModelChoice, Plan, PlanConfig, Preset, Rollout};
 use proptest::prelude::*;
 
 fn rollout_strategy() -> impl Strategy<Value = Rollout> {
@@ -59,7 +59,7 @@ proptest! {
             Err(err) => {
                 // Training checks come first: a plan valid without engines fails on them.
                 if Plan::new(&PlanConfig { rollout: None, ..config.clone() }).is_ok() {
-                    prop_assert!(err.field().starts_with("rollout."), "{}", err);
+                    prop_assert!(matches!(err.field(), Field::InRollout(_)), "{}", err);
                 }
                 return Ok(());
             }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use parallel_core::lesson::eight_gpu_plans;
 use parallel_core::search::{ahead, equally_quick, search, Ahead, Search, EQUAL_TIME_SHARE};
-use parallel_core::{evaluate, Accounting, ModelChoice, PlanConfig, Preset};
+use parallel_core::{evaluate, Accounting, Field, ModelChoice, PlanConfig, Preset};
 use proptest::prelude::*;
 
 fn key(c: &PlanConfig) -> String {
@@ -161,7 +161,7 @@ fn moe_models_search_expert_parallelism_too() {
 #[test]
 fn bad_input_names_the_field() {
     let no_batch = search(&PlanConfig::default(), 20).unwrap_err();
-    assert_eq!(no_batch.field(), "global_batch");
+    assert_eq!(no_batch.field(), Field::GlobalBatch);
     let zero = search(
         &PlanConfig {
             global_batch: Some(0),
@@ -170,7 +170,7 @@ fn bad_input_names_the_field() {
         20,
     )
     .unwrap_err();
-    assert_eq!(zero.field(), "global_batch");
+    assert_eq!(zero.field(), Field::GlobalBatch);
     let memory = search(
         &PlanConfig {
             global_batch: Some(8),
@@ -180,7 +180,7 @@ fn bad_input_names_the_field() {
         20,
     )
     .unwrap_err();
-    assert_eq!(memory.field(), "gpu_memory_gb");
+    assert_eq!(memory.field(), Field::GpuMemoryGb);
 }
 
 #[test]

@@ -18,7 +18,7 @@ fn check_error(json: &str, field: &str) {
         ),
         Ok(config) => {
             let err = evaluate(&config).expect_err(json);
-            assert_eq!(err.field(), field, "{json}: {err}");
+            assert_eq!(err.field().to_string(), field, "{json}: {err}");
             assert!(!err.reason().is_empty());
             assert!(!err.to_string().contains('\n'), "one line: {err}");
         }
@@ -164,7 +164,7 @@ fn moe_plan_of_deepseek_v3() {
 /// Each rejection is a variant carrying the numbers the page words it with.
 #[test]
 fn errors_carry_their_numbers() {
-    use parallel_core::PlanError;
+    use parallel_core::{Field, PlanError};
     let cases: Vec<(&str, PlanError)> = vec![
         (
             r#"{"gpus": 8, "tp": 3}"#,
@@ -178,17 +178,17 @@ fn errors_carry_their_numbers() {
         (
             r#"{"seq_len": 2147483648}"#,
             PlanError::AtMost {
-                field: "seq_len",
+                field: Field::SeqLen,
                 max: 1 << 26,
                 got: 1 << 31,
             },
         ),
-        (r#"{"tp": 0}"#, PlanError::BelowOne { field: "tp" }),
+        (r#"{"tp": 0}"#, PlanError::BelowOne { field: Field::Tp }),
         (r#"{"zero": 4}"#, PlanError::ZeroStage { got: 4 }),
         (
             r#"{"gpu_memory_gb": -1}"#,
             PlanError::NotPositive {
-                field: "gpu_memory_gb",
+                field: Field::GpuMemoryGb,
                 got: -1.0,
             },
         ),

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use parallel_core::explain::Figure;
-use parallel_core::{Bytes, HostMemory, OptimizerOffload};
+use parallel_core::{Bytes, Field, HostMemory, OptimizerOffload};
 
 use crate::components::explain_button::ExplainButton;
 use crate::error_text::explain;
@@ -43,7 +43,7 @@ pub fn OffloadSwitch(lab: GridLab) -> impl IntoView {
     // The core's reason under the switch when it was moved last and the plan is refused (as
     // under every control).
     let error = move || {
-        lab.error_for("optimizer_offload")
+        lab.error_for(Field::OptimizerOffload)
             .map(|e| explain(lang.get(), &e))
     };
     let on = Memo::new(move |_| lab.config.with(|c| c.optimizer_offload.on_host()));
@@ -54,7 +54,7 @@ pub fn OffloadSwitch(lab: GridLab) -> impl IntoView {
         } else {
             OptimizerOffload::None
         };
-        lab.edit("optimizer_offload", |c| c.optimizer_offload = offload);
+        lab.edit(Field::OptimizerOffload, |c| c.optimizer_offload = offload);
     };
     view! {
         <div class="control control-switch" class:invalid=move || error().is_some()>

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use parallel_core::hf::HfConfig;
 use parallel_core::numbers::thousands;
-use parallel_core::ModelChoice;
+use parallel_core::{Field, ModelChoice};
 
 use crate::error_text::explain;
 use crate::i18n::{use_lang, Lang};
@@ -72,7 +72,8 @@ fn js_value(json: &str) -> Result<Result<HfConfig, String>, ()> {
 /// The paste box under a grid's model picker: a config read here becomes the grid's model.
 #[component]
 pub fn OwnModel(lab: GridLab) -> impl IntoView {
-    let on_model = Callback::new(move |model: ModelChoice| lab.edit("model", |c| c.model = model));
+    let on_model =
+        Callback::new(move |model: ModelChoice| lab.edit(Field::Model, |c| c.model = model));
     view! {
         <ConfigPaste
             test_id="model-config"

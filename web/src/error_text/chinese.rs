@@ -1,32 +1,32 @@
 //! The reason a plan is rejected, in Chinese: one sentence per variant of [`PlanError`],
 //! written from the variant's numbers (English is the core's own `Display`).
 
-use parallel_core::PlanError;
+use parallel_core::{Field, PlanError};
 
 use super::fields::field_zh;
 use crate::format::thousands;
 
 pub(super) fn chinese(error: &PlanError) -> String {
     match error {
-        PlanError::BelowOne { field } => format!("{}至少为 1（现在是 0）。", field_zh(field)),
-        PlanError::Missing { field } if field.starts_with("model.") => {
-            format!("自定义模型缺少{}。", field_zh(field))
-        }
-        PlanError::Missing { field } => format!("方案搜索需要{}。", field_zh(field)),
+        PlanError::BelowOne { field } => format!("{}至少为 1（现在是 0）。", field_zh(*field)),
+        PlanError::Missing {
+            field: field @ (Field::InlineModel(_) | Field::HfConfig(_)),
+        } => format!("自定义模型缺少{}。", field_zh(*field)),
+        PlanError::Missing { field } => format!("方案搜索需要{}。", field_zh(*field)),
         PlanError::AtMost { field, max, got } => format!(
             "{}最大为 {}（现在是 {}）。",
-            field_zh(field),
+            field_zh(*field),
             thousands(*max),
             thousands(*got)
         ),
         PlanError::NotPositive { field, got } => {
-            format!("{}必须是大于 0 的数（现在是 {got}）。", field_zh(field))
+            format!("{}必须是大于 0 的数（现在是 {got}）。", field_zh(*field))
         }
         PlanError::NotAShare { field, got } => {
-            format!("{}必须大于 0 且不超过 1（现在是 {got}）。", field_zh(field))
+            format!("{}必须大于 0 且不超过 1（现在是 {got}）。", field_zh(*field))
         }
         PlanError::Negative { field, got } => {
-            format!("{}不能是负数（现在是 {got}）。", field_zh(field))
+            format!("{}不能是负数（现在是 {got}）。", field_zh(*field))
         }
         PlanError::ZeroStage { got } => {
             format!("ZeRO 阶段只能是 0、1、2 或 3（现在是 {got}）。")
@@ -74,7 +74,7 @@ pub(super) fn chinese(error: &PlanError) -> String {
             field,
             value,
             layers,
-        } => format!("{} = {value}，超过了模型的 {layers} 层。", field_zh(field)),
+        } => format!("{} = {value}，超过了模型的 {layers} 层。", field_zh(*field)),
         PlanError::TopKAboveExperts { top_k, experts } => {
             format!("每个 token 选 {top_k} 个专家，但模型只有 {experts} 个专家。")
         }
@@ -127,7 +127,7 @@ pub(super) fn chinese(error: &PlanError) -> String {
             supported,
         } => format!(
             "{}为 {value}，参数计数器没有为它建模（可用：{supported}）。",
-            field_zh(field)
+            field_zh(*field)
         ),
         // Launch flags (SPEC §16) word their Chinese in the core, beside the English.
         PlanError::Launch(launch) => format!("{}。", launch.reason(parallel_core::Lang::Zh)),

@@ -1,48 +1,63 @@
 //! The Chinese names of the config fields, for the reasons in `chinese`.
 
-/// The Chinese name of a config field, as the controls and the lesson call it.
-pub fn field_zh(field: &str) -> String {
+use parallel_core::{BenchField, Field, RolloutField};
+
+/// The Chinese name of a config field, as the controls and the lesson call it; a field
+/// without one (a launch flag, a field the page has no control for) is named by its key.
+pub fn field_zh(field: Field) -> String {
     let name = match field {
-        "model" => "模型",
-        "gpus" => "卡数 N",
-        "gpus_per_node" => "每节点卡数",
-        "tp" => "TP（张量并行）",
-        "pp" => "PP（流水线并行）",
-        "cp" => "CP（上下文并行）",
-        "ep" => "EP（专家并行）",
-        "micro_batches" => "每步 micro-batch 数 m",
-        "micro_batch_size" => "每个 micro-batch 的序列数 b",
-        "seq_len" => "序列长度 s",
-        "zero" => "ZeRO 阶段",
-        "recompute" => "激活重计算",
-        "schedule" => "流水线调度",
-        "virtual_stages" => "每段模型块数 v",
-        "gpu_memory_gb" => "单卡显存（GB）",
-        "nvlink_gbps" => "NVLink 带宽（GB/s）",
-        "ib_gbps" => "InfiniBand 带宽（GB/s）",
-        "gpu_tflops" => "每卡有效算力（TFLOP/s）",
-        "hardware" => "卡型",
-        "hbm_tbps" => "显存带宽（TB/s）",
-        "peak_tflops" => "BF16 稠密峰值算力（TFLOP/s）",
-        "matmul_efficiency" => "矩阵乘效率",
-        "nvlink_latency_us" => "NVLink 每步延迟（µs）",
-        "ib_latency_us" => "网络每步延迟（µs）",
-        "card" => "卡号",
-        "tokens" => "演示的 token 数",
-        "global_batch" => "全局批量（每步的序列数）",
-        "hidden" => "隐藏维度 h",
-        "ffn" => "FFN 宽度",
-        "rollout.gpus_per_engine" => "每个推理引擎的卡数 E",
-        "rollout.rollout_gpus" => "推理卡池的卡数 R",
-        "rollout.prompts" => "每轮的 prompt 数",
-        "rollout.samples_per_prompt" => "每个 prompt 的采样数",
-        "rollout.prompt_len" => "prompt 长度",
-        "rollout.response_len" => "回答长度上限",
-        "rollout.kv_bytes" => "KV cache 每个值的字节数",
-        other => match other.strip_prefix("model.") {
-            Some(inner) => return format!("模型字段 {inner}"),
-            None => return other.to_string(),
+        Field::Model => "模型",
+        Field::Gpus => "卡数 N",
+        Field::GpusPerNode => "每节点卡数",
+        Field::Tp | Field::Bench(BenchField::Tp) => "TP（张量并行）",
+        Field::Pp => "PP（流水线并行）",
+        Field::Cp => "CP（上下文并行）",
+        Field::Ep => "EP（专家并行）",
+        Field::MicroBatches => "每步 micro-batch 数 m",
+        Field::MicroBatchSize => "每个 micro-batch 的序列数 b",
+        Field::SeqLen => "序列长度 s",
+        Field::Zero => "ZeRO 阶段",
+        Field::Recompute => "激活重计算",
+        Field::Schedule => "流水线调度",
+        Field::VirtualStages => "每段模型块数 v",
+        Field::GpuMemoryGb => "单卡显存（GB）",
+        Field::NvlinkGbps => "NVLink 带宽（GB/s）",
+        Field::IbGbps => "InfiniBand 带宽（GB/s）",
+        Field::GpuTflops => "每卡有效算力（TFLOP/s）",
+        Field::Hardware => "卡型",
+        Field::HbmTbps => "显存带宽（TB/s）",
+        Field::PeakTflops => "BF16 稠密峰值算力（TFLOP/s）",
+        Field::MatmulEfficiency => "矩阵乘效率",
+        Field::NvlinkLatencyUs => "NVLink 每步延迟（µs）",
+        Field::IbLatencyUs => "网络每步延迟（µs）",
+        Field::Card => "卡号",
+        Field::Bench(BenchField::Tokens) => "演示的 token 数",
+        Field::GlobalBatch => "全局批量（每步的序列数）",
+        Field::Bench(BenchField::Hidden) => "隐藏维度 h",
+        Field::Bench(BenchField::Ffn) => "FFN 宽度",
+        Field::InRollout(rollout) => match rollout {
+            RolloutField::GpusPerEngine => "每个推理引擎的卡数 E",
+            RolloutField::RolloutGpus => "推理卡池的卡数 R",
+            RolloutField::Prompts => "每轮的 prompt 数",
+            RolloutField::SamplesPerPrompt => "每个 prompt 的采样数",
+            RolloutField::PromptLen => "prompt 长度",
+            RolloutField::ResponseLen => "回答长度上限",
+            RolloutField::KvBytes => "KV cache 每个值的字节数",
+            RolloutField::Pool => "推理放在哪",
         },
+        Field::InlineModel(inner) => return format!("模型字段 {}", inner.name()),
+        Field::HfConfig(key) => return format!("模型字段 hf_config.{key}"),
+        // No control of the page names these in Chinese: the key, as the config writes it.
+        Field::Precision
+        | Field::Order
+        | Field::Accounting
+        | Field::OptimizerOffload
+        | Field::PcieGbps
+        | Field::HostMemoryGb
+        | Field::Rollout
+        | Field::LogProbsChunk
+        | Field::Flag(_)
+        | Field::Command => return field.key(),
     };
     name.to_string()
 }

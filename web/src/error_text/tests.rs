@@ -3,30 +3,30 @@
 
 use super::*;
 use parallel_core::flags::{Engine, EngineRule, LaunchError};
-use parallel_core::ModelChoice;
+use parallel_core::{BenchField, Field, ModelChoice, ModelField, RolloutField};
 
 /// One error of every variant, with the numbers a student could reach.
 fn every_variant() -> Vec<PlanError> {
     vec![
-        PlanError::BelowOne { field: "tp" },
+        PlanError::BelowOne { field: Field::Tp },
         PlanError::Missing {
-            field: "model.hidden",
+            field: Field::InlineModel(ModelField::Hidden),
         },
         PlanError::AtMost {
-            field: "seq_len",
+            field: Field::SeqLen,
             max: 67_108_864,
             got: 2_147_483_648,
         },
         PlanError::NotPositive {
-            field: "gpu_memory_gb",
+            field: Field::GpuMemoryGb,
             got: -1.0,
         },
         PlanError::NotAShare {
-            field: "matmul_efficiency",
+            field: Field::MatmulEfficiency,
             got: 1.5,
         },
         PlanError::Negative {
-            field: "ib_latency_us",
+            field: Field::IbLatencyUs,
             got: -1.0,
         },
         PlanError::ZeroStage { got: 4 },
@@ -60,7 +60,7 @@ fn every_variant() -> Vec<PlanError> {
         },
         PlanError::ExpertsNotDivisible { experts: 8, ep: 16 },
         PlanError::MoreThanLayers {
-            field: "model.moe_layers",
+            field: Field::InlineModel(ModelField::MoeLayers),
             value: 70,
             layers: 61,
         },
@@ -96,7 +96,7 @@ fn every_variant() -> Vec<PlanError> {
         },
         PlanError::KvBytes { got: 3 },
         PlanError::Unsupported {
-            field: "model.hf_config.architectures",
+            field: Field::HfConfig("architectures"),
             value: "MambaForCausalLM".to_string(),
             supported: "LlamaForCausalLM, MixtralForCausalLM, DeepseekV3ForCausalLM",
         },
@@ -164,17 +164,41 @@ fn every_sentence_is_filled_with_its_names() {
 fn a_missing_field_says_who_needs_it() {
     let missing = |field| PlanError::Missing { field };
     assert_eq!(
-        explain(Lang::Zh, &missing("global_batch")),
+        explain(Lang::Zh, &missing(Field::GlobalBatch)),
         "方案搜索需要全局批量（每步的序列数）。"
     );
     assert_eq!(
-        explain(Lang::En, &missing("global_batch")),
+        explain(Lang::En, &missing(Field::GlobalBatch)),
         "global_batch: missing: the plan search needs it"
     );
     assert_eq!(
-        explain(Lang::En, &missing("model.layers")),
+        explain(Lang::En, &missing(Field::InlineModel(ModelField::Layers))),
         "model.layers: missing: an inline model needs it"
     );
+}
+
+#[test]
+fn fields_are_named_in_chinese_or_by_their_key() {
+    assert_eq!(field_zh(Field::Tp), "TP（张量并行）");
+    assert_eq!(field_zh(Field::Bench(BenchField::Tp)), field_zh(Field::Tp));
+    assert_eq!(
+        field_zh(Field::Bench(BenchField::Tokens)),
+        "演示的 token 数"
+    );
+    assert_eq!(
+        field_zh(Field::InRollout(RolloutField::KvBytes)),
+        "KV cache 每个值的字节数"
+    );
+    assert_eq!(
+        field_zh(Field::InlineModel(ModelField::TopK)),
+        "模型字段 top_k"
+    );
+    assert_eq!(
+        field_zh(Field::HfConfig("head_dim")),
+        "模型字段 hf_config.head_dim"
+    );
+    assert_eq!(field_zh(Field::LogProbsChunk), "log_probs_chunk");
+    assert_eq!(field_zh(Field::Flag("--num-layers")), "--num-layers");
 }
 
 #[test]
@@ -259,7 +283,7 @@ fn the_numbers_of_each_reason_appear_in_both_languages() {
         ),
         (
             PlanError::AtMost {
-                field: "seq_len",
+                field: Field::SeqLen,
                 max: 131_072,
                 got: 262_144,
             },

@@ -7,9 +7,11 @@ use serde::{Deserialize, Serialize};
 use crate::hardware::{Hardware, MATMUL_EFFICIENCY, SCALE_OUT_LATENCY_US, SCALE_UP_LATENCY_US};
 use crate::model::ModelChoice;
 
+mod field;
 mod form;
 mod rollout;
 
+pub use field::{BenchField, Field, ModelField, RolloutField};
 pub use rollout::Rollout;
 
 /// How activations are kept for the backward pass (SPEC §4).

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::field::{Field, RolloutField};
 use crate::checks::{at_least_one, at_most};
 use crate::error::PlanError;
 
@@ -70,20 +71,34 @@ impl Rollout {
     /// kv_bytes ∈ {1, 2, 4}. Each error names its field, `rollout.<field>`.
     ///
     /// ```
-    /// use parallel_core::{PlanError, Rollout};
+    /// use parallel_core::{Field, PlanError, Rollout, RolloutField};
     /// assert_eq!(Rollout::default().check(8), Ok(()));
     /// let three = Rollout { gpus_per_engine: 3, ..Rollout::default() };
-    /// assert_eq!(three.check(8).unwrap_err().field(), "rollout.gpus_per_engine");
+    /// let engines = Field::InRollout(RolloutField::GpusPerEngine);
+    /// assert_eq!(three.check(8).unwrap_err().field(), engines);
     /// let fp16 = Rollout { kv_bytes: 3, ..Rollout::default() };
     /// assert_eq!(fp16.check(8), Err(PlanError::KvBytes { got: 3 }));
     /// ```
     pub fn check(&self, gpus: u32) -> Result<(), PlanError> {
-        at_least_one(self.gpus_per_engine, "rollout.gpus_per_engine")?;
-        at_most(self.rollout_gpus, MAX_ROLLOUT_GPUS, "rollout.rollout_gpus")?;
-        at_least_one(self.prompts, "rollout.prompts")?;
-        at_least_one(self.samples_per_prompt, "rollout.samples_per_prompt")?;
-        at_least_one(self.prompt_len, "rollout.prompt_len")?;
-        at_least_one(self.response_len, "rollout.response_len")?;
+        at_least_one(
+            self.gpus_per_engine,
+            Field::InRollout(RolloutField::GpusPerEngine),
+        )?;
+        at_most(
+            self.rollout_gpus,
+            MAX_ROLLOUT_GPUS,
+            Field::InRollout(RolloutField::RolloutGpus),
+        )?;
+        at_least_one(self.prompts, Field::InRollout(RolloutField::Prompts))?;
+        at_least_one(
+            self.samples_per_prompt,
+            Field::InRollout(RolloutField::SamplesPerPrompt),
+        )?;
+        at_least_one(self.prompt_len, Field::InRollout(RolloutField::PromptLen))?;
+        at_least_one(
+            self.response_len,
+            Field::InRollout(RolloutField::ResponseLen),
+        )?;
         let pool = self.pool(gpus);
         if pool % self.gpus_per_engine != 0 {
             return Err(PlanError::RolloutPool {

@@ -4,6 +4,7 @@ use core::fmt;
 
 mod warning;
 
+use crate::config::{BenchField, Field, ModelField, RolloutField};
 use crate::flags::kinds::LaunchError;
 
 pub use warning::Warning;
@@ -17,10 +18,10 @@ pub use warning::Warning;
 ///
 /// # Example
 /// ```
-/// use parallel_core::{evaluate, PlanConfig, PlanError};
+/// use parallel_core::{evaluate, Field, PlanConfig, PlanError};
 /// let err = evaluate(&PlanConfig { gpus: 8, tp: 3, ..PlanConfig::default() }).unwrap_err();
 /// assert_eq!(err, PlanError::NotDivisible { gpus: 8, tp: 3, pp: 1, cp: 1 });
-/// assert_eq!(err.field(), "gpus");
+/// assert_eq!(err.field(), Field::Gpus);
 /// assert_eq!(err.to_string(), "gpus: 8 GPUs do not divide by tp·pp·cp = 3·1·1 = 3");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -28,18 +29,19 @@ pub enum PlanError {
     /// An integer field is 0 where at least 1 is needed (SPEC §2).
     BelowOne {
         /// The field.
-        field: &'static str,
+        field: Field,
     },
-    /// An inline model lacks a field it needs (SPEC §8).
+    /// An inline model lacks a field it needs (SPEC §8); so does a `config.json` model, or the
+    /// plan search its `global_batch`.
     Missing {
-        /// The field, `model.<name>`.
-        field: &'static str,
+        /// The field: `model.<name>`, `model.hf_config.<key>` or `global_batch`.
+        field: Field,
     },
     /// An integer field above the largest value accepted ([`crate::MAX_GPUS`],
     /// [`crate::MAX_SEQ_LEN`]).
     AtMost {
         /// The field.
-        field: &'static str,
+        field: Field,
         /// The largest value accepted.
         max: u64,
         /// The value given.
@@ -48,21 +50,21 @@ pub enum PlanError {
     /// A real-valued field (capacity, bandwidth) that is not a positive finite number.
     NotPositive {
         /// The field.
-        field: &'static str,
+        field: Field,
         /// The value given.
         got: f64,
     },
     /// A share (an efficiency) that is not above 0 and at most 1.
     NotAShare {
         /// The field.
-        field: &'static str,
+        field: Field,
         /// The value given.
         got: f64,
     },
     /// A real-valued field that may be 0 (a latency) but is negative or not finite.
     Negative {
         /// The field.
-        field: &'static str,
+        field: Field,
         /// The value given.
         got: f64,
     },
@@ -132,7 +134,7 @@ pub enum PlanError {
     /// An inline model's `full_attention_layers` or `moe_layers` above its `layers`.
     MoreThanLayers {
         /// The field, `model.full_attention_layers` or `model.moe_layers`.
-        field: &'static str,
+        field: Field,
         /// The value given.
         value: u32,
         /// The model's layers.
@@ -211,7 +213,7 @@ pub enum PlanError {
     /// parameter counter does not model (SPEC §13): rejected rather than counted wrongly.
     Unsupported {
         /// The field, `model.hf_config.<key>`.
-        field: &'static str,
+        field: Field,
         /// The value given, e.g. `"MambaForCausalLM"`.
         value: String,
         /// The values the counter models, comma separated.
@@ -223,9 +225,9 @@ pub enum PlanError {
 }
 
 impl PlanError {
-    /// The `PlanConfig` field at fault, e.g. `"tp"` or `"model.hidden"` (`"card"` for a card
-    /// number, `"tokens"`/`"hidden"`/`"ffn"`/`"tp"` for the TP bench's shape).
-    pub fn field(&self) -> &'static str {
+    /// The `PlanConfig` field at fault, e.g. [`Field::Tp`] or `model.hidden`
+    /// ([`Field::Card`] for a card number, [`Field::Bench`] for the TP bench's shape).
+    pub fn field(&self) -> Field {
         match self {
             PlanError::BelowOne { field }
             | PlanError::Missing { field }
@@ -234,28 +236,28 @@ impl PlanError {
             | PlanError::NotAShare { field, .. }
             | PlanError::Negative { field, .. }
             | PlanError::MoreThanLayers { field, .. }
-            | PlanError::Unsupported { field, .. } => field,
-            PlanError::ZeroStage { .. } => "zero",
-            PlanError::NotDivisible { .. } => "gpus",
+            | PlanError::Unsupported { field, .. } => *field,
+            PlanError::ZeroStage { .. } => Field::Zero,
+            PlanError::NotDivisible { .. } => Field::Gpus,
             PlanError::ChunksNeedInterleaved { .. } | PlanError::InterleavedLayers { .. } => {
-                "virtual_stages"
+                Field::VirtualStages
             }
-            PlanError::InterleavedNeedsPipeline => "schedule",
+            PlanError::InterleavedNeedsPipeline => Field::Schedule,
             PlanError::InterleavedMicroBatches { .. } | PlanError::TimelineTooLarge { .. } => {
-                "micro_batches"
+                Field::MicroBatches
             }
             PlanError::EpNeedsMoe { .. }
             | PlanError::EpNotDivisible { .. }
-            | PlanError::ExpertsNotDivisible { .. } => "ep",
-            PlanError::TopKAboveExperts { .. } => "model.top_k",
-            PlanError::ParamsBelowRouted => "model.params",
-            PlanError::NoSuchCard { .. } => "card",
-            PlanError::CpAboveSeqLen { .. } => "cp",
-            PlanError::BenchSplit { .. } => "tp",
-            PlanError::BenchTooLarge { .. } => "hidden",
-            PlanError::RolloutPool { .. } => "rollout.gpus_per_engine",
-            PlanError::RolloutTooLong { .. } => "rollout.response_len",
-            PlanError::KvBytes { .. } => "rollout.kv_bytes",
+            | PlanError::ExpertsNotDivisible { .. } => Field::Ep,
+            PlanError::TopKAboveExperts { .. } => Field::InlineModel(ModelField::TopK),
+            PlanError::ParamsBelowRouted => Field::InlineModel(ModelField::Params),
+            PlanError::NoSuchCard { .. } => Field::Card,
+            PlanError::CpAboveSeqLen { .. } => Field::Cp,
+            PlanError::BenchSplit { .. } => Field::Bench(BenchField::Tp),
+            PlanError::BenchTooLarge { .. } => Field::Bench(BenchField::Hidden),
+            PlanError::RolloutPool { .. } => Field::InRollout(RolloutField::GpusPerEngine),
+            PlanError::RolloutTooLong { .. } => Field::InRollout(RolloutField::ResponseLen),
+            PlanError::KvBytes { .. } => Field::InRollout(RolloutField::KvBytes),
             PlanError::Launch(launch) => launch.field(),
         }
     }
@@ -264,12 +266,12 @@ impl PlanError {
     pub fn reason(&self) -> String {
         match self {
             PlanError::BelowOne { .. } => "must be at least 1 (got 0)".to_string(),
-            PlanError::Missing { field } if field.starts_with("model.hf_config.") => {
-                "missing: the parameter counter needs it".to_string()
-            }
-            PlanError::Missing { field } if field.starts_with("model.") => {
-                "missing: an inline model needs it".to_string()
-            }
+            PlanError::Missing {
+                field: Field::HfConfig(_),
+            } => "missing: the parameter counter needs it".to_string(),
+            PlanError::Missing {
+                field: Field::InlineModel(_),
+            } => "missing: an inline model needs it".to_string(),
             // Outside a model only the plan search has a field it cannot do without.
             PlanError::Missing { .. } => "missing: the plan search needs it".to_string(),
             PlanError::AtMost { max, got, .. } => format!("must be at most {max} (got {got})"),

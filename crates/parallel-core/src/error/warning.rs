@@ -4,6 +4,8 @@ use core::fmt;
 
 use serde::{Serialize, Serializer};
 
+use crate::config::Field;
+
 /// A soft problem: the plan is still evaluated, the page shows it beside the result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Warning {
@@ -40,12 +42,12 @@ pub enum Warning {
 
 impl Warning {
     /// The `PlanConfig` field the warning is about.
-    pub fn field(&self) -> &'static str {
+    pub fn field(&self) -> Field {
         match self {
-            Warning::TpAcrossNodes { .. } => "tp",
-            Warning::LayersNotDivisible { .. } => "pp",
-            Warning::ZigzagPadding { .. } => "seq_len",
-            Warning::HostMemoryOver { .. } => "host_memory_gb",
+            Warning::TpAcrossNodes { .. } => Field::Tp,
+            Warning::LayersNotDivisible { .. } => Field::Pp,
+            Warning::ZigzagPadding { .. } => Field::SeqLen,
+            Warning::HostMemoryOver { .. } => Field::HostMemoryGb,
         }
     }
 }

@@ -1,8 +1,9 @@
 //! The words of launch flags shared with [`crate::PlanError`]: which [`Engine`], which of its
 //! own rules refuses a plan ([`EngineRule`]), and why a pasted command could not be read
-//! ([`LaunchError`]). A leaf module: it imports nothing of the crate but [`Lang`], so the error
-//! type can hold these without an import circle.
+//! ([`LaunchError`]). A leaf module: it imports nothing of the crate but [`Lang`] and [`Field`],
+//! so the error type can hold these without an import circle.
 
+use crate::config::Field;
 use crate::lang::Lang;
 
 /// A training engine the lab writes launch arguments for (SPEC §16).
@@ -115,14 +116,14 @@ pub enum EngineRule {
 
 impl EngineRule {
     /// The `PlanConfig` field to change.
-    pub const fn field(self) -> &'static str {
+    pub const fn field(self) -> Field {
         match self {
-            EngineRule::HeadsByTp { .. } | EngineRule::QueryGroupsByTp { .. } => "tp",
-            EngineRule::SeqByTwiceCp { .. } => "seq_len",
-            EngineRule::LayersByPp { .. } | EngineRule::InterleavedPp => "pp",
-            EngineRule::ExpertsByEp { .. } => "ep",
-            EngineRule::InterleavedMicroBatches { .. } => "micro_batches",
-            EngineRule::PipelineZero { .. } => "zero",
+            EngineRule::HeadsByTp { .. } | EngineRule::QueryGroupsByTp { .. } => Field::Tp,
+            EngineRule::SeqByTwiceCp { .. } => Field::SeqLen,
+            EngineRule::LayersByPp { .. } | EngineRule::InterleavedPp => Field::Pp,
+            EngineRule::ExpertsByEp { .. } => Field::Ep,
+            EngineRule::InterleavedMicroBatches { .. } => Field::MicroBatches,
+            EngineRule::PipelineZero { .. } => Field::Zero,
         }
     }
 
@@ -210,14 +211,14 @@ pub enum LaunchError {
 
 impl LaunchError {
     /// The field or flag at fault.
-    pub fn field(&self) -> &'static str {
+    pub fn field(&self) -> Field {
         match self {
             LaunchError::Refused { rule, .. } => rule.field(),
             LaunchError::BadValue { flag, .. }
             | LaunchError::NoValue { flag }
-            | LaunchError::Missing { flag } => flag,
-            LaunchError::Unterminated { .. } => "command",
-            LaunchError::GlobalBatch { .. } => "--global-batch-size",
+            | LaunchError::Missing { flag } => Field::Flag(flag),
+            LaunchError::Unterminated { .. } => Field::Command,
+            LaunchError::GlobalBatch { .. } => Field::Flag("--global-batch-size"),
         }
     }
 

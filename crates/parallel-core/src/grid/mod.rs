@@ -445,6 +445,6 @@ mod tests {
     #[test]
     fn unknown_card_is_an_error() {
         let grid = Grid::new(8, 8, [1, 1, 1, 8], RankOrder::TpCpPpDp);
-        assert_eq!(grid.groups(8).unwrap_err().field(), "card");
+        assert_eq!(grid.groups(8).unwrap_err().field(), crate::Field::Card);
     }
 }

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-/// `model.hf_config.<key>`, the field named in errors.
+/// `model.hf_config.<key>`, the field named in errors: [`crate::Field::HfConfig`].
 macro_rules! key {
     ($name:literal) => {
-        concat!("model.hf_config.", $name)
+        $crate::config::Field::HfConfig($name)
     };
 }
 pub(super) use key;

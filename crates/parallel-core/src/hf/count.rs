@@ -9,6 +9,7 @@ use super::family::HfFamily;
 use super::moe::MoeParts;
 use super::notes::{notes, HfNote};
 use super::reading::Reading;
+use crate::config::{Field, ModelField};
 use crate::error::PlanError;
 use crate::model::{InlineModel, Mlp};
 
@@ -106,7 +107,7 @@ impl Count {
         }
         if total > MAX_EXACT {
             return Err(PlanError::AtMost {
-                field: "model.params",
+                field: Field::InlineModel(ModelField::Params),
                 max: MAX_EXACT as u64,
                 got: u64::try_from(total).unwrap_or(u64::MAX),
             });

@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use super::GridId;
-use crate::config::PlanConfig;
+use crate::config::{Field, PlanConfig, RolloutField};
 
 /// Cards in a node on both grids: the most TP, and the most PP and CP, a grid's slider offers.
 pub const GRID_MAX_DEGREE: u32 = 8;
@@ -39,8 +39,9 @@ pub enum Slider {
 /// power of two; with `zero`, 0 as well, one position before `min`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Range {
-    /// The config field the slider sets (`tp`, `rollout.gpus_per_engine`, …).
-    pub field: &'static str,
+    /// The config field the slider sets ([`Slider::field`]), written as its key (`"tp"`,
+    /// `"rollout.gpus_per_engine"`, …).
+    pub field: Field,
     /// The smallest value above 0.
     pub min: u32,
     /// The largest value.
@@ -80,21 +81,39 @@ impl Slider {
         Slider::LogProbsChunk,
     ];
 
+    /// The config field it sets (where its errors are shown).
+    ///
+    /// ```
+    /// use parallel_core::link::Slider;
+    /// use parallel_core::{Field, RolloutField};
+    /// assert_eq!(Slider::MicroBatches.field(), Field::MicroBatches);
+    /// assert_eq!(Slider::GpusPerEngine.field(), Field::InRollout(RolloutField::GpusPerEngine));
+    /// ```
+    pub const fn field(self) -> Field {
+        match self {
+            Slider::Tp => Field::Tp,
+            Slider::Pp => Field::Pp,
+            Slider::Cp => Field::Cp,
+            Slider::MicroBatches => Field::MicroBatches,
+            Slider::SeqLen => Field::SeqLen,
+            Slider::Ep => Field::Ep,
+            Slider::GpusPerEngine => Field::InRollout(RolloutField::GpusPerEngine),
+            Slider::LogProbsChunk => Field::LogProbsChunk,
+        }
+    }
+
     /// Its values on a grid of `gpus` cards.
     pub const fn range(self, gpus: u32) -> Range {
         let gpus = if gpus == 0 { 1 } else { gpus };
-        let (field, min, max, powers_of_two, zero) = match self {
-            Slider::Tp => ("tp", 1, GRID_MAX_DEGREE, false, false),
-            Slider::Pp => ("pp", 1, GRID_MAX_DEGREE, false, false),
-            Slider::Cp => ("cp", 1, GRID_MAX_DEGREE, false, false),
-            Slider::MicroBatches => ("micro_batches", 1, 64, false, false),
-            Slider::SeqLen => ("seq_len", 1024, 131_072, true, false),
-            Slider::Ep => ("ep", 1, gpus, true, false),
-            Slider::GpusPerEngine => ("rollout.gpus_per_engine", 1, gpus, true, false),
-            Slider::LogProbsChunk => ("log_probs_chunk", 256, 131_072, true, true),
+        let (min, max, powers_of_two, zero) = match self {
+            Slider::Tp | Slider::Pp | Slider::Cp => (1, GRID_MAX_DEGREE, false, false),
+            Slider::MicroBatches => (1, 64, false, false),
+            Slider::SeqLen => (1024, 131_072, true, false),
+            Slider::Ep | Slider::GpusPerEngine => (1, gpus, true, false),
+            Slider::LogProbsChunk => (256, 131_072, true, true),
         };
         Range {
-            field,
+            field: self.field(),
             min,
             max,
             powers_of_two,
@@ -215,6 +234,24 @@ mod tests {
         ] {
             assert_eq!(GridId::for_plan(&off), None, "{off:?}");
         }
+    }
+
+    #[test]
+    fn a_range_is_written_with_its_field_s_key() {
+        let json = serde_json::to_value(Slider::GpusPerEngine.range(8)).unwrap();
+        assert_eq!(json["field"], "rollout.gpus_per_engine");
+        let keys: Vec<String> = Slider::ALL.map(|s| s.range(8).field.key()).into();
+        let want = [
+            "tp",
+            "pp",
+            "cp",
+            "micro_batches",
+            "seq_len",
+            "ep",
+            "rollout.gpus_per_engine",
+            "log_probs_chunk",
+        ];
+        assert_eq!(keys, want);
     }
 
     #[test]

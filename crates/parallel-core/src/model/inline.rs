@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::shape::{count_params, Mla, Mlp, Model, Moe};
 use crate::checks::{at_least_one_or, required};
+use crate::config::{Field, ModelField};
 use crate::error::PlanError;
 
 /// A model given inline in a config (SPEC §8), before defaults and checks.
@@ -75,15 +76,23 @@ pub struct InlineModel {
 impl InlineModel {
     /// Applies the defaults of SPEC §8 and checks every field, naming it as `model.<field>`.
     pub fn resolve(&self) -> Result<Model, PlanError> {
-        let hidden = required(self.hidden, "model.hidden")?;
-        let layers = required(self.layers, "model.layers")?;
-        let heads = required(self.heads, "model.heads")?;
-        let kv_heads = at_least_one_or(self.kv_heads, "model.kv_heads", heads)?;
-        let head_dim = at_least_one_or(self.head_dim, "model.head_dim", (hidden / heads).max(1))?;
+        let hidden = required(self.hidden, Field::InlineModel(ModelField::Hidden))?;
+        let layers = required(self.layers, Field::InlineModel(ModelField::Layers))?;
+        let heads = required(self.heads, Field::InlineModel(ModelField::Heads))?;
+        let kv_heads = at_least_one_or(
+            self.kv_heads,
+            Field::InlineModel(ModelField::KvHeads),
+            heads,
+        )?;
+        let head_dim = at_least_one_or(
+            self.head_dim,
+            Field::InlineModel(ModelField::HeadDim),
+            (hidden / heads).max(1),
+        )?;
         let full_attention_layers = self.full_attention_layers.unwrap_or(layers);
         if full_attention_layers > layers {
             return Err(PlanError::MoreThanLayers {
-                field: "model.full_attention_layers",
+                field: Field::InlineModel(ModelField::FullAttentionLayers),
                 value: full_attention_layers,
                 layers,
             });
@@ -93,12 +102,12 @@ impl InlineModel {
         let moe = if moe_layers > 0 && experts > 0 {
             if moe_layers > layers {
                 return Err(PlanError::MoreThanLayers {
-                    field: "model.moe_layers",
+                    field: Field::InlineModel(ModelField::MoeLayers),
                     value: moe_layers,
                     layers,
                 });
             }
-            let top_k = required(self.top_k, "model.top_k")?;
+            let top_k = required(self.top_k, Field::InlineModel(ModelField::TopK))?;
             if top_k > experts {
                 return Err(PlanError::TopKAboveExperts { top_k, experts });
             }
@@ -106,7 +115,7 @@ impl InlineModel {
                 moe_layers,
                 experts,
                 top_k,
-                expert_ffn: required(self.expert_ffn, "model.expert_ffn")?,
+                expert_ffn: required(self.expert_ffn, Field::InlineModel(ModelField::ExpertFfn))?,
                 shared_experts: self.shared_experts.unwrap_or(0),
             })
         } else {
@@ -118,15 +127,18 @@ impl InlineModel {
             let ffn = if moe.is_some_and(|m| m.moe_layers == layers) {
                 self.ffn.unwrap_or(0)
             } else {
-                required(self.ffn, "model.ffn")?
+                required(self.ffn, Field::InlineModel(ModelField::Ffn))?
             };
-            (ffn, required(self.vocab, "model.vocab")?)
+            (
+                ffn,
+                required(self.vocab, Field::InlineModel(ModelField::Vocab))?,
+            )
         };
         let mla = match (self.kv_lora_rank, self.qk_rope_head_dim) {
             (None, None) => None,
             (rank, rope) => Some(Mla {
-                kv_lora_rank: required(rank, "model.kv_lora_rank")?,
-                qk_rope_head_dim: required(rope, "model.qk_rope_head_dim")?,
+                kv_lora_rank: required(rank, Field::InlineModel(ModelField::KvLoraRank))?,
+                qk_rope_head_dim: required(rope, Field::InlineModel(ModelField::QkRopeHeadDim))?,
             }),
         };
         let mut model = Model {
@@ -147,7 +159,7 @@ impl InlineModel {
         model.params = match self.params {
             Some(0) => {
                 return Err(PlanError::BelowOne {
-                    field: "model.params",
+                    field: Field::InlineModel(ModelField::Params),
                 })
             }
             Some(p) => p as f64,
@@ -208,6 +220,6 @@ mod tests {
         }
         .resolve()
         .unwrap_err();
-        assert_eq!(err.field(), "model.layers");
+        assert_eq!(err.field(), Field::InlineModel(ModelField::Layers));
     }
 }

@@ -15,7 +15,7 @@
 //! several frames and drop it when its inputs change; [`search`] runs it at once.
 
 use crate::checks::required;
-use crate::config::{PlanConfig, Recompute, Schedule};
+use crate::config::{Field, PlanConfig, Recompute, Schedule};
 use crate::error::PlanError;
 use crate::model::{Model, ModelChoice};
 use crate::plan::Plan;
@@ -89,7 +89,7 @@ impl Search {
     /// `global_batch`, or a base field out of range.
     pub fn new(base: &PlanConfig, top: usize) -> Result<Search, PlanError> {
         let model = base.model.resolve()?;
-        let global_batch = required(base.global_batch, "global_batch")?;
+        let global_batch = required(base.global_batch, Field::GlobalBatch)?;
         // The base's own fields (GPUs, memory, bandwidths, …) checked once, as a 1-way plan.
         let probe = PlanConfig {
             tp: 1,

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use parallel_core::PlanConfig;
+use parallel_core::{Field, PlanConfig};
 
 use crate::error_text::explain;
 use crate::i18n::use_lang;
@@ -75,7 +75,7 @@ impl<T: Copy + PartialEq + Send + Sync + 'static> From<Options<T>> for Erased {
 #[component]
 pub(crate) fn Choice(
     lab: GridLab,
-    field: &'static str,
+    field: Field,
     test_id: &'static str,
     label_zh: &'static str,
     label_en: &'static str,

@@ -17,7 +17,7 @@ pub(crate) mod slider;
 use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::link::Control;
-use parallel_core::{PlanConfig, Recompute};
+use parallel_core::{Field, PlanConfig, Recompute};
 
 use crate::components::explain_button::ExplainButton;
 use crate::components::kit::GridKit;
@@ -62,7 +62,7 @@ pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         view! {
                 <Choice
                     lab=lab
-                    field="zero"
+                    field=Field::Zero
                     test_id="select-zero"
                     label_zh="ZeRO 阶段"
                     label_en="ZeRO stage"
@@ -84,7 +84,7 @@ pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         view! {
                 <Choice
                     lab=lab
-                    field="recompute"
+                    field=Field::Recompute
                     test_id="select-recompute"
                     label_zh="激活重计算"
                     label_en="Activation recompute"

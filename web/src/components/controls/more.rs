@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use parallel_core::hardware::Hardware;
 use parallel_core::link::{Control, GRID_MAX_CHUNKS};
-use parallel_core::{Accounting, ModelChoice, Precision, Preset, Schedule};
+use parallel_core::{Accounting, Field, ModelChoice, Precision, Preset, Schedule};
 
 use super::card::{card_options, CardFacts};
 use super::choice::{Choice, Options};
@@ -29,7 +29,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         view! {
                 <Choice
                     lab=lab
-                    field="model"
+                    field=Field::Model
                     test_id="select-model"
                     label_zh="模型"
                     label_en="Model"
@@ -64,7 +64,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         view! {
                 <Choice
                     lab=lab
-                    field="hardware"
+                    field=Field::Hardware
                     test_id="select-hardware"
                     label_zh="卡型"
                     label_en="Card"
@@ -82,7 +82,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         view! {
                 <Choice
                     lab=lab
-                    field="precision"
+                    field=Field::Precision
                     test_id="select-precision"
                     label_zh="每参数字节（梯度精度：课上记 16，种子 000 记 18）"
                     label_en="Bytes per parameter (gradients: the lesson counts 16, seed 000 18)"
@@ -102,7 +102,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         view! {
                 <Choice
                     lab=lab
-                    field="schedule"
+                    field=Field::Schedule
                     test_id="select-schedule"
                     label_zh="流水线调度"
                     label_en="Pipeline schedule"
@@ -131,7 +131,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         view! {
                 <Choice
                     lab=lab
-                    field="accounting"
+                    field=Field::Accounting
                     test_id="select-accounting"
                     label_zh="显存怎么记（课上均分，记第一段；按段则每张卡记自己的段）"
                     label_en="Memory accounting (the lesson: an even split, the first stage; by stage: each card its own)"

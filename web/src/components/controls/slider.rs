@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use parallel_core::link::{self, Range};
-use parallel_core::PlanConfig;
+use parallel_core::{Field, PlanConfig};
 
 use crate::error_text::explain;
 use crate::format;
@@ -48,8 +48,8 @@ impl SliderSpec {
     }
 
     /// The config field it sets (where its errors are shown).
-    pub(crate) fn field(&self) -> &'static str {
-        self.range.field
+    pub(crate) fn field(&self) -> Field {
+        self.slider.field()
     }
 
     /// Its value in a plan.
@@ -245,7 +245,7 @@ mod tests {
     #[test]
     fn the_sequence_slider_reaches_1024_to_131072_and_the_core_takes_each() {
         let spec = slider_specs(8)[4];
-        assert_eq!(spec.field(), "seq_len");
+        assert_eq!(spec.field(), Field::SeqLen);
         let (low, high) = spec.positions();
         let values: Vec<u32> = (low..=high)
             .map(|p| spec.value_at(&p.to_string()))

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use parallel_core::link;
-use parallel_core::{PlanConfig, Rollout};
+use parallel_core::{Field, PlanConfig, Rollout, RolloutField};
 
 use super::inputs::{CountInput, POOL, ROUND};
 use super::phase::PhaseChoice;
@@ -67,12 +67,15 @@ fn pool_id(separate: bool) -> &'static str {
 #[component]
 fn RolloutSwitch(lab: GridLab) -> impl IntoView {
     let lang = use_lang();
-    let error = move || lab.error_for("rollout").map(|e| explain(lang.get(), &e));
+    let error = move || {
+        lab.error_for(Field::Rollout)
+            .map(|e| explain(lang.get(), &e))
+    };
     let on = Memo::new(move |_| lab.config.with(|c| c.rollout.is_some()));
     let id = format!("toggle-rollout-{}", lab.config.with_untracked(|c| c.gpus));
     let on_change = move |event: leptos::ev::Event| {
         let rollout = event_target_checked(&event).then(Rollout::default);
-        lab.edit("rollout", |c| c.rollout = rollout);
+        lab.edit(Field::Rollout, |c| c.rollout = rollout);
     };
     view! {
         <div class="control control-switch" class:invalid=move || error().is_some()>
@@ -111,7 +114,7 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
                 {ROUND.into_iter().map(|spec| view! { <CountInput spec=spec lab=lab /> }).collect_view()}
                 <Choice
                     lab=lab
-                    field="rollout.kv_bytes"
+                    field=Field::InRollout(RolloutField::KvBytes)
                     test_id="select-kv"
                     label_zh="KV cache 每个值的字节数"
                     label_en="KV cache bytes per value"
@@ -128,7 +131,7 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
                 />
                 <Choice
                     lab=lab
-                    field="rollout.pool"
+                    field=Field::InRollout(RolloutField::Pool)
                     test_id="select-pool"
                     label_zh="推理放在哪"
                     label_en="Where the engines run"

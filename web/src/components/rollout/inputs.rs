@@ -5,7 +5,7 @@
 
 use leptos::html::Input;
 use leptos::prelude::*;
-use parallel_core::Rollout;
+use parallel_core::{Field, Rollout, RolloutField};
 
 use crate::error_text::explain;
 use crate::i18n::use_lang;
@@ -31,7 +31,7 @@ mod text {
 /// and how it is read and set.
 #[derive(Clone, Copy)]
 pub(super) struct CountSpec {
-    pub field: &'static str,
+    pub field: Field,
     pub test_id: &'static str,
     pub label_zh: &'static str,
     pub label_en: &'static str,
@@ -43,7 +43,7 @@ pub(super) struct CountSpec {
 /// The four counts of a round, in page order.
 pub(super) const ROUND: [CountSpec; 4] = [
     CountSpec {
-        field: "rollout.prompts",
+        field: Field::InRollout(RolloutField::Prompts),
         test_id: "input-prompts",
         label_zh: "每轮的 prompt 数",
         label_en: "Prompts per round",
@@ -52,7 +52,7 @@ pub(super) const ROUND: [CountSpec; 4] = [
         set: |r, v| r.prompts = v,
     },
     CountSpec {
-        field: "rollout.samples_per_prompt",
+        field: Field::InRollout(RolloutField::SamplesPerPrompt),
         test_id: "input-samples",
         label_zh: "每个 prompt 的采样数",
         label_en: "Samples per prompt",
@@ -61,7 +61,7 @@ pub(super) const ROUND: [CountSpec; 4] = [
         set: |r, v| r.samples_per_prompt = v,
     },
     CountSpec {
-        field: "rollout.prompt_len",
+        field: Field::InRollout(RolloutField::PromptLen),
         test_id: "input-prompt-len",
         label_zh: "prompt 长度（token）",
         label_en: "Prompt length (tokens)",
@@ -70,7 +70,7 @@ pub(super) const ROUND: [CountSpec; 4] = [
         set: |r, v| r.prompt_len = v,
     },
     CountSpec {
-        field: "rollout.response_len",
+        field: Field::InRollout(RolloutField::ResponseLen),
         test_id: "input-response-len",
         label_zh: "回答长度上限（token）",
         label_en: "Response cap (tokens)",
@@ -82,7 +82,7 @@ pub(super) const ROUND: [CountSpec; 4] = [
 
 /// The cards of a separate rollout pool, R.
 pub(super) const POOL: CountSpec = CountSpec {
-    field: "rollout.rollout_gpus",
+    field: Field::InRollout(RolloutField::RolloutGpus),
     test_id: "input-rollout-gpus",
     label_zh: "推理卡池的卡数 R",
     label_en: "Cards of the rollout pool R",
@@ -126,7 +126,7 @@ pub(super) fn CountInput(spec: CountSpec, lab: GridLab) -> impl IntoView {
         }
     };
     let error = move || {
-        if lab.last_edited.get() != spec.field {
+        if lab.last_edited.get() != Some(spec.field) {
             return None;
         }
         let lang = lang.get();
