@@ -82,7 +82,10 @@ test('the stage chart says how its totals stand to the total beside it, in each 
   const section = page.getByTestId('section-64');
   const note = section.getByTestId('stages-accounting');
   await note.scrollIntoViewIfNeeded();
-  assert.match(await note.innerText(), /The total beside it uses the lesson's even split/);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="section-64"] [data-testid="stages-accounting"]')
+      ?.textContent.includes("The total beside it uses the lesson's even split"),
+  );
   const accounting = SELECTS.find((s) => s.field === 'accounting');
   await choose(section, accounting, 'stages');
   await page.waitForFunction(

@@ -1,0 +1,87 @@
+// No text is drawn over other text, anywhere on the lesson page, on a desktop and on a phone:
+// every visible line of text (HTML and the device grids' SVG, in both languages) is measured,
+// and any two lines of different text nodes that cross by more than 2 px both ways fail the
+// test with their words and where they are. The page is walked to the bottom first, so that
+// the parts drawn late are drawn; both grids have a card selected (their groups lit).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { DESKTOP, PHONE, openPage, settleAndCheck, startLab } from './harness.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** Pairs of crossing lines of text on the whole page, in page coordinates (at most 10). */
+function crossings(page) {
+  return page.evaluate(() => {
+    const hidden = (el) => {
+      // Not drawn: the contents of a closed <details> (all but its summary), or anything the
+      // browser itself says is not visible.
+      const closed = el.closest('details:not([open])');
+      if (closed && !el.closest('summary')) return true;
+      if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return true;
+      for (let a = el; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.display === 'none' || s.visibility === 'hidden' || Number(s.opacity) === 0) return true;
+        // Visually hidden text for screen readers (a 1 px clipped box).
+        if (s.position === 'absolute' && a.getBoundingClientRect().width <= 1) return true;
+      }
+      return false;
+    };
+    const lines = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent.trim();
+      const el = node.parentElement;
+      if (!text || !el || el.closest('select, option, textarea, script, style, [popover]') || hidden(el)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) {
+        if (r.width < 1 || r.height < 1) continue;
+        lines.push({ node, text: text.slice(0, 40), x0: r.left + scrollX, x1: r.right + scrollX, y0: r.top + scrollY, y1: r.bottom + scrollY });
+      }
+    }
+    lines.sort((a, b) => a.y0 - b.y0);
+    const out = [];
+    for (let i = 0; i < lines.length && out.length < 10; i++) {
+      const a = lines[i];
+      for (let j = i + 1; j < lines.length && lines[j].y0 < a.y1 - 2; j++) {
+        const b = lines[j];
+        if (a.node === b.node) continue;
+        const dx = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+        const dy = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+        if (dx > 2 && dy > 2) {
+          const where = (l) => `${JSON.stringify(l.text)} at (${Math.round(l.x0)}, ${Math.round(l.y0)})`;
+          out.push(`${where(a)} × ${where(b)}`);
+        }
+      }
+    }
+    return out;
+  });
+}
+
+for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+  for (const lang of ['zh', 'en']) {
+    test(`${name} (${lang}): no text crosses other text anywhere on the page`, async () => {
+      const { page, context, problems } = await openPage(lab, options, { fragment: `lang=${lang}&c8=0&c64=0` });
+      // Walk down to the bottom, screen by screen, so that every part is drawn.
+      const height = options.viewport.height;
+      for (let y = 0; ; y += height) {
+        await page.evaluate((to) => window.scrollTo(0, to), y);
+        await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+        const bottom = await page.evaluate(() => document.documentElement.scrollHeight);
+        if (y + height >= bottom) break;
+      }
+      await page.evaluate(() => document.fonts.ready);
+      const found = await crossings(page);
+      assert.deepEqual(found, [], `text over text:\n${found.join('\n')}`);
+      await settleAndCheck(page, problems, assert);
+      await context.close();
+    });
+  }
+}
