@@ -235,8 +235,8 @@ fn traffic_row(dim: Dim, traffic: Signal<Vec<Traffic>>, lab: GridLab) -> impl In
     }
 }
 
-/// The traffic table's column heads: the bytes, their link and time first, so that a phone
-/// shows them without scrolling the table; then how they are sent.
+/// The traffic table's column heads: the bytes and their link first, so that a phone shows
+/// them without scrolling the table; then the time, and how they are sent.
 const TRAFFIC_HEADS: &[(&str, &str, bool)] = &[
     ("维度", "Dimension", false),
     ("每卡每步", "Bytes / card / step", false),
