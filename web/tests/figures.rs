@@ -65,7 +65,7 @@ async fn a_slider_writes_the_traffic_rows_in_place() {
     let host = mount_page();
     let s64 = section(&host, "64");
     let row = by_test_id(&s64, "traffic-tp");
-    let bytes_cell = find(&row, "td:nth-child(4)");
+    let bytes_cell = find(&row, "td:nth-child(2)");
     let text = bytes_cell.first_child().unwrap();
     let before = attr(&row, "data-bytes").unwrap();
     set_slider(&s64, "slider-m", 32);
