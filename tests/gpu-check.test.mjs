@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CJK, dropFile, openPage, scrollToElement, settleAndCheck, startLab } from './harness.mjs';
-import { CLI, START, SELECTS, SLIDERS, choose, controlError, differences, expected, fullConfig, keyboardTo, shown } from './drive.mjs';
+import { CLI, START, SELECTS, SLIDERS, agree, choose, controlError, fullConfig, keyboardTo } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(HERE, 'fixtures', 'check');
@@ -291,14 +291,7 @@ test('malformed and foreign files get an alert naming the field; the page keeps 
   }
   // The page still answers: TP by keys, the grid's figures the CLI's for the new plan.
   await keyboardTo(section, tp, 2);
-  const want = expected(fullConfig({ ...START[8], tp: 2 }), 0);
-  let diffs = [];
-  for (let i = 0; i < 600; i++) {
-    diffs = differences(await shown(section), want);
-    if (diffs.length === 0) break;
-    await frame(page);
-  }
-  assert.deepEqual(diffs, [], 'the grid after the refusals');
+  await agree(section, fullConfig({ ...START[8], tp: 2 }), 0, 'the grid after the refusals');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, scrollToElement, settleAndCheck, startLab } from './harness.mjs';
-import { SELECTS, START, choose, differences, expected, fullConfig, gb, shown } from './drive.mjs';
+import { SELECTS, START, agree, choose, fullConfig, gb } from './drive.mjs';
 
 let lab;
 before(async () => {
@@ -19,22 +19,6 @@ after(async () => {
 });
 
 const precision = SELECTS.find((s) => s.field === 'precision');
-
-/**
- * Waits, frame by frame, until the section shows the CLI's figures for `config` with `card`
- * selected (the page redraws on the frame after an input); fails with the differences left.
- */
-async function agree(page, section, config, card, what) {
-  const want = expected(config, card);
-  let diffs = [];
-  for (let frame = 0; frame < 600; frame++) {
-    diffs = differences(await shown(section), want);
-    if (diffs.length === 0) return want.report;
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
-  }
-  assert.deepEqual(diffs, [], `${what}: page and CLI differ on ${JSON.stringify(config)} card ${card}`);
-  return want.report;
-}
 
 for (const [id, card] of [[8, 3], [64, 19]]) {
   test(`grid-${id}: the CPU Adam switch (Space, pointer) and the 16/18-byte ledger (keys) against eval`, async () => {
@@ -47,14 +31,14 @@ for (const [id, card] of [[8, 3], [64, 19]]) {
 
     assert.equal(await toggle.isChecked(), false, 'the optimizer starts on the card (the lesson)');
     assert.equal(await toggle.getAttribute('role'), 'switch');
-    const onCard = await agree(page, section, config({}), card, 'the start');
+    const onCard = await agree(section, config({}), card, 'the start');
     assert.equal(await section.getByTestId('mem-host').count(), 0, 'no host figure with Adam on the card');
 
     // By the keyboard: focus the switch, Space.
     await toggle.focus();
     await page.keyboard.press('Space');
     assert.equal(await toggle.isChecked(), true, 'Space turns the switch on');
-    const onHost = await agree(page, section, config({ optimizer_offload: 'cpu' }), card, 'CPU Adam by Space');
+    const onHost = await agree(section, config({ optimizer_offload: 'cpu' }), card, 'CPU Adam by Space');
     assert.ok(onHost.memory.total <= onCard.memory.total, 'CPU Adam never raises the card\'s memory');
     assert.ok(onHost.memory.model_states < onCard.memory.model_states, 'the 12-byte part left the card');
     const pcie = onHost.comm.find((t) => t.dim === 'offload');
@@ -68,20 +52,20 @@ for (const [id, card] of [[8, 3], [64, 19]]) {
     const visited = [];
     await choose(section, precision, 'fp32-grads', 'keys', async (value) => {
       visited.push(value);
-      await agree(page, section, config({ optimizer_offload: 'cpu', precision: value }), card, `ledger ${value}`);
+      await agree(section, config({ optimizer_offload: 'cpu', precision: value }), card, `ledger ${value}`);
     });
     assert.deepEqual(visited, ['fp32-grads'], 'one arrow reaches the 18-byte ledger');
 
     // By the pointer: click the switch off; Adam's 12 bytes come back, FP32 gradients stay.
     await toggle.click();
     assert.equal(await toggle.isChecked(), false, 'a click turns the switch off');
-    const back = await agree(page, section, config({ precision: 'fp32-grads' }), card, 'CPU Adam off by click');
+    const back = await agree(section, config({ precision: 'fp32-grads' }), card, 'CPU Adam off by click');
     assert.equal(await section.getByTestId('mem-host').count(), 0, 'the host figure goes with it');
     assert.ok(back.memory.model_states > onCard.memory.model_states, '18 bytes per parameter hold more than 16');
     await choose(section, precision, 'bf16-grads', 'keys', async (value) => {
-      await agree(page, section, config({ precision: value }), card, `ledger ${value}`);
+      await agree(section, config({ precision: value }), card, `ledger ${value}`);
     });
-    await agree(page, section, config({}), card, 'back at the start');
+    await agree(section, config({}), card, 'back at the start');
     console.log(`grid-${id} card ${card}: states ${gb(onCard.memory.model_states)} → CPU Adam ${gb(onHost.memory.model_states)} on the card, ${gb(onHost.memory.host.per_gpu)} per card and ${gb(onHost.memory.host.per_node)} per node on the host, PCIe ${gb(pcie.bytes)} in ${pcie.seconds} s; FP32 gradients ${gb(back.memory.model_states)}`);
     await settleAndCheck(page, problems, assert);
     await context.close();

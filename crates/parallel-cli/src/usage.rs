@@ -23,15 +23,17 @@ pub fn usage() -> String {
 fn with_constants(text: &str) -> String {
     use parallel_core::estimate::{
         BACKWARD_SHARE, CP_BACKWARD_BYTES, DP_BUCKET_BYTES, FULL_RECOMPUTE_FACTOR,
-        TP_FULL_RECOMPUTE_BYTES,
+        MEGATRON_BUCKET_PARAMS, MEGATRON_BUCKET_PARAMS_PER_RANK, TP_FULL_RECOMPUTE_BYTES,
     };
-    use parallel_core::numbers::{fraction, megabytes, rule_percent};
+    use parallel_core::numbers::{fraction, megabytes, millions, rule_percent};
     [
         ("@SAFE@", rule_percent(parallel_core::margin::SAFE_SHARE)),
         ("@RECOMPUTE@", fraction(FULL_RECOMPUTE_FACTOR)),
         ("@TP_BYTES@", fraction(TP_FULL_RECOMPUTE_BYTES)),
         ("@CP_BYTES@", fraction(CP_BACKWARD_BYTES)),
         ("@BUCKET@", megabytes(DP_BUCKET_BYTES)),
+        ("@BUCKET_MIN@", millions(MEGATRON_BUCKET_PARAMS)),
+        ("@BUCKET_RANK@", millions(MEGATRON_BUCKET_PARAMS_PER_RANK)),
         ("@BACKWARD@", fraction(BACKWARD_SHARE)),
     ]
     .iter()
@@ -183,7 +185,11 @@ REPORT
   at T_e = T_l*top_k*e/experts) + attention FLOPs, / (N*gpu_tflops*1e12); each dimension
   costs calls*steps*alpha + bytes/bandwidth (TP bytes x @TP_BYTES@ and 6 calls a layer with full
   recompute, CP bytes x @CP_BYTES@, DP in @BUCKET@ buckets); step = compute*(1+bubble ratio) + tp + cp
-  + ep + pp (+ offload, no alpha) + max(0, dp + edp - @BACKWARD@*compute); mfu = model FLOPs/(N*peak_tflops*1e12*step)
+  + ep + pp (+ offload, no alpha) + max(0, dp + edp - @BACKWARD@*compute); mfu = model FLOPs/(N*peak_tflops*1e12*step).
+  On a card with kernel tables (hardware other than "lesson", SPEC §18) compute is timed kernel by
+  kernel from the H200 measurement, alpha follows NCCL's ring model, PP sends each card's
+  sequence-parallel shard (bytes/t) and DP runs in Megatron-Core's buckets of
+  max(@BUCKET_MIN@, @BUCKET_RANK@*D) parameters; the optimizer step follows the pipeline's drain
 "#;
 
 /// Examples, model config and exit status, after the list of what is not counted.

@@ -82,3 +82,13 @@ pub fn fraction(value: f64) -> String {
 pub fn megabytes(bytes: f64) -> String {
     format!("{} MB", thousands(bytes / 1e6))
 }
+
+/// A count in whole millions: 40e6 → "40M" (a bucket's parameters in prose).
+///
+/// ```
+/// assert_eq!(parallel_core::numbers::millions(40e6), "40M");
+/// assert_eq!(parallel_core::numbers::millions(1e6), "1M");
+/// ```
+pub fn millions(count: f64) -> String {
+    format!("{}M", thousands(count / 1e6))
+}

@@ -173,10 +173,13 @@ impl Seconds {
 }
 
 impl fmt::Display for Seconds {
-    /// "1.94 s" above a second, "67.1 ms" below, two significant decimals.
+    /// "1.94 s" above a second, "67.1 ms" below, "14.0 µs" under a tenth of a millisecond
+    /// (a collective's α), "0.0 ms" for nothing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0 >= 1.0 {
             write!(f, "{:.2} s", self.0)
+        } else if self.0 > 0.0 && self.0 < 1e-4 {
+            write!(f, "{:.1} µs", self.0 * 1e6)
         } else {
             write!(f, "{:.1} ms", self.0 * 1e3)
         }
@@ -193,6 +196,8 @@ mod tests {
         assert_eq!(format!("{:.3}", Bytes::new(41_943_040.0)), "0.042 GB");
         assert_eq!(Seconds::new(1.944).to_string(), "1.94 s");
         assert_eq!(Seconds::new(0.0671).to_string(), "67.1 ms");
+        assert_eq!(Seconds::new(14e-6).to_string(), "14.0 µs");
+        assert_eq!(Seconds::new(0.0).to_string(), "0.0 ms");
     }
 
     #[test]

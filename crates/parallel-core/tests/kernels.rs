@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use parallel_core::estimate::{DP_BUCKET_BYTES, MEMORY_BOUND_STEP, OPTIMIZER_BYTES_PER_PARAM};
+use parallel_core::estimate::{MEMORY_BOUND_STEP, OPTIMIZER_BYTES_PER_PARAM};
 use parallel_core::hardware::{
     Hardware, NCCL_BASE_LATENCY_US, NCCL_NET_STEP_US, NCCL_NVLINK_STEP_US, NCCL_RING_PLATEAU,
 };
@@ -333,8 +333,8 @@ fn nccl_ring_latency_against_its_tuning_model() {
     };
     let (seconds, calls) = latency(&tp8, Dim::Tp);
     assert!(close(seconds, calls * (8.4 + 14.0 * 3.4) * us));
-    // A DP all-reduce (ZeRO-0): its latency, the nodes its groups span, and its buckets of
-    // the card's BF16 gradients.
+    // A DP all-reduce (ZeRO-0): its latency, the nodes its groups span, and its buckets:
+    // Megatron-Core's max(40M, 1M·D) parameters each on a card with kernel tables.
     let dp = |config: PlanConfig| {
         let p = Plan::new(&config).unwrap();
         let t = p
@@ -343,7 +343,8 @@ fn nccl_ring_latency_against_its_tuning_model() {
             .find(|t| t.dim == Dim::Dp)
             .unwrap();
         let tp = f64::from(p.degrees().tp);
-        let buckets = (2.0 * p.model().params / tp / DP_BUCKET_BYTES).ceil();
+        let bucket = f64::max(40e6, 1e6 * f64::from(p.degrees().dp));
+        let buckets = (p.model().params / tp / bucket).ceil();
         (t.latency.get(), p.grid().nodes_spanned(Dim::Dp), buckets)
     };
     // DP 8 across 8 nodes (TP 8): 2·7 steps, all between nodes; a ring all-reduce across

@@ -3,7 +3,9 @@
 //! Each figure carries its raw value in a `data-*` attribute for the browser tests.
 
 use leptos::prelude::*;
+use parallel_core::estimate::{MEGATRON_BUCKET_PARAMS, MEGATRON_BUCKET_PARAMS_PER_RANK};
 use parallel_core::explain::Figure;
+use parallel_core::numbers::millions;
 use parallel_core::{Bytes, Dim, Memory, Report, Traffic};
 
 use crate::components::dim_rows::dim_rows;
@@ -53,8 +55,8 @@ mod text {
 
     /// Under the traffic table: what the step-time estimate adds to its bytes.
     pub const ESTIMATE_ADDS: Text = Text {
-        zh: "这张表沿用课上的口径（字节 ÷ 带宽）。步时估算在此之上再加：每步通信的延迟 α、CP 的反向（字节 ×{cp_bytes}）、全量重计算重复的 TP 调用（字节 ×{tp_bytes}），DP 按 {bucket} 分桶（ZeRO-2/3 每个 micro-batch 都要同步梯度分片，ZeRO-3 还要每次重新聚齐权重）；各维在估算里的时间见右边的估算。",
-        en: "This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × {cp_bytes}), full recompute's repeated TP calls (bytes × {tp_bytes}), DP in {bucket} buckets (ZeRO-2/3 sync their gradient shard every micro-batch, ZeRO-3 also gathers the weights again each time); each dimension's time in the estimate is listed with the estimate.",
+        zh: "这张表沿用课上的口径（字节 ÷ 带宽）。步时估算在此之上再加：每步通信的延迟 α、CP 的反向（字节 ×{cp_bytes}）、全量重计算重复的 TP 调用（字节 ×{tp_bytes}），DP 按 {bucket} 分桶（ZeRO-2/3 每个 micro-batch 都要同步梯度分片，ZeRO-3 还要每次重新聚齐权重）；在有实测内核表的真实卡上按 Megatron-Core 发送：PP 每卡只发自己的序列并行分片（字节 ÷ t），DP 每桶 max({bucket_min}, {bucket_rank}·D) 个参数；各维在估算里的时间见右边的估算。",
+        en: "This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × {cp_bytes}), full recompute's repeated TP calls (bytes × {tp_bytes}), DP in {bucket} buckets (ZeRO-2/3 sync their gradient shard every micro-batch, ZeRO-3 also gathers the weights again each time); on a real card with measured kernel tables it sends what Megatron-Core sends: PP each card's sequence-parallel shard (bytes ÷ t), DP in buckets of max({bucket_min}, {bucket_rank}·D) parameters; each dimension's time in the estimate is listed with the estimate.",
     };
 
     /// Under the traffic table with CP: why the DP row's group is d·c.
@@ -314,6 +316,8 @@ fn estimate_adds(lang: Lang) -> String {
             ("cp_bytes", &cp_bytes),
             ("tp_bytes", &tp_bytes),
             ("bucket", &bucket),
+            ("bucket_min", &millions(MEGATRON_BUCKET_PARAMS)),
+            ("bucket_rank", &millions(MEGATRON_BUCKET_PARAMS_PER_RANK)),
         ],
     )
 }

@@ -12,12 +12,22 @@ use crate::config::{Recompute, Schedule};
 use crate::formula::{count_of, ring, Quantity, Show};
 use crate::grid::{Dim, Link};
 use crate::hardware::NCCL_RING_PLATEAU;
+use crate::kernels::Kernels;
 use crate::plan::Plan;
 use crate::traffic::{bandwidth_symbol, Collective, Traffic};
 
 /// Bytes per data-parallel bucket (SPEC §17): PyTorch DDP's default `bucket_cap_mb` of 25 MiB
 /// is of the same order; Megatron-LM's distributed optimizer buckets at 40M parameters.
 pub const DP_BUCKET_BYTES: f64 = 50e6;
+
+/// Megatron-Core's smallest data-parallel bucket, in parameters (on a card with kernel tables,
+/// SPEC §18): `bucket_size = max(40000000, 1000000 * dp_group.size())`,
+/// megatron/core/distributed/distributed_data_parallel.py @ d98e8a6.
+pub const MEGATRON_BUCKET_PARAMS: f64 = 40e6;
+
+/// Megatron-Core's data-parallel bucket grows by this many parameters a card of the group
+/// (the same line as [`MEGATRON_BUCKET_PARAMS`]).
+pub const MEGATRON_BUCKET_PARAMS_PER_RANK: f64 = 1e6;
 
 /// TP's bytes with full recompute, × the lesson's (SPEC §17): the re-run forward repeats the
 /// two forward all-reduces of a layer, 6 calls where the lesson counts 4.
@@ -76,26 +86,41 @@ impl Plan {
                 Schedule::Interleaved => m() * Q::lit(2.0) * count_of("v", self.virtual_stages()),
                 Schedule::Gpipe | Schedule::OneFOneB => m() * Q::lit(2.0),
             },
-            Dim::Dp => self.buckets(self.dense_shard::<Q>().0),
+            Dim::Dp => self.buckets(self.dense_shard::<Q>()),
             Dim::Edp => self
                 .expert_shard::<Q>()
-                .map_or_else(|| Q::lit(0.0), |(psi, _)| self.buckets(psi)),
+                .map_or_else(|| Q::lit(0.0), |shard| self.buckets(shard)),
             Dim::Offload | Dim::Engine => Q::lit(0.0),
         }
     }
 
     /// Calls of the data-parallel collectives of a shard of Ψ parameters (g bytes of
-    /// gradient each), each ⌈bytes ÷ 50 MB⌉: ZeRO-0 an all-reduce of g·Ψ; ZeRO-1 a
-    /// reduce-scatter of g·Ψ and an all-gather of 2·Ψ; ZeRO-2 the reduce-scatter after each
-    /// of the m backwards; ZeRO-3 also two all-gathers of 2·Ψ (forward, backward) each
-    /// micro-batch (ZeRO, Rajbhandari et al. 2019 §5 and §7).
-    fn buckets<Q: Quantity>(&self, psi: Q) -> Q {
-        let psi = || psi.clone();
-        let bucket = || Q::var("bucket", DP_BUCKET_BYTES, Show::Bytes);
+    /// gradient each) over D cards: ZeRO-0 an all-reduce of the gradients; ZeRO-1 a
+    /// reduce-scatter of the gradients and an all-gather of the 2·Ψ bytes of weights; ZeRO-2
+    /// the reduce-scatter after each of the m backwards; ZeRO-3 also two all-gathers of the
+    /// weights (forward, backward) each micro-batch (ZeRO, Rajbhandari et al. 2019 §5 and §7).
+    /// Each collective is cut into buckets: on the lesson's card ⌈bytes ÷ 50 MB⌉ calls (SPEC
+    /// §17); on a card with kernel tables (SPEC §18) Megatron-Core's default bucket of
+    /// max(40M, 1M·D) parameters, ⌈Ψ ÷ bucket⌉ calls ("larger DP sizes need larger buckets to
+    /// ensure collectives do not become latency-bound",
+    /// megatron/core/distributed/distributed_data_parallel_config.py @ d98e8a6).
+    fn buckets<Q: Quantity>(&self, (psi, group): (Q, Q)) -> Q {
         let m = || count_of::<Q>("m", self.micro_batches());
-        let grads =
-            || (count_of::<Q>("g", self.precision().grad_bytes()) * psi() / bucket()).ceil();
-        let params = || (Q::lit(2.0) * psi() / bucket()).ceil();
+        let (grads, params) = if Kernels::of(self.config()).is_some() {
+            let bucket = Q::lit(MEGATRON_BUCKET_PARAMS)
+                .max(Q::lit(MEGATRON_BUCKET_PARAMS_PER_RANK) * group)
+                .named("bucket", Show::Count);
+            let calls = (psi / bucket).ceil();
+            (calls.clone(), calls)
+        } else {
+            let psi = || psi.clone();
+            let bucket = || Q::var("bucket", DP_BUCKET_BYTES, Show::Bytes);
+            let grads =
+                (count_of::<Q>("g", self.precision().grad_bytes()) * psi() / bucket()).ceil();
+            (grads, (Q::lit(2.0) * psi() / bucket()).ceil())
+        };
+        let grads = || grads.clone();
+        let params = || params.clone();
         match self.zero() {
             0 => grads(),
             1 => grads() + params(),
@@ -179,6 +204,16 @@ impl Plan {
         let sent = match (row.dim, self.recompute()) {
             (Dim::Tp, Recompute::Full) => bytes() * Q::factor(TP_FULL_RECOMPUTE_BYTES),
             (Dim::Cp, _) => bytes() * Q::factor(CP_BACKWARD_BYTES),
+            // On a card with kernel tables (SPEC §18) the pipeline sends what Megatron-Core
+            // sends: with sequence parallelism each of a TP group's t cards sends its own
+            // shard, (s/(c·t), b, h), and the next stage gathers it over NVLink
+            // (`get_tensor_shapes`, megatron/core/pipeline_parallel/schedules.py @ d98e8a6;
+            // Narayanan et al. 2021 §4.1's scatter/gather). The lesson's table keeps x a card.
+            (Dim::Pp, _) if Kernels::of(self.config()).is_some() => {
+                (Q::var("pp of §5", row.bytes.get(), Show::Bytes)
+                    / count_of::<Q>("t", self.degrees().tp))
+                .named("bytes", Show::Bytes)
+            }
             (Dim::Dp | Dim::Edp, _) if self.zero() >= 2 => self
                 .data_parallel_sent::<Q>(row.dim)
                 .map_or_else(bytes, |sent| sent.named("bytes", Show::Bytes)),

@@ -21,7 +21,10 @@ use crate::units::Seconds;
 /// token are forward): DP's gradient traffic can hide behind it, nothing else.
 pub const BACKWARD_SHARE: f64 = 2.0 / 3.0;
 
-pub use comm::{steps_per_call, CP_BACKWARD_BYTES, DP_BUCKET_BYTES, TP_FULL_RECOMPUTE_BYTES};
+pub use comm::{
+    steps_per_call, CP_BACKWARD_BYTES, DP_BUCKET_BYTES, MEGATRON_BUCKET_PARAMS,
+    MEGATRON_BUCKET_PARAMS_PER_RANK, TP_FULL_RECOMPUTE_BYTES,
+};
 pub use compute::FULL_RECOMPUTE_FACTOR;
 pub use kernels::{
     MemoryBound, ATTENTION_FWD_BWD, MEMORY_BOUND_FORWARD, MEMORY_BOUND_STEP,

@@ -84,7 +84,7 @@ const SLOWDOWN_SOURCE: &str =
 const OPTIMIZER_SOURCE: &str =
     "Adam with FP32 master weights (Megatron-LM's distributed optimizer): 30 bytes read and written per parameter at the measured copy bandwidth; SPEC §18";
 const NCCL_ALPHA_BETA_SOURCE: &str =
-    "Hockney 1994 (α–β); α from NCCL 2.30.7's ring model (src/graph/tuning.cc: 8.4 µs a call, 3.4 µs a step over NVLink, 14 µs between nodes, × 1.4 for an all-reduce across nodes); SPEC §18";
+    "Hockney 1994 (α–β); α from NCCL 2.30.7's ring model (src/graph/tuning.cc: 8.4 µs a call, 3.4 µs a step over NVLink, 14 µs between nodes, × 1.4 for an all-reduce across nodes); what is sent as Megatron-Core sends it (PP the sequence-parallel shard, ÷ t; DP buckets of max(40M, 1M·D) parameters); SPEC §18";
 const MFU_SOURCE: &str = "PaLM (Chowdhery et al. 2022) appendix B; SPEC §17";
 const ROLLOUT_SOURCE: &str =
     "GQA (Ainslie et al. 2023) and MLA (DeepSeek-V2, 2024) KV caches; seed 000's RL recipes; SPEC §15";

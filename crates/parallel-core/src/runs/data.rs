@@ -4,7 +4,7 @@
 
 use super::kinds::{Counting, Figure, Published, Run};
 use super::torchtitan::torchtitan;
-use crate::config::{PlanConfig, Recompute, Schedule};
+use crate::config::{PlanConfig, Precision, Recompute, Schedule};
 use crate::hardware::Hardware;
 use crate::lesson::llama3_runs;
 use crate::model::{InlineModel, Mlp, ModelChoice};
@@ -301,17 +301,29 @@ const LLAMA3_LABELS: [(&str, &str); 3] = [
 ];
 const LLAMA3_NOTES: (&str, &str) = (
     "论文在 8K 上不做激活检查点（FlashAttention 反向时重算注意力），实验室按 selective 计；FSDP 只切\
-     优化器状态和梯度，按 ZeRO-2 计。论文用 interleaved 调度（首尾两段各少一层）但未给块数：实验室按 \
-     1F1B 计，气泡偏大。表 4 的 CP 16 一行写 DP 4，但 16,384 ÷ (8·16·16) = 8，每步 16M token 也要 DP 8：\
+     优化器状态和梯度，按 ZeRO-2 计；梯度按 FP32 累积并 reduce-scatter（§3.3.2），按 4 字节计。论文用 interleaved 调度，首尾两段各少一层，\
+     「第一段的第一个模型块只剩 embedding」：每块一层，(126 + 2) ÷ 16 = 每段 8 块，实验室按 v = 8 计。\
+     论文靠主动释放各段的输入输出张量放进 80 GB，实验室不计这一步，显存超出卡的容量。表 4 的 CP 16 一行写 DP 4，但 16,384 ÷ (8·16·16) = 8，每步 16M token 也要 DP 8：\
      按 DP 8 计。MFU 按 PaLM 的口径。未计：重叠之外的调度细节、各段用时不均。",
     "The paper trains 8K sequences without activation checkpointing (FlashAttention recomputes \
      attention in the backward pass): the lab's selective. FSDP shards optimizer states and \
-     gradients only: ZeRO-2. The paper runs the interleaved schedule (one layer fewer on the \
-     first and the last stage) without giving its chunks: the lab runs 1F1B, a larger bubble. \
+     gradients only: ZeRO-2, with gradients accumulated and reduce-scattered in FP32 (§3.3.2): \
+     4-byte gradients. The paper runs the interleaved schedule with one layer fewer on the \
+     first and the last stage, so that \"the first model chunk on the first stage has only the \
+     embedding\" (§3.3.2): a chunk is one layer, and (126 + 2) ÷ 16 stages = 8 chunks a stage, \
+     the lab's v = 8. The paper fits 80 GB by freeing each stage's input and output tensors \
+     early; the lab does not count that, and its memory comes out over the card. \
      Table 4's CP 16 row says DP 4, but 16,384 ÷ (8·16·16) = 8 and 16M tokens a step need DP 8: \
      the lab uses DP 8. MFU counted as PaLM does. Left out: scheduling beyond the overlap the \
      lab counts, stages of unequal time.",
 );
+
+/// Model chunks per pipeline stage in Llama 3's runs (arXiv 2407.21783 §3.3.2): "we reduce
+/// one Transformer layer each from the first and the last stages, respectively. This means
+/// that the first model chunk on the first stage has only the embedding", so a chunk holds
+/// one layer, and the 126 layers with the embedding and the output head in their places fill
+/// 128 = 16 stages × 8 chunks.
+const LLAMA3_CHUNKS: u32 = 8;
 
 fn llama3() -> impl Iterator<Item = Run> {
     llama3_runs()
@@ -324,6 +336,12 @@ fn llama3() -> impl Iterator<Item = Run> {
             config: PlanConfig {
                 recompute: Recompute::Selective,
                 zero: 2,
+                schedule: Schedule::Interleaved,
+                virtual_stages: LLAMA3_CHUNKS,
+                // "we use FP32 gradient accumulation during backward computation over
+                // multiple micro-batches and also reduce-scatter gradients in FP32 across
+                // data parallel workers in FSDP" (§3.3.2, numerical stability).
+                precision: Precision::Fp32Grads,
                 ..published.config.use_card(Hardware::H100)
             },
             published: Published {

@@ -6,10 +6,13 @@
 //! Every figure comes from the report's `estimate` and the core's per-dimension times.
 
 use leptos::prelude::*;
-use parallel_core::estimate::{CommTime, KernelSplit};
+use parallel_core::estimate::{
+    CommTime, KernelSplit, MEGATRON_BUCKET_PARAMS, MEGATRON_BUCKET_PARAMS_PER_RANK,
+};
 use parallel_core::explain::Figure;
 use parallel_core::hardware::NCCL_RING_PLATEAU;
 use parallel_core::kernels::{Kernels, Provenance};
+use parallel_core::numbers::millions;
 use parallel_core::{Estimate, PlanConfig, Seconds};
 
 use crate::components::dim_rows::dim_rows;
@@ -121,7 +124,8 @@ fn assumptions_text(lang: Lang, c: &PlanConfig) -> String {
                 ("peak", &number(c.peak_tflops)),
                 ("tp_bytes", &tp_bytes),
                 ("cp_bytes", &cp_bytes),
-                ("bucket", &bucket),
+                ("bucket_min", &millions(MEGATRON_BUCKET_PARAMS)),
+                ("bucket_rank", &millions(MEGATRON_BUCKET_PARAMS_PER_RANK)),
                 ("backward", &backward),
             ],
         );

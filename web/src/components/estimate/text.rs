@@ -74,8 +74,9 @@ pub const ASSUMPTIONS_KERNELS: Text = Text {
          拷贝带宽 {copy} TB/s；流水线排空后再加一次优化器更新（Adam 与 FP32 主权重，每个参数读写 30 字节，\
          也按拷贝带宽）。{tables}每次集合通信按 NCCL 的环形模型：每次调用 {call_us} µs，节点内每一步 \
          {nvlink_us} µs、跨节点的每一步 {ib_us} µs（跨节点的 all-reduce 再 ×{plateau}），再加字节 ÷ 带宽；\
-         全量重计算让 TP 每层多 2 次调用（字节 ×{tp_bytes}），CP 算上反向（字节 ×{cp_bytes}），DP 按 {bucket} 一桶；ZeRO-2/3 只存梯度的一份分片，\
-         每个 micro-batch 反向后都要 reduce-scatter，ZeRO-3 每个 micro-batch 的前向和反向还要各 \
+         全量重计算让 TP 每层多 2 次调用（字节 ×{tp_bytes}），CP 算上反向（字节 ×{cp_bytes}）；发送的内容按 \
+         Megatron-Core：PP 每张卡只发自己那份序列并行分片（字节 ÷ t），DP 按每桶 max({bucket_min}, {bucket_rank}·D) 个参数分桶；\
+         ZeRO-2/3 只存梯度的一份分片，每个 micro-batch 反向后都要 reduce-scatter，ZeRO-3 每个 micro-batch 的前向和反向还要各 \
          all-gather 一次权重。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP 在关键路径上，DP 与专家 DP \
          只能藏在反向传播（计算的 {backward}）后面。内核放慢倍数 = 这样算出的计算时间 ÷ 同样的 FLOPs 按这张卡\
          大 GEMM 的 {tflops} TFLOP/s 算出的时间。MFU = 模型 FLOPs ÷ (N × 峰值 {peak} TFLOP/s × \
@@ -92,7 +93,8 @@ pub const ASSUMPTIONS_KERNELS: Text = Text {
          bandwidth). {tables} Each collective call follows NCCL's ring model: {call_us} µs a \
          call, {nvlink_us} µs a step inside a node and {ib_us} µs a step between nodes (an \
          all-reduce across nodes × {plateau}), plus bytes ÷ bandwidth; full recompute adds 2 \
-         TP calls a layer (bytes × {tp_bytes}), CP counts its backward (bytes × {cp_bytes}), DP runs in {bucket} buckets; ZeRO-2/3 keep only a shard of the \
+         TP calls a layer (bytes × {tp_bytes}), CP counts its backward (bytes × {cp_bytes}); what is sent follows Megatron-Core: PP sends each \
+         card's sequence-parallel shard (bytes ÷ t), DP runs in buckets of max({bucket_min}, {bucket_rank}·D) parameters; ZeRO-2/3 keep only a shard of the \
          gradients, so they reduce-scatter after every micro-batch's backward, and ZeRO-3 \
          gathers the weights again for every micro-batch's forward and backward. Bubble = \
          compute × (p−1)/(v·m); TP, CP, EP and PP sit on the critical path, DP and expert DP \
