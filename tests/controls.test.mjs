@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { CJK, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
 import {
   SELECTS, SLIDERS, START, SWITCHES, flip, cardFields, choose, cli, controlError, coreDefaults, derivedDp, differences, expected, fullConfig,
-  keyboardTo, pointerTo, presetIds, rng, shown, sliderState, thousands,
+  keyboardTo, pageStep, pointerTo, presetIds, rng, shown, sliderState, thousands,
 } from './drive.mjs';
 
 const PLANS_PER_GRID = Number(process.env.PLANS ?? 50);
@@ -124,17 +124,25 @@ test('every slider, by keys and pointer, over its whole range on both grids', as
         await grid.section.page().keyboard.press('ArrowLeft');
         await at(p, `ArrowLeft to ${p}`);
       }
-      // PageUp all the way, PageDown all the way: wherever Chromium lands, the views agree.
+      // PageUp all the way, PageDown all the way: over whole numbers each press lands on
+      // the next power of two (m from 1: 2, 4, 8, 16, 32, 64); over powers of two wherever
+      // Chromium lands, the views agree.
       let last = slider.min;
       for (let i = 0; i < 20; i++) {
         await grid.section.page().keyboard.press('PageUp');
         const position = (await sliderState(grid.section, slider)).position;
+        if (!slider.log2) assert.equal(position, pageStep(slider, last, true), `${where}: PageUp from ${last}`);
         assert.ok(position >= last, `${where}: PageUp went down`);
         await at(position, `PageUp to ${position}`);
         last = position;
       }
       assert.equal(last, slider.max, `${where}: PageUp reaches the top`);
-      for (let i = 0; i < 20; i++) await grid.section.page().keyboard.press('PageDown');
+      for (let i = 0; i < 20; i++) {
+        await grid.section.page().keyboard.press('PageDown');
+        const position = (await sliderState(grid.section, slider)).position;
+        if (!slider.log2) assert.equal(position, pageStep(slider, last, false), `${where}: PageDown from ${last}`);
+        last = position;
+      }
       await at(slider.min, 'PageDown to the bottom');
       // The pointer: drag to each end, then to the middle.
       for (const target of [slider.max, slider.min, Math.round((slider.min + slider.max) / 2)]) {

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import assert from 'node:assert/strict';
 import { readSection } from './in-page.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -240,8 +241,21 @@ async function pressAndReport(input, key, onStep) {
 }
 
 /**
+ * Where PageUp (`up`) or PageDown takes a slider over whole numbers from `value`, as the page
+ * promises (issue 37: m from 8 to 32 in two presses): the next power of two above, or the one
+ * below, held to the slider's range.
+ */
+export function pageStep(slider, value, up) {
+  let next = 1;
+  if (up) while (next <= value) next *= 2;
+  else while (next * 2 < value) next *= 2;
+  return Math.min(slider.max, Math.max(slider.min, next));
+}
+
+/**
  * Moves a slider to `target` (a position) by keyboard: Home/End for the ends, PageUp/PageDown
- * to get near when far (Chromium moves a range by a tenth of it, at least one step), then the
+ * to get near when far (over whole numbers the page jumps between powers of two, `pageStep`;
+ * over powers of two Chromium moves a tenth of the range, at least one step), then the
  * arrow keys. `how` picks among equivalent routes ("arrows", "page", "ends").
  */
 export async function keyboardTo(section, slider, target, how = 'arrows', onStep = noStep) {
@@ -253,7 +267,17 @@ export async function keyboardTo(section, slider, target, how = 'arrows', onStep
     const key = target - slider.min <= slider.max - target ? 'Home' : 'End';
     await pressAndReport(input, key, onStep);
   }
-  if (how === 'page') {
+  if (how === 'page' && !slider.log2) {
+    // The page's own PageUp/PageDown on a slider over whole numbers: to the next power of
+    // two above, or the one below (pageStep); taken while it does not pass the target.
+    for (let i = 0; i < 20; i++) {
+      const now = await position();
+      const up = target > now;
+      const next = pageStep(slider, now, up);
+      if (now === target || (up ? next > target : next < target)) break;
+      await pressAndReport(input, up ? 'PageUp' : 'PageDown', onStep);
+    }
+  } else if (how === 'page') {
     const page10 = Math.max(1, Math.round((slider.max - slider.min) / 10));
     for (let i = 0; i < 20; i++) {
       const now = await position();
@@ -401,8 +425,12 @@ export function fixed(x, digits) {
 /** "55.6 GB": the core's Bytes display, one decimal in GB. */
 export const gb = (bytes) => `${fixed(bytes / 1e9, 1)} GB`;
 
-/** "18.47 s" or "67.1 ms": the core's Seconds display. */
-export const secondsText = (s) => (s >= 1 ? `${fixed(s, 2)} s` : `${fixed(s * 1e3, 1)} ms`);
+/** "18.47 s", "67.1 ms" or "14.0 µs" (under a tenth of a millisecond): the core's Seconds display. */
+export const secondsText = (s) => {
+  if (s >= 1) return `${fixed(s, 2)} s`;
+  if (s > 0 && s < 1e-4) return `${fixed(s * 1e6, 1)} µs`;
+  return `${fixed(s * 1e3, 1)} ms`;
+};
 
 /**
  * What the grid should show for `config` with `card` selected, from the CLI: `eval --card`
@@ -537,4 +565,22 @@ export function differences(got, want) {
     if (c.tightClass !== Boolean(own?.tight)) out.push(`card ${card}: class tight ${c.tightClass}, CLI tight ${own?.tight}`);
   }
   return out;
+}
+
+/**
+ * Waits, frame by frame, until `section` shows the CLI's figures for `config` with `card`
+ * selected (the page redraws on the frame after an input); fails with the differences left.
+ * Resolves to the CLI's report.
+ */
+export async function agree(section, config, card, what) {
+  const page = section.page();
+  const want = expected(config, card);
+  let diffs = [];
+  for (let frame = 0; frame < 600; frame++) {
+    diffs = differences(await shown(section), want);
+    if (diffs.length === 0) return want.report;
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  }
+  assert.deepEqual(diffs, [], `${what}: page and CLI differ on ${JSON.stringify(config)} card ${card}`);
+  return want.report;
 }

@@ -72,6 +72,16 @@ for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     }
     await page.evaluate(() => document.fonts.ready);
 
+    // Every card's labels, its rank and its coordinates ("t0 c0 p0 d0"), drawn at 7 px or
+    // more on both grids: the font size times the drawing's scale on screen (a phone stands
+    // the 64 cards' node boxes one a row for it).
+    for (const section of [section8, section64]) {
+      const smallest = await section.locator('.card-rank, .card-coords').evaluateAll((texts) => Math.min(
+        ...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a),
+      ));
+      assert.ok(smallest >= 7, `${name}: a card label drawn at ${smallest.toFixed(1)} px`);
+    }
+
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(
       scrollWidth <= width + 1,

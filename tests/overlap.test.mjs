@@ -1,4 +1,5 @@
-// No text is drawn over other text, anywhere on the lesson page, on a desktop and on a phone:
+// No text is drawn over other text, and no box cuts its own text off, anywhere on the lesson
+// page, at 1,280 × 800, at the 1,400 × 900 a student starts at, and on a 390 × 844 phone:
 // every visible line of text (HTML and the device grids' SVG, in both languages) is measured,
 // and any two lines of different text nodes that cross by more than 2 px both ways fail the
 // test with their words and where they are. The page is walked to the bottom first, so that
@@ -65,9 +66,37 @@ function crossings(page) {
   });
 }
 
-for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+/**
+ * Elements that cut their own text off: a visible box that clips its overflow (hidden or
+ * clip, not a scroller a reader can move) while its content is wider or taller than it, and
+ * text ending in an ellipsis the browser drew. Returns at most 10, with their words.
+ */
+function cutOff(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+      if (out.length >= 10) break;
+      if (!el.textContent.trim() || el.closest('details:not([open])') && !el.closest('summary')) continue;
+      if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) continue;
+      const s = getComputedStyle(el);
+      const clips = (v) => v === 'hidden' || v === 'clip';
+      const wide = clips(s.overflowX) && el.scrollWidth > el.clientWidth + 1;
+      const tall = clips(s.overflowY) && el.scrollHeight > el.clientHeight + 1;
+      // The visually hidden text for screen readers clips on purpose.
+      if (el.classList.contains('sr-only')) continue;
+      if (wide || tall || (s.textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth)) {
+        out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 50)}" ${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight}`);
+      }
+    }
+    return out;
+  });
+}
+
+const STUDENT = { viewport: { width: 1400, height: 900 } };
+
+for (const [name, options] of [['desktop', DESKTOP], ['student', STUDENT], ['phone', PHONE]]) {
   for (const lang of ['zh', 'en']) {
-    test(`${name} (${lang}): no text crosses other text anywhere on the page`, async () => {
+    test(`${name} (${lang}): no text crosses other text or is cut off anywhere on the page`, async () => {
       const { page, context, problems } = await openPage(lab, options, { fragment: `lang=${lang}&c8=0&c64=0` });
       // Walk down to the bottom, screen by screen, so that every part is drawn.
       const height = options.viewport.height;
@@ -80,6 +109,8 @@ for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await page.evaluate(() => document.fonts.ready);
       const found = await crossings(page);
       assert.deepEqual(found, [], `text over text:\n${found.join('\n')}`);
+      const cut = await cutOff(page);
+      assert.deepEqual(cut, [], `text cut off by its box:\n${cut.join('\n')}`);
       await settleAndCheck(page, problems, assert);
       await context.close();
     });

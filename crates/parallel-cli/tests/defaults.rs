@@ -200,19 +200,11 @@ fn defaults_prints_each_grid_s_sliders_and_eval_takes_their_ends() {
             .iter()
             .map(|s| s["field"].as_str().unwrap())
             .collect();
-        assert_eq!(
-            fields,
-            [
-                "tp",
-                "pp",
-                "cp",
-                "micro_batches",
-                "seq_len",
-                "ep",
-                "rollout.gpus_per_engine",
-                "log_probs_chunk"
-            ]
-        );
+        // The core's sliders, in its order (their keys are checked in `link::sliders`).
+        let want: Vec<String> = parallel_core::link::Slider::ALL
+            .map(|s| s.field().key())
+            .into();
+        assert_eq!(fields, want);
         for slider in sliders {
             let field = slider["field"].as_str().unwrap();
             let (min, max) = (

@@ -99,15 +99,8 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                     move || lab.config.with(|c| *c == start)
                 };
                 let reading = move || at_start().then(|| lab.report.with(|r| total_line(lang.get(), r)));
-                view! {
-                    <button type="button" class="small" data-testid=format!("task-{}-start", task.id) on:click=move |_| {
-                        lab.load_into_view(start.clone());
-                        lab.selected.set(None);
-                    }>
-                        <T zh="先摆出起点" en="Set up the start first" />
-                    </button>
-                    {move || reading().map(|text| view! { <p class="task-observation" role="status">"→ " {text}</p> })}
-                }
+                let id = format!("task-{}-start", task.id);
+                plan_button(lab, id, start, None, ("先摆出起点", "Set up the start first"), reading)
             });
             view! {
                 <li class="task" class:done=here.clone() data-testid=format!("task-{}", task.id)>
@@ -115,19 +108,34 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                     <div class="task-body">
                         <p>{move || lang.get().pick(task.todo_zh, task.todo_en)}</p>
                         {start}
-                        <button type="button" class="small" data-testid=format!("task-{}-set", task.id) on:click=move |_| {
-                            lab.load_into_view(target.clone());
-                            lab.selected.set(select);
-                        }>
-                            <T zh="在网格里设好" en="Set it up in the grid" />
-                        </button>
-                        {move || observation().map(|text| view! { <p class="task-observation" role="status">"→ " {text}</p> })}
+                        {plan_button(lab, format!("task-{}-set", task.id), target, select, ("在网格里设好", "Set it up in the grid"), observation)}
                     </div>
                 </li>
             }
         })
         .collect_view();
     view! { <ol class="tasks">{items}</ol> }
+}
+
+/// A step's button (`label`: 中文, English), which loads `plan` into the grid, brought into
+/// view, with `select` selected, and the `reading` under it while it holds.
+fn plan_button(
+    lab: GridLab,
+    test_id: String,
+    plan: PlanConfig,
+    select: Option<u32>,
+    (zh, en): (&'static str, &'static str),
+    reading: impl Fn() -> Option<String> + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <button type="button" class="small" data-testid=test_id on:click=move |_| {
+            lab.load_into_view(plan.clone());
+            lab.selected.set(select);
+        }>
+            <T zh=zh en=en />
+        </button>
+        {move || reading().map(|text| view! { <p class="task-observation" role="status">"→ " {text}</p> })}
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::components::lesson_table::LessonTable;
 use crate::components::share::EmbedHere;
 use crate::components::tasks::{GuidedTasks, Task};
 use crate::format;
-use crate::i18n::{Lang, T};
+use crate::i18n::{use_lang, Lang, T};
 use crate::lab::GridLab;
 use crate::later::{Later, Piece};
 use crate::vocab;
@@ -41,8 +41,26 @@ mod text {
         en: "busiest: stage {busiest} {most} · lightest {least} · max ÷ min = {ratio}",
     };
 
+    /// The part's lead, with the links' bandwidths of the page's starting plan.
+    pub const LEAD: Text = Text {
+        zh: "同一个网格组件，画成 8 个机箱、每箱 8 张卡。机内走 NVLink（每卡 {nvlink} GB/s），跨机走 InfiniBand（每卡 {ib} GB/s）。",
+        en: "The same grid, drawn as 8 machine boxes of 8 cards. Inside a machine traffic runs over NVLink ({nvlink} GB/s per card), across machines over InfiniBand ({ib} GB/s per card).",
+    };
+
     #[cfg(test)]
-    pub const ALL: &[&Text] = &[&OBSERVE_BUBBLE, &OBSERVE_CP, &OBSERVE_STAGES];
+    pub const ALL: &[&Text] = &[&OBSERVE_BUBBLE, &OBSERVE_CP, &OBSERVE_STAGES, &LEAD];
+}
+
+/// The lead's sentence: the bandwidths of the core's default plan, the lesson's links.
+fn lead(lang: Lang) -> String {
+    let config = PlanConfig::default();
+    text::LEAD.fill(
+        lang,
+        &[
+            ("nvlink", &format!("{:.0}", config.nvlink_gbps)),
+            ("ib", &format!("{:.0}", config.ib_gbps)),
+        ],
+    )
 }
 
 /// What the stage steps read off the live report: the busiest stage against the lightest.
@@ -140,13 +158,11 @@ fn tasks() -> Vec<Task> {
 /// Part two: the 64-GPU grid as 8 node boxes, its tasks and its table.
 #[component]
 pub fn Cluster(lab: GridLab) -> impl IntoView {
+    let lang = use_lang();
     view! {
         <section class="part" id=Section::PartTwo.id() data-testid="section-64" aria-labelledby="part-two-title">
             <h2 id="part-two-title"><span class="part-number">"2"</span><T zh="8 台机：64 张卡，TP 不跨机" en="Eight machines: 64 cards, TP stays inside a machine" /></h2>
-            <p class="lead">
-                <T zh="同一个网格组件，画成 8 个机箱、每箱 8 张卡。机内走 NVLink（每卡 160 GB/s），跨机走 InfiniBand（每卡 50 GB/s）。"
-                   en="The same grid, drawn as 8 machine boxes of 8 cards. Inside a machine traffic runs over NVLink (160 GB/s per card), across machines over InfiniBand (50 GB/s per card)." />
-            </p>
+            <p class="lead">{move || lead(lang.get())}</p>
             // The steps stand right above the grid they change.
             <h3><T zh="试三件事" en="Try three things" /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
@@ -186,6 +202,11 @@ mod tests {
                 for task in tasks().into_iter().chain(stage_tasks()) {
                     (task.observe)(lang, &evaluate(&task.target).unwrap());
                 }
+                let lead = lead(lang);
+                assert!(
+                    lead.contains("160 GB/s") && lead.contains("50 GB/s"),
+                    "{lead}"
+                );
             }
         });
         let pp8 = &tasks()[1];

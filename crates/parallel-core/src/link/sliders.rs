@@ -53,6 +53,39 @@ pub struct Range {
 }
 
 impl Range {
+    /// Where PageUp (`up`) or PageDown takes a slider over every whole number from `value`:
+    /// to the next power of two above it, or the one below, held to the range. The lesson's
+    /// values are powers of two (m = 8, 16, 32; TP 2, 4, 8), so a student reaches each in a
+    /// press or two where the arrows take one step each (m from 8 to 32: 2 presses, not 24).
+    /// `None` on a slider over powers of two, whose positions are one doubling apart already.
+    ///
+    /// ```
+    /// use parallel_core::link::Slider;
+    /// let m = Slider::MicroBatches.range(8);
+    /// assert_eq!(m.page(8, true), Some(16));
+    /// assert_eq!(m.page(12, true), Some(16));
+    /// assert_eq!(m.page(12, false), Some(8));
+    /// assert_eq!(m.page(64, true), Some(64));
+    /// assert_eq!(Slider::Tp.range(8).page(3, true), Some(4));
+    /// assert_eq!(Slider::SeqLen.range(8).page(4096, true), None);
+    /// ```
+    pub fn page(&self, value: u32, up: bool) -> Option<u32> {
+        if self.powers_of_two || self.zero {
+            return None;
+        }
+        let next = if up {
+            value
+                .saturating_add(1)
+                .checked_next_power_of_two()
+                .unwrap_or(self.max)
+        } else if value <= 1 {
+            1
+        } else {
+            1 << (value - 1).ilog2()
+        };
+        Some(next.clamp(self.min, self.max))
+    }
+
     /// Whether the slider can show `value`.
     ///
     /// ```

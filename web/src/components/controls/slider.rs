@@ -115,6 +115,19 @@ pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
         let value = spec.value_at(&event_target_value(&event));
         lab.edit(spec.field(), |c| spec.slider.set(c, value));
     };
+    // PageUp and PageDown jump between powers of two on a slider over whole numbers (the
+    // core's `Range::page`); elsewhere the browser's own step stands.
+    let on_key = move |event: leptos::ev::KeyboardEvent| {
+        let up = match event.key().as_str() {
+            "PageUp" => true,
+            "PageDown" => false,
+            _ => return,
+        };
+        if let Some(next) = spec.range.page(value(), up) {
+            event.prevent_default();
+            lab.edit(spec.field(), |c| spec.slider.set(c, next));
+        }
+    };
     let error = move || lab.error_for(spec.field()).map(|e| explain(lang.get(), &e));
     let id = format!("{}-{}", spec.test_id, lab.config.with_untracked(|c| c.gpus));
     view! {
@@ -133,6 +146,7 @@ pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
                 prop:value=move || spec.position_of(value()).to_string()
                 aria-valuetext=shown
                 on:input=on_input
+                on:keydown=on_key
             />
             {move || error().map(|message| view! { <p class="control-error" role="alert">{message}</p> })}
         </div>

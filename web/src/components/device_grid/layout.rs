@@ -29,6 +29,14 @@ pub struct Layout {
     node_columns: u32,
 }
 
+/// The smallest scale (CSS pixels per drawing unit) at which two node boxes share a row: below
+/// it a card's coordinates, 7.5 units high (`.card-coords` in lab.css), would read under about
+/// 7 px, as on a 390-px phone (4.7 px, issue 37).
+const TWO_COLUMNS_MIN_SCALE: f64 = 0.9;
+
+/// Page margins around a grid that spans the screen's width, in CSS pixels.
+const PAGE_MARGINS: f64 = 32.0;
+
 impl Layout {
     /// One box per node, two node boxes a row when there are several.
     pub fn new(gpus: u32, gpus_per_node: u32) -> Layout {
@@ -39,6 +47,27 @@ impl Layout {
             gpus_per_node,
             node_columns: if nodes > 1 { 2 } else { 1 },
         }
+    }
+
+    /// [`Layout::new`] for a window `width` CSS pixels wide: one node box a row where two would
+    /// draw the cards' labels too small to read (the drawing then grows downwards instead).
+    pub fn for_width(gpus: u32, gpus_per_node: u32, width: f64) -> Layout {
+        let two = Layout::new(gpus, gpus_per_node);
+        let (w, _) = two.node_size();
+        let drawing = f64::from(two.node_columns) * w + f64::from(two.node_columns - 1) * NODE_GAP;
+        if two.node_columns > 1 && (width - PAGE_MARGINS) < drawing * TWO_COLUMNS_MIN_SCALE {
+            Layout {
+                node_columns: 1,
+                ..two
+            }
+        } else {
+            two
+        }
+    }
+
+    /// Whether the node boxes stand one a row (the drawing is then taller than a screen).
+    pub fn one_column(&self) -> bool {
+        self.node_columns == 1 && self.nodes() > 1
     }
 
     pub(super) fn nodes(&self) -> u32 {
@@ -218,6 +247,23 @@ mod tests {
         assert!(markup
             .contains(r#"class="hop hop-pp hop-ib" data-link="ib" data-from="0" data-to="8""#));
         assert!(!markup.contains("NaN"));
+    }
+
+    #[test]
+    fn a_phone_stands_the_nodes_one_a_row() {
+        let phone = Layout::for_width(64, 8, 390.0);
+        assert!(phone.one_column());
+        assert!(phone.node_origin(1).1 > phone.node_origin(0).1);
+        assert_eq!(phone.node_origin(1).0, phone.node_origin(0).0);
+        // Its drawing is one node box wide: a card's labels at 358 px read above 7 px.
+        let width: f64 = phone.view_box().split(' ').nth(2).unwrap().parse().unwrap();
+        assert!(7.5 * (390.0 - PAGE_MARGINS) / width > 7.0, "{width}");
+        // The arrow keys still walk the cards in their node's rows.
+        assert_eq!(phone.neighbour(3, "ArrowDown"), Some(7));
+        let desktop = Layout::for_width(64, 8, 1280.0);
+        assert_eq!(desktop, Layout::new(64, 8));
+        assert!(!desktop.one_column());
+        assert!(!Layout::for_width(8, 8, 390.0).one_column());
     }
 
     #[test]

@@ -106,7 +106,12 @@ pub fn DeviceGrid(
 ) -> impl IntoView {
     let lang = use_lang();
     let (gpus, gpus_per_node) = plan.with_untracked(|p| (p.gpus(), p.gpus_per_node()));
-    let layout = Layout::new(gpus, gpus_per_node);
+    // Laid out for the window it opens in: a phone stands the node boxes one a row.
+    let width = web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .unwrap_or(f64::INFINITY);
+    let layout = Layout::for_width(gpus, gpus_per_node, width);
     let nodes = layout.nodes();
     let roles = Memo::new(move |_| {
         groups.with(|groups| match groups {
@@ -325,6 +330,7 @@ pub fn DeviceGrid(
             <svg
                 node_ref=svg
                 class="device-grid"
+                class:one-column=layout.one_column()
                 data-testid=format!("grid-{}", grid.gpus())
                 viewBox=layout.view_box()
                 role="group"
