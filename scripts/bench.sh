@@ -6,6 +6,13 @@
 # (with its CSS) + wasm + JS.
 #
 #   scripts/bench.sh [--no-build] [bench.mjs options: --n 200 --warmup 20 --json FILE --strict]
+#
+# With `--before REV` (a commit, tag or branch), two builds side by side in one run instead:
+# REV, checked out into target/bench-before-src and built into target/bench-before (the same
+# target directory, so only the lab's own crates are compiled again), and the working tree,
+# built into target/bench-dist; then tests/bench-compare.mjs measures both, interleaved.
+#
+#   scripts/bench.sh --before REV [bench-compare.mjs options: --n 100 --loads 7 --json FILE --strict]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,9 +20,13 @@ cd "$ROOT"
 OUT="$ROOT/target/bench-dist"
 
 BUILD=1
+BEFORE=""
 if [ "${1:-}" = "--no-build" ]; then
     BUILD=0
     shift
+elif [ "${1:-}" = "--before" ]; then
+    BEFORE="${2:?--before needs a revision}"
+    shift 2
 fi
 
 [ -f "$ROOT/.tools/env.sh" ] || "$ROOT/scripts/setup.sh"
@@ -23,6 +34,19 @@ fi
 source "$ROOT/.tools/env.sh"
 export TRUNK_SKIP_VERSION_CHECK=true
 [ -d "$ROOT/tests/node_modules/playwright-core" ] || (cd "$ROOT/tests" && npm ci --no-audit --no-fund)
+
+if [ -n "$BEFORE" ]; then
+    SRC="$ROOT/target/bench-before-src"
+    echo "bench.sh: $BEFORE into $SRC, built into target/bench-before"
+    git worktree remove --force "$SRC" 2>/dev/null || rm -rf "$SRC"
+    git worktree prune
+    git worktree add --detach "$SRC" "$BEFORE"
+    (cd "$SRC" && CARGO_TARGET_DIR="$ROOT/target" release_env trunk build --release --dist "$ROOT/target/bench-before")
+    git worktree remove --force "$SRC"
+    echo "bench.sh: the working tree, built into target/bench-dist"
+    release_env trunk build --release --dist "$OUT"
+    exec node "$ROOT/tests/bench-compare.mjs" --before "$ROOT/target/bench-before" --after "$OUT" "$@"
+fi
 
 if [ "$BUILD" = 1 ]; then
     echo "bench.sh: trunk build --release --dist target/bench-dist"

@@ -58,13 +58,12 @@
 //
 // Prints a table; exits 0 unless --strict and a target is missed.
 
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync, constants as zlib } from 'node:zlib';
-import { DIST, DESKTOP, openPage, scrollToElement, setRange, startLab } from './harness.mjs';
+import { DESKTOP, openPage, scrollToElement, startLab } from './harness.mjs';
 import { measure, percentile, replay, stats } from './bench-in-page.mjs';
+import { SCENARIOS, loading, openGrid, sizes } from './bench-common.mjs';
 
 const TARGET_P95_MS = 4;
 const TARGET_GZIP_BYTES = 200_000;
@@ -91,26 +90,6 @@ const { values: args } = parseArgs({
 const N = Number(args.n);
 const WARMUP = Number(args.warmup);
 
-const SCENARIOS = [
-  // m changes the bubble and the traffic, not the grid's groups.
-  { name: 'slider-m 8 ↔ 32', testId: 'slider-m', values: [32, 8], watch: 'bubble', attr: 'data-ratio' },
-  // PP changes every card's coordinates, the groups, the hops, DP, the schedule view.
-  { name: 'slider-pp 2 ↔ 4', testId: 'slider-pp', values: [4, 2], watch: 'bubble', attr: 'data-ratio' },
-];
-
-/** Runs in the page: N timed slider moves. Returns raw samples in ms. */
-async function openGrid(lab) {
-  const { page, context, problems } = await openPage(lab, DESKTOP);
-  const section = page.getByTestId('section-64');
-  await setRange(section, 'slider-tp', 8);
-  await setRange(section, 'slider-pp', 2);
-  await section.getByTestId('select-zero').selectOption('1');
-  await section.getByTestId('select-recompute').selectOption('full');
-  await section.getByTestId('card-0').click();
-  await section.getByTestId('grid-64').scrollIntoViewIfNeeded();
-  return { page, context, problems };
-}
-
 async function latency() {
   const lab = await startLab({ isolated: true });
   try {
@@ -134,75 +113,6 @@ async function latency() {
       results[i] = { ...rest, changes: floor.changes, stats: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)])) };
     }
     return { browserVersion, results };
-  } finally {
-    await lab.close();
-  }
-}
-
-/**
- * Loading, from navigation start on loopback: first contentful paint, and "interactive" (the
- * wasm app has drawn both grids' figures and a slider answers: the moment the 64-card grid's
- * memory figure exists, recorded inside the page), then the moment the parts below the grids
- * are drawn too (`<html data-drawn="all">`). `slowdown` > 1 throttles the CPU through the
- * DevTools protocol (4 = a student's phone). Median of `runs` fresh loads. With `embed`, the
- * embed entry point showing the 64-card grid instead (interactive: its memory figure exists).
- */
-async function loading(slowdown, runs, { embed = false, shell = false } = {}) {
-  // The static shell alone: index.html without its module script and the preloads of the
-  // wasm and JS, so nothing but the HTML and the CSS is fetched and drawn.
-  const files = {};
-  if (shell) {
-    const html = await readFile(path.join(DIST, 'index.html'), 'utf8');
-    const body = html
-      .replace(/<script type="module">[\s\S]*?<\/script>/, '')
-      .replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, '');
-    if (body === html) throw new Error('index.html: no module script to leave out');
-    files['/shell.html'] = { type: 'text/html; charset=utf-8', body };
-  }
-  const lab = await startLab({ files });
-  try {
-    const fcp = [];
-    const interactive = [];
-    const drawn = [];
-    for (let i = 0; i < runs; i++) {
-      const context = await lab.browser.newContext(DESKTOP);
-      const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
-      await page.addInitScript((selector) => {
-        const observer = new MutationObserver(() => {
-          if (window.__interactiveAt === undefined && document.querySelector(selector)) {
-            window.__interactiveAt = performance.now();
-          }
-          if (window.__drawnAt === undefined && document.documentElement.dataset.drawn === 'all') {
-            window.__drawnAt = performance.now();
-          }
-          if (window.__interactiveAt !== undefined && window.__drawnAt !== undefined) observer.disconnect();
-        });
-        observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn'] });
-      }, embed ? '[data-testid="embed-root"] [data-testid="mem-states"]' : '[data-testid="section-64"] [data-testid="mem-states"]');
-      const address = embed ? 'embed.html#g64=tp8.pp2.z1&embed=grid-64' : shell ? 'shell.html' : '';
-      await page.goto(`${lab.baseUrl}${address}`, { waitUntil: 'load' });
-      await page.waitForFunction(
-        ({ embed, shell }) =>
-          (shell || window.__interactiveAt !== undefined) &&
-          (embed || shell || window.__drawnAt !== undefined) &&
-          performance.getEntriesByName('first-contentful-paint').length > 0,
-        { embed, shell },
-        { timeout: 60_000 },
-      );
-      const [paint, ready, all] = await page.evaluate(() => [
-        performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
-        window.__interactiveAt ?? NaN,
-        window.__drawnAt ?? NaN,
-      ]);
-      fcp.push(paint);
-      interactive.push(ready);
-      drawn.push(all);
-      await context.close();
-    }
-    const median = (xs) => percentile(xs, 50);
-    return { slowdown, runs, embed, shell, fcp: median(fcp), interactive: median(interactive), drawn: median(drawn), fcpAll: fcp, interactiveAll: interactive, drawnAll: drawn };
   } finally {
     await lab.close();
   }
@@ -263,19 +173,6 @@ async function searchTime(runs) {
   } finally {
     await lab.close();
   }
-}
-
-/** gzip -9 of each file a page of dist/ loads: the page, what it names, and the service worker. */
-async function sizes(page) {
-  const html = await readFile(path.join(DIST, page), 'utf8');
-  const named = [...html.matchAll(/\.\/([^"'#?\s]+\.(?:wasm|js|css))/g)].map((m) => m[1]);
-  const files = [...new Set([page, ...named, 'sw.js'])].sort();
-  const rows = [];
-  for (const file of files) {
-    const body = await readFile(path.join(DIST, file));
-    rows.push({ file, raw: body.length, gzip: gzipSync(body, { level: zlib.Z_BEST_COMPRESSION }).length });
-  }
-  return rows;
 }
 
 const fmtMs = (ms) => ms.toFixed(2).padStart(7);

@@ -106,16 +106,17 @@ export function stopServer(server) {
  * Resolves to `{ baseUrl, server, browser, close }`. `isolated` serves the page cross-origin
  * isolated (COOP + COEP), which gives `performance.now()` a finer resolution (the benchmark
  * wants it). `prefix` serves dist/ under that path only (sub-path hosting); `baseUrl` then
- * ends with it. `files` adds files by absolute path (see `serveStatic`).
+ * ends with it. `files` adds files by absolute path (see `serveStatic`). `dist` serves another
+ * build than DIST (the benchmark's side-by-side comparison).
  */
-export async function startLab({ isolated = false, prefix = '/', files = {} } = {}) {
-  await stat(path.join(DIST, 'index.html')).catch(() => {
-    throw new Error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
+export async function startLab({ isolated = false, prefix = '/', files = {}, dist = DIST } = {}) {
+  await stat(path.join(dist, 'index.html')).catch(() => {
+    throw new Error(`no ${dist}/index.html: run \`trunk build --release\` first`);
   });
   const headers = isolated
     ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
     : {};
-  const server = await serveStatic(DIST, headers, { prefix, files });
+  const server = await serveStatic(dist, headers, { prefix, files });
   const baseUrl = `${origin(server)}${prefix}`;
   let browser;
   try {
