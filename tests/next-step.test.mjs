@@ -2,7 +2,9 @@
 // part's "Try three things" stands right above its grid: the first step's buttons and the
 // grid's TP slider are less than a screen apart. Step ① first sets up the start and reads its
 // total back (the CLI's, for the lesson's opening plan), then sets up the change and reads the
-// new total (the CLI's again), each time with the grid brought into view.
+// new total (the CLI's again), each time with the grid brought into view. A step's reading
+// keeps its line while it does not show, so a slider moved on or off the step's plan never
+// shifts the controls or the grid.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,6 +63,33 @@ test('step ① reads the start first, then the change, each the CLI\'s total', a
   );
   const after = await step.locator('.task-observation').innerText();
   assert.ok(after.includes(gb(total(changed))), `the change's total ${gb(total(changed))} in "${after}"`);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('a step\'s reading coming and going never moves the controls or the grid below it', async () => {
+  const { page, context, problems } = await openPage(lab, STUDENT, { fragment: 'lang=en' });
+  const section = page.getByTestId('section-8');
+  const step = section.getByTestId('task-8-selective');
+  // Where a box stands on the page (not in the viewport: the browser's scroll anchoring would
+  // hide a shift there by scrolling along with it).
+  const pageTop = (locator) => locator.evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+  await step.getByTestId('task-8-selective-set').click();
+  await step.locator('.task-observation').waitFor();
+  const slider = section.getByTestId('slider-m');
+  const grid = section.locator('[data-grid-view="8"]');
+  const [sliderAt, gridAt] = [await pageTop(slider), await pageTop(grid)];
+  // Off the step's plan with the keyboard, as a student does: the reading goes.
+  await slider.focus();
+  await slider.press('ArrowRight');
+  await step.locator('.task-observation').waitFor({ state: 'detached' });
+  assert.equal(await pageTop(slider), sliderAt, 'the m slider stayed where it was');
+  assert.equal(await pageTop(grid), gridAt, 'the grid stayed where it was');
+  // And back onto it: the reading returns in the same line.
+  await slider.press('ArrowLeft');
+  await step.locator('.task-observation').waitFor();
+  assert.equal(await pageTop(slider), sliderAt, 'the m slider stayed where it was, reading back');
+  assert.equal(await pageTop(grid), gridAt, 'the grid stayed where it was, reading back');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

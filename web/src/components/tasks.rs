@@ -100,15 +100,24 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                 };
                 let reading = move || at_start().then(|| lab.report.with(|r| total_line(lang.get(), r)));
                 let id = format!("task-{}-start", task.id);
-                plan_button(lab, id, start, None, ("先摆出起点", "Set up the start first"), reading)
+                let button = plan_button(lab, id, start, None, ("先摆出起点", "Set up the start first"));
+                (button, observation_line(reading))
             });
+            let (start_button, start_reading) = start.unzip();
             view! {
                 <li class="task" class:done=here.clone() data-testid=format!("task-{}", task.id)>
                     <span class="task-number" aria-hidden="true">{["①", "②", "③", "④"].get(i).copied().unwrap_or("•")}</span>
                     <div class="task-body">
                         <p>{move || lang.get().pick(task.todo_zh, task.todo_en)}</p>
-                        {start}
-                        {plan_button(lab, format!("task-{}-set", task.id), target, select, ("在网格里设好", "Set it up in the grid"), observation)}
+                        {start_button}
+                        {plan_button(lab, format!("task-{}-set", task.id), target, select, ("在网格里设好", "Set it up in the grid"))}
+                        // One line kept for the reading whether it shows or not, so that it
+                        // appearing or going (a slider moved onto or off the step's plan) never
+                        // moves the controls and the grid below it.
+                        <div class="task-reading" role="status">
+                            {start_reading}
+                            {observation_line(observation)}
+                        </div>
                     </div>
                 </li>
             }
@@ -118,14 +127,13 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
 }
 
 /// A step's button (`label`: 中文, English), which loads `plan` into the grid, brought into
-/// view, with `select` selected, and the `reading` under it while it holds.
+/// view, with `select` selected.
 fn plan_button(
     lab: GridLab,
     test_id: String,
     plan: PlanConfig,
     select: Option<u32>,
     (zh, en): (&'static str, &'static str),
-    reading: impl Fn() -> Option<String> + Send + Sync + 'static,
 ) -> impl IntoView {
     view! {
         <button type="button" class="small" data-testid=test_id on:click=move |_| {
@@ -134,8 +142,12 @@ fn plan_button(
         }>
             <T zh=zh en=en />
         </button>
-        {move || reading().map(|text| view! { <p class="task-observation" role="status">"→ " {text}</p> })}
     }
+}
+
+/// A button's `reading` while its plan holds, as "→ …".
+fn observation_line(reading: impl Fn() -> Option<String> + Send + Sync + 'static) -> impl IntoView {
+    move || reading().map(|text| view! { <p class="task-observation">"→ " {text}</p> })
 }
 
 #[cfg(test)]
