@@ -153,9 +153,9 @@ fn no_widget(page: PageState) -> AnyView {
     .into_any()
 }
 
-/// The page in embed mode: `<html class="embedded-page">`, the link's notice and the widget.
-/// `EmbedApp` shows it, and `App` for a link with `embed=` that reached the whole page.
-pub fn embedded(page: PageState, widget: Widget) -> AnyView {
+/// The page in embed mode: `<html class="embedded-page">`, the link's notice and the widget
+/// (`EmbedApp`'s, for a link that names one).
+fn embedded(page: PageState, widget: Widget) -> AnyView {
     if let Some(root) = document().document_element() {
         let _ = root.class_list().add_1("embedded-page");
     }

@@ -24,20 +24,18 @@ use wasm_bindgen::prelude::*;
 use crate::lab::GridLab;
 
 /// A value as a plain JS object with JSON's types (numbers, not BigInts; objects, not Maps).
+#[cfg(feature = "js-api")]
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
-/// A value as JSON text with the CLI's field names (a `data-*` attribute a reader or a test
-/// can copy into `parallel-lab`); empty if it cannot be written.
+/// A value as JSON text with the CLI's field names, written as the CLI writes it (serde_json;
+/// a `data-*` attribute a reader or a test can copy into `parallel-lab`); empty if it cannot
+/// be written.
 pub fn json_text<T: Serialize>(value: &T) -> String {
-    to_js(value)
-        .ok()
-        .and_then(|v| js_sys::JSON::stringify(&v).ok())
-        .and_then(|s| s.as_string())
-        .unwrap_or_default()
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// The four exports. Only the planner's build has them (the `js-api` feature, on by default):

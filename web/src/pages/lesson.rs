@@ -15,7 +15,7 @@ use crate::sections::evolution::EvolutionMap;
 use crate::sections::intro::Intro;
 use crate::sections::one_machine::OneMachine;
 use crate::sections::real_configs::RealConfigs;
-use crate::{embed, permalink, start};
+use crate::{permalink, start};
 
 /// The whole lesson. `main.rs` mounts it on `<body>`.
 ///
@@ -25,11 +25,10 @@ use crate::{embed, permalink, start};
 pub fn LessonPage() -> impl IntoView {
     let (page, state) = start::start_page(Entry::Lesson);
     let (lab8, lab64) = (page.lab8, page.lab64);
-    // Only a link that named a widget and still reached this page (a script-less redirect
-    // failed) gets here with one: show it alone.
-    if let Some(widget) = state.embed {
-        return embed::embedded(page, widget);
-    }
+    // A link that names a widget was sent to `embed.html` before this was mounted
+    // (`pages::land`); should that redirect ever be refused, the link still lands here, on the
+    // whole lesson with its grids' plans. The widget alone is `embed.html`'s, so that this
+    // page's wasm carries none of it (nor the `parallel-lab:set` message it answers).
     permalink::track_section(page.section);
     // A link to a section draws the whole page at once, so the scroll lands on its place.
     let later = LaterParts::new(state.section.is_some());
