@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, scrollToElement, settleAndCheck, startLab } from './harness.mjs';
 import {
-  SELECTS, START, choose, cli, controlError, controlOf, differences, expected, fullConfig, gb, keyboardTo, shown, sliderState,
+  SELECTS, START, agree, choose, cli, controlError, controlOf, fullConfig, gb, keyboardTo, sliderState,
   sliderOf, thousands,
 } from './drive.mjs';
 
@@ -34,22 +34,6 @@ const CHUNK = sliderOf('log_probs_chunk');
 const chunkAt = CHUNK.valueAt;
 /** A Chinese character (no `g` flag: `test` and `match` keep no state). */
 const HAN = /[\u4e00-\u9fff]/;
-
-/**
- * Waits, frame by frame, until the section shows the CLI's figures for `config` with `card`
- * selected (the page redraws on the frame after an input); fails with the differences left.
- */
-async function agree(page, section, config, card, what) {
-  const want = expected(config, card);
-  let diffs = [];
-  for (let frame = 0; frame < 600; frame++) {
-    diffs = differences(await shown(section), want);
-    if (diffs.length === 0) return want.report;
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
-  }
-  assert.deepEqual(diffs, [], `${what}: page and CLI differ on ${JSON.stringify(config)} card ${card}`);
-  return want.report;
-}
 
 /** Waits, frame by frame, until the message under `testId` (null: none) passes `check`. */
 async function messageIs(page, section, testId, check, what) {
@@ -103,7 +87,7 @@ for (const [id, card, lang] of [[8, 3, 'zh'], [64, 19, 'en']]) {
     let fields = {};
     let rollout = null;
     const config = () => fullConfig({ ...START[id], ...fields, rollout });
-    const check = (what) => agree(page, section, config(), card, what);
+    const check = (what) => agree(section, config(), card, what);
 
     assert.equal(await toggle.isChecked(), false, 'rollout starts off (the lesson trains only)');
     assert.equal(await toggle.getAttribute('role'), 'switch');

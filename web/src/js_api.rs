@@ -23,12 +23,13 @@ use wasm_bindgen::prelude::*;
 
 use crate::lab::GridLab;
 
-/// A value as a plain JS object with JSON's types (numbers, not BigInts; objects, not Maps).
+/// A value as a plain JS object with JSON's types: the CLI's JSON (serde_json, see
+/// [`json_text`]) parsed by the browser, so an export returns what the CLI prints.
 #[cfg(feature = "js-api")]
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from_str(&e.to_string()))
+    js_sys::JSON::parse(
+        &serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?,
+    )
 }
 
 /// A value as JSON text with the CLI's field names, written as the CLI writes it (serde_json;
