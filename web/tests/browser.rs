@@ -247,7 +247,7 @@ async fn a_hostile_link_is_named_and_the_rest_applies() {
 
 #[wasm_bindgen_test]
 async fn embed_mode_shows_one_widget() {
-    let host = mount_page_at("#g64=tp8.pp2&embed=grid-64");
+    let host = mount_embed_at("#g64=tp8.pp2&embed=grid-64");
     tick().await;
     assert!(host
         .query_selector("[data-testid='section-8']")
@@ -269,4 +269,25 @@ async fn embed_mode_shows_one_widget() {
         .class_list()
         .remove_1("embedded-page")
         .unwrap();
+}
+
+/// A link naming a widget is sent to `embed.html` before the lesson mounts (`pages::land`);
+/// should that redirect be refused, the lesson shows itself whole, the link's plan in its grid.
+#[wasm_bindgen_test]
+async fn a_widget_link_on_the_lesson_shows_the_whole_lesson() {
+    let host = mount_page_at("#g64=tp8.pp2&embed=grid-64");
+    tick().await;
+    assert!(host
+        .query_selector("[data-testid='embed-root']")
+        .unwrap()
+        .is_none());
+    assert!(host
+        .query_selector("[data-testid='section-8']")
+        .unwrap()
+        .is_some());
+    let s64 = by_test_id(&host, "section-64");
+    assert_eq!(
+        by_test_id(&s64, "derived-dp").text_content().as_deref(),
+        Some("4")
+    );
 }

@@ -25,6 +25,13 @@ pub fn mount_planner() -> HtmlElement {
     host
 }
 
+/// A fresh `<div>` with `embed.html`'s app mounted in it, as if opened with `fragment`.
+pub fn mount_embed_at(fragment: &str) -> HtmlElement {
+    let host = fresh_host(fragment);
+    leptos::mount::mount_to(host.clone(), parallel_web::embed::EmbedApp).forget();
+    host
+}
+
 /// A fresh `<div>` on the test page, the address's fragment set to `fragment`.
 fn fresh_host(fragment: &str) -> HtmlElement {
     window()
