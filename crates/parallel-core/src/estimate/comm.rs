@@ -106,7 +106,7 @@ impl Plan {
     /// megatron/core/distributed/distributed_data_parallel_config.py @ d98e8a6).
     fn buckets<Q: Quantity>(&self, (psi, group): (Q, Q)) -> Q {
         let m = || count_of::<Q>("m", self.micro_batches());
-        let (grads, params) = if Kernels::of(self.config()).is_some() {
+        let (grads, params) = if Kernels::apply_to(self.config()) {
             let bucket = Q::lit(MEGATRON_BUCKET_PARAMS)
                 .max(Q::lit(MEGATRON_BUCKET_PARAMS_PER_RANK) * group)
                 .named("bucket", Show::Count);
@@ -209,7 +209,7 @@ impl Plan {
             // shard, (s/(c·t), b, h), and the next stage gathers it over NVLink
             // (`get_tensor_shapes`, megatron/core/pipeline_parallel/schedules.py @ d98e8a6;
             // Narayanan et al. 2021 §4.1's scatter/gather). The lesson's table keeps x a card.
-            (Dim::Pp, _) if Kernels::of(self.config()).is_some() => {
+            (Dim::Pp, _) if Kernels::apply_to(self.config()) => {
                 (Q::var("pp of §5", row.bytes.get(), Show::Bytes)
                     / count_of::<Q>("t", self.degrees().tp))
                 .named("bytes", Show::Bytes)

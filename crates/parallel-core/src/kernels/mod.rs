@@ -133,6 +133,21 @@ impl Kernels {
         })
     }
 
+    /// Whether the config's card is timed by kernel tables, its own or borrowed: every card
+    /// but the lesson's (SPEC §18), exactly where [`Kernels::of`] gives some. For the questions
+    /// that need no rates (what Megatron-Core sends on a real card), without building them.
+    ///
+    /// ```
+    /// use parallel_core::{hardware::Hardware, kernels::Kernels, PlanConfig};
+    /// for card in Hardware::ALL {
+    ///     let config = PlanConfig::on(card);
+    ///     assert_eq!(Kernels::apply_to(&config), Kernels::of(&config).is_some());
+    /// }
+    /// ```
+    pub fn apply_to(config: &PlanConfig) -> bool {
+        config.hardware != Hardware::Lesson
+    }
+
     /// The card's rate for a GEMM of `m` tokens, `n` outputs and `k` inputs, FLOP/s.
     pub fn gemm_flops_per_s(&self, pass: Pass, m: f64, n: f64, k: f64) -> f64 {
         self.gemm.rate(pass, m, n, k) * self.gemm_scale * 1e12
