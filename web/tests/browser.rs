@@ -201,10 +201,7 @@ async fn a_permalink_restores_the_plan_the_card_and_the_language() {
         Some("0.125")
     );
     assert!(host.inner_text().contains("One machine"));
-    assert!(host
-        .query_selector("[data-testid='link-notice']")
-        .unwrap()
-        .is_none());
+    assert!(!has(&host, "[data-testid='link-notice']"));
 
     // Changing the plan writes it back into the address, once the page is quiet.
     settled(&host).await;
@@ -239,24 +236,15 @@ async fn a_hostile_link_is_named_and_the_rest_applies() {
     );
     click(&by_test_id(&host, "link-notice-dismiss"));
     tick().await;
-    assert!(host
-        .query_selector("[data-testid='link-notice']")
-        .unwrap()
-        .is_none());
+    assert!(!has(&host, "[data-testid='link-notice']"));
 }
 
 #[wasm_bindgen_test]
 async fn embed_mode_shows_one_widget() {
     let host = mount_embed_at("#g64=tp8.pp2&embed=grid-64");
     tick().await;
-    assert!(host
-        .query_selector("[data-testid='section-8']")
-        .unwrap()
-        .is_none());
-    assert!(host
-        .query_selector("[data-testid='lang-toggle']")
-        .unwrap()
-        .is_none());
+    assert!(!has(&host, "[data-testid='section-8']"));
+    assert!(!has(&host, "[data-testid='lang-toggle']"));
     let root = by_test_id(&host, "embed-root");
     assert_eq!(attr(&root, "data-widget").as_deref(), Some("grid-64"));
     assert_eq!(
@@ -277,14 +265,8 @@ async fn embed_mode_shows_one_widget() {
 async fn a_widget_link_on_the_lesson_shows_the_whole_lesson() {
     let host = mount_page_at("#g64=tp8.pp2&embed=grid-64");
     tick().await;
-    assert!(host
-        .query_selector("[data-testid='embed-root']")
-        .unwrap()
-        .is_none());
-    assert!(host
-        .query_selector("[data-testid='section-8']")
-        .unwrap()
-        .is_some());
+    assert!(!has(&host, "[data-testid='embed-root']"));
+    assert!(has(&host, "[data-testid='section-8']"));
     let s64 = by_test_id(&host, "section-64");
     assert_eq!(
         by_test_id(&s64, "derived-dp").text_content().as_deref(),

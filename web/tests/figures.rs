@@ -91,14 +91,8 @@ async fn a_slider_writes_the_traffic_rows_in_place() {
     let estimate_pp = by_test_id(&s64, "estimate-pp");
     set_slider(&s64, "slider-tp", 1);
     tick().await;
-    assert!(s64
-        .query_selector("[data-testid='traffic-tp']")
-        .unwrap()
-        .is_none());
-    assert!(s64
-        .query_selector("[data-testid='traffic-pp']")
-        .unwrap()
-        .is_some());
+    assert!(!has(&s64, "[data-testid='traffic-tp']"));
+    assert!(has(&s64, "[data-testid='traffic-pp']"));
     set_slider(&s64, "slider-tp", 8);
     tick().await;
     assert_eq!(
@@ -257,10 +251,7 @@ async fn on_a_real_card_the_kernel_terms_follow_words_of_their_own_and_equal_the
     // Back on the lesson's card, the kernel terms are gone.
     set_select(&section(&host, "8"), "select-hardware", "lesson");
     tick().await;
-    assert!(estimate
-        .query_selector("[data-testid='estimate-kernels']")
-        .unwrap()
-        .is_none());
+    assert!(!has(&estimate, "[data-testid='estimate-kernels']"));
     assert_eq!(text_before_buttons(&estimate.outer_html()).len(), 8);
     host.remove();
 }

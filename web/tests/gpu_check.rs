@@ -157,9 +157,6 @@ async fn a_pasted_file_fills_the_rows_in_place_and_a_foreign_one_is_named() {
         Some("gpu-check-error")
     );
     assert_eq!(attr(&alert, "data-field").as_deref(), Some("format"));
-    assert!(panel
-        .query_selector("[data-testid='gpu-check-table']")
-        .unwrap()
-        .is_none());
+    assert!(!has(&panel, "[data-testid='gpu-check-table']"));
     host.remove();
 }

@@ -20,16 +20,12 @@ pub fn mount_page() -> HtmlElement {
 
 /// A fresh `<div>` with the planner (`plan.html`'s page) mounted in it, from an empty fragment.
 pub fn mount_planner() -> HtmlElement {
-    let host = fresh_host("#");
-    leptos::mount::mount_to(host.clone(), PlanPage).forget();
-    host
+    mount_at("#", PlanPage)
 }
 
 /// A fresh `<div>` with `embed.html`'s app mounted in it, as if opened with `fragment`.
 pub fn mount_embed_at(fragment: &str) -> HtmlElement {
-    let host = fresh_host(fragment);
-    leptos::mount::mount_to(host.clone(), parallel_web::embed::EmbedApp).forget();
-    host
+    mount_at(fragment, parallel_web::embed::EmbedApp)
 }
 
 /// A fresh `<div>` on the test page, the address's fragment set to `fragment`.
@@ -47,8 +43,13 @@ fn fresh_host(fragment: &str) -> HtmlElement {
 
 /// The page mounted as if opened with `fragment`.
 pub fn mount_page_at(fragment: &str) -> HtmlElement {
+    mount_at(fragment, LessonPage)
+}
+
+/// A fresh `<div>` with `app` mounted in it, as if opened with `fragment`.
+fn mount_at<V: IntoView + 'static>(fragment: &str, app: fn() -> V) -> HtmlElement {
     let host = fresh_host(fragment);
-    leptos::mount::mount_to(host.clone(), LessonPage).forget();
+    leptos::mount::mount_to(host.clone(), app).forget();
     host
 }
 
@@ -57,6 +58,11 @@ pub fn find(scope: &Element, selector: &str) -> Element {
         .query_selector(selector)
         .unwrap()
         .unwrap_or_else(|| panic!("nothing matches {selector}"))
+}
+
+/// Whether anything in `scope` matches `selector`.
+pub fn has(scope: &Element, selector: &str) -> bool {
+    scope.query_selector(selector).unwrap().is_some()
 }
 
 pub fn by_test_id(scope: &Element, id: &str) -> Element {
