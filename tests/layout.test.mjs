@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ARTIFACTS, DESKTOP, PHONE, openPage, setRange, settleAndCheck, startLab } from './harness.mjs';
+import { ARTIFACTS, DESKTOP, PHONE, STUDENT, openPage, setRange, settleAndCheck, startLab } from './harness.mjs';
 import { SLIDERS, keyboardTo } from './drive.mjs';
 
 let lab;
@@ -172,7 +172,7 @@ test('PP = 1: the schedule says "a single stage" once', async () => {
 // phone, in both languages: a switch's box sits beside its label, no select cuts the text of
 // any of its options, and a card's "!" (over its capacity) overlaps none of the card's texts.
 test('switches beside their labels, selects wide enough for their options, the "!" clear of the texts', async () => {
-  for (const options of [{ viewport: { width: 1400, height: 900 } }, PHONE]) {
+  for (const options of [STUDENT, PHONE]) {
     const { page, context, problems } = await openPage(lab, options, { entry: 'rl.html' });
     for (const lang of ['zh', 'en']) {
       if (lang === 'en') await page.getByTestId('lang-toggle').click();

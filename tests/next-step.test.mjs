@@ -8,10 +8,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { STUDENT, openPage, settleAndCheck, startLab } from './harness.mjs';
 import { START, cli, fullConfig, gb } from './drive.mjs';
-
-const STUDENT = { viewport: { width: 1400, height: 900 } };
 
 let lab;
 before(async () => {

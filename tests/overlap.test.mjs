@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, openPage, settleAndCheck, startLab } from './harness.mjs';
+import { DESKTOP, PHONE, STUDENT, openPage, settleAndCheck, startLab } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -91,8 +91,6 @@ function cutOff(page) {
     return out;
   });
 }
-
-const STUDENT = { viewport: { width: 1400, height: 900 } };
 
 for (const [name, options] of [['desktop', DESKTOP], ['student', STUDENT], ['phone', PHONE]]) {
   for (const lang of ['zh', 'en']) {

@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, openPage, settleAndCheck, startLab, waitForGrids } from './harness.mjs';
+import { DESKTOP, PHONE, STUDENT, openPage, settleAndCheck, startLab, waitForGrids } from './harness.mjs';
 import { SLIDERS, START, differences, expected, fullConfig, keyboardTo, shown } from './drive.mjs';
 
 let lab;
@@ -155,7 +155,7 @@ test('"open this plan in the planner", then the RL page, then "back to the lesso
 });
 
 test('at 1,400 × 900 the first lab\'s prediction box is on the first screen, in both languages', async () => {
-  const { page, context, problems } = await openPage(lab, { viewport: { width: 1400, height: 900 } });
+  const { page, context, problems } = await openPage(lab, STUDENT);
   for (const lang of ['zh', 'en']) {
     if (lang === 'en') await page.getByTestId('lang-toggle').click();
     await page.waitForFunction((l) => document.documentElement.lang.startsWith(l), lang);
