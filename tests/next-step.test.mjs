@@ -2,13 +2,14 @@
 // part's "Try three things" stands right above its grid: the first step's buttons and the
 // grid's TP slider are less than a screen apart. Step ① first sets up the start and reads its
 // total back (the CLI's, for the lesson's opening plan), then sets up the change and reads the
-// new total (the CLI's again), each time with the grid brought into view. A step's reading
-// keeps its line while it does not show, so a slider moved on or off the step's plan never
-// shifts the controls or the grid.
+// new total (the CLI's again), each time with the grid brought into view. A step keeps the
+// room of its readings while they do not show, however they wrap, so a slider moved on or off
+// the step's plan never changes the step's height or shifts the controls below it: every step
+// of both grids, at the student's window and on a phone, in both languages.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { STUDENT, openPage, settleAndCheck, startLab } from './harness.mjs';
+import { PHONE, STUDENT, openPage, settleAndCheck, startLab } from './harness.mjs';
 import { START, cli, fullConfig, gb } from './drive.mjs';
 
 let lab;
@@ -65,29 +66,48 @@ test('step ① reads the start first, then the change, each the CLI\'s total', a
   await context.close();
 });
 
-test('a step\'s reading coming and going never moves the controls or the grid below it', async () => {
-  const { page, context, problems } = await openPage(lab, STUDENT, { fragment: 'lang=en' });
-  const section = page.getByTestId('section-8');
-  const step = section.getByTestId('task-8-selective');
-  // Where a box stands on the page (not in the viewport: the browser's scroll anchoring would
-  // hide a shift there by scrolling along with it).
-  const pageTop = (locator) => locator.evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
-  await step.getByTestId('task-8-selective-set').click();
-  await step.locator('.task-observation').waitFor();
-  const slider = section.getByTestId('slider-m');
-  const grid = section.locator('[data-grid-view="8"]');
-  const [sliderAt, gridAt] = [await pageTop(slider), await pageTop(grid)];
-  // Off the step's plan with the keyboard, as a student does: the reading goes.
-  await slider.focus();
-  await slider.press('ArrowRight');
-  await step.locator('.task-observation').waitFor({ state: 'detached' });
-  assert.equal(await pageTop(slider), sliderAt, 'the m slider stayed where it was');
-  assert.equal(await pageTop(grid), gridAt, 'the grid stayed where it was');
-  // And back onto it: the reading returns in the same line.
-  await slider.press('ArrowLeft');
-  await step.locator('.task-observation').waitFor();
-  assert.equal(await pageTop(slider), sliderAt, 'the m slider stayed where it was, reading back');
-  assert.equal(await pageTop(grid), gridAt, 'the grid stayed where it was, reading back');
-  await settleAndCheck(page, problems, assert);
-  await context.close();
-});
+// Every step of both grids, in the student's window and on a phone, in both languages: a
+// reading that wraps to two lines on a narrow screen must not move what is below it either.
+for (const [name, options] of [['student', STUDENT], ['phone', PHONE]]) {
+  for (const lang of ['zh', 'en']) {
+    test(`a step's reading coming and going keeps the step's height and the controls' place (${name}, ${lang})`, async () => {
+      const { page, context, problems } = await openPage(lab, options, { fragment: `lang=${lang}` });
+      // Where a box stands on the page (not in the viewport: the browser's scroll anchoring
+      // would hide a shift there by scrolling along with it).
+      const pageTop = (locator) => locator.evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+      for (const gpus of [8, 64]) {
+        const section = page.getByTestId(`section-${gpus}`);
+        const steps = section.locator('.task');
+        const count = await steps.count();
+        assert.ok(count > 0, `grid-${gpus}: steps drawn`);
+        for (let i = 0; i < count; i += 1) {
+          const step = steps.nth(i);
+          const label = `grid-${gpus}, step ${i + 1} (${name}, ${lang})`;
+          await step.locator('[data-testid$="-set"]').click();
+          await step.locator('.task-observation').waitFor();
+          const slider = section.getByTestId('slider-m');
+          // The step keeps its height, so nothing below it moves for the reading (the plan's own
+          // change may still move the grid: a warning can come with a new m).
+          const height = () => step.evaluate((e) => e.getBoundingClientRect().height);
+          const stepHeight = await height();
+          const sliderAt = await pageTop(slider);
+          // Off the step's plan with the keyboard, as a student does: the reading goes.
+          const atMax = await slider.evaluate((e) => e.value === e.max);
+          const [off, back] = atMax ? ['ArrowLeft', 'ArrowRight'] : ['ArrowRight', 'ArrowLeft'];
+          await slider.focus();
+          await slider.press(off);
+          await step.locator('.task-observation').waitFor({ state: 'detached' });
+          assert.equal(await height(), stepHeight, `${label}: the step kept its height`);
+          assert.equal(await pageTop(slider), sliderAt, `${label}: the m slider stayed where it was`);
+          // And back onto it: the reading returns in the same place.
+          await slider.press(back);
+          await step.locator('.task-observation').waitFor();
+          assert.equal(await height(), stepHeight, `${label}: the step kept its height, reading back`);
+          assert.equal(await pageTop(slider), sliderAt, `${label}: the m slider stayed where it was, reading back`);
+        }
+      }
+      await settleAndCheck(page, problems, assert);
+      await context.close();
+    });
+  }
+}

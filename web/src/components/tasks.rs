@@ -2,7 +2,7 @@
 //! what to look at, reads the live figure back and ticks itself off once the grid is there.
 
 use leptos::prelude::*;
-use parallel_core::{PlanConfig, Report};
+use parallel_core::{evaluate, PlanConfig, Report};
 
 use crate::format;
 use crate::i18n::{use_lang, Lang, T};
@@ -99,11 +99,14 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                     move || lab.config.with(|c| *c == start)
                 };
                 let reading = move || at_start().then(|| lab.report.with(|r| total_line(lang.get(), r)));
+                let room = evaluate(&start).ok().map(|r| room_line(move || total_line(lang.get(), &r)));
                 let id = format!("task-{}-start", task.id);
                 let button = plan_button(lab, id, start, None, ("先摆出起点", "Set up the start first"));
-                (button, observation_line(reading))
+                (button, (observation_line(reading), room))
             });
             let (start_button, start_reading) = start.unzip();
+            let (start_reading, start_room) = start_reading.unzip();
+            let target_room = evaluate(&target).ok().map(|r| room_line(move || observe(lang.get(), &r)));
             view! {
                 <li class="task" class:done=here.clone() data-testid=format!("task-{}", task.id)>
                     <span class="task-number" aria-hidden="true">{["①", "②", "③", "④"].get(i).copied().unwrap_or("•")}</span>
@@ -111,12 +114,18 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                         <p>{move || lang.get().pick(task.todo_zh, task.todo_en)}</p>
                         {start_button}
                         {plan_button(lab, format!("task-{}-set", task.id), target, select, ("在网格里设好", "Set it up in the grid"))}
-                        // One line kept for the reading whether it shows or not, so that it
+                        // The room a reading takes is kept whether it shows or not, so that it
                         // appearing or going (a slider moved onto or off the step's plan) never
-                        // moves the controls and the grid below it.
-                        <div class="task-reading" role="status">
-                            {start_reading}
-                            {observation_line(observation)}
+                        // moves the controls and the grid below it: the readings at the step's
+                        // plans, hidden, share the live reading's place and hold it open however
+                        // many lines they wrap to on a narrow screen.
+                        <div class="task-reading">
+                            <div role="status">
+                                {start_reading}
+                                {observation_line(observation)}
+                            </div>
+                            {start_room.flatten()}
+                            {target_room}
                         </div>
                     </div>
                 </li>
@@ -148,6 +157,12 @@ fn plan_button(
 /// A button's `reading` while its plan holds, as "→ …".
 fn observation_line(reading: impl Fn() -> Option<String> + Send + Sync + 'static) -> impl IntoView {
     move || reading().map(|text| view! { <p class="task-observation">"→ " {text}</p> })
+}
+
+/// The reading a step shows at one of its plans, laid out but never seen: it keeps that
+/// reading's room (see `.task-room`).
+fn room_line(reading: impl Fn() -> String + Send + Sync + 'static) -> impl IntoView {
+    view! { <p class="task-room" aria-hidden="true">"→ " {reading}</p> }
 }
 
 #[cfg(test)]
