@@ -5,14 +5,16 @@
 //   node tests/bench-compare.mjs --before DIR --after DIR [--n 100] [--loads 7] [--json FILE]
 //   scripts/bench.sh --before REV   (builds REV and the working tree, then runs this)
 //
-// For each build: the gzipped bytes of the lesson page (index.html) and of an embedded widget
-// (embed.html), as bench.mjs counts them; fresh loads of the lesson page (first paint, and
+// For each build: the gzipped bytes of every entry page (the lesson, the embedded widget, the RL
+// page and the planner), as bench.mjs counts them; fresh loads of the lesson page (first paint, and
 // interactive: the 64-card grid's memory figure exists), with the CPU as is and slowed 4×; and
 // the slider scenarios of bench.mjs on the 64-card grid (JS done, and a move made in a frame
 // until that frame is rendered). Prints before, after and the change; with --strict, exits 1
 // when the lesson page is interactive later than before or its slider frames are slower
-// (medians, and p95 of the frames, beyond the run-to-run spread stated below).
+// (medians, and p95 of the frames, beyond the run-to-run spread stated below), or when an entry
+// page grew by more than 10 KB gzipped.
 
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,10 +88,24 @@ async function frames() {
   return samples;
 }
 
-const total = async (page, dist) => (await sizes(page, dist)).reduce((sum, f) => sum + f.gzip, 0);
-const bytes = {};
+/** Every entry page, as `sizes` counts it (the page, its wasm and JS, the service worker). */
+const PAGES = [
+  ['lesson page (index.html)', 'index.html'],
+  ['embedded widget (embed.html)', 'embed.html'],
+  ['RL page (rl.html)', 'rl.html'],
+  ['planner (plan.html)', 'plan.html'],
+];
+/**
+ * A page that grows by more than this many gzipped bytes must say why in the change's note
+ * (the project's rule for size); with --strict such growth fails the comparison.
+ */
+const SAY_WHY_BYTES = 10_000;
+/** A page's gzipped total, or `null` when that build has no such page (one from before the split). */
+const total = async (page, dist) =>
+  existsSync(path.join(dist, page)) ? (await sizes(page, dist)).reduce((sum, f) => sum + f.gzip, 0) : null;
+const bytes = { before: {}, after: {} };
 for (const [name, dist] of Object.entries(BUILDS)) {
-  bytes[name] = { lesson: await total('index.html', dist), embed: await total('embed.html', dist) };
+  for (const [, file] of PAGES) bytes[name][file] = await total(file, dist);
 }
 const load1 = await loads(1, LOADS);
 const load4 = await loads(4, Math.max(3, Math.ceil(LOADS / 2)));
@@ -113,8 +129,18 @@ const row = (label, before, after, fmt, noWorse = false) => {
 console.log(`Parallel Lab, two builds side by side · ${os.cpus().length} CPU(s) · load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 console.log(`  before: ${BUILDS.before}\n  after:  ${BUILDS.after}\n`);
 console.log(`  ${''.padEnd(46)}${'before'.padStart(11)}${'after'.padStart(11)}${'change'.padStart(9)}`);
-row('lesson page (index.html), gzip -9', bytes.before.lesson, bytes.after.lesson, kb);
-row('embedded widget (embed.html), gzip -9', bytes.before.embed, bytes.after.embed, kb);
+for (const [label, file] of PAGES) {
+  const [before, after] = [bytes.before[file], bytes.after[file]];
+  if (before === null || after === null) {
+    const show = (b) => (b === null ? 'no page' : kb(b));
+    console.log(`  ${`${label}, gzip -9`.padEnd(46)}${show(before).padStart(11)}${show(after).padStart(11)}`);
+    continue;
+  }
+  const grew = after - before > SAY_WHY_BYTES;
+  ok &&= !grew;
+  const verdict = grew ? `✗ grew by more than ${kb(SAY_WHY_BYTES)}: say why` : '';
+  console.log(`  ${`${label}, gzip -9`.padEnd(46)}${kb(before).padStart(11)}${kb(after).padStart(11)}${change(before, after).padStart(9)}  ${verdict}`);
+}
 row(`lesson page, first paint (CPU ×1, ${LOADS} loads)`, load1.before.fcp, load1.after.fcp, ms);
 row(`lesson page, interactive (CPU ×1, ${LOADS} loads)`, load1.before.interactive, load1.after.interactive, ms, true);
 row('lesson page, interactive (CPU ÷4)', load4.before.interactive, load4.after.interactive, ms, true);

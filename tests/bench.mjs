@@ -34,9 +34,10 @@
 //
 // Size: gzip -9 of each file of dist/ that a page loads (the HTML itself, which carries the
 // stylesheet inlined, the wasm and JS glue it names, and the service worker it registers), for
-// the whole page (index.html, target for the total ≤ 200 KB; 1 KB = 1000 bytes) and for an
-// embedded widget (embed.html, its own entry point, target ≤ 150 KB); the RL page (rl.html) and
-// the planner (plan.html), each its own entry point too, target ≤ 350 KB each.
+// the lesson page (index.html, target for the total ≤ 250 KB; 1 KB = 1000 bytes) and for an
+// embedded widget (embed.html, its own entry point, target ≤ 180 KB); the RL page (rl.html) and
+// the planner (plan.html), each its own entry point too, target ≤ 350 KB each (issue 36's
+// targets).
 //
 // Loading: fresh loads on loopback, from navigation start: first contentful paint (target
 // ≤ 150 ms) and interactive, the moment the 64-card grid's figures exist (target ≤ 250 ms;
@@ -66,9 +67,9 @@ import { measure, percentile, replay, stats } from './bench-in-page.mjs';
 import { SCENARIOS, loading, openGrid, sizes } from './bench-common.mjs';
 
 const TARGET_P95_MS = 4;
-const TARGET_GZIP_BYTES = 200_000;
-const TARGET_EMBED_GZIP_BYTES = 150_000;
-/** The RL page's and the planner's target each (issue 36). */
+/** The lesson page's, the embedded widget's, the RL page's and the planner's (issue 36). */
+const TARGET_GZIP_BYTES = 250_000;
+const TARGET_EMBED_GZIP_BYTES = 180_000;
 const TARGET_OTHER_PAGE_GZIP_BYTES = 350_000;
 const TARGET_RENDERED_P95_MS = 6;
 const TARGET_JS_MEDIAN_MS = 2;
