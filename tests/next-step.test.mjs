@@ -87,7 +87,7 @@ for (const [name, options] of [['student', STUDENT], ['phone', PHONE]]) {
           await step.locator('.task-observation').waitFor();
           const slider = section.getByTestId('slider-m');
           // The step keeps its height, so nothing below it moves for the reading (the plan's own
-          // change may still move the grid: a warning can come with a new m).
+          // change may still move the grid: an m the plan rejects brings the control's message).
           const height = () => step.evaluate((e) => e.getBoundingClientRect().height);
           const stepHeight = await height();
           const sliderAt = await pageTop(slider);
