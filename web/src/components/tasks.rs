@@ -99,13 +99,13 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                     move || lab.config.with(|c| *c == start)
                 };
                 let reading = move || at_start().then(|| lab.report.with(|r| total_line(lang.get(), r)));
-                let room = evaluate(&start).ok().map(|r| room_line(move || total_line(lang.get(), &r)));
                 let id = format!("task-{}-start", task.id);
                 let button = plan_button(lab, id, start, None, ("先摆出起点", "Set up the start first"));
-                (button, (observation_line(reading), room))
+                (button, observation_line(reading))
             });
             let (start_button, start_reading) = start.unzip();
-            let (start_reading, start_room) = start_reading.unzip();
+            // The readings at the step's plans, from the core's report of each.
+            let start_room = task.start.as_ref().and_then(|start| evaluate(start).ok()).map(|r| room_line(move || total_line(lang.get(), &r)));
             let target_room = evaluate(&target).ok().map(|r| room_line(move || observe(lang.get(), &r)));
             view! {
                 <li class="task" class:done=here.clone() data-testid=format!("task-{}", task.id)>
@@ -124,7 +124,7 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                                 {start_reading}
                                 {observation_line(observation)}
                             </div>
-                            {start_room.flatten()}
+                            {start_room}
                             {target_room}
                         </div>
                     </div>
@@ -154,15 +154,21 @@ fn plan_button(
     }
 }
 
-/// A button's `reading` while its plan holds, as "→ …".
+/// A button's `reading` while its plan holds.
 fn observation_line(reading: impl Fn() -> Option<String> + Send + Sync + 'static) -> impl IntoView {
-    move || reading().map(|text| view! { <p class="task-observation">"→ " {text}</p> })
+    move || reading().map(|text| reading_line("task-observation", false, text))
 }
 
 /// The reading a step shows at one of its plans, laid out but never seen: it keeps that
 /// reading's room (see `.task-room`).
 fn room_line(reading: impl Fn() -> String + Send + Sync + 'static) -> impl IntoView {
-    view! { <p class="task-room" aria-hidden="true">"→ " {reading}</p> }
+    reading_line("task-room", true, reading)
+}
+
+/// A reading as a step writes it, "→ …": one markup for the live reading and its room, so the
+/// room is exactly as long as the reading.
+fn reading_line(class: &'static str, hidden: bool, text: impl IntoView + 'static) -> impl IntoView {
+    view! { <p class=class aria-hidden=hidden.then_some("true")>"→ " {text}</p> }
 }
 
 #[cfg(test)]
