@@ -6,9 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use parallel_core::flags::{flags, read_launch, Engine};
+use parallel_core::flags::{flags, launch_order, read_launch, Engine};
 use parallel_core::{
-    InlineModel, ModelChoice, OptimizerOffload, PlanConfig, Precision, Preset, RankOrder,
+    InlineModel, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision, Preset, RankOrder,
     Recompute, Rollout, Schedule,
 };
 use proptest::prelude::*;
@@ -156,9 +156,11 @@ fn plan() -> impl Strategy<Value = PlanConfig> {
         )
 }
 
-/// What Megatron-LM or slime can say of `config`: GPipe runs 1F1B; Megatron-LM has no rollout.
+/// What Megatron-LM or slime can say of `config`: GPipe runs 1F1B; Megatron-LM has no rollout;
+/// the order is the one the line launches (`launch_order`).
 fn expressible(config: &PlanConfig, engine: Engine) -> PlanConfig {
     let mut expected = config.clone();
+    expected.order = launch_order(&Plan::new(config).unwrap());
     let one_chunk = expected.schedule == Schedule::Interleaved && expected.virtual_stages == 1;
     if expected.schedule == Schedule::Gpipe || one_chunk {
         expected.schedule = Schedule::OneFOneB;

@@ -5,7 +5,9 @@
 
 use parallel_core::flags::{flags, Engine, EngineRule, LaunchError};
 use parallel_core::lesson::recipes;
-use parallel_core::{Field, InlineModel, ModelChoice, PlanConfig, PlanError, Preset, Schedule};
+use parallel_core::{
+    Field, InlineModel, ModelChoice, PlanConfig, PlanError, Preset, RankOrder, Schedule,
+};
 
 fn refused(engine: Engine, rule: EngineRule) -> PlanError {
     PlanError::Launch(LaunchError::Refused { engine, rule })
@@ -191,6 +193,79 @@ fn each_rule_refuses_just_outside_and_passes_just_inside() {
     );
 }
 
+/// Megatron-Core's order rule (`initialize_model_parallel`): with --use-tp-pp-dp-mapping and
+/// p > 1 the attention's d must equal the expert mesh's N/(etp·e·p).
+#[test]
+fn megatron_refuses_the_tp_pp_dp_mapping_when_the_expert_mesh_differs() {
+    let m = Engine::Megatron;
+    let dense = PlanConfig {
+        gpus: 256,
+        tp: 8,
+        cp: 2,
+        pp: 2,
+        ..PlanConfig::default()
+    };
+    let err = flags(&dense, m).unwrap_err();
+    assert_eq!(err.field(), Field::Order);
+    let PlanError::Launch(LaunchError::Refused {
+        rule:
+            EngineRule::OrderDataParallel {
+                attention_dp,
+                expert_dp,
+                moved,
+            },
+        ..
+    }) = err
+    else {
+        panic!("{err:?}")
+    };
+    // d = 256/(8·2·2) = 8; the dense expert mesh N/(t·1·p) = 16.
+    assert_eq!((attention_dp, expert_dp), (8, 16));
+    assert_eq!(moved.names(), "PP/DP");
+    // Megatron's own order runs it; without pipeline stages the rule does not apply.
+    let pp_last = PlanConfig {
+        order: RankOrder::TpCpDpPp,
+        ..dense.clone()
+    };
+    assert!(flags(&pp_last, m).is_ok());
+    assert!(flags(
+        &PlanConfig {
+            pp: 1,
+            gpus: 128,
+            ..dense.clone()
+        },
+        m
+    )
+    .is_ok());
+    // At d = 1 the lab keeps the plan and writes Megatron's order, with a note.
+    let one_replica = PlanConfig {
+        gpus: 32,
+        ..dense.clone()
+    };
+    let out = flags(&one_replica, m).unwrap();
+    assert!(!out.args.iter().any(|a| a == "--use-tp-pp-dp-mapping"));
+    assert!(out.notes.iter().any(|n| n.en.contains("tp-cp-dp-pp")));
+    // MoE (expert tensor parallel 1): e must equal t·c.
+    let moe = |tp: u32, cp: u32, ep: u32, gpus: u32| PlanConfig {
+        model: ModelChoice::Preset(Preset::Qwen3_30bA3b),
+        gpus,
+        tp,
+        cp,
+        pp: 3,
+        ep,
+        seq_len: 4096,
+        ..PlanConfig::default()
+    };
+    let refused_moe = flags(&moe(4, 1, 1, 48), m).unwrap_err();
+    assert_eq!(refused_moe.field(), Field::Order, "{refused_moe:?}");
+    assert!(flags(&moe(4, 1, 4, 48), m).is_ok());
+    assert_eq!(
+        flags(&moe(2, 2, 2, 48), m).unwrap_err().field(),
+        Field::Order
+    );
+    assert!(flags(&moe(2, 2, 4, 48), m).is_ok());
+}
+
 /// The anchor model's flags (Qwen3.8-27B: 64 layers, 16 of them full attention).
 const ANCHOR: &[&str] = &[
     "--num-layers 64",
@@ -201,6 +276,11 @@ const ANCHOR: &[&str] = &[
     "--num-query-groups 4",
     "--kv-channels 256",
     "--vocab-size 248320",
+];
+
+/// The rest of the anchor's flags, after the vocabulary (and its divisor where Megatron's
+/// default 128·t would pad 248,320: at TP 8, 248,320/8 = 31,040 = 485·64).
+const ANCHOR_TAIL: &[&str] = &[
     "--untie-embeddings-and-output-weights",
     "--experimental-attention-variant gated_delta_net",
     "--linear-attention-freq 4",
@@ -252,6 +332,7 @@ fn the_lesson_s_plans_as_commands() {
                 "--grad-reduce-in-bf16",
             ],
             ANCHOR,
+            ANCHOR_TAIL,
         ],
     );
     check(
@@ -272,6 +353,8 @@ fn the_lesson_s_plans_as_commands() {
             FULL_RECOMPUTE,
             &["--bf16", "--grad-reduce-in-bf16"],
             ANCHOR,
+            &["--make-vocab-size-divisible-by 64"],
+            ANCHOR_TAIL,
         ],
     );
 }
@@ -300,7 +383,8 @@ fn the_recipes_as_slime_commands() {
                 "--pipeline-model-parallel-size 2",
                 "--context-parallel-size 4",
                 "--sequence-parallel",
-                "--use-tp-pp-dp-mapping",
+                // DP 1, CP 4, PP 2: Megatron-Core refuses the tp-pp-dp mapping, and at DP 1
+                // its default pp-last order forms the same groups.
                 "--micro-batch-size 1",
                 "--global-batch-size 8",
                 "--seq-length 133120",
@@ -308,6 +392,7 @@ fn the_recipes_as_slime_commands() {
             FULL_RECOMPUTE,
             RECIPE_TERMS,
             ANCHOR,
+            ANCHOR_TAIL,
             &[
                 "--rollout-num-gpus-per-engine 2",
                 "--colocate",
@@ -350,6 +435,8 @@ fn the_recipes_as_slime_commands() {
                 "--num-query-groups 4",
                 "--kv-channels 128",
                 "--vocab-size 151936",
+                // 151,936/2 = 75,968 = 1,187·64: Megatron's default 128 would pad it.
+                "--make-vocab-size-divisible-by 64",
                 "--untie-embeddings-and-output-weights",
                 "--num-experts 128",
                 "--moe-router-topk 8",

@@ -30,10 +30,13 @@ impl Plan {
         }
     }
 
-    /// The model's FLOPs of one step, recomputation left out: (6·P_act + 6·F·a·head_dim·s)·T
-    /// (Kaplan et al. 2020 for 6 per parameter and token). MFU divides these.
+    /// The model's FLOPs of one step, recomputation left out: (6·P_mm + 6·F·a·head_dim·s)·T,
+    /// with P_mm the parameters a token meets in a matrix product ([`crate::Model::
+    /// matmul_params`]: the output layer once, no input-embedding product), as Megatron-LM's
+    /// `num_floating_point_operations` counts them (Kaplan et al. 2020 for 6 per parameter and
+    /// token). MFU divides these.
     pub(crate) fn model_flops<Q: Quantity>(&self) -> Q {
-        (Q::lit(6.0) * count_of("P_act", self.model().active_params()) + self.attention_per_token())
+        (Q::lit(6.0) * count_of("P_mm", self.model().matmul_params()) + self.attention_per_token())
             * self.tokens::<Q>().named("T", Show::Count)
     }
 
@@ -94,9 +97,10 @@ impl Plan {
 
     /// Compute time at the roofline (SPEC §17):
     /// (6·P_dense·T·max(1, R/T_l) + 6·P_e·T·max(1, R/T_e) + 6·F·a·head_dim·s·T)
-    /// (× 4/3 with full recompute) ÷ (N·TFLOP/s·10¹²), with P_dense the parameters every
-    /// token meets and P_e = P_routed·top_k/experts the routed experts' share (a dense model
-    /// has only the first term, with P_act). Attention's products are not weight-bound.
+    /// (× 4/3 with full recompute) ÷ (N·TFLOP/s·10¹²), with P_dense the matrix parameters
+    /// every token meets (P_mm less the routed experts' share) and P_e = P_routed·top_k/experts
+    /// that share (a dense model has only the first term, with P_mm). Attention's products
+    /// are not weight-bound.
     pub(crate) fn compute<Q: Quantity>(&self) -> Q {
         match Kernels::of(self.config()) {
             Some(kernels) => self.kernel_compute(&kernels),
@@ -121,17 +125,17 @@ impl Plan {
         let weights = match (model.moe, self.expert_roofline::<Q>()) {
             (Some(moe), Some(expert_factor)) => {
                 let routed = || count_of::<Q>("P_routed", model.routed_params());
-                let dense =
-                    (count_of::<Q>("P", model.params) - routed()).named("P_dense", Show::Count);
-                let active = (routed() * count_of("top_k", moe.top_k)
-                    / count_of("experts", moe.experts))
-                .named("P_e", Show::Count);
+                let active = || {
+                    (routed() * count_of("top_k", moe.top_k) / count_of("experts", moe.experts))
+                        .named("P_e", Show::Count)
+                };
+                let dense = (count_of::<Q>("P_mm", model.matmul_params()) - active())
+                    .named("P_dense", Show::Count);
+                let active = active();
                 Q::lit(6.0) * dense * tokens() * self.roofline()
                     + Q::lit(6.0) * active * tokens() * expert_factor
             }
-            _ => {
-                Q::lit(6.0) * count_of("P_act", model.active_params()) * tokens() * self.roofline()
-            }
+            _ => Q::lit(6.0) * count_of("P_mm", model.matmul_params()) * tokens() * self.roofline(),
         };
         self.with_recompute(weights + self.attention_per_token::<Q>() * tokens())
             / (count_of::<Q>("N", self.gpus())

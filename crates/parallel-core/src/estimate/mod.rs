@@ -40,7 +40,7 @@ mod kernels;
 pub struct Estimate {
     /// T = d·m·b·s, tokens per step across the grid.
     pub tokens_per_step: f64,
-    /// (6·P_act + 6·F·a·head_dim·s)·T, × 4/3 with full recompute.
+    /// (6·P_mm + 6·F·a·head_dim·s)·T, × 4/3 with full recompute (P_mm: [`crate::Model::matmul_params`]).
     pub flops_per_step: f64,
     /// FLOPs at the roofline ÷ (N · gpu_tflops · 10¹²).
     pub compute_s: Seconds,
@@ -179,7 +179,9 @@ fn seconds_of<Q: Quantity>(times: &[CommTime], blocking: bool) -> Q {
 }
 
 impl Plan {
-    /// FLOPs of one step (SPEC §12): (6·P_act + 6·F·a·head_dim·s)·T, the second term being
+    /// FLOPs of one step (SPEC §12): (6·P_mm + 6·F·a·head_dim·s)·T, P_mm the parameters a
+    /// token meets in a matrix product (the output layer once, no input embedding, norms or
+    /// routers: Megatron-LM's `num_floating_point_operations`), the second term being
     /// causal attention's score and value products over the F full-attention layers; × 4/3
     /// with full recompute (one more forward). Sources: Kaplan et al. 2020 (6·P per token),
     /// Narayanan et al. 2021 §5.1 (attention, recomputation).

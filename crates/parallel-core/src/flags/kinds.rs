@@ -104,6 +104,18 @@ pub enum EngineRule {
         /// p.
         pp: u32,
     },
+    /// Megatron-Core's `initialize_model_parallel` (parallel_state.py): "When not using pp-last
+    /// rank ordering, the data parallel size of the attention and moe layers must be the
+    /// same". The lab's order tp-cp-pp-dp is `--use-tp-pp-dp-mapping`, which is not pp-last;
+    /// with p > 1 the expert mesh's data-parallel size N/(etp·e·p) must then equal d.
+    OrderDataParallel {
+        /// d, the attention layers' data-parallel size N/(t·c·p).
+        attention_dp: u32,
+        /// N/(etp·e·p), the expert layers' (etp = t and e = 1 for a dense model).
+        expert_dp: u32,
+        /// The groups that move on the grid under Megatron's default order tp-cp-dp-pp.
+        moved: MovedGroups,
+    },
     /// DeepSpeed's pipeline engine: "ZeRO-2 and ZeRO-3 are incompatible with pipeline
     /// parallelism".
     PipelineZero {
@@ -124,6 +136,7 @@ impl EngineRule {
             EngineRule::ExpertsByEp { .. } => Field::Ep,
             EngineRule::InterleavedMicroBatches { .. } => Field::MicroBatches,
             EngineRule::PipelineZero { .. } => Field::Zero,
+            EngineRule::OrderDataParallel { .. } => Field::Order,
         }
     }
 
@@ -158,11 +171,47 @@ impl EngineRule {
                 Lang::En => format!("the interleaved schedule needs at least pipeline_model_parallel_size = {pp} micro-batches (got {micro_batches})"),
                 Lang::Zh => format!("interleaved 调度至少需要 PP = {pp} 个 micro-batch（现在是 {micro_batches}）"),
             },
+            EngineRule::OrderDataParallel { attention_dp, expert_dp, moved } => match lang {
+                Lang::En => format!(
+                    "with --use-tp-pp-dp-mapping (order tp-cp-pp-dp) and pipeline stages, the data-parallel size of the attention layers ({attention_dp}) and of Megatron-Core's expert mesh N/(etp·e·p) ({expert_dp}, built for dense models too) must be the same; Megatron's default order tp-cp-dp-pp (pp last) runs this plan, and moves its {} groups on the grid",
+                    moved.names()
+                ),
+                Lang::Zh => format!(
+                    "用 --use-tp-pp-dp-mapping（顺序 tp-cp-pp-dp）且有流水线时，注意力层的 DP 大小（{attention_dp}）必须等于 Megatron-Core 专家网格的 N/(etp·e·p)（{expert_dp}，稠密模型也有这个网格）；Megatron 默认的顺序 tp-cp-dp-pp（PP 在最外层）能运行这个方案，网格上会移动的是 {} 组",
+                    moved.names()
+                ),
+            },
             EngineRule::PipelineZero { zero, pp } => match lang {
                 Lang::En => format!("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism (zero {zero}, pipeline {pp} stages)"),
                 Lang::Zh => format!("ZeRO-2 和 ZeRO-3 不能与流水线并行同用（ZeRO {zero}，PP = {pp}）"),
             },
         }
+    }
+}
+
+/// Which of a card's groups differ between two rank orders of one plan: bits in the order
+/// TP, CP, PP, DP, EP, EDP (kept as bits so that this leaf module needs no grid type).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MovedGroups(pub u8);
+
+impl MovedGroups {
+    /// The groups' names, in the bits' order.
+    pub const NAMES: [&'static str; 6] = ["TP", "CP", "PP", "DP", "EP", "EDP"];
+
+    /// The names of the groups that move, joined by "/" ("PP/DP").
+    ///
+    /// ```
+    /// use parallel_core::flags::MovedGroups;
+    /// assert_eq!(MovedGroups(0b1100).names(), "PP/DP");
+    /// ```
+    pub fn names(self) -> String {
+        Self::NAMES
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, name)| *name)
+            .collect::<Vec<_>>()
+            .join("/")
     }
 }
 

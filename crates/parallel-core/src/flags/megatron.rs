@@ -33,6 +33,41 @@ pub(super) fn interleaved(plan: &Plan) -> bool {
     plan.schedule() == Schedule::Interleaved && plan.virtual_stages() > 1
 }
 
+/// The expert layers' data-parallel size in Megatron-Core's expert mesh, N/(etp·e·p): etp = 1
+/// and e as written for a MoE model, etp = t and e = 1 (Megatron's defaults) for a dense one.
+pub(super) fn expert_dp(plan: &Plan) -> u32 {
+    let d = plan.degrees();
+    let (etp, ep) = if plan.model().is_moe() {
+        (1, d.ep)
+    } else {
+        (d.tp, 1)
+    };
+    plan.gpus() / (etp * ep * d.pp).max(1)
+}
+
+/// Whether Megatron-Core refuses the plan's order as written: tp-cp-pp-dp (not pp-last) with
+/// p > 1 and the expert mesh's data-parallel size other than d.
+pub(super) fn order_clash(plan: &Plan) -> bool {
+    let d = plan.degrees();
+    plan.order() == RankOrder::TpCpPpDp && d.pp > 1 && expert_dp(plan) != d.dp
+}
+
+/// Whether the Megatron writer uses the pp-last order tp-cp-dp-pp for a tp-cp-pp-dp plan
+/// that Megatron refuses as written: at d = 1 the two orders give every card the same groups.
+pub(super) fn pp_last_instead(plan: &Plan) -> bool {
+    order_clash(plan) && plan.degrees().dp == 1
+}
+
+/// The rank order the Megatron-LM and slime lines launch `plan` in: its own, or Megatron's
+/// pp-last tp-cp-dp-pp where Megatron refuses tp-cp-pp-dp and d = 1 (the same groups).
+pub fn launch_order(plan: &Plan) -> RankOrder {
+    if pp_last_instead(plan) {
+        RankOrder::TpCpDpPp
+    } else {
+        plan.order()
+    }
+}
+
 struct Args(Vec<String>);
 
 impl Args {
@@ -99,7 +134,12 @@ pub(super) fn write(plan: &Plan, engine: Engine) -> Flags {
     if d.tp > 1 {
         a.flag(n::SEQUENCE_PARALLEL);
     }
-    if plan.order() == RankOrder::TpCpPpDp {
+    if pp_last_instead(plan) {
+        notes.push(Note::new(
+            "Megatron-Core 拒绝 --use-tp-pp-dp-mapping（注意力层与专家层的 DP 大小不同）；DP = 1 时两种顺序的分组完全相同，所以命令用 Megatron 默认的 tp-cp-dp-pp 顺序。",
+            "Megatron-Core refuses --use-tp-pp-dp-mapping here (the attention and expert layers' data-parallel sizes differ); with DP 1 both orders give every card the same groups, so the command keeps Megatron's default order tp-cp-dp-pp.",
+        ));
+    } else if plan.order() == RankOrder::TpCpPpDp {
         a.flag(n::TP_PP_DP_MAPPING);
     }
     let b = plan.micro_batch_size();
@@ -156,7 +196,7 @@ pub(super) fn write(plan: &Plan, engine: Engine) -> Flags {
     if plan.precision() == Precision::Bf16Grads {
         a.flag(n::GRAD_REDUCE_BF16);
     }
-    model_args(&c.model, model, &mut a.0, &mut notes);
+    model_args(&c.model, model, d.tp, &mut a.0, &mut notes);
     rollout_args(c, engine, &mut a, &mut notes);
     notes.push(Note::new(
         "显存容量、NVLink/网络/PCIe 带宽和主机内存是集群本身的，不是启动参数；数据、分词器、学习率等训练设置由你补上。",

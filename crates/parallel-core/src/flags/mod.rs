@@ -36,7 +36,8 @@ mod rules;
 mod shell;
 mod values;
 
-pub use kinds::{Engine, EngineRule, LaunchError};
+pub use kinds::{Engine, EngineRule, LaunchError, MovedGroups};
+pub use megatron::launch_order;
 pub use output::{Flags, Note};
 pub use read::{read_launch, Launch};
 pub use rules::check;

@@ -17,6 +17,7 @@ use crate::model::{InlineModel, Mlp, Model, ModelChoice, Preset};
 pub(super) fn model_args(
     choice: &ModelChoice,
     m: &Model,
+    tp: u32,
     args: &mut Vec<String>,
     notes: &mut Vec<Note>,
 ) {
@@ -42,6 +43,16 @@ pub(super) fn model_args(
     };
     value(n::KV_CHANNELS, m.head_dim.to_string());
     value(n::VOCAB, m.vocab.to_string());
+    if let Some(divisor) = vocab_divisor(m.vocab, tp) {
+        value(n::VOCAB_DIVISOR, divisor.to_string());
+    }
+    if u64::from(m.vocab) % u64::from(tp.max(1)) != 0 {
+        let padded = u64::from(m.vocab).div_ceil(u64::from(tp)) * u64::from(tp);
+        notes.push(Note::new(
+            format!("词表 {} 不能被 TP = {tp} 整除：Megatron 把它补到 {padded} 行，实验室按 {} 行计算。", m.vocab, m.vocab),
+            format!("The vocabulary of {} does not divide by TP {tp}: Megatron pads it to {padded} rows, while the lab counts {}.", m.vocab, m.vocab),
+        ));
+    }
     if !m.tied_embeddings {
         args.push(n::UNTIE.to_string());
     }
@@ -99,6 +110,26 @@ pub(super) fn model_args(
 /// The vocabulary of the tokenizers Megatron-LM's own example scripts name instead of giving
 /// `--vocab-size`: GPT-2's BPE (`gpt2-vocab.json` + `gpt2-merges.txt`, 50,257 tokens; the one
 /// tokenizer that reads a merge file) and Llama 2's SentencePiece model (32,000 tokens).
+/// The `--make-vocab-size-divisible-by` that keeps Megatron from padding a vocabulary of
+/// `vocab` rows at TP `tp`: none when its default 128 already divides V/t; else the largest
+/// power of two up to 128 that divides V/t (1 when t does not divide V, and Megatron pads to
+/// a multiple of t, which the writer notes). Llama 3's 128,256 at TP 1 needs none
+/// (1,002·128); at TP 8 it gets 32 (16,032 = 501·32); 32,000 at TP 8 gets 32 (4,000 = 125·32).
+fn vocab_divisor(vocab: u32, tp: u32) -> Option<u32> {
+    let (vocab, tp) = (u64::from(vocab), u64::from(tp.max(1)));
+    if vocab % (128 * tp) == 0 {
+        return None;
+    }
+    if vocab % tp != 0 {
+        return Some(1);
+    }
+    let per_rank = vocab / tp;
+    (0..=7)
+        .rev()
+        .map(|k| 1u32 << k)
+        .find(|d| per_rank % u64::from(*d) == 0)
+}
+
 fn tokenizer_vocab(v: &Values) -> Option<(u32, &'static str)> {
     match v.text(n::TOKENIZER_TYPE) {
         Some("GPT2BPETokenizer") => Some((50_257, "GPT-2")),
@@ -360,6 +391,23 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_vocabulary_divisor_keeps_megatron_from_padding() {
+        assert_eq!(vocab_divisor(128_256, 1), None); // 128,256 = 1,002 · 128
+        assert_eq!(vocab_divisor(128_256, 8), Some(32)); // 16,032 = 501 · 32
+        assert_eq!(vocab_divisor(32_000, 8), Some(32)); // 32,000/8 = 4,000 = 125 · 32
+        assert_eq!(vocab_divisor(50_257, 1), Some(1));
+        assert_eq!(vocab_divisor(50_258, 4), Some(1)); // t ∤ V: Megatron pads to 50,260
+        for (vocab, tp) in [(32_000, 8), (151_936, 16), (49_152, 3), (100_000, 4)] {
+            let divisor = u64::from(vocab_divisor(vocab, tp).unwrap_or(128));
+            let multiple = divisor * u64::from(tp);
+            assert_eq!(
+                u64::from(vocab).div_ceil(multiple) * multiple,
+                u64::from(vocab)
+            );
+        }
+    }
 
     #[test]
     fn patterns() {

@@ -99,6 +99,10 @@ pub const QUERY_GROUPS: &str = "--num-query-groups";
 pub const KV_CHANNELS: &str = "--kv-channels";
 /// `vocab_size` (TokenizerConfig, training_config.py).
 pub const VOCAB: &str = "--vocab-size";
+/// arguments.py `_add_network_size_args` (megatron-core 0.19.2, default 128): Megatron pads
+/// the vocabulary to a multiple of this × tensor_model_parallel_size
+/// (`vocab_size_with_padding`, megatron/core/tokenizers/utils/build_tokenizer.py).
+pub const VOCAB_DIVISOR: &str = "--make-vocab-size-divisible-by";
 /// arguments.py `_add_network_size_args`.
 pub const UNTIE: &str = "--untie-embeddings-and-output-weights";
 /// arguments.py `_add_moe_args` (`num_moe_experts` in TransformerConfig).

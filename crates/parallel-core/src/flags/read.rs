@@ -54,6 +54,7 @@ const VALUED: &[&str] = &[
     n::QUERY_GROUPS,
     n::KV_CHANNELS,
     n::VOCAB,
+    n::VOCAB_DIVISOR,
     n::NUM_EXPERTS,
     n::TOPK,
     n::MOE_FFN,

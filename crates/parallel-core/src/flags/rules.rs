@@ -11,6 +11,14 @@
 //!   schedules.py): micro-batches come in groups of `microbatch_group_size_per_vp_stage`
 //!   (default p) that must not exceed their number, so m ≥ p.
 //!
+//! Megatron-Core 0.19.2, `parallel_state.initialize_model_parallel`: with an order that does
+//! not end in pp (`--use-tp-pp-dp-mapping`, the lab's tp-cp-pp-dp) and p > 1, the expert
+//! mesh's data-parallel size N/(etp·e·p) must equal the attention's N/(t·c·p). The lab writes
+//! MoE plans with `--expert-tensor-parallel-size 1`; a dense model keeps Megatron's defaults
+//! etp = t, e = 1. So a dense plan with c > 1, or a MoE plan with e ≠ t·c, is refused in that
+//! order. When d = 1 both orders give the same groups, and the writer uses Megatron's pp-last
+//! order instead (`megatron::pp_last_instead`), with a note.
+//!
 //! DeepSpeed, deepspeedai/DeepSpeed @ edaa722126: `PipelineEngine.__init__`
 //! (deepspeed/runtime/pipe/engine.py) asserts "ZeRO-2 and ZeRO-3 are incompatible with
 //! pipeline parallelism".
@@ -19,9 +27,11 @@
 //! p = 1 or m not divisible by p): they are checked here again so that the engines' rules stand
 //! on their own.
 
-use super::kinds::{Engine, EngineRule, LaunchError};
-use super::megatron::{interleaved, megatron_layers};
+use super::kinds::{Engine, EngineRule, LaunchError, MovedGroups};
+use super::megatron::{expert_dp, interleaved, megatron_layers, order_clash};
+use crate::config::RankOrder;
 use crate::error::PlanError;
+use crate::grid::Dim;
 use crate::plan::Plan;
 
 /// The first of `engine`'s rules that `plan` breaks, as [`PlanError::Launch`], in the order
@@ -81,6 +91,13 @@ fn megatron_rule(plan: &Plan) -> Option<EngineRule> {
             });
         }
     }
+    if order_clash(plan) && d.dp > 1 {
+        return Some(EngineRule::OrderDataParallel {
+            attention_dp: d.dp,
+            expert_dp: expert_dp(plan),
+            moved: moved_by_pp_last(plan),
+        });
+    }
     if interleaved(plan) {
         if pp <= 1 {
             return Some(EngineRule::InterleavedPp);
@@ -93,6 +110,34 @@ fn megatron_rule(plan: &Plan) -> Option<EngineRule> {
         }
     }
     None
+}
+
+/// The groups that differ, for some card, between the plan's grid and the same plan in
+/// Megatron's default order tp-cp-dp-pp.
+fn moved_by_pp_last(plan: &Plan) -> MovedGroups {
+    let config = crate::PlanConfig {
+        order: RankOrder::TpCpDpPp,
+        ..plan.config().clone()
+    };
+    let Ok(other) = Plan::new(&config) else {
+        return MovedGroups::default();
+    };
+    let (a, b) = (plan.grid(), other.grid());
+    let dims = [Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp, Dim::Ep, Dim::Edp];
+    let mut bits = 0u8;
+    for (i, dim) in dims.into_iter().enumerate() {
+        if dim_is_grouped(plan, dim)
+            && (0..plan.gpus()).any(|card| a.group(card, dim).ok() != b.group(card, dim).ok())
+        {
+            bits |= 1 << i;
+        }
+    }
+    MovedGroups(bits)
+}
+
+/// Whether the card's groups along `dim` exist for this plan (EP and EDP only for MoE).
+fn dim_is_grouped(plan: &Plan, dim: Dim) -> bool {
+    !matches!(dim, Dim::Ep | Dim::Edp) || plan.model().is_moe()
 }
 
 fn deepspeed_rule(plan: &Plan) -> Option<EngineRule> {

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::Dim;
 
 /// The groups of one card, each listed in rank order: in the training phase its TP, CP, PP
-/// and DP groups (and EP and expert DP for MoE models with e > 1), from
+/// and DP groups (and EP and expert DP for every MoE model, e = 1 included), from
 /// [`crate::grid::Grid::groups`]; in the rollout phase (SPEC §15) its engine alone, from
 /// [`crate::Plan::groups_in`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -22,11 +22,11 @@ pub struct Groups {
     /// Cards of its DP group (empty in the rollout phase).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dp: Vec<u32>,
-    /// Cards of its EP group (MoE models with e > 1).
+    /// Cards of its EP group (MoE models; the card alone at e = 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ep: Option<Vec<u32>>,
     /// Cards of its expert-data-parallel group, those holding the same experts (MoE models
-    /// with e > 1).
+    /// models).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edp: Option<Vec<u32>>,
     /// Cards of its rollout engine (the rollout phase only).
@@ -48,8 +48,8 @@ impl Groups {
         }
     }
 
-    /// The cards of the group of `dim`; `None` for EP and expert DP when the model has no
-    /// experts spread (e = 1 or a dense model), for the offload (a card and its host), for
+    /// The cards of the group of `dim`; `None` for EP and expert DP when the model is dense,
+    /// for the offload (a card and its host), for
     /// the engine in the training phase and for the training groups in the rollout phase.
     ///
     /// ```

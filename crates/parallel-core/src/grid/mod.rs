@@ -56,6 +56,9 @@ pub struct Grid {
     strides: [u32; 4],
     /// EP degree (1 when the model is dense).
     ep: u32,
+    /// Whether the model has experts: its cards then have EP and expert-DP groups, at EP 1
+    /// too (Megatron-Core forms them for every MoE model: `parallel_state.py`'s expert mesh).
+    experts: bool,
 }
 
 const TP: usize = 0;
@@ -78,12 +81,15 @@ impl Grid {
             sizes,
             strides,
             ep: 1,
+            experts: false,
         }
     }
 
-    /// The same grid with expert-parallel groups of `ep` cards inside each stage.
+    /// The same grid for a MoE model, with expert-parallel groups of `ep` cards inside each
+    /// stage (groups of one card at EP 1).
     pub(crate) fn with_ep(mut self, ep: u32) -> Grid {
         self.ep = ep.max(1);
+        self.experts = true;
         self
     }
 
@@ -211,12 +217,12 @@ impl Grid {
             cp: self.group(card, Dim::Cp)?,
             pp: self.group(card, Dim::Pp)?,
             dp: self.group(card, Dim::Dp)?,
-            ep: if self.ep > 1 {
+            ep: if self.experts {
                 Some(self.group(card, Dim::Ep)?)
             } else {
                 None
             },
-            edp: if self.ep > 1 {
+            edp: if self.experts {
                 Some(self.group(card, Dim::Edp)?)
             } else {
                 None

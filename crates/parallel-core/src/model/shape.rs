@@ -140,6 +140,34 @@ impl Model {
         }
     }
 
+    /// Parameters a token meets in a matrix product, P_mm, as Megatron-LM counts a step's
+    /// FLOPs (`num_floating_point_operations`, megatron/training/training.py, megatron-core
+    /// 0.19.2): P_act less what that formula leaves out, namely the input embedding when untied
+    /// (a lookup, not a product; Kaplan et al. 2020 §2.1 leave embeddings out of 6N), the
+    /// norms (2h a layer and a final h) and the routers (h·experts a MoE layer). A tied
+    /// embedding is the output layer's matrix and stays, counted once.
+    ///
+    /// ```
+    /// use parallel_core::Preset;
+    /// let m = Preset::Llama3_8b.model(); // untied, 32 layers, h 4096, V 128,256
+    /// let input_embedding = 128_256.0 * 4096.0;
+    /// let norms = (2.0 * 32.0 + 1.0) * 4096.0;
+    /// assert_eq!(m.matmul_params(), m.active_params() - input_embedding - norms);
+    /// ```
+    pub fn matmul_params(&self) -> f64 {
+        let h = f64::from(self.hidden);
+        let input_embedding = if self.tied_embeddings {
+            0.0
+        } else {
+            f64::from(self.vocab) * h
+        };
+        let norms = (2.0 * f64::from(self.layers) + 1.0) * h;
+        let routers = self
+            .moe
+            .map_or(0.0, |m| f64::from(m.moe_layers) * h * f64::from(m.experts));
+        self.active_params() - input_embedding - norms - routers
+    }
+
     /// Layers with a dense MLP, L − moe_layers.
     pub fn dense_layers(&self) -> u32 {
         self.layers - self.moe.map_or(0, |m| m.moe_layers)

@@ -40,7 +40,8 @@ pub const DIM_TIME: Text = Text {
 };
 /// The assumptions, at this plan's card.
 pub const ASSUMPTIONS: Text = Text {
-    zh: "这是估算，不是测量。FLOPs = (6·P_act + 6·F·a·head_dim·s)·T，全量重计算再 ×{recompute}。\
+    zh: "这是估算，不是测量。FLOPs = (6·P_mm + 6·F·a·head_dim·s)·T（P_mm：每个 token 经过矩阵乘的参数，\
+         输出层只算一次，不含输入嵌入、归一化和路由器，与 Megatron-LM 的计数相同），全量重计算再 ×{recompute}。\
          计算时间 = FLOPs ÷ (N × 每卡 {tflops} TFLOP/s 的有效算力)，权重部分再乘屋顶线倍数 \
          max(1, R/T_l)：R = 有效算力 ÷ 显存带宽 {hbm} TB/s，T_l = s·b/c 是每卡每个 micro-batch 的 \
          token 数（路由专家按各自分到的 token 另算）。每次集合通信 = 步数 × α + 字节 ÷ 带宽，\
@@ -50,8 +51,9 @@ pub const ASSUMPTIONS: Text = Text {
          还要各 all-gather 一次权重。气泡 = 计算 × (p−1)/(v·m)；TP、CP、EP、PP 在关键路径上，\
          DP 与专家 DP 只能藏在反向传播（计算的 {backward}）后面。MFU = 模型 FLOPs ÷ \
          (N × 峰值 {peak} TFLOP/s × 每步时间)。",
-    en: "An estimate, not a measurement. FLOPs = (6·P_act + 6·F·a·head_dim·s)·T, × {recompute} with \
-         full recompute. Compute = FLOPs ÷ (N × an effective {tflops} TFLOP/s per card), the \
+    en: "An estimate, not a measurement. FLOPs = (6·P_mm + 6·F·a·head_dim·s)·T (P_mm: the parameters \
+         a token meets in a matrix product, the output layer once, no input embedding, norms or \
+         routers, as Megatron-LM counts), × {recompute} with full recompute. Compute = FLOPs ÷ (N × an effective {tflops} TFLOP/s per card), the \
          weights' part × the roofline factor max(1, R/T_l): R = that rate ÷ the HBM's {hbm} \
          TB/s, T_l = s·b/c the tokens of a micro-batch on a card (routed experts by the tokens \
          each receives). Each collective call = steps × α + bytes ÷ bandwidth, α = \
