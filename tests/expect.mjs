@@ -91,7 +91,7 @@ export function fixed(x, digits) {
 /** "55.6 GB": the core's Bytes display, one decimal in GB. */
 export const gb = (bytes) => `${fixed(bytes / 1e9, 1)} GB`;
 
-/** "18.47 s", "67.1 ms" or "14.0 µs" (under a tenth of a millisecond): the core's Seconds display. */
+/** "17.64 s", "67.1 ms" or "14.0 µs" (under a tenth of a millisecond): the core's Seconds display. */
 export const secondsText = (s) => {
   if (s >= 1) return `${fixed(s, 2)} s`;
   if (s > 0 && s < 1e-4) return `${fixed(s * 1e6, 1)} µs`;

@@ -180,8 +180,8 @@ REPORT
   the card), "colocated", "cards" (N, or
   N + R), "peak" (colocated: max(training total, rollout total)), "peak_phase"
   (training|rollout)}. In the estimate:
-  FLOPs = (6*P_mm + 6*F*a*head_dim*s)*T (x @RECOMPUTE@ with full recompute; P_mm = P_act less an
-  untied input embedding, the norms and the routers, as Megatron counts); compute = the weight
+  FLOPs = (6*P_mm + 6*F*a*head_dim*s)*T (x @RECOMPUTE@ with full recompute), P_mm = P_act less an
+  untied input embedding, the norms and the routers, as Megatron counts; compute = the weight
   FLOPs x max(1, R/T_l) (R = gpu_tflops/hbm_tbps, T_l = s*b/c tokens a card; routed experts
   at T_e = T_l*top_k*e/experts) + attention FLOPs, / (N*gpu_tflops*1e12); each dimension
   costs calls*steps*alpha + bytes/bandwidth (TP bytes x @TP_BYTES@ and 6 calls a layer with full

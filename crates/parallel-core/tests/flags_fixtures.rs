@@ -5,8 +5,8 @@
 
 use parallel_core::flags::{flags, read_launch, Engine};
 use parallel_core::{
-    InlineModel, ModelChoice, Plan, PlanConfig, PlanError, Precision, Preset, RankOrder, Recompute,
-    Rollout,
+    InlineModel, Mlp, ModelChoice, Plan, PlanConfig, PlanError, Precision, Preset, RankOrder,
+    Recompute, Rollout,
 };
 
 fn fixture(name: &str) -> String {
@@ -36,6 +36,8 @@ fn megatron_gpt3_175b() {
         layers: Some(96),
         heads: Some(96),
         ffn: Some(4 * 12_288),
+        // No --swiglu: GPT-3's GeLU MLP, two matrices.
+        mlp: Mlp::Plain,
         vocab: Some(50_257),
         tied_embeddings: true,
         ..InlineModel::default()

@@ -282,6 +282,10 @@ const ANCHOR: &[&str] = &[
 /// default 128·t would pad 248,320: at TP 8, 248,320/8 = 31,040 = 485·64).
 const ANCHOR_TAIL: &[&str] = &[
     "--untie-embeddings-and-output-weights",
+    "--swiglu",
+    "--normalization RMSNorm",
+    "--disable-bias-linear",
+    "--position-embedding-type rope",
     "--experimental-attention-variant gated_delta_net",
     "--linear-attention-freq 4",
 ];
@@ -323,11 +327,13 @@ fn the_lesson_s_plans_as_commands() {
                 "--micro-batch-size 1",
                 "--global-batch-size 64",
                 "--seq-length 4096",
+                "--max-position-embeddings 4096",
             ],
             FULL_RECOMPUTE,
             &[
                 "--use-megatron-fsdp",
                 "--data-parallel-sharding-strategy optim_grads_params",
+                "--ckpt-format fsdp_dtensor",
                 "--bf16",
                 "--grad-reduce-in-bf16",
             ],
@@ -340,7 +346,7 @@ fn the_lesson_s_plans_as_commands() {
         Engine::Megatron,
         &[
             &[
-                "torchrun --nnodes 8 --nproc-per-node 8 pretrain_gpt.py",
+                "CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun --nnodes 8 --nproc-per-node 8 pretrain_gpt.py",
                 "--tensor-model-parallel-size 8",
                 "--pipeline-model-parallel-size 8",
                 "--context-parallel-size 1",
@@ -349,6 +355,7 @@ fn the_lesson_s_plans_as_commands() {
                 "--micro-batch-size 1",
                 "--global-batch-size 8",
                 "--seq-length 4096",
+                "--max-position-embeddings 4096",
             ],
             FULL_RECOMPUTE,
             &["--bf16", "--grad-reduce-in-bf16"],
@@ -376,7 +383,7 @@ fn the_recipes_as_slime_commands() {
         Engine::Slime,
         &[
             &[
-                "python3 train.py",
+                "CUDA_DEVICE_MAX_CONNECTIONS=1 python3 train.py",
                 "--actor-num-nodes 4",
                 "--actor-num-gpus-per-node 8",
                 "--tensor-model-parallel-size 4",
@@ -388,6 +395,7 @@ fn the_recipes_as_slime_commands() {
                 "--micro-batch-size 1",
                 "--global-batch-size 8",
                 "--seq-length 133120",
+                "--max-position-embeddings 133120",
             ],
             FULL_RECOMPUTE,
             RECIPE_TERMS,
@@ -411,7 +419,7 @@ fn the_recipes_as_slime_commands() {
         Engine::Slime,
         &[
             &[
-                "python3 train.py",
+                "CUDA_DEVICE_MAX_CONNECTIONS=1 python3 train.py",
                 "--actor-num-nodes 1",
                 "--actor-num-gpus-per-node 8",
                 "--tensor-model-parallel-size 2",
@@ -424,6 +432,7 @@ fn the_recipes_as_slime_commands() {
                 "--micro-batch-size 1",
                 "--global-batch-size 8",
                 "--seq-length 133120",
+                "--max-position-embeddings 133120",
             ],
             FULL_RECOMPUTE,
             RECIPE_TERMS,
@@ -438,6 +447,10 @@ fn the_recipes_as_slime_commands() {
                 // 151,936/2 = 75,968 = 1,187·64: Megatron's default 128 would pad it.
                 "--make-vocab-size-divisible-by 64",
                 "--untie-embeddings-and-output-weights",
+                "--swiglu",
+                "--normalization RMSNorm",
+                "--disable-bias-linear",
+                "--position-embedding-type rope",
                 "--num-experts 128",
                 "--moe-router-topk 8",
                 "--moe-ffn-hidden-size 768",

@@ -47,9 +47,10 @@ fn check_outcome(base: &PlanConfig, top: usize) -> parallel_core::search::Search
     }
     for (i, pair) in found.plans.windows(2).enumerate() {
         let (a, b) = (&pair[0].report, &pair[1].report);
-        // Under 80% of the card first (Fujii et al. 2024), then by step, then by memory;
-        // only the first plan may be slower than the second, when it alone does not split
-        // the sequence and is equally quick.
+        // Under 80% of the card first (Fujii et al. 2024), then by step; at the very same step
+        // fewer pipeline stages, then less memory (`search::rank`); only the first plan may be
+        // slower than the second, when it alone does not split the sequence and is equally
+        // quick.
         assert!(
             a.memory.tight <= b.memory.tight,
             "a tight plan before a comfortable one"
@@ -61,7 +62,10 @@ fn check_outcome(base: &PlanConfig, top: usize) -> parallel_core::search::Search
         assert!(
             a.memory.tight != b.memory.tight
                 || a.estimate.step_s < b.estimate.step_s
-                || (a.estimate.step_s == b.estimate.step_s && a.memory.total <= b.memory.total)
+                || (a.estimate.step_s == b.estimate.step_s
+                    && (pair[0].config.pp < pair[1].config.pp
+                        || (pair[0].config.pp == pair[1].config.pp
+                            && a.memory.total <= b.memory.total)))
                 || without_cp_first
         );
         if !a.memory.tight && b.memory.tight {

@@ -68,6 +68,14 @@ pub fn launch_order(plan: &Plan) -> RankOrder {
     }
 }
 
+/// Whether the line sets `CUDA_DEVICE_MAX_CONNECTIONS=1`: Megatron's `validate_args` requires
+/// it when t or c > 1 (on cards before Blackwell; harmless after), except with Megatron-FSDP
+/// (ZeRO 2 and 3), which requires it unset.
+fn single_connection(plan: &Plan) -> bool {
+    let d = plan.degrees();
+    (d.tp > 1 || d.cp > 1) && plan.zero() < 2
+}
+
 struct Args(Vec<String>);
 
 impl Args {
@@ -112,10 +120,16 @@ pub(super) fn write(plan: &Plan, engine: Engine) -> Flags {
     let mut a = Args(Vec::new());
     let (node_count, per_node) = nodes(plan, &mut notes);
     if engine == Engine::Slime {
+        if single_connection(plan) {
+            a.flag(n::SINGLE_CONNECTION);
+        }
         a.0.extend(["python3".to_string(), "train.py".to_string()]);
         a.value(n::ACTOR_NODES, node_count);
         a.value(n::ACTOR_GPUS_PER_NODE, per_node);
     } else {
+        if single_connection(plan) {
+            a.flag(n::SINGLE_CONNECTION);
+        }
         a.flag("torchrun");
         a.value(n::NNODES, node_count);
         a.value(n::NPROC_PER_NODE, per_node);
@@ -147,6 +161,7 @@ pub(super) fn write(plan: &Plan, engine: Engine) -> Flags {
     a.value(n::MICRO_BATCH, b);
     a.value(n::GLOBAL_BATCH, global);
     a.value(n::SEQ_LENGTH, plan.seq_len());
+    a.value(n::MAX_POSITIONS, plan.seq_len());
     match plan.schedule() {
         Schedule::Interleaved if !interleaved(plan) => notes.push(Note::new(
             "每段只有 1 个模型块的 interleaved 就是 1F1B：命令里不写虚拟流水线。",
@@ -180,10 +195,12 @@ pub(super) fn write(plan: &Plan, engine: Engine) -> Flags {
         2 => {
             a.flag(n::MEGATRON_FSDP);
             a.value(n::SHARDING, "optim_grads");
+            a.value(n::CKPT_FORMAT, "fsdp_dtensor");
         }
         3 => {
             a.flag(n::MEGATRON_FSDP);
             a.value(n::SHARDING, "optim_grads_params");
+            a.value(n::CKPT_FORMAT, "fsdp_dtensor");
         }
         _ => {}
     }

@@ -56,6 +56,30 @@ pub(super) fn model_args(
     if !m.tied_embeddings {
         args.push(n::UNTIE.to_string());
     }
+    // What the lab's count assumes of every layer (SPEC §8): RMSNorm (one weight vector a
+    // norm), no biases, rotary positions (no position table); a gated MLP is `--swiglu`.
+    if m.mlp == Mlp::Gated {
+        args.push(n::SWIGLU.to_string());
+    } else if m.moe.is_some() {
+        notes.push(Note::new(
+            "Megatron-LM 的 --swiglu 同时决定稠密 MLP 和专家：这个模型的稠密 MLP 不带门控、专家带门控（实验室按 3 个矩阵计专家），命令里无法同时写出。",
+            "Megatron-LM's --swiglu sets the dense MLP and the experts alike: this model's dense MLP is plain while its experts are gated (the lab counts three matrices an expert), which one command cannot say.",
+        ));
+    }
+    args.extend(
+        [
+            n::NORMALIZATION,
+            "RMSNorm",
+            n::NO_BIAS,
+            n::POSITION_EMBEDDING,
+            "rope",
+        ]
+        .map(String::from),
+    );
+    notes.push(Note::new(
+        "RoPE 的底数不影响计数，命令里没写：Megatron 默认 10000，请按你的模型加上 --rotary-base。",
+        "RoPE's base does not change any count and is not written: Megatron's default is 10,000; add --rotary-base for your model's.",
+    ));
     if let Some(moe) = m.moe {
         let mut value = |flag: &str, v: String| {
             args.push(flag.to_string());
@@ -75,6 +99,9 @@ pub(super) fn model_args(
             );
         }
     }
+    if m.moe.is_some_and(|moe| moe.top_k == 1) {
+        args.push(n::PRE_SOFTMAX.to_string());
+    }
     if m.full_attention_layers < m.layers {
         args.push(n::ATTENTION_VARIANT.to_string());
         args.push("gated_delta_net".to_string());
@@ -86,6 +113,10 @@ pub(super) fn model_args(
         };
         args.push(n::LINEAR_FREQ.to_string());
         args.push(freq);
+        notes.push(Note::new(
+            "线性注意力（Gated DeltaNet）的头数和维度不在实验室的模型里：Megatron 用它的默认值（16 个 key 头、32 个 value 头，各 128 维，卷积核 4），请按你的模型加上 --linear-num-key-heads 等参数。",
+            "The linear attention's (Gated DeltaNet) head counts and dimensions are not in the lab's model: Megatron takes its defaults (16 key heads and 32 value heads of 128, convolution 4); add --linear-num-key-heads and the others for your model.",
+        ));
     }
     if let Some(mla) = m.mla {
         args.push(n::MLA.to_string());
@@ -93,6 +124,10 @@ pub(super) fn model_args(
         args.push(mla.kv_lora_rank.to_string());
         args.push(n::QK_POS_EMB_HEAD_DIM.to_string());
         args.push(mla.qk_rope_head_dim.to_string());
+        notes.push(Note::new(
+            "MLA 的 q 压缩秩和 q/v 头维度不在实验室的模型里：Megatron 用默认值（--q-lora-rank 缺省为不压缩、--qk-head-dim 128、--v-head-dim 128），请按你的模型补上。",
+            "MLA's query rank and query/value head dimensions are not in the lab's model: Megatron takes its defaults (--q-lora-rank unset, --qk-head-dim 128, --v-head-dim 128); add your model's.",
+        ));
     }
     let own_count = match choice {
         ModelChoice::Inline(inline) => inline.params.is_some(),
@@ -236,9 +271,12 @@ pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoic
         head_dim: Some(head_dim).filter(|d| *d != (hidden / heads).max(1)),
         full_attention_layers: full_attention_layers.filter(|f| *f != layers),
         ffn,
-        // Megatron-LM's `--swiglu` is not read: a model from flags is gated, as every
-        // preset and slime recipe is.
-        mlp: Mlp::Gated,
+        // Megatron-LM's MLP is GeLU with two matrices unless `--swiglu`.
+        mlp: if v.has(n::SWIGLU) {
+            Mlp::Gated
+        } else {
+            Mlp::Plain
+        },
         vocab: Some(vocab),
         tied_embeddings: !v.has(n::UNTIE),
         moe_layers,

@@ -43,6 +43,12 @@ pub const MICRO_BATCH: &str = "--micro-batch-size";
 pub const GLOBAL_BATCH: &str = "--global-batch-size";
 /// arguments.py `_add_data_args`.
 pub const SEQ_LENGTH: &str = "--seq-length";
+/// arguments.py `_add_network_size_args`; `validate_args` requires it (megatron-core 0.19.2,
+/// even with RoPE) and asserts it is at least `seq_length`.
+pub const MAX_POSITIONS: &str = "--max-position-embeddings";
+/// The environment variable `validate_args` requires to be 1 when t or c > 1 on cards before
+/// Blackwell, and not 1 with Megatron-FSDP (arguments.py, megatron-core 0.19.2).
+pub const SINGLE_CONNECTION: &str = "CUDA_DEVICE_MAX_CONNECTIONS=1";
 
 // ---- the interleaved schedule ----
 /// arguments.py `_add_distributed_args`.
@@ -67,6 +73,9 @@ pub const DISTRIBUTED_OPTIMIZER: &str = "--use-distributed-optimizer";
 pub const MEGATRON_FSDP: &str = "--use-megatron-fsdp";
 /// arguments.py `_add_distributed_args`: no_shard, optim, optim_grads, optim_grads_params.
 pub const SHARDING: &str = "--data-parallel-sharding-strategy";
+/// arguments.py `_add_checkpointing_args`; `validate_args` asserts "Megatron-FSDP requires the
+/// `fsdp_dtensor` checkpointing format" (megatron-core 0.19.2).
+pub const CKPT_FORMAT: &str = "--ckpt-format";
 
 // ---- offload (seed 000's recipes): arguments.py ----
 /// arguments.py `_add_training_args`.
@@ -103,6 +112,20 @@ pub const VOCAB: &str = "--vocab-size";
 /// the vocabulary to a multiple of this × tensor_model_parallel_size
 /// (`vocab_size_with_padding`, megatron/core/tokenizers/utils/build_tokenizer.py).
 pub const VOCAB_DIVISOR: &str = "--make-vocab-size-divisible-by";
+/// arguments.py `_add_network_size_args`: a gated SiLU MLP (`gated_linear_unit` and
+/// `activation_func` silu in `core_transformer_config_from_args`); without it, GeLU and two
+/// matrices.
+pub const SWIGLU: &str = "--swiglu";
+/// `normalization` (TransformerConfig: "LayerNorm" by default, or "RMSNorm").
+pub const NORMALIZATION: &str = "--normalization";
+/// `add_bias_linear` (TransformerConfig, default true; its flag stores false).
+pub const NO_BIAS: &str = "--disable-bias-linear";
+/// arguments.py `_add_network_size_args` (default "learned_absolute"; "rope" adds no
+/// parameter).
+pub const POSITION_EMBEDDING: &str = "--position-embedding-type";
+/// `moe_router_pre_softmax` (TransformerConfig): `__post_init__` raises "Please use
+/// --moe-router-pre-softmax when topk is 1" for a softmax router at top-1.
+pub const PRE_SOFTMAX: &str = "--moe-router-pre-softmax";
 /// arguments.py `_add_network_size_args`.
 pub const UNTIE: &str = "--untie-embeddings-and-output-weights";
 /// arguments.py `_add_moe_args` (`num_moe_experts` in TransformerConfig).

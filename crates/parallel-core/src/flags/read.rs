@@ -55,6 +55,10 @@ const VALUED: &[&str] = &[
     n::KV_CHANNELS,
     n::VOCAB,
     n::VOCAB_DIVISOR,
+    n::MAX_POSITIONS,
+    n::CKPT_FORMAT,
+    n::NORMALIZATION,
+    n::POSITION_EMBEDDING,
     n::NUM_EXPERTS,
     n::TOPK,
     n::MOE_FFN,
@@ -93,6 +97,9 @@ const SWITCHES: &[&str] = &[
     n::GRAD_REDUCE_BF16,
     n::GQA,
     n::UNTIE,
+    n::SWIGLU,
+    n::NO_BIAS,
+    n::PRE_SOFTMAX,
     n::MLA,
     n::COLOCATE,
 ];
@@ -111,7 +118,7 @@ const SWITCHES: &[&str] = &[
 /// let line = "torchrun --nnodes 2 --nproc-per-node 8 pretrain_gpt.py --tensor-model-parallel-size 8 \
 ///   --num-layers 32 --hidden-size 4096 --ffn-hidden-size 14336 --num-attention-heads 32 \
 ///   --group-query-attention --num-query-groups 8 --vocab-size 128256 \
-///   --untie-embeddings-and-output-weights --micro-batch-size 1 --global-batch-size 16 \
+///   --untie-embeddings-and-output-weights --swiglu --micro-batch-size 1 --global-batch-size 16 \
 ///   --seq-length 8192 --bf16 --lr 3e-4";
 /// let read = read_launch(line, None)?;
 /// assert_eq!((read.config.gpus, read.config.tp, read.config.micro_batches), (16, 8, 8));

@@ -9,7 +9,9 @@
 //!   interleaved (virtual) pipeline needs pipeline_model_parallel_size > 1;
 //! - `forward_backward_pipelining_with_interleaving` (megatron/core/pipeline_parallel/
 //!   schedules.py): micro-batches come in groups of `microbatch_group_size_per_vp_stage`
-//!   (default p) that must not exceed their number, so m ≥ p.
+//!   (default p) that must not exceed their number, so m ≥ p;
+//! - `TransformerConfig.__post_init__` for Gated DeltaNet: linear_num_key_heads (default 16)
+//!   and linear_num_value_heads (default 32) multiples of t·c.
 //!
 //! Megatron-Core 0.19.2, `parallel_state.initialize_model_parallel`: with an order that does
 //! not end in pp (`--use-tp-pp-dp-mapping`, the lab's tp-cp-pp-dp) and p > 1, the expert
@@ -61,6 +63,9 @@ pub fn check(plan: &Plan, engine: Engine) -> Result<(), PlanError> {
     }
 }
 
+/// Megatron's default `linear_num_key_heads` (TransformerConfig, megatron-core 0.19.2).
+const LINEAR_KEY_HEADS: u32 = 16;
+
 fn megatron_rule(plan: &Plan) -> Option<EngineRule> {
     let model = plan.model();
     let d = plan.degrees();
@@ -74,6 +79,17 @@ fn megatron_rule(plan: &Plan) -> Option<EngineRule> {
     let groups = model.kv_heads;
     if groups % tp != 0 && tp % groups.max(1) != 0 {
         return Some(EngineRule::QueryGroupsByTp { groups, tp });
+    }
+    // transformer_config.py (0.19.2): linear_num_key_heads 16 and linear_num_value_heads 32
+    // by default, each a multiple of t·c; 32 is a multiple of 16, so the key heads decide.
+    if model.full_attention_layers < model.layers
+        && u64::from(LINEAR_KEY_HEADS) % (u64::from(tp) * u64::from(cp)).max(1) != 0
+    {
+        return Some(EngineRule::LinearHeadsByTpCp {
+            key_heads: LINEAR_KEY_HEADS,
+            tp,
+            cp,
+        });
     }
     let seq_len = plan.seq_len();
     if cp > 1 && u64::from(seq_len) % (2 * u64::from(cp)) != 0 {
