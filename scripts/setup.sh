@@ -15,6 +15,10 @@
 #   rust-src              rustup component (timeout 180 s): the release build compiles std
 #                         itself, with panic=immediate-abort (a smaller page)
 #   crates                cargo fetch (Trunk builds offline)
+#   torch 2.15.0, numpy, packaging, typing_extensions, megatron-core 0.19.2
+#                         pip (pinned) in a venv at .tools/py: tests/megatron runs Megatron-LM's
+#                         own checks, rank groups and FLOPs on the lab's launch lines (CPU only;
+#                         PyPI's torch brings its CUDA libraries, about 5 GB)
 #
 # Writes .tools/env.sh, sourced by scripts/test.sh and scripts/serve.sh: PATH for the tools,
 # PARALLEL_WASM_ENV, the variables that wasm builds (and only they) need, and
@@ -27,6 +31,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
+# tests/megatron's Python (.tools/py): Megatron-Core and what its imports need, pinned.
+TORCH_VERSION=2.15.0
+MEGATRON_CORE_VERSION=0.19.2
+PY_PACKAGES=("torch==$TORCH_VERSION" numpy==2.4.6 packaging==26.4 typing_extensions==4.16.0)
 WASM_TARGET=wasm32-unknown-unknown
 RUSTUP_TIMEOUT=180
 DEBIAN_RUST_PACKAGES=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22)
@@ -268,6 +276,43 @@ if [ -d "$ROOT/tests/node_modules/puppeteer-core" ] && [ -d "$ROOT/tests/node_mo
 else
     # puppeteer-core downloads no browser; the variable makes sure nothing does.
     (cd "$ROOT/tests" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# ---------------------------------------------------------------------------------------
+# Megatron-LM's own code for tests/megatron (issue 49): its argument checks, rank groups and
+# FLOPs formula judge the lab's launch lines, on the CPU. PyPI's torch is the CUDA build (its
+# nvidia-* wheels come along, about 5 GB in all; torch does not import without them) and runs
+# here without a GPU. megatron-core says Python >= 3.12, but its cp311 wheel's modules import on
+# this 3.11 (tests/megatron/judge.py adds typing.override): --ignore-requires-python, and
+# --no-deps because its extras (Transformer Engine, Apex...) are not needed for sizes and checks.
+step "PyTorch $TORCH_VERSION and megatron-core $MEGATRON_CORE_VERSION (pip, venv in .tools/py)"
+PY="$TOOLS/py/bin/python"
+# True when .tools/py imports torch and megatron.core at exactly the pinned versions.
+py_ready() {
+    [ -x "$PY" ] && "$PY" - "${PY_PACKAGES[@]}" "megatron-core==$MEGATRON_CORE_VERSION" <<'PYEOF' >/dev/null 2>&1
+import sys
+from importlib.metadata import version
+for pin in sys.argv[1:]:
+    name, want = pin.split("==")
+    assert version(name) == want, f"{name} {version(name)}, not {want}"
+import torch, megatron.core
+PYEOF
+}
+if py_ready; then
+    have "torch $TORCH_VERSION, megatron-core $MEGATRON_CORE_VERSION in .tools/py"
+else
+    if [ ! -x "$PY" ]; then
+        python3 -m venv "$TOOLS/py" || {
+            apt_install python3-venv
+            python3 -m venv "$TOOLS/py"
+        }
+    fi
+    step "pip install ${PY_PACKAGES[*]} (about 2 minutes, 5 GB)"
+    "$PY" -m pip install --quiet --disable-pip-version-check --no-cache-dir "${PY_PACKAGES[@]}"
+    "$PY" -m pip install --quiet --disable-pip-version-check --no-cache-dir --no-deps \
+        --ignore-requires-python "megatron-core==$MEGATRON_CORE_VERSION"
+    py_ready || die ".tools/py does not import torch $TORCH_VERSION and megatron-core $MEGATRON_CORE_VERSION"
+    have "torch $TORCH_VERSION, megatron-core $MEGATRON_CORE_VERSION in .tools/py"
 fi
 
 # ---------------------------------------------------------------------------------------

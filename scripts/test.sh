@@ -20,6 +20,8 @@
 #   4. trunk build --release                 dist/, the page as static files (release_env: std
 #                                            with panic=immediate-abort, checked: no panic
 #                                            locations left in the wasm)
+#      python -m unittest (tests/megatron)   the CLI's Megatron-LM lines judged by Megatron-Core's
+#                                            own code (.tools/py): verdicts, rank groups, FLOPs
 #   5. node --test (in tests/)               dist/ served on 127.0.0.1, opened in Chromium; the
 #                                            controls' tests compare it with target/debug/parallel-lab
 #   6. node --test engines/… (in tests/)     the key journeys in Firefox ESR (WebDriver BiDi) and
@@ -111,6 +113,12 @@ if [ ${#PARALLEL_RELEASE_ENV[@]} -gt 0 ]; then
     stage "no panic paths in the wasm" release-check.log no_panic_locations
 fi
 stage "command line for e2e" cli.log cargo build -p parallel-cli
+# The lab's Megatron-LM launch lines against Megatron-Core's own code (issue 49): 600 seeded
+# random plans (the seed is printed; PARALLEL_LAB_SEED replays), each line parsed and validated
+# by Megatron's argument code, its rank groups formed by initialize_model_parallel under a fake
+# torch.distributed, its FLOPs by num_floating_point_operations; about 30 s on 2 cores.
+stage "engine's own code (Megatron-Core)" megatron.log \
+    env PYTHONDONTWRITEBYTECODE=1 "$ROOT/.tools/py/bin/python" -m unittest discover -s tests/megatron -v
 stage "end-to-end (node --test)" e2e.log bash -c 'cd tests && node --test'
 stage "engines (Firefox, WebKit)" engines.log bash -c 'cd tests && node --test engines/firefox.mjs engines/webkit.mjs'
 
@@ -128,4 +136,5 @@ awk '
     $2 == "fail" && $1 ~ /^(ℹ|#)$/ { f += $3 }
     /^Ran [0-9]+ tests? in/ { p += $2 }
     END { printf "tests: %d passed, %d failed\n", p, f }
-' "$LOGS/native.log" "$LOGS/native-web.log" "$LOGS/gpu-check.log" "$LOGS/wasm.log" "$LOGS/e2e.log" "$LOGS/engines.log"
+' "$LOGS/native.log" "$LOGS/native-web.log" "$LOGS/gpu-check.log" "$LOGS/wasm.log" "$LOGS/megatron.log" \
+    "$LOGS/e2e.log" "$LOGS/engines.log"

@@ -1,0 +1,496 @@
+"""The lab against Megatron-LM's own code (issue 49), over seeded random plans.
+
+For each plan (presets and inline models, dense and MoE, tied and untied; TP, CP, PP and EP from
+1 to 16; both rank orders; up to 512 cards; every schedule, ZeRO stage and recompute):
+
+- `parallel-lab eval`: a plan the lab's core refuses (exit 2) is skipped and counted;
+- `parallel-lab flags --engine megatron --format json`: the lab's verdict (a line, or exit 2 with
+  its reason) against Megatron's, from judge.py, which runs Megatron's start-up on the line
+  (argument parsing and validation, TransformerConfig, initialize_model_parallel under a fake
+  torch.distributed, the layer split, num_floating_point_operations). Where the lab refuses, there
+  is no line: Megatron judges the lab's line for the same plan at sizes 1 with the plan's sizes put
+  into the size flags (`sized_line`);
+- where both accept: `parallel-lab groups --card N` (every card up to 16 cards, else the first,
+  the last and 6 more) against the group of that card that Megatron formed, kind by kind; and the
+  lab's model FLOPs per step (the MFU's numerator: `estimate.mfu` x N x peak x step; the report's
+  `flops_per_step` adds recomputation's forward, which Megatron's figure leaves out) against
+  Megatron's `num_floating_point_operations(args, global_batch_size)`, to 1e-3 relative.
+
+Also a mismatch: a line that lacks an argument Megatron requires (judge.py then fills it, so
+that the rest can still be compared). The environment is the line's own: CUDA_DEVICE_MAX_CONNECTIONS
+is set only where the line sets it (`CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun ...`).
+FLOPs are not compared for a model with multi-head latent attention or linear attention: the
+lab's model does not carry the dimensions Megatron's formula reads for them (the query rank and
+head dimensions of MLA; the linear attention's heads), the line's notes say Megatron then takes
+its defaults, and the plan is counted apart in the summary (issue 55 adds them).
+Megatron pads --vocab-size to a multiple of make_vocab_size_divisible_by x TP for its logits, and
+counts the padded size in its FLOPs: a FLOPs mismatch that padding alone explains is its own kind.
+
+Every mismatch is collected, and the test fails once with counts by kind (and, within a kind, by
+Megatron's message or the model) and the first examples (the plan, the lab's message or figure,
+Megatron's). The seed is printed; `PARALLEL_LAB_SEED=N` replays a run,
+`PARALLEL_LAB_MEGATRON_PLANS` sets the number of plans (default 600),
+`PARALLEL_LAB_MEGATRON_WORKERS` the processes (default 2), `PARALLEL_LAB_CLI` the binary (default
+target/debug/parallel-lab, or under CARGO_TARGET_DIR). About 30 s on 2 cores.
+
+Run: `.tools/py/bin/python -m unittest discover -s tests/megatron -v` (scripts/setup.sh makes
+.tools/py).
+"""
+
+import json
+import multiprocessing
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import time
+import traceback
+import unittest
+from collections import Counter, defaultdict
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import judge  # noqa: E402  (Megatron's imports: several seconds)
+
+PLANS = int(os.environ.get("PARALLEL_LAB_MEGATRON_PLANS", "600"))
+WORKERS = max(1, min(int(os.environ.get("PARALLEL_LAB_MEGATRON_WORKERS", "2")), os.cpu_count() or 1))
+FLOPS_TOLERANCE = 1e-3
+EXAMPLES = 3
+# Lab group name -> judge.KINDS kind (Megatron's group_desc).
+LAB_KINDS = {"tp": "tp", "cp": "cp", "pp": "pp", "dp": "dp", "ep": "ep", "edp": "edp"}
+# Flags of the lab's line that carry a plan's sizes (with a value), and the switches that follow
+# them: replaced in `sized_line`.
+SIZE_FLAGS = {
+    "--tensor-model-parallel-size",
+    "--pipeline-model-parallel-size",
+    "--context-parallel-size",
+    "--expert-model-parallel-size",
+    "--global-batch-size",
+    "--num-layers-per-virtual-pipeline-stage",
+    "--num-virtual-stages-per-pipeline-rank",
+}
+SIZE_SWITCHES = {"--sequence-parallel", "--use-tp-pp-dp-mapping"}
+
+
+def cli_path():
+    if os.environ.get("PARALLEL_LAB_CLI"):
+        return os.environ["PARALLEL_LAB_CLI"]
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    return os.path.join(target, "debug", "parallel-lab")
+
+
+def lab(plan, *args):
+    """(exit status, stdout, stderr) of `parallel-lab ARGS` with the plan on stdin."""
+    done = subprocess.run([cli_path(), *args], input=json.dumps(plan), capture_output=True,
+                          text=True, timeout=60)
+    return done.returncode, done.stdout, done.stderr.strip()
+
+
+def lab_defaults():
+    done = subprocess.run([cli_path(), "defaults"], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+# ---------------------------------------------------------------------------------------------
+# Random plans
+
+
+def _inline_model(rng, moe):
+    heads = rng.choice([8, 12, 16, 24, 32, 40, 48, 64])
+    head_dim = rng.choice([64, 128, 128])
+    hidden = rng.choice([heads * head_dim, heads * head_dim, 2048, 3072, 4096, 5120])
+    kv_heads = rng.choice([k for k in (1, 2, 4, 8, heads) if heads % k == 0])
+    layers = rng.choice([2, 4, 6, 8, 12, 16, 24, 28, 30, 32, 36, 40, 48, 60, 64])
+    model = {
+        "hidden": hidden,
+        "layers": layers,
+        "heads": heads,
+        "kv_heads": kv_heads,
+        "head_dim": head_dim,
+        "ffn": rng.choice([4 * hidden, int(8 * hidden / 3) // 64 * 64, 11008, 14336]),
+        "vocab": rng.choice([32000, 32768, 50257, 50304, 65536, 100352, 128256, 151936, 152064]),
+        "tied_embeddings": rng.random() < 0.5,
+    }
+    if rng.random() < 0.15 and layers % 4 == 0:
+        model["full_attention_layers"] = layers // 4
+    if moe:
+        experts = rng.choice([8, 16, 32, 64, 128, 256])
+        model.update({
+            "experts": experts,
+            "top_k": rng.choice([k for k in (1, 2, 4, 6, 8) if k <= experts]),
+            "expert_ffn": rng.choice([512, 768, 1024, 1408, 2048, 4096]),
+            "moe_layers": layers if rng.random() < 0.7 else max(1, layers - rng.choice([1, 2, 3])),
+            "shared_experts": rng.choice([0, 0, 1, 2]),
+        })
+    return model
+
+
+def random_plan(rng, presets, moe_presets):
+    """One plan; the model's MoE-ness steers EP. No hardware fields: the lab's model FLOPs are
+    read back from its MFU with the default card's peak_tflops."""
+    r = rng.random()
+    if r < 0.45:
+        model = rng.choice(presets)
+        moe = model in moe_presets
+    else:
+        moe = r >= 0.75
+        model = _inline_model(rng, moe)
+    tp = rng.choice([1, 1, 2, 2, 4, 8, 16, 3, 6])
+    cp = rng.choice([1, 1, 1, 2, 2, 4, 8, 16])
+    pp = rng.choice([1, 1, 2, 2, 4, 8, 16, 3])
+    ep = rng.choice([1, 2, 4, 8, 16]) if moe else rng.choice([1] * 19 + [2])
+    dp = rng.choice([1, 1, 2, 4, 8, 16, 32])
+    while tp * cp * pp * dp > 512 and dp > 1:
+        dp //= 2
+    gpus = tp * cp * pp * dp
+    if gpus > 512 or rng.random() < 0.08:
+        gpus = rng.choice([8, 16, 24, 32, 48, 64, 96, 128, 256, 512])
+    plan = {"model": model, "gpus": gpus, "tp": tp, "cp": cp, "pp": pp, "ep": ep}
+    if rng.random() < 0.8:
+        plan["order"] = rng.choice(["tp-cp-pp-dp", "tp-cp-dp-pp"])
+    schedule = rng.choice(["1f1b", "1f1b", "1f1b", "gpipe", "interleaved", "interleaved"])
+    if schedule == "interleaved" and pp == 1 and rng.random() < 0.8:
+        schedule = "1f1b"  # the core refuses it (no pipeline): keep a few such plans only
+    plan["schedule"] = schedule
+    if schedule == "interleaved":
+        plan["virtual_stages"] = rng.choice([2, 2, 3, 4])
+        plan["micro_batches"] = rng.choice([pp, 2 * pp, 4 * pp, 8 * pp, 3, 8])
+    else:
+        plan["micro_batches"] = rng.choice([1, 2, 3, 4, 8, 8, 16, 32, pp, 2 * pp])
+    plan["micro_batch_size"] = rng.choice([1, 1, 2, 4])
+    plan["seq_len"] = rng.choice([1024, 2048, 4096, 4096, 8192, 16384, 32768, 3000, 6144])
+    plan["zero"] = rng.choice([0, 1, 2, 3])
+    plan["recompute"] = rng.choice(["none", "selective", "full"])
+    plan["precision"] = rng.choice(["bf16-grads", "bf16-grads", "fp32-grads"])
+    return plan
+
+
+# ---------------------------------------------------------------------------------------------
+# One plan, in a worker
+
+
+def _value(words, flag):
+    for i, w in enumerate(words):
+        if w == flag and i + 1 < len(words):
+            return words[i + 1]
+    return None
+
+
+def sized_line(plan, base_words, default_order):
+    """Megatron's line for a plan the lab refuses: the lab's own line for the same plan at sizes 1
+    (1F1B), with the plan's TP, PP, CP, EP, order, virtual stages and global batch put into the
+    size flags. Only the sizes are the test's; every other flag is the lab's."""
+    launcher, script, flags = judge.split_line(base_words)
+    kept, i = [], 0
+    had_ep = "--expert-model-parallel-size" in flags
+    while i < len(flags):
+        if flags[i] in SIZE_FLAGS:
+            i += 2
+            continue
+        if flags[i] not in SIZE_SWITCHES:
+            kept.append(flags[i])
+        i += 1
+    tp, pp, cp, ep = (plan.get(k, 1) for k in ("tp", "pp", "cp", "ep"))
+    gpus = plan.get("gpus", 8)
+    dp = max(1, gpus // max(1, tp * pp * cp))
+    sizes = ["--tensor-model-parallel-size", str(tp), "--pipeline-model-parallel-size", str(pp),
+             "--context-parallel-size", str(cp)]
+    if had_ep:
+        sizes += ["--expert-model-parallel-size", str(ep)]
+    if tp > 1:
+        sizes.append("--sequence-parallel")
+    if plan.get("order", default_order) == "tp-cp-pp-dp":
+        sizes.append("--use-tp-pp-dp-mapping")
+    if plan.get("schedule") == "interleaved":
+        sizes += ["--num-virtual-stages-per-pipeline-rank", str(plan.get("virtual_stages", 1))]
+    batch = dp * plan.get("micro_batches", 8) * plan.get("micro_batch_size", 1)
+    sizes += ["--global-batch-size", str(batch)]
+    # The environment Megatron needs at these sizes (validate_args: CUDA_DEVICE_MAX_CONNECTIONS=1
+    # with TP or CP above 1, unset with Megatron-FSDP), so that only the sizes are judged.
+    launcher = [w for w in launcher if not w.startswith(judge.ENV_VAR + "=")]
+    if (tp > 1 or cp > 1) and "--use-megatron-fsdp" not in kept:
+        launcher = [f"{judge.ENV_VAR}=1"] + launcher
+    return launcher + [script] + sizes + kept
+
+
+def _cards(rng, gpus):
+    if gpus <= 16:
+        return list(range(gpus))
+    return sorted({0, gpus - 1, *rng.sample(range(1, gpus - 1), 6)})
+
+
+def _megatron_group(groups, kind, card):
+    for ranks in groups.get(kind, []):
+        if card in ranks:
+            return ranks
+    return None
+
+
+def _shape(message):
+    """A message with its numbers blanked: refusals of one rule fall together."""
+    return re.sub(r"\d+(\.\d+)?", "N", (message or "").split(" (in ")[0])[:160]
+
+
+def _model_kind(model, words):
+    """A plan's model as the FLOPs mismatches are grouped: preset id, or inline dense/MoE."""
+    tied = "untied" if "--untie-embeddings-and-output-weights" in words else "tied"
+    if isinstance(model, str):
+        return f"preset {model} ({tied})"
+    return f"inline {'MoE' if model.get('experts') else 'dense'} ({tied})"
+
+
+def check_plan(task):
+    """Everything about one plan: {"index", "plan", "status", "mismatches": [...], ...}."""
+    index, plan, default_order, peak_tflops, card_seed = task
+    out = {"index": index, "plan": plan, "mismatches": []}
+    try:
+        return _check_plan(out, plan, default_order, peak_tflops, card_seed)
+    except Exception:  # noqa: BLE001 (a harness failure is reported with its plan)
+        out["status"] = "judged"
+        out["mismatches"].append({"kind": "harness error", "lab": "", "megatron": traceback.format_exc()})
+        return out
+
+
+def _check_plan(out, plan, default_order, peak_tflops, card_seed):
+    mismatches = out["mismatches"]
+    rc, stdout, stderr = lab(plan, "eval")
+    if rc == 2:
+        out["status"] = "skipped"
+        out["lab"] = stderr
+        return out
+    if rc != 0:
+        raise RuntimeError(f"parallel-lab eval exited {rc}: {stderr}")
+    report = json.loads(stdout)
+    rc, stdout, stderr = lab(plan, "flags", "--engine", "megatron", "--format", "json")
+    if rc not in (0, 2):
+        raise RuntimeError(f"parallel-lab flags exited {rc}: {stderr}")
+    lab_accepts = rc == 0
+    if lab_accepts:
+        words = json.loads(stdout)["args"]
+        out["line"] = words
+    else:
+        out["lab"] = stderr
+        base = dict(plan, tp=1, pp=1, cp=1, ep=1, schedule="1f1b")
+        base.pop("virtual_stages", None)
+        brc, bstdout, bstderr = lab(base, "flags", "--engine", "megatron", "--format", "json")
+        if brc != 0:
+            out["status"] = "unjudged"
+            out["lab"] = f"{stderr} (and at sizes 1: {bstderr})"
+            return out
+        words = sized_line(plan, json.loads(bstdout)["args"], default_order)
+        out["sized_line"] = words
+    out["status"] = "judged"
+    verdict = judge.judge(words)
+    out["megatron"] = {k: verdict[k] for k in ("accepted", "error", "stage", "missing_required", "env")}
+    line_text = shlex.join(words)
+    if not lab_accepts and "argparse refused" in (verdict["error"] or ""):
+        # The test's own sized line did not parse: a fault here, not a verdict to compare.
+        raise RuntimeError(f"sized line refused by Megatron's parser: {verdict['error']}\n{line_text}")
+    for missing in verdict["missing_required"] if lab_accepts else []:
+        mismatches.append({
+            "kind": f"line lacks a required argument ({missing['arg']})",
+            "lab": line_text,
+            "megatron": f"{missing['error']} (judged again with {' '.join(missing['filled'])})",
+        })
+    if lab_accepts and not verdict["accepted"]:
+        mismatches.append({"kind": "verdict: the lab prints a line, Megatron refuses it",
+                           "lab": line_text,
+                           "megatron": f"{verdict['error']} (in {verdict['stage']})",
+                           "by": _shape(verdict["error"])})
+    if not lab_accepts and verdict["accepted"]:
+        mismatches.append({"kind": "verdict: the lab refuses, Megatron accepts",
+                           "lab": stderr,
+                           "megatron": f"accepts {line_text}",
+                           "by": _shape(stderr)})
+    if not (lab_accepts and verdict["accepted"]):
+        return out
+
+    # Groups, card by card.
+    rng = random.Random(card_seed)
+    gpus = verdict["world_size"]
+    moe = "--num-experts" in words
+    wanted = ["tp", "cp", "pp", "dp"] + (["ep", "edp"] if moe else [])
+    seen = set()
+    for card in _cards(rng, gpus):
+        grc, gout, gerr = lab(plan, "groups", "--card", str(card))
+        if grc != 0:
+            raise RuntimeError(f"parallel-lab groups --card {card} exited {grc}: {gerr}")
+        lab_groups = json.loads(gout)
+        for name in wanted:
+            if name not in lab_groups and ("missing", name) not in seen:
+                seen.add(("missing", name))
+                mega = _megatron_group(verdict["groups"], name, card)
+                mismatches.append({"kind": f"groups: {name} missing from the lab",
+                                   "lab": f"card {card}: {json.dumps(lab_groups)}",
+                                   "megatron": f"card {card}'s {name} group: {mega}"})
+        for name, ranks in lab_groups.items():
+            kind = LAB_KINDS.get(name)
+            if kind is None:
+                if ("unknown", name) not in seen:
+                    seen.add(("unknown", name))
+                    mismatches.append({"kind": f"groups: {name} (no Megatron kind)",
+                                       "lab": f"card {card}: {name} {ranks}",
+                                       "megatron": f"kinds formed: {sorted(verdict['groups'])}"})
+                continue
+            mega = _megatron_group(verdict["groups"], kind, card)
+            if mega != ranks and ("differ", name) not in seen:
+                seen.add(("differ", name))
+                mismatches.append({"kind": f"groups: {name}",
+                                   "lab": f"card {card}: {name} {ranks}",
+                                   "megatron": f"card {card}: {kind} {mega}"})
+
+    # FLOPs per step.
+    if "--multi-latent-attention" in words or "--experimental-attention-variant" in words:
+        out["flops_not_compared"] = True
+        return out
+    est = report["estimate"]
+    lab_flops = est["mfu"] * gpus * peak_tflops * 1e12 * est["step_s"]
+    mega_flops = verdict["flops"]
+    rel = abs(lab_flops - mega_flops) / mega_flops
+    out["flops"] = {"lab": lab_flops, "megatron": mega_flops, "relative": rel}
+    if rel > FLOPS_TOLERANCE:
+        unpadded = verdict["flops_unpadded_vocab"]
+        padding = abs(lab_flops - unpadded) / unpadded <= FLOPS_TOLERANCE
+        tokens = int(_value(words, "--global-batch-size")) * int(_value(words, "--seq-length"))
+        logits = 6 * int(_value(words, "--hidden-size")) * verdict["padded_vocab_size"] * tokens
+        mismatches.append({
+            "by": _model_kind(plan["model"], words),
+            "kind": "flops (only Megatron's vocabulary padding)" if padding else "flops",
+            "lab": f"{lab_flops:.6e} model FLOPs (flops_per_step {est['flops_per_step']:.6e})",
+            "megatron": (f"{mega_flops:.6e} (padded vocab {verdict['padded_vocab_size']}; "
+                         f"{unpadded:.6e} unpadded); lab/megatron = {lab_flops / mega_flops:.6f}, "
+                         f"difference = {(lab_flops - mega_flops) / logits:+.3f} x the logits' "
+                         f"6*h*V*tokens"),
+        })
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def summarize(results, seed, seconds):
+    statuses = Counter(r["status"] for r in results)
+    judged = [r for r in results if r["status"] == "judged"]
+    lab_lines = sum(1 for r in judged if "line" in r)
+    both = sum(1 for r in judged if "line" in r and r["megatron"]["accepted"])
+    by_kind = defaultdict(list)
+    for r in results:
+        for m in r["mismatches"]:
+            by_kind[m["kind"]].append((r, m))
+    lines = [
+        f"megatron: seed {seed} (PARALLEL_LAB_SEED={seed} replays), {len(results)} plans in {seconds:.0f} s",
+        f"  skipped, the lab's core refuses the plan: {statuses['skipped']}",
+        f"  judged: {len(judged)} (the lab prints a line: {lab_lines}, both accept: {both}; "
+        f"the lab refuses: {len(judged) - lab_lines}); not judged (no line even at sizes 1): "
+        f"{statuses['unjudged']}",
+        f"  plans with a mismatch: {sum(1 for r in results if r['mismatches'])}",
+    ]
+    env = sum(1 for r in judged if "line" in r and r["megatron"]["env"])
+    compared = sum(1 for r in judged if "flops" in r)
+    apart = sum(1 for r in judged if r.get("flops_not_compared"))
+    worst = max((r["flops"]["relative"] for r in judged if "flops" in r), default=0.0)
+    lines.append(f"  printed lines that set CUDA_DEVICE_MAX_CONNECTIONS=1: {env}; FLOPs compared: "
+                 f"{compared} (largest relative difference {worst:.1e}), not compared (MLA or "
+                 f"linear attention, dimensions the lab lacks): {apart}")
+    for kind, items in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
+        lines.append(f"\n== {kind}: {len(items)} plans")
+        subgroups = defaultdict(list)
+        for r, m in items:
+            subgroups[m.get("by", "")].append((r, m))
+        for by, subitems in sorted(subgroups.items(), key=lambda kv: -len(kv[1])):
+            if by:
+                lines.append(f"  -- {len(subitems)} x {by}")
+            for r, m in subitems[:EXAMPLES if len(subgroups) == 1 else 2]:
+                lines.append(f"    plan #{r['index']}: {json.dumps(r['plan'], separators=(',', ':'))}")
+                lines.append(f"      lab:      {m['lab']}")
+                lines.append(f"      megatron: {m['megatron']}")
+    return "\n".join(lines), by_kind
+
+
+class MegatronJudgeTest(unittest.TestCase):
+    """judge.py itself: Megatron refuses what it refuses and forms the groups it forms."""
+
+    def test_refuses_heads_not_divisible_by_tp(self):
+        line = ["CUDA_DEVICE_MAX_CONNECTIONS=1", "torchrun", "--nnodes", "1", "--nproc-per-node", "6", "pretrain_gpt.py",
+                "--tensor-model-parallel-size", "3", "--num-layers", "4", "--hidden-size", "512",
+                "--num-attention-heads", "8", "--max-position-embeddings", "1024", "--seq-length", "1024",
+                "--micro-batch-size", "1", "--global-batch-size", "2", "--vocab-size", "1000", "--bf16"]
+        verdict = judge.judge(line)
+        self.assertFalse(verdict["accepted"])
+        self.assertIn("num_attention_heads (8) must be a multiple of", verdict["error"])
+
+    def test_groups_in_megatron_default_order(self):
+        # 8 ranks, TP 2, PP 2, Megatron's default order tp-cp-ep-dp-pp: DP runs before PP.
+        line = ["CUDA_DEVICE_MAX_CONNECTIONS=1", "torchrun", "--nnodes", "1", "--nproc-per-node", "8",
+                "pretrain_gpt.py", "--tensor-model-parallel-size", "2", "--pipeline-model-parallel-size", "2",
+                "--num-layers", "4", "--hidden-size", "512", "--num-attention-heads", "8",
+                "--max-position-embeddings", "1024", "--seq-length", "1024", "--micro-batch-size", "1",
+                "--global-batch-size", "4", "--vocab-size", "1000", "--bf16"]
+        verdict = judge.judge(line)
+        self.assertTrue(verdict["accepted"], verdict["error"])
+        self.assertEqual(verdict["env"], {"CUDA_DEVICE_MAX_CONNECTIONS": "1"})
+        self.assertEqual(verdict["missing_required"], [])
+        # Without the variable the line sets, Megatron refuses TP 2 (before Blackwell).
+        refused = judge.judge(line[1:])
+        self.assertFalse(refused["accepted"])
+        self.assertIn("CUDA_DEVICE_MAX_CONNECTIONS", refused["error"])
+        self.assertEqual(verdict["groups"]["tp"], [[0, 1], [2, 3], [4, 5], [6, 7]])
+        self.assertEqual(verdict["groups"]["dp"], [[0, 2], [1, 3], [4, 6], [5, 7]])
+        self.assertEqual(verdict["groups"]["pp"], [[0, 4], [1, 5], [2, 6], [3, 7]])
+        # Megatron pads the vocabulary to a multiple of 128 x TP for its logits.
+        self.assertEqual(verdict["padded_vocab_size"], 1024)
+        self.assertGreater(verdict["flops"], verdict["flops_unpadded_vocab"])
+
+    def test_missing_required_argument_is_reported(self):
+        line = ["pretrain_gpt.py", "--num-layers", "2", "--hidden-size", "256", "--num-attention-heads", "4",
+                "--seq-length", "512", "--micro-batch-size", "1", "--global-batch-size", "1",
+                "--vocab-size", "1000"]
+        verdict = judge.judge(line)
+        self.assertEqual([m["arg"] for m in verdict["missing_required"]], ["max_position_embeddings"])
+        self.assertTrue(verdict["accepted"], verdict["error"])
+
+
+class LabAgainstMegatronTest(unittest.TestCase):
+    """Seeded random plans: the lab's verdict, groups and FLOPs against Megatron's."""
+
+    def test_random_plans(self):
+        cli = cli_path()
+        self.assertTrue(os.access(cli, os.X_OK),
+                        f"{cli} not found: build it with `cargo build -p parallel-cli` (or set PARALLEL_LAB_CLI)")
+        seed = int(os.environ.get("PARALLEL_LAB_SEED") or random.SystemRandom().randrange(2**31))
+        print(f"\nmegatron: seed {seed} (PARALLEL_LAB_SEED={seed} replays), {PLANS} plans, "
+              f"{WORKERS} workers", flush=True)
+        defaults = lab_defaults()
+        presets = [p["id"] for p in defaults["presets"]]
+        moe_presets = set()
+        for preset in presets:
+            rc, stdout, _ = lab({"model": preset}, "flags", "--engine", "megatron", "--format", "json")
+            if rc == 0 and "--num-experts" in json.loads(stdout)["args"]:
+                moe_presets.add(preset)
+        config = defaults["config"]
+        rng = random.Random(seed)
+        tasks = [(i, random_plan(rng, presets, moe_presets), config["order"], config["peak_tflops"],
+                  rng.randrange(2**31)) for i in range(PLANS)]
+        started = time.monotonic()
+        if WORKERS > 1:
+            with multiprocessing.get_context("fork").Pool(WORKERS) as pool:
+                results = list(pool.imap(check_plan, tasks, chunksize=4))
+        else:
+            results = [check_plan(t) for t in tasks]
+        summary, by_kind = summarize(results, seed, time.monotonic() - started)
+        print(summary, flush=True)
+        self.assertGreater(sum(1 for r in results if r["status"] == "judged"), PLANS // 4,
+                           "too few plans reached Megatron: the generator or the CLI changed")
+        if by_kind:
+            self.fail("the lab and Megatron-LM disagree:\n"
+                      + "\n".join(f"  {k}: {len(v)} plans" for k, v in sorted(by_kind.items()))
+                      + "\n(details above)")
+
+
+if __name__ == "__main__":
+    unittest.main()
