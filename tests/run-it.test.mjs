@@ -123,3 +123,38 @@ test('the command follows the controls and equals parallel-lab flags; a pasted c
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+/** The panel's refusal text, once it is there and different from `not`. */
+async function refusalText(page, panel, not = null) {
+  for (let frame = 0; frame < 600; frame++) {
+    const text = await panel.evaluate((root) => root.querySelector('[data-testid="command-error"]')?.textContent.trim() ?? null);
+    if (text !== null && text !== not) return text;
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  }
+  assert.fail('no refusal in the run-it panel');
+}
+
+test('a plan Megatron-Core refuses for its rank order: the CLI\'s reason, the order it runs and the groups that move', async () => {
+  // 64 cards, TP 8 × CP 2 × PP 2 (DP 2) in the lab's tp-cp-pp-dp: Megatron-Core's expert mesh
+  // has DP 64/(8·2) = 4 ≠ 2, which initialize_model_parallel refuses with the tp-pp-dp mapping.
+  const plan = fullConfig({ ...START[64], tp: 8, cp: 2, pp: 2 });
+  const want = flagsOf(plan, 'megatron');
+  assert.ok(want.error?.startsWith('order: '), JSON.stringify(want));
+  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html', fragment: 'g64=tp8.cp2.pp2&lang=en' });
+  const section64 = page.getByTestId('section-64');
+  await scrollToElement(section64);
+  const panel = section64.getByTestId('run-it');
+  await panel.locator('summary').click();
+  const english = await refusalText(page, panel);
+  assert.ok(english.includes(want.error.replace(/^order: /, '')), `page: ${english}\nCLI: ${want.error}`);
+  await page.getByTestId('lang-toggle').click();
+  const chinese = await refusalText(page, panel, english);
+  for (const part of ['Megatron-LM 拒绝这个方案', 'tp-cp-dp-pp', 'PP/DP', '（2）', '（4，']) {
+    assert.ok(chinese.includes(part), `${part} in ${chinese}`);
+  }
+  // The same plan in Megatron's own order is a command, equal to the CLI's.
+  const pp_last = flagsOf({ ...plan, order: 'tp-cp-dp-pp' }, 'megatron');
+  assert.ok(pp_last.shell?.includes('--context-parallel-size 2'), JSON.stringify(pp_last));
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
