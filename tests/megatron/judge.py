@@ -14,7 +14,10 @@ those sizes, calling its functions rather than copies of its rules:
    `parallel_state.initialize_model_parallel` with the sizes and rank order from args, with
    torch.distributed faked (below) so that every group it creates is recorded by its description;
    then `get_num_layers_to_build(config)`, the split of layers that TransformerBlock asks for;
-4. `megatron.training.training.num_floating_point_operations(args, args.global_batch_size)`.
+4. `megatron.training.training.num_floating_point_operations(args, args.global_batch_size)`;
+5. `megatron.training.theoretical_memory_usage.compute_weight_and_optimizer_memory(args)`, whose
+   local `num_total_parameters` (Megatron's count of the model's parameters) is read as the
+   function returns (a trace on that one frame: the function computes it but returns bytes).
 
 Nothing real is created. torch.distributed: is_initialized -> True, get_world_size -> N,
 get_rank -> 0, new_group -> a recorder of (group_desc, ranks) that returns a dummy group, barrier ->
@@ -123,6 +126,7 @@ from megatron.training import global_vars  # noqa: E402
 from megatron.training import initialize as minit  # noqa: E402
 from megatron.training.argument_utils import ArgumentGroupFactory  # noqa: E402
 from megatron.training.training import num_floating_point_operations  # noqa: E402
+from megatron.training.theoretical_memory_usage import compute_weight_and_optimizer_memory  # noqa: E402
 from megatron.core.models.common.embeddings import rope_utils  # noqa: E402
 
 # Transformer Engine, which every GPU install of Megatron-LM has, is a CUDA build that cannot be
@@ -248,7 +252,7 @@ def _run(flags, script, world):
     os.environ["WORLD_SIZE"] = str(world)
     os.environ["RANK"] = "0"
     os.environ["LOCAL_RANK"] = "0"
-    out = {"accepted": False, "error": None, "stage": None, "groups": {}, "flops": None,
+    out = {"accepted": False, "error": None, "stage": None, "groups": {}, "flops": None, "params": None, "params_unpadded_vocab": None,
            "flops_unpadded_vocab": None, "padded_vocab_size": None, "world_size": world}
     saved_argv = sys.argv
     sys.argv = [script] + flags
@@ -287,6 +291,9 @@ def _run(flags, script, world):
             unpadded = types.SimpleNamespace(**vars(args))
             unpadded.padded_vocab_size = args.vocab_size
             out["flops_unpadded_vocab"] = float(num_floating_point_operations(unpadded, args.global_batch_size))
+            stage = "compute_weight_and_optimizer_memory"
+            out["params"] = megatron_params(args)
+            out["params_unpadded_vocab"] = megatron_params(unpadded)
         out["accepted"] = True
     # Megatron refuses with these; anything else (AttributeError, TypeError...) is more likely a
     # gap in the fakes above, and is left to reach the caller.
@@ -303,6 +310,29 @@ def _run(flags, script, world):
         groups.setdefault(kind, set()).add(tuple(ranks))
     out["groups"] = {k: sorted(list(g) for g in v) for k, v in sorted(groups.items())}
     return out, args
+
+
+def megatron_params(args):
+    """Megatron's parameter count of the model `args` describes: the local `num_total_parameters`
+    of theoretical_memory_usage.compute_weight_and_optimizer_memory, read when it returns."""
+    code = compute_weight_and_optimizer_memory.__code__
+    seen = {}
+
+    def local(frame, event, _arg):
+        if event == "return":
+            seen["total"] = frame.f_locals.get("num_total_parameters")
+        return local
+
+    def calls(frame, event, _arg):
+        return local if event == "call" and frame.f_code is code else None
+
+    previous = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        compute_weight_and_optimizer_memory(types.SimpleNamespace(**vars(args)))
+    finally:
+        sys.settrace(previous)
+    return float(seen["total"])
 
 
 def _run_env(flags, script, world, env):

@@ -14,7 +14,9 @@ For each plan (presets and inline models, dense and MoE, tied and untied; TP, CP
   the last and 6 more) against the group of that card that Megatron formed, kind by kind; and the
   lab's model FLOPs per step (the MFU's numerator: `estimate.mfu` x N x peak x step; the report's
   `flops_per_step` adds recomputation's forward, which Megatron's figure leaves out) against
-  Megatron's `num_floating_point_operations(args, global_batch_size)`, to 1e-3 relative.
+  Megatron's `num_floating_point_operations(args, global_batch_size)`, to 1e-3 relative; and the
+  lab's parameter count (its model states on one card at ZeRO 0, 16 bytes a parameter) against
+  Megatron's (theoretical_memory_usage.py's `num_total_parameters`), to 1e-4.
 
 Also a mismatch: a line that lacks an argument Megatron requires (judge.py then fills it, so
 that the rest can still be compared). The environment is the line's own: CUDA_DEVICE_MAX_CONNECTIONS
@@ -25,6 +27,9 @@ head dimensions of MLA; the linear attention's heads), the line's notes say Mega
 its defaults, and the plan is counted apart in the summary (issue 55 adds them).
 Megatron pads --vocab-size to a multiple of make_vocab_size_divisible_by x TP for its logits, and
 counts the padded size in its FLOPs: a FLOPs mismatch that padding alone explains is its own kind.
+Where TP does not divide the vocabulary Megatron must pad whatever the divisor; the line's note
+says so and that the lab counts V, and both figures are then compared with Megatron's own
+formulas at the unpadded size.
 
 Every mismatch is collected, and the test fails once with counts by kind (and, within a kind, by
 Megatron's message or the model) and the first examples (the plan, the lab's message or figure,
@@ -60,6 +65,7 @@ import judge  # noqa: E402  (Megatron's imports: several seconds)
 PLANS = int(os.environ.get("PARALLEL_LAB_MEGATRON_PLANS", "600"))
 WORKERS = max(1, min(int(os.environ.get("PARALLEL_LAB_MEGATRON_WORKERS", "2")), os.cpu_count() or 1))
 FLOPS_TOLERANCE = 1e-3
+PARAMS_TOLERANCE = 1e-4
 EXAMPLES = 3
 # Lab group name -> judge.KINDS kind (Megatron's group_desc).
 LAB_KINDS = {"tp": "tp", "cp": "cp", "pp": "pp", "dp": "dp", "ep": "ep", "edp": "edp"}
@@ -344,13 +350,37 @@ def _check_plan(out, plan, default_order, peak_tflops, card_seed):
                                    "lab": f"card {card}: {name} {ranks}",
                                    "megatron": f"card {card}: {kind} {mega}"})
 
-    # FLOPs per step.
+    # FLOPs per step and the parameter count.
     if "--multi-latent-attention" in words or "--experimental-attention-variant" in words:
         out["flops_not_compared"] = True
         return out
+    # The lab's P: SPEC §4's model states on one card at ZeRO 0 with BF16 gradients are
+    # 16 bytes a parameter (2 weights + 2 gradients + 12 Adam), nothing sharded.
+    one = {k: v for k, v in plan.items() if k in ("model",)}
+    one.update({"gpus": 1, "zero": 0, "precision": "bf16-grads"})
+    orc, ostdout, oerr = lab(one, "eval")
+    if orc != 0:
+        raise RuntimeError(f"parallel-lab eval of the model on one card exited {orc}: {oerr}")
+    lab_params = json.loads(ostdout)["memory"]["model_states"] / 16
+    # A vocabulary TP does not divide is padded by Megatron to a multiple of TP whatever the
+    # divisor (the line's note says so and that the lab counts V): compared unpadded.
+    vocab, tp = int(_value(words, "--vocab-size")), int(_value(words, "--tensor-model-parallel-size"))
+    unavoidable = vocab % tp != 0
+    out["padded_unavoidably"] = unavoidable
+    mega_params = verdict["params_unpadded_vocab" if unavoidable else "params"]
+    prel = abs(lab_params - mega_params) / mega_params
+    out["params"] = {"lab": lab_params, "megatron": mega_params, "relative": prel}
+    if prel > PARAMS_TOLERANCE:
+        mismatches.append({
+            "by": _model_kind(plan["model"], words),
+            "kind": "parameters",
+            "lab": f"{lab_params:,.0f} parameters",
+            "megatron": (f"{mega_params:,.0f} (theoretical_memory_usage.py, padded vocab "
+                         f"{verdict['padded_vocab_size']}); lab/megatron = {lab_params / mega_params:.6f}"),
+        })
     est = report["estimate"]
     lab_flops = est["mfu"] * gpus * peak_tflops * 1e12 * est["step_s"]
-    mega_flops = verdict["flops"]
+    mega_flops = verdict["flops_unpadded_vocab" if unavoidable else "flops"]
     rel = abs(lab_flops - mega_flops) / mega_flops
     out["flops"] = {"lab": lab_flops, "megatron": mega_flops, "relative": rel}
     if rel > FLOPS_TOLERANCE:
@@ -394,6 +424,10 @@ def summarize(results, seed, seconds):
     compared = sum(1 for r in judged if "flops" in r)
     apart = sum(1 for r in judged if r.get("flops_not_compared"))
     worst = max((r["flops"]["relative"] for r in judged if "flops" in r), default=0.0)
+    worst_params = max((r["params"]["relative"] for r in judged if "params" in r), default=0.0)
+    lines.append(f"  parameters compared: {sum(1 for r in judged if 'params' in r)} (largest relative "
+                 f"difference {worst_params:.1e}; {sum(1 for r in judged if r.get('padded_unavoidably'))} "
+                 f"with a vocabulary TP does not divide, compared without Megatron's padding)")
     lines.append(f"  printed lines that set CUDA_DEVICE_MAX_CONNECTIONS=1: {env}; FLOPs compared: "
                  f"{compared} (largest relative difference {worst:.1e}), not compared (MLA or "
                  f"linear attention, dimensions the lab lacks): {apart}")
