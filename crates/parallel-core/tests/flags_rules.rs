@@ -451,6 +451,9 @@ fn the_recipes_as_slime_commands() {
                 "--normalization RMSNorm",
                 "--disable-bias-linear",
                 "--position-embedding-type rope",
+                // Qwen3-30B-A3B's config.json: rope_theta 1,000,000, q_norm and k_norm.
+                "--rotary-base 1000000",
+                "--qk-layernorm",
                 "--num-experts 128",
                 "--moe-router-topk 8",
                 "--moe-ffn-hidden-size 768",

@@ -76,10 +76,20 @@ pub(super) fn model_args(
         ]
         .map(String::from),
     );
-    notes.push(Note::new(
-        "RoPE 的底数不影响计数，命令里没写：Megatron 默认 10000，请按你的模型加上 --rotary-base。",
-        "RoPE's base does not change any count and is not written: Megatron's default is 10,000; add --rotary-base for your model's.",
-    ));
+    let preset = match choice {
+        ModelChoice::Preset(p) => Some(*p),
+        _ => None,
+    };
+    match preset.and_then(Preset::rope_base) {
+        Some(base) => args.extend([n::ROTARY_BASE.to_string(), base.to_string()]),
+        None => notes.push(Note::new(
+            "RoPE 的底数不影响计数，实验室的模型里也没有它：Megatron 默认 10000，请按你的模型加上 --rotary-base。",
+            "RoPE's base changes no count and is not in the lab's model: Megatron's default is 10,000; add --rotary-base for your model's.",
+        )),
+    }
+    if preset.is_some_and(Preset::qk_norm) {
+        args.push(n::QK_NORM.to_string());
+    }
     if let Some(moe) = m.moe {
         let mut value = |flag: &str, v: String| {
             args.push(flag.to_string());

@@ -123,6 +123,10 @@ pub const NO_BIAS: &str = "--disable-bias-linear";
 /// arguments.py `_add_network_size_args` (default "learned_absolute"; "rope" adds no
 /// parameter).
 pub const POSITION_EMBEDDING: &str = "--position-embedding-type";
+/// arguments.py `_add_network_size_args` (default 10,000).
+pub const ROTARY_BASE: &str = "--rotary-base";
+/// `qk_layernorm` (TransformerConfig, bool): a norm on each head's queries and keys.
+pub const QK_NORM: &str = "--qk-layernorm";
 /// `moe_router_pre_softmax` (TransformerConfig): `__post_init__` raises "Please use
 /// --moe-router-pre-softmax when topk is 1" for a softmax router at top-1.
 pub const PRE_SOFTMAX: &str = "--moe-router-pre-softmax";

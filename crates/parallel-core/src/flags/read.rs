@@ -59,6 +59,7 @@ const VALUED: &[&str] = &[
     n::CKPT_FORMAT,
     n::NORMALIZATION,
     n::POSITION_EMBEDDING,
+    n::ROTARY_BASE,
     n::NUM_EXPERTS,
     n::TOPK,
     n::MOE_FFN,
@@ -100,6 +101,7 @@ const SWITCHES: &[&str] = &[
     n::SWIGLU,
     n::NO_BIAS,
     n::PRE_SOFTMAX,
+    n::QK_NORM,
     n::MLA,
     n::COLOCATE,
 ];

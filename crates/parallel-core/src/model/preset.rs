@@ -77,6 +77,26 @@ impl Preset {
         Preset::ALL.map(Preset::id).join(", ")
     }
 
+    /// RoPE's base, `rope_theta` of the published config.json (the copies in
+    /// `tests/fixtures/hf/`: Llama 3 8B and 70B 500,000, Mixtral 8x7B and Qwen3-30B-A3B
+    /// 1,000,000, DeepSeek-V3 10,000; Llama 3 405B 500,000 by Llama 3's Table 3, one base for
+    /// every size). `None` for the anchor, whose config the lab does not have.
+    pub const fn rope_base(self) -> Option<u32> {
+        match self {
+            Preset::Llama3_8b | Preset::Llama3_70b | Preset::Llama3_405b => Some(500_000),
+            Preset::Mixtral8x7b | Preset::Qwen3_30bA3b => Some(1_000_000),
+            Preset::DeepseekV3 => Some(10_000),
+            Preset::Qwen38_27b => None,
+        }
+    }
+
+    /// Whether attention normalizes each head's queries and keys (Qwen3's `q_norm` and
+    /// `k_norm`, `Qwen3MoeAttention` in Hugging Face `transformers`; SPEC §13 counts their
+    /// 2·head_dim parameters a layer).
+    pub const fn qk_norm(self) -> bool {
+        matches!(self, Preset::Qwen3_30bA3b)
+    }
+
     /// The model this preset stands for.
     pub const fn model(self) -> Model {
         match self {
