@@ -19,6 +19,10 @@
 #                         pip (pinned) in a venv at .tools/py: tests/megatron runs Megatron-LM's
 #                         own checks, rank groups and FLOPs on the lab's launch lines (CPU only;
 #                         PyPI's torch brings its CUDA libraries, about 5 GB)
+#   deepspeed 0.19.8 and its import-time packages
+#                         pip (pinned, DS_BUILD_OPS=0: no op compiled) in the same venv:
+#                         tests/deepspeed runs DeepSpeed's own runner, DeepSpeedConfig and engine
+#                         checks on the lab's DeepSpeed launches (about 30 MB)
 #
 # Writes .tools/env.sh, sourced by scripts/test.sh and scripts/serve.sh: PATH for the tools,
 # PARALLEL_WASM_ENV, the variables that wasm builds (and only they) need, and
@@ -35,6 +39,12 @@ BINARYEN_VERSION=132
 TORCH_VERSION=2.15.0
 MEGATRON_CORE_VERSION=0.19.2
 PY_PACKAGES=("torch==$TORCH_VERSION" numpy==2.4.6 packaging==26.4 typing_extensions==4.16.0)
+# tests/deepspeed's DeepSpeed, and what `import deepspeed.runtime.config` needs of its
+# requirements.txt (which pins none; ninja and py-cpuinfo are for building and CPU ops only),
+# pinned with pydantic's own dependencies.
+DEEPSPEED_VERSION=0.19.8
+DS_PACKAGES=(pydantic==2.14.4 pydantic_core==2.50.5 annotated-types==0.8.0 typing-inspection==0.4.5
+    hjson==3.1.0 psutil==7.2.2 tqdm==4.70.1 msgpack==1.2.4 einops==0.8.2)
 WASM_TARGET=wasm32-unknown-unknown
 RUSTUP_TIMEOUT=180
 DEBIAN_RUST_PACKAGES=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22)
@@ -313,6 +323,35 @@ else
         --ignore-requires-python "megatron-core==$MEGATRON_CORE_VERSION"
     py_ready || die ".tools/py does not import torch $TORCH_VERSION and megatron-core $MEGATRON_CORE_VERSION"
     have "torch $TORCH_VERSION, megatron-core $MEGATRON_CORE_VERSION in .tools/py"
+fi
+
+# DeepSpeed's own code for tests/deepspeed (issue 56): its launcher, DeepSpeedConfig and engine
+# checks judge the lab's DeepSpeed launches, on the CPU. PyPI has it as an sdist whose setup.py
+# imports torch: built against .tools/py's torch (--no-build-isolation), with DS_BUILD_OPS=0 so
+# that no CUDA or C++ op is compiled (the judge never runs one); --no-deps, its import-time
+# packages pinned above.
+step "DeepSpeed $DEEPSPEED_VERSION (pip, DS_BUILD_OPS=0, in .tools/py)"
+# True when .tools/py imports DeepSpeed's config and launcher at exactly the pinned versions.
+ds_ready() {
+    "$PY" - "${DS_PACKAGES[@]}" "deepspeed==$DEEPSPEED_VERSION" <<'PYEOF' >/dev/null 2>&1
+import os, sys
+from importlib.metadata import version
+for pin in sys.argv[1:]:
+    name, want = pin.split("==")
+    assert version(name) == want, f"{name} {version(name)}, not {want}"
+os.environ["DS_ACCELERATOR"] = "cpu"
+import deepspeed.runtime.config, deepspeed.launcher.runner
+PYEOF
+}
+if ds_ready; then
+    have "deepspeed $DEEPSPEED_VERSION in .tools/py"
+else
+    step "pip install deepspeed==$DEEPSPEED_VERSION ${DS_PACKAGES[*]} (about 40 seconds, 30 MB)"
+    "$PY" -m pip install --quiet --disable-pip-version-check --no-cache-dir --no-deps "${DS_PACKAGES[@]}"
+    DS_BUILD_OPS=0 "$PY" -m pip install --quiet --disable-pip-version-check --no-cache-dir --no-deps \
+        --no-build-isolation "deepspeed==$DEEPSPEED_VERSION"
+    ds_ready || die ".tools/py does not import deepspeed $DEEPSPEED_VERSION"
+    have "deepspeed $DEEPSPEED_VERSION in .tools/py"
 fi
 
 # ---------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@
 #                                            locations left in the wasm)
 #      python -m unittest (tests/megatron)   the CLI's Megatron-LM lines judged by Megatron-Core's
 #                                            own code (.tools/py): verdicts, rank groups, FLOPs
+#      python -m unittest (tests/deepspeed)  the CLI's DeepSpeed launches judged by DeepSpeed's own
+#                                            code (.tools/py): verdicts, batch sizes, ZeRO, dtypes
 #   5. node --test (in tests/)               dist/ served on 127.0.0.1, opened in Chromium; the
 #                                            controls' tests compare it with target/debug/parallel-lab
 #   6. node --test engines/… (in tests/)     the key journeys in Firefox ESR (WebDriver BiDi) and
@@ -119,6 +121,12 @@ stage "command line for e2e" cli.log cargo build -p parallel-cli
 # torch.distributed, its FLOPs by num_floating_point_operations; about 30 s on 2 cores.
 stage "engine's own code (Megatron-Core)" megatron.log \
     env PYTHONDONTWRITEBYTECODE=1 "$ROOT/.tools/py/bin/python" -m unittest discover -s tests/megatron -v
+# The lab's DeepSpeed launches against DeepSpeed 0.19.8's own code (issue 56): 300 seeded random
+# plans (the seed is printed; PARALLEL_LAB_SEED replays), each line through DeepSpeed's runner,
+# its config through DeepSpeedConfig and the engine's optimizer checks under a fake
+# deepspeed.comm; about 15 s on 2 cores.
+stage "engine's own code (DeepSpeed)" deepspeed.log \
+    env PYTHONDONTWRITEBYTECODE=1 "$ROOT/.tools/py/bin/python" -m unittest discover -s tests/deepspeed -v
 stage "end-to-end (node --test)" e2e.log bash -c 'cd tests && node --test'
 stage "engines (Firefox, WebKit)" engines.log bash -c 'cd tests && node --test engines/firefox.mjs engines/webkit.mjs'
 
@@ -136,5 +144,5 @@ awk '
     $2 == "fail" && $1 ~ /^(ℹ|#)$/ { f += $3 }
     /^Ran [0-9]+ tests? in/ { p += $2 }
     END { printf "tests: %d passed, %d failed\n", p, f }
-' "$LOGS/native.log" "$LOGS/native-web.log" "$LOGS/gpu-check.log" "$LOGS/wasm.log" "$LOGS/megatron.log" \
+' "$LOGS/native.log" "$LOGS/native-web.log" "$LOGS/gpu-check.log" "$LOGS/wasm.log" "$LOGS/megatron.log" "$LOGS/deepspeed.log" \
     "$LOGS/e2e.log" "$LOGS/engines.log"

@@ -6,7 +6,8 @@
 use parallel_core::flags::{flags, Engine, EngineRule, LaunchError};
 use parallel_core::lesson::recipes;
 use parallel_core::{
-    Field, InlineModel, ModelChoice, PlanConfig, PlanError, Preset, RankOrder, Schedule,
+    Field, InlineModel, ModelChoice, OptimizerOffload, PlanConfig, PlanError, Precision, Preset,
+    RankOrder, Schedule,
 };
 
 fn refused(engine: Engine, rule: EngineRule) -> PlanError {
@@ -118,6 +119,79 @@ fn each_rule_refuses_just_outside_and_passes_just_inside() {
                 gpus: 2,
                 pp: 2,
                 zero: 1,
+                ..base.clone()
+            },
+        ),
+        // DeepSpeed 0.19.8: FP32 gradient accumulation and the host optimizer need ZeRO 1–3; the
+        // pipeline engine shards the states at ZeRO 0 once d·c > 1; its MoE groups take the
+        // stages as blocks, pipe outermost.
+        (
+            Engine::DeepSpeed,
+            PlanConfig {
+                gpus: 2,
+                precision: Precision::Fp32Grads,
+                ..base.clone()
+            },
+            refused(Engine::DeepSpeed, EngineRule::Fp32GradsWithoutZero),
+            PlanConfig {
+                gpus: 2,
+                precision: Precision::Fp32Grads,
+                zero: 1,
+                ..base.clone()
+            },
+        ),
+        (
+            Engine::DeepSpeed,
+            PlanConfig {
+                gpus: 2,
+                optimizer_offload: OptimizerOffload::Cpu,
+                ..base.clone()
+            },
+            refused(Engine::DeepSpeed, EngineRule::OffloadWithoutZero),
+            PlanConfig {
+                gpus: 2,
+                optimizer_offload: OptimizerOffload::Cpu,
+                zero: 1,
+                ..base.clone()
+            },
+        ),
+        (
+            Engine::DeepSpeed,
+            PlanConfig {
+                gpus: 4,
+                pp: 2,
+                ..base.clone()
+            },
+            refused(
+                Engine::DeepSpeed,
+                EngineRule::PipelineShardsStates { pp: 2, group: 2 },
+            ),
+            PlanConfig {
+                gpus: 2,
+                pp: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            Engine::DeepSpeed,
+            PlanConfig {
+                model: ModelChoice::Preset(Preset::Mixtral8x7b),
+                gpus: 4,
+                pp: 2,
+                zero: 1,
+                order: RankOrder::TpCpPpDp,
+                ..base.clone()
+            },
+            refused(
+                Engine::DeepSpeed,
+                EngineRule::MoeStagesInterleaved { pp: 2, dp: 2 },
+            ),
+            PlanConfig {
+                model: ModelChoice::Preset(Preset::Mixtral8x7b),
+                gpus: 4,
+                pp: 2,
+                zero: 1,
+                order: RankOrder::TpCpDpPp,
                 ..base.clone()
             },
         ),
@@ -467,22 +541,36 @@ fn the_recipes_as_slime_commands() {
             ],
         ],
     );
-    // DeepSpeed: the config's keys for the same recipe, and what it cannot say.
+    // DeepSpeed: the config's keys for the same recipe (CPU Adam under ZeRO 1, BF16 gradients),
+    // four whole nodes, and the unit train.py passes for d = 32/(4·4·2) = 1.
     let ds = flags(&qwen, Engine::DeepSpeed).unwrap();
+    assert_eq!(
+        ds.args.join(" "),
+        "deepspeed --hostfile hostfile --num_nodes 4 --num_gpus 8 train.py --deepspeed --deepspeed_config ds_config.json"
+    );
     let config = ds.config.unwrap();
     for key in [
         "\"train_batch_size\": 8",
         "\"train_micro_batch_size_per_gpu\": 1",
         "\"gradient_accumulation_steps\": 8",
+        "\"grad_accum_dtype\": \"bf16\"",
+        "\"communication_data_type\": \"bf16\"",
+        "\"type\": \"AdamW\"",
         "\"stage\": 1",
         "\"device\": \"cpu\"",
     ] {
         assert!(config.contains(key), "{key}: {config}");
     }
-    assert!(ds
-        .notes
-        .iter()
-        .any(|n| n.en.contains("PipelineModule(num_stages=2)")));
+    for text in [
+        "`PipelineModule(layers, topology=PipeModelDataParallelTopology(num_pp=2, num_mp=16, num_dp=1))`",
+        "`get_sequence_parallel_world_size() == 4`",
+    ] {
+        assert!(
+            ds.notes.iter().any(|n| n.en.contains(text)),
+            "{text}: {:?}",
+            ds.notes
+        );
+    }
 }
 
 #[test]

@@ -55,8 +55,9 @@ impl Engine {
 
 /// One of an engine's own checks that a plan breaks (SPEC §16), with its numbers. Megatron's
 /// come from `megatron/training/arguments.py` `validate_args`, `TransformerConfig.__post_init__`
-/// and the interleaved schedule (`megatron/core/pipeline_parallel/schedules.py`); DeepSpeed's
-/// from `deepspeed/runtime/pipe/engine.py` (commits in `flags/names.rs`).
+/// and the interleaved schedule (`megatron/core/pipeline_parallel/schedules.py`); DeepSpeed
+/// 0.19.8's from its engines (`deepspeed/runtime/engine.py`, `deepspeed/runtime/pipe/engine.py`)
+/// and its MoE groups (`deepspeed/utils/groups.py`) (versions in `flags/names.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineRule {
     /// num_attention_heads must be a multiple of tensor_model_parallel_size.
@@ -135,6 +136,33 @@ pub enum EngineRule {
         /// p.
         pp: u32,
     },
+    /// DeepSpeed 0.19.8 `DeepSpeedEngine._do_optimizer_sanity_check`: without ZeRO, BF16 weights
+    /// accumulate their gradients in BF16 only ("unsupported mix of model_dtype=torch.bfloat16
+    /// and grad_accum_dtype=torch.float32"); ZeRO 1–3 accumulate in FP32.
+    Fp32GradsWithoutZero,
+    /// DeepSpeed 0.19.8: only the ZeRO optimizers move the optimizer to the host
+    /// (`zero_optimization.offload_optimizer`, "Valid for ZeRO stage 1, 2, 3"); without ZeRO the
+    /// optimizer stays on the card.
+    OffloadWithoutZero,
+    /// DeepSpeed 0.19.8 `_do_optimizer_sanity_check`: the pipeline engine without ZeRO runs BF16
+    /// training through its BF16_Optimizer (`deepspeed/runtime/bf16_optimizer.py`), which shards
+    /// the FP32 master weights and Adam moments over the data-parallel group as ZeRO 1 does.
+    PipelineShardsStates {
+        /// p.
+        pp: u32,
+        /// The cards the states are sharded over, d·c.
+        group: u32,
+    },
+    /// DeepSpeed 0.19.8 `groups._create_expert_and_data_parallel` (deepspeed/utils/groups.py, as
+    /// `MoE.set_deepspeed_parallelism` calls it) takes each pipeline stage as N/p consecutive
+    /// ranks: pipe must be the outermost axis, which the order tp-cp-pp-dp is not when p > 1 and
+    /// d > 1.
+    MoeStagesInterleaved {
+        /// p.
+        pp: u32,
+        /// d.
+        dp: u32,
+    },
 }
 
 impl EngineRule {
@@ -148,8 +176,14 @@ impl EngineRule {
             EngineRule::LayersByPp { .. } | EngineRule::InterleavedPp => Field::Pp,
             EngineRule::ExpertsByEp { .. } => Field::Ep,
             EngineRule::InterleavedMicroBatches { .. } => Field::MicroBatches,
-            EngineRule::PipelineZero { .. } => Field::Zero,
-            EngineRule::OrderDataParallel { .. } => Field::Order,
+            EngineRule::PipelineZero { .. } | EngineRule::PipelineShardsStates { .. } => {
+                Field::Zero
+            }
+            EngineRule::OrderDataParallel { .. } | EngineRule::MoeStagesInterleaved { .. } => {
+                Field::Order
+            }
+            EngineRule::Fp32GradsWithoutZero => Field::Precision,
+            EngineRule::OffloadWithoutZero => Field::OptimizerOffload,
         }
     }
 
@@ -199,8 +233,24 @@ impl EngineRule {
                 ),
             },
             EngineRule::PipelineZero { zero, pp } => match lang {
-                Lang::En => format!("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism (zero {zero}, pipeline {pp} stages)"),
-                Lang::Zh => format!("ZeRO-2 和 ZeRO-3 不能与流水线并行同用（ZeRO {zero}，PP = {pp}）"),
+                Lang::En => format!("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism (zero {zero}, pipeline {pp} stages); take ZeRO 1 (or 0 when d·c = 1)"),
+                Lang::Zh => format!("ZeRO-2 和 ZeRO-3 不能与流水线并行同用（ZeRO {zero}，PP = {pp}）；请选 ZeRO 1（d·c = 1 时也可选 0）"),
+            },
+            EngineRule::Fp32GradsWithoutZero => match lang {
+                Lang::En => "without ZeRO, DeepSpeed 0.19.8 accumulates BF16 weights' gradients in BF16 only (data_types.grad_accum_dtype fp32 is an \"unsupported mix\" at ZeRO 0); FP32 gradients need ZeRO 1–3, or take BF16 gradients at ZeRO 0".to_string(),
+                Lang::Zh => "不用 ZeRO 时，DeepSpeed 0.19.8 只能用 BF16 累加 BF16 权重的梯度（ZeRO 0 下 data_types.grad_accum_dtype 设为 fp32 是“unsupported mix”）；FP32 梯度需要 ZeRO 1–3，或在 ZeRO 0 下改用 BF16 梯度".to_string(),
+            },
+            EngineRule::OffloadWithoutZero => match lang {
+                Lang::En => "DeepSpeed moves the optimizer to the host only through its ZeRO optimizers (zero_optimization.offload_optimizer is valid for ZeRO 1–3); take ZeRO 1–3 with the optimizer on the host, or keep it on the card at ZeRO 0".to_string(),
+                Lang::Zh => "DeepSpeed 只通过 ZeRO 优化器把优化器放到主机上（zero_optimization.offload_optimizer 只对 ZeRO 1–3 有效）；请用 ZeRO 1–3 并卸载优化器，或在 ZeRO 0 下把优化器留在卡上".to_string(),
+            },
+            EngineRule::PipelineShardsStates { pp, group } => match lang {
+                Lang::En => format!("with {pp} pipeline stages and no ZeRO, DeepSpeed's pipeline engine runs BF16 training through its BF16_Optimizer, which shards the FP32 master weights and Adam moments over the {group} data-parallel cards as ZeRO 1 does; take ZeRO 1, which is what DeepSpeed runs"),
+                Lang::Zh => format!("有 {pp} 个流水线段且不用 ZeRO 时，DeepSpeed 的流水线引擎用 BF16_Optimizer 做 BF16 训练，它像 ZeRO 1 一样把 FP32 主权重和 Adam 动量切分到 {group} 张数据并行卡上；请选 ZeRO 1，DeepSpeed 实际运行的就是它"),
+            },
+            EngineRule::MoeStagesInterleaved { pp, dp } => match lang {
+                Lang::En => format!("DeepSpeed's MoE layers form their expert groups within each pipeline stage taken as a block of consecutive ranks (pipe the outermost axis), while the order tp-cp-pp-dp interleaves the {pp} stages over the {dp} data-parallel replicas; take the order tp-cp-dp-pp"),
+                Lang::Zh => format!("DeepSpeed 的 MoE 层在每个流水线段内组专家组，并把一个段当作一块连续的 rank（PP 在最外层），而顺序 tp-cp-pp-dp 把 {pp} 个段交错在 {dp} 个数据并行副本之间；请改用顺序 tp-cp-dp-pp"),
             },
         }
     }

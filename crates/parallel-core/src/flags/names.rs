@@ -12,10 +12,11 @@
 //!   (`megatron/training/config/training_config.py`).
 //! - slime, THUDM/slime @ 624b824a898ab0ec1fcb4d373004c7f3852bf515 (`v0.3.1-38-g624b824a8`):
 //!   `slime/utils/arguments.py`.
-//! - DeepSpeed, deepspeedai/DeepSpeed @ edaa7221267243c7be7fb49c5d5f5c4fb97b4641
-//!   (`v0.19.5-27-gedaa72212`): `deepspeed/runtime/constants.py`,
+//! - DeepSpeed 0.19.8 (the PyPI release `scripts/setup.sh` installs and `tests/deepspeed` runs):
+//!   `deepspeed/runtime/constants.py`, `deepspeed/runtime/config.py`,
 //!   `deepspeed/runtime/zero/config.py`, `deepspeed/runtime/zero/offload_config.py`,
-//!   `deepspeed/launcher/runner.py`, `deepspeed/__init__.py`.
+//!   `deepspeed/runtime/pipe/{module,topology}.py`, `deepspeed/launcher/runner.py`,
+//!   `deepspeed/__init__.py`.
 //! - torchrun's `--nnodes` and `--nproc-per-node` are PyTorch's (`torch/distributed/run.py`),
 //!   not Megatron's; Megatron's own example scripts pass them (`examples/gpt3/
 //!   train_gpt3_175b_distributed.sh`, spelled `--nproc_per_node`, which torchrun also takes).
@@ -190,14 +191,85 @@ pub const LOG_PROBS_CHUNK: &str = "--log-probs-chunk-size";
 pub const NNODES: &str = "--nnodes";
 /// PyTorch's torchrun (also spelled `--nproc_per_node`).
 pub const NPROC_PER_NODE: &str = "--nproc-per-node";
-/// deepspeed/launcher/runner.py.
+/// DeepSpeed 0.19.8 deepspeed/launcher/runner.py `parse_args`: an MPI-style file of
+/// `host slots=n` lines (`_parse_hostfile`); without it (default /job/hostfile) `main` runs on
+/// the local node only, and refuses `--num_nodes` above 1.
+pub const DS_HOSTFILE: &str = "--hostfile";
+/// DeepSpeed 0.19.8 runner.py `parse_args`: `NAME[:SLOT[,SLOT…]]` joined by `@`, the named
+/// slots of each host (`parse_resource_filter`); `main` refuses it beside --num_nodes or
+/// --num_gpus.
+pub const DS_INCLUDE: &str = "--include";
+/// DeepSpeed 0.19.8 runner.py `parse_args`: the first n hosts of the hostfile
+/// (`apply_num_nodes_and_gpus`).
 pub const DS_NUM_NODES: &str = "--num_nodes";
-/// deepspeed/launcher/runner.py.
+/// DeepSpeed 0.19.8 runner.py `parse_args`: slots 0…n−1 of every host
+/// (`apply_num_nodes_and_gpus`; nothing checks that a node has n cards).
 pub const DS_NUM_GPUS: &str = "--num_gpus";
-/// deepspeed/__init__.py `_add_core_arguments`.
+/// DeepSpeed 0.19.8 deepspeed/__init__.py `_add_core_arguments` (read by train.py's parser,
+/// `deepspeed.add_config_arguments`).
 pub const DS_ENABLE: &str = "--deepspeed";
-/// deepspeed/__init__.py `_add_core_arguments`.
+/// DeepSpeed 0.19.8 deepspeed/__init__.py `_add_core_arguments`.
 pub const DS_CONFIG: &str = "--deepspeed_config";
+
+// ---- DeepSpeed 0.19.8's ds_config.json keys ----
+/// runtime/constants.py `TRAIN_BATCH_SIZE`; `DeepSpeedConfig._batch_assertion` requires it to
+/// equal micro-batch × accumulation steps × the data-parallel size (the unit's
+/// `get_data_parallel_world_size()`, else the world size).
+pub const DS_TRAIN_BATCH: &str = "train_batch_size";
+/// runtime/constants.py `TRAIN_MICRO_BATCH_SIZE_PER_GPU`.
+pub const DS_MICRO_BATCH: &str = "train_micro_batch_size_per_gpu";
+/// runtime/constants.py `GRADIENT_ACCUMULATION_STEPS` (the pipeline engine's micro-batches).
+pub const DS_ACCUMULATION_STEPS: &str = "gradient_accumulation_steps";
+/// runtime/constants.py `BFLOAT16` (runtime/precision_config.py reads it).
+pub const DS_BF16: &str = "bf16";
+/// runtime/constants.py `BFLOAT16_ENABLED` (default false).
+pub const DS_ENABLED: &str = "enabled";
+/// runtime/constants.py `DATA_TYPES`.
+pub const DS_DATA_TYPES: &str = "data_types";
+/// runtime/constants.py `GRAD_ACCUM_DTYPE` (default: the model's dtype): the dtype the
+/// optimizer wrappers accumulate gradients in (`DeepSpeedEngine.get_data_types`).
+pub const DS_GRAD_ACCUM_DTYPE: &str = "grad_accum_dtype";
+/// runtime/constants.py `COMMUNICATION_DATA_TYPE` (default: BF16 when bf16 is on,
+/// `DeepSpeedEngine.communication_data_type`): the dtype gradients are reduced in.
+pub const DS_COMMUNICATION_DTYPE: &str = "communication_data_type";
+/// `DtypeEnum.bf16` (runtime/config.py).
+pub const DS_DTYPE_BF16: &str = "bf16";
+/// `DtypeEnum.fp32` (runtime/config.py).
+pub const DS_DTYPE_FP32: &str = "fp32";
+/// runtime/constants.py `OPTIMIZER`.
+pub const DS_OPTIMIZER: &str = "optimizer";
+/// runtime/constants.py `TYPE`.
+pub const DS_OPTIMIZER_TYPE: &str = "type";
+/// runtime/config.py `ADAMW_OPTIMIZER` ("adamw", matched lowercased): FusedAdam on the card,
+/// DeepSpeedCPUAdam with FP32 moments when the optimizer is offloaded
+/// (`DeepSpeedEngine.get_optimizer_configuration`).
+pub const DS_ADAMW: &str = "AdamW";
+/// runtime/zero/config.py `ZERO_OPTIMIZATION`.
+pub const DS_ZERO: &str = "zero_optimization";
+/// `DeepSpeedZeroConfig.stage` (runtime/zero/config.py, 0–3).
+pub const DS_ZERO_STAGE: &str = "stage";
+/// `DeepSpeedZeroConfig.offload_optimizer` (runtime/zero/config.py: "Valid for ZeRO stage 1,
+/// 2, 3"; only the ZeRO optimizers read it).
+pub const DS_OFFLOAD_OPTIMIZER: &str = "offload_optimizer";
+/// `DeepSpeedZeroOffloadOptimizerConfig.device` (runtime/zero/offload_config.py).
+pub const DS_OFFLOAD_DEVICE: &str = "device";
+/// `OffloadDeviceEnum.cpu` (runtime/zero/offload_config.py).
+pub const DS_OFFLOAD_CPU: &str = "cpu";
+/// `DeepSpeedZeroOffloadOptimizerConfig.pin_memory` (runtime/zero/offload_config.py, default
+/// true in 0.19.8): page-locked host buffers, the full PCIe bandwidth the lab counts.
+pub const DS_PIN_MEMORY: &str = "pin_memory";
+
+// ---- DeepSpeed 0.19.8's classes a training script passes (named in the notes) ----
+/// runtime/pipe/module.py: its `topology=` makes the grid `deepspeed.initialize` takes as the
+/// model-parallel unit (`model.mpu()`).
+pub const DS_PIPELINE_MODULE: &str = "PipelineModule";
+/// runtime/pipe/topology.py: axes pipe, data, model (the last fastest).
+pub const DS_PIPE_MODEL_DATA_TOPOLOGY: &str = "PipeModelDataParallelTopology";
+/// runtime/pipe/topology.py: any axes, the last fastest.
+pub const DS_PROCESS_TOPOLOGY: &str = "ProcessTopology";
+/// runtime/pipe/topology.py: the groups of a topology, with the unit's methods
+/// (`get_data_parallel_world_size` …).
+pub const DS_GRID: &str = "PipelineParallelGrid";
 
 /// Megatron and slime flags that change what the lab would count but that it does not model:
 /// a pasted command using them is read, and the notice names them.

@@ -21,9 +21,20 @@
 //! order. When d = 1 both orders give the same groups, and the writer uses Megatron's pp-last
 //! order instead (`megatron::pp_last_instead`), with a note.
 //!
-//! DeepSpeed, deepspeedai/DeepSpeed @ edaa722126: `PipelineEngine.__init__`
-//! (deepspeed/runtime/pipe/engine.py) asserts "ZeRO-2 and ZeRO-3 are incompatible with
-//! pipeline parallelism".
+//! DeepSpeed 0.19.8, in the order checked (each is also judged by DeepSpeed's own code in
+//! `tests/deepspeed`):
+//! - `PipelineEngine.__init__` (deepspeed/runtime/pipe/engine.py) asserts "ZeRO-2 and ZeRO-3
+//!   are incompatible with pipeline parallelism";
+//! - `DeepSpeedEngine._do_optimizer_sanity_check` (deepspeed/runtime/engine.py): without ZeRO,
+//!   BF16 weights with FP32 gradient accumulation are an "unsupported mix";
+//! - only the ZeRO optimizers read `zero_optimization.offload_optimizer` ("Valid for ZeRO
+//!   stage 1, 2, 3", deepspeed/runtime/zero/config.py): no offload at ZeRO 0;
+//! - `_do_optimizer_sanity_check` again: the pipeline engine without ZeRO wraps a BF16 model's
+//!   optimizer in BF16_Optimizer, which shards the FP32 states over the data-parallel group
+//!   (ZeRO 1's ledger): refused where that group has more than one card;
+//! - `groups._create_expert_and_data_parallel` (deepspeed/utils/groups.py, called by
+//!   `MoE.set_deepspeed_parallelism`) takes each stage as N/p consecutive ranks: a MoE plan in
+//!   the order tp-cp-pp-dp with p > 1 and d > 1 interleaves them.
 //!
 //! [`Plan::new`] already refuses some of these for every plan (experts over e, interleaved with
 //! p = 1 or m not divisible by p): they are checked here again so that the engines' rules stand
@@ -31,7 +42,7 @@
 
 use super::kinds::{Engine, EngineRule, LaunchError, MovedGroups};
 use super::megatron::{expert_dp, interleaved, megatron_layers, order_clash};
-use crate::config::RankOrder;
+use crate::config::{Precision, RankOrder};
 use crate::error::PlanError;
 use crate::grid::Dim;
 use crate::plan::Plan;
@@ -157,9 +168,23 @@ fn dim_is_grouped(plan: &Plan, dim: Dim) -> bool {
 }
 
 fn deepspeed_rule(plan: &Plan) -> Option<EngineRule> {
-    let pp = plan.degrees().pp;
-    (plan.zero() >= 2 && pp > 1).then_some(EngineRule::PipelineZero {
-        zero: plan.zero(),
-        pp,
-    })
+    let d = plan.degrees();
+    let zero = plan.zero();
+    if zero >= 2 && d.pp > 1 {
+        return Some(EngineRule::PipelineZero { zero, pp: d.pp });
+    }
+    if zero == 0 && plan.precision() == Precision::Fp32Grads {
+        return Some(EngineRule::Fp32GradsWithoutZero);
+    }
+    if zero == 0 && plan.optimizer_offload().on_host() {
+        return Some(EngineRule::OffloadWithoutZero);
+    }
+    let group = d.dp * d.cp;
+    if zero == 0 && d.pp > 1 && group > 1 {
+        return Some(EngineRule::PipelineShardsStates { pp: d.pp, group });
+    }
+    if plan.model().is_moe() && plan.order() == RankOrder::TpCpPpDp && d.pp > 1 && d.dp > 1 {
+        return Some(EngineRule::MoeStagesInterleaved { pp: d.pp, dp: d.dp });
+    }
+    None
 }
