@@ -18,9 +18,14 @@ const FIXTURE = path.join(HERE, '..', 'crates', 'parallel-core', 'tests', 'fixtu
 let lab;
 let course;
 const coursePage = { type: 'text/html; charset=utf-8', body: '' };
+// Another frame of the course page: it sends the embedded widget what its parent would.
+const siblingPage = {
+  type: 'text/html; charset=utf-8',
+  body: '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Sibling</title><link rel="icon" href="data:,"></head><body>ad</body></html>',
+};
 before(async () => {
   lab = await startLab();
-  course = await serveStatic(null, {}, { files: { '/lesson.html': coursePage } });
+  course = await serveStatic(null, {}, { files: { '/lesson.html': coursePage, '/sibling.html': siblingPage } });
 });
 after(async () => {
   await lab?.close();
@@ -207,6 +212,38 @@ test('a course page on another origin drives an embedded grid by postMessage, as
     check();
   }));
   assert.equal(await inner.getByTestId('slider-pp').getAttribute('aria-valuetext'), '4');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('an embedded grid hears its parent only: a sibling frame\'s message is ignored', async () => {
+  const src = `${lab.baseUrl}embed.html#embed=grid-64`;
+  coursePage.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Lesson</title><link rel="icon" href="data:,"></head>
+<body><iframe id="lab" src="${src}" title="Parallel Lab" width="900" height="1200"></iframe><iframe id="sibling" src="/sibling.html" title="Sibling" width="200" height="100"></iframe></body></html>`;
+  const context = await lab.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
+  const inner = page.frameLocator('#lab');
+  await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  const slider = async (name) => inner.getByTestId(`slider-${name}`).getAttribute('aria-valuetext');
+  assert.deepEqual([await slider('tp'), await slider('pp')], ['8', '8'], 'the grid starts at TP 8 × PP 8');
+  // Every PP the slider shows from now on, recorded in the frame as it changes.
+  await inner.getByTestId('slider-pp').evaluate((el) => {
+    window.ppShown = [];
+    new MutationObserver(() => window.ppShown.push(el.getAttribute('aria-valuetext')))
+      .observe(el, { attributes: true, attributeFilter: ['aria-valuetext'] });
+  });
+  // A sibling frame, then the widget's own window, ask for PP 2 and PP 4.
+  const sibling = page.frames().find((f) => f.url().endsWith('/sibling.html'));
+  await sibling.evaluate(() => window.parent.frames[0].postMessage({ type: 'parallel-lab:set', plan: { pp: 2 } }, '*'));
+  await inner.locator(':root').evaluate(() => window.postMessage({ type: 'parallel-lab:set', plan: { pp: 4 } }, '*'));
+  // Then the parent asks for PP 1. Posted messages reach the frame in the order they were sent,
+  // so once PP 1 shows, the two before it have been handled: the slider showed 1 and nothing else.
+  await page.evaluate(() => document.getElementById('lab').contentWindow.postMessage({ type: 'parallel-lab:set', plan: { tp: 8, pp: 1 } }, '*'));
+  await inner.getByTestId('slider-pp').and(inner.locator('[aria-valuetext="1"]')).waitFor();
+  const shown = await inner.locator(':root').evaluate(() => window.ppShown);
+  assert.deepEqual([...new Set(shown)], ['1'], 'a sibling frame or the widget itself moved the grid');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

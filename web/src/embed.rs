@@ -39,6 +39,19 @@ fn post_height(widget: Widget, height: f64) {
     let _ = parent.post_message(&message, "*");
 }
 
+/// Whether a message comes from the window that embeds this one (never true for a page that is
+/// not framed: its parent is itself).
+fn from_parent(event: &web_sys::MessageEvent) -> bool {
+    let me = window();
+    match (event.source(), me.parent()) {
+        (Some(source), Ok(Some(parent))) => {
+            !js_sys::Object::is(parent.as_ref(), me.as_ref())
+                && js_sys::Object::is(&source, parent.as_ref())
+        }
+        _ => false,
+    }
+}
+
 /// One widget, alone.
 #[component]
 pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
@@ -56,8 +69,9 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
         report.forget();
     });
     // Course text can drive the widget: `postMessage({type: "parallel-lab:set", plan})` from
-    // the parent page, read like a link (so any origin may send it; what is not used is named
-    // in the notice).
+    // the parent page, read like a link (what is not used is named in the notice). Only the
+    // embedding window is heard: a sibling frame, another tab or the widget itself cannot move
+    // the grid (issue 50).
     if let Some(grid) = widget.grid() {
         let lab = match grid {
             GridId::Eight => page.lab8,
@@ -65,6 +79,9 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
         };
         let on_message =
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+                if !from_parent(&event) {
+                    return;
+                }
                 let data = event.data();
                 let kind = js_sys::Reflect::get(&data, &"type".into())
                     .ok()
