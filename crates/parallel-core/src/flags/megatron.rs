@@ -119,17 +119,14 @@ pub(super) fn write(plan: &Plan, engine: Engine) -> Flags {
     let mut notes = Vec::new();
     let mut a = Args(Vec::new());
     let (node_count, per_node) = nodes(plan, &mut notes);
+    if single_connection(plan) {
+        a.flag(n::SINGLE_CONNECTION);
+    }
     if engine == Engine::Slime {
-        if single_connection(plan) {
-            a.flag(n::SINGLE_CONNECTION);
-        }
         a.0.extend(["python3".to_string(), "train.py".to_string()]);
         a.value(n::ACTOR_NODES, node_count);
         a.value(n::ACTOR_GPUS_PER_NODE, per_node);
     } else {
-        if single_connection(plan) {
-            a.flag(n::SINGLE_CONNECTION);
-        }
         a.flag("torchrun");
         a.value(n::NNODES, node_count);
         a.value(n::NPROC_PER_NODE, per_node);

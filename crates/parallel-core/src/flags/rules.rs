@@ -150,21 +150,22 @@ fn moved_by_pp_last(plan: &Plan) -> MovedGroups {
         return MovedGroups::default();
     };
     let (a, b) = (plan.grid(), other.grid());
+    // The grid's own `groups` says which groups a card has (EP and EDP only for MoE).
+    let (mine, theirs): (Vec<_>, Vec<_>) = (0..plan.gpus())
+        .filter_map(|card| Some((a.groups(card).ok()?, b.groups(card).ok()?)))
+        .unzip();
     let dims = [Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp, Dim::Ep, Dim::Edp];
     let mut bits = 0u8;
     for (i, dim) in dims.into_iter().enumerate() {
-        if dim_is_grouped(plan, dim)
-            && (0..plan.gpus()).any(|card| a.group(card, dim).ok() != b.group(card, dim).ok())
+        if mine
+            .iter()
+            .zip(&theirs)
+            .any(|(x, y)| x.of(dim) != y.of(dim))
         {
             bits |= 1 << i;
         }
     }
     MovedGroups(bits)
-}
-
-/// Whether the card's groups along `dim` exist for this plan (EP and EDP only for MoE).
-fn dim_is_grouped(plan: &Plan, dim: Dim) -> bool {
-    !matches!(dim, Dim::Ep | Dim::Edp) || plan.model().is_moe()
 }
 
 fn deepspeed_rule(plan: &Plan) -> Option<EngineRule> {

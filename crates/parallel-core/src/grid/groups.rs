@@ -25,8 +25,7 @@ pub struct Groups {
     /// Cards of its EP group (MoE models; the card alone at e = 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ep: Option<Vec<u32>>,
-    /// Cards of its expert-data-parallel group, those holding the same experts (MoE models
-    /// models).
+    /// Cards of its expert-data-parallel group, those holding the same experts (MoE models).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edp: Option<Vec<u32>>,
     /// Cards of its rollout engine (the rollout phase only).
