@@ -17,7 +17,9 @@ those sizes, calling its functions rather than copies of its rules:
 4. `megatron.training.training.num_floating_point_operations(args, args.global_batch_size)`;
 5. `megatron.training.theoretical_memory_usage.compute_weight_and_optimizer_memory(args)`, whose
    local `num_total_parameters` (Megatron's count of the model's parameters) is read as the
-   function returns (a trace on that one frame: the function computes it but returns bytes).
+   function returns (a trace on that one frame: the function computes it but returns bytes);
+   that count does not know linear attention, so each linear layer's parameters are those of
+   Megatron's GatedDeltaNet module, transcribed (`gated_delta_net_params`).
 
 Nothing real is created. torch.distributed: is_initialized -> True, get_world_size -> N,
 get_rank -> 0, new_group -> a recorder of (group_desc, ranks) that returns a dummy group, barrier ->
@@ -314,13 +316,19 @@ def _run(flags, script, world):
 
 def megatron_params(args):
     """Megatron's parameter count of the model `args` describes: the local `num_total_parameters`
-    of theoretical_memory_usage.compute_weight_and_optimizer_memory, read when it returns."""
+    of theoretical_memory_usage.compute_weight_and_optimizer_memory, read when it returns.
+
+    That function counts every layer's attention as `self_attn_term` (standard or MLA) and does
+    not know linear attention; for a line with `--experimental-attention-variant
+    gated_delta_net` each linear layer's `self_attn_term` is replaced by the parameters Megatron's
+    GatedDeltaNet module creates (`gated_delta_net_params`)."""
     code = compute_weight_and_optimizer_memory.__code__
     seen = {}
 
     def local(frame, event, _arg):
         if event == "return":
             seen["total"] = frame.f_locals.get("num_total_parameters")
+            seen["attention"] = frame.f_locals.get("self_attn_term")
         return local
 
     def calls(frame, event, _arg):
@@ -332,7 +340,43 @@ def megatron_params(args):
         compute_weight_and_optimizer_memory(types.SimpleNamespace(**vars(args)))
     finally:
         sys.settrace(previous)
-    return float(seen["total"])
+    total = float(seen["total"])
+    linear_layers = linear_attention_layers(args)
+    if linear_layers:
+        total += linear_layers * (gated_delta_net_params(args) - float(seen["attention"]))
+    return total
+
+
+def linear_attention_layers(args):
+    """The linear layers of `--linear-attention-freq`, read as num_floating_point_operations reads
+    it (an integer N: (N-1) linear layers of every N; or a list, 1 = linear)."""
+    if getattr(args, "experimental_attention_variant", None) != "gated_delta_net":
+        return 0
+    freq = args.linear_attention_freq
+    if isinstance(freq, int):
+        return sum(0 if (i + 1) % freq == 0 else 1 for i in range(args.num_layers))
+    return sum(freq)
+
+
+def gated_delta_net_params(args):
+    """One GatedDeltaNet layer's parameters as megatron/core/ssm/gated_delta_net/common.py and
+    gdn.py (megatron-core 0.19.2) create them, transcribed: in_proj hidden -> 2*qk_dim + 2*v_dim
+    + 2*num_value_heads (q, k, v, the gate z, beta, alpha; no bias with
+    --disable-bias-linear), conv1d depthwise over 2*qk_dim + v_dim channels with the kernel
+    (conv_bias False), dt_bias and A_log (num_value_heads each), out_norm over value_head_dim
+    (RMSNorm: one weight), out_proj v_dim -> hidden. The layer's input norm is fused into in_proj
+    and counted by theoretical_memory_usage with the layer's norms, as for standard attention."""
+    qk_dim = args.linear_key_head_dim * args.linear_num_key_heads
+    v_dim = args.linear_value_head_dim * args.linear_num_value_heads
+    nv = args.linear_num_value_heads
+    norm = 1 if args.normalization == "RMSNorm" else 2
+    return float(
+        args.hidden_size * (2 * qk_dim + 2 * v_dim + 2 * nv)
+        + args.linear_conv_kernel_dim * (2 * qk_dim + v_dim)
+        + 2 * nv
+        + norm * args.linear_value_head_dim
+        + v_dim * args.hidden_size
+    )
 
 
 def _run_env(flags, script, world, env):

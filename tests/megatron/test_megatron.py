@@ -21,10 +21,11 @@ For each plan (presets and inline models, dense and MoE, tied and untied; TP, CP
 Also a mismatch: a line that lacks an argument Megatron requires (judge.py then fills it, so
 that the rest can still be compared). The environment is the line's own: CUDA_DEVICE_MAX_CONNECTIONS
 is set only where the line sets it (`CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun ...`).
-FLOPs are not compared for a model with multi-head latent attention or linear attention: the
-lab's model does not carry the dimensions Megatron's formula reads for them (the query rank and
-head dimensions of MLA; the linear attention's heads), the line's notes say Megatron then takes
-its defaults, and the plan is counted apart in the summary (issue 55 adds them).
+Models with multi-head latent attention and with linear attention (Gated DeltaNet) are compared
+like the others, their dimensions on the line; Megatron's parameter count for linear layers is
+its GatedDeltaNet module's (judge.py). FLOPs and parameters are not compared for a linear-attention
+model whose dimensions are not published (the anchor preset, which carries its published total):
+its line names none, its note says so, and the plan is counted apart in the summary.
 Megatron pads --vocab-size to a multiple of make_vocab_size_divisible_by x TP for its logits, and
 counts the padded size in its FLOPs: a FLOPs mismatch that padding alone explains is its own kind.
 Where TP does not divide the vocabulary Megatron must pad whatever the divisor; the line's note
@@ -122,8 +123,30 @@ def _inline_model(rng, moe):
         "vocab": rng.choice([32000, 32768, 50257, 50304, 65536, 100352, 128256, 151936, 152064]),
         "tied_embeddings": rng.random() < 0.5,
     }
-    if rng.random() < 0.15 and layers % 4 == 0:
+    if rng.random() < 0.2 and layers % 4 == 0:
+        # Linear attention (Gated DeltaNet) in 3 of every 4 layers; its heads and dimensions
+        # given or left to the lab's defaults (Qwen3-Next's).
         model["full_attention_layers"] = layers // 4
+        if rng.random() < 0.6:
+            key_heads = rng.choice([4, 8, 16, 16])
+            model.update({
+                "linear_num_key_heads": key_heads,
+                "linear_num_value_heads": key_heads * rng.choice([1, 2, 3]),
+                "linear_key_head_dim": rng.choice([64, 128]),
+                "linear_value_head_dim": rng.choice([64, 128]),
+                "linear_conv_kernel_dim": rng.choice([2, 4]),
+            })
+    elif rng.random() < 0.15:
+        # Multi-head latent attention (no query groups), with or without a query rank.
+        model["kv_heads"] = heads
+        model.update({
+            "kv_lora_rank": rng.choice([64, 256, 512]),
+            "qk_rope_head_dim": rng.choice([32, 64]),
+            "qk_nope_head_dim": rng.choice([64, 128]),
+            "v_head_dim": rng.choice([64, 128]),
+        })
+        if rng.random() < 0.7:
+            model["q_lora_rank"] = rng.choice([384, 768, 1536])
     if moe:
         experts = rng.choice([8, 16, 32, 64, 128, 256])
         model.update({
@@ -350,8 +373,9 @@ def _check_plan(out, plan, default_order, peak_tflops, card_seed):
                                    "lab": f"card {card}: {name} {ranks}",
                                    "megatron": f"card {card}: {kind} {mega}"})
 
-    # FLOPs per step and the parameter count.
-    if "--multi-latent-attention" in words or "--experimental-attention-variant" in words:
+    # FLOPs per step and the parameter count; not for a linear-attention model whose heads and
+    # dimensions are not published (the anchor: its line names none, and says so).
+    if "--experimental-attention-variant" in words and "--linear-num-key-heads" not in words:
         out["flops_not_compared"] = True
         return out
     # The lab's P: SPEC §4's model states on one card at ZeRO 0 with BF16 gradients are
@@ -383,6 +407,8 @@ def _check_plan(out, plan, default_order, peak_tflops, card_seed):
     mega_flops = verdict["flops_unpadded_vocab" if unavoidable else "flops"]
     rel = abs(lab_flops - mega_flops) / mega_flops
     out["flops"] = {"lab": lab_flops, "megatron": mega_flops, "relative": rel}
+    out["attention"] = ("MLA" if "--multi-latent-attention" in words else
+                        "linear" if "--experimental-attention-variant" in words else "standard")
     if rel > FLOPS_TOLERANCE:
         unpadded = verdict["flops_unpadded_vocab"]
         padding = abs(lab_flops - unpadded) / unpadded <= FLOPS_TOLERANCE
@@ -401,6 +427,10 @@ def _check_plan(out, plan, default_order, peak_tflops, card_seed):
 
 
 # ---------------------------------------------------------------------------------------------
+
+
+# The kinds of attention whose FLOPs and parameters every run must compare.
+ATTENTION_KINDS = ("standard", "MLA", "linear")
 
 
 def summarize(results, seed, seconds):
@@ -429,8 +459,12 @@ def summarize(results, seed, seconds):
                  f"difference {worst_params:.1e}; {sum(1 for r in judged if r.get('padded_unavoidably'))} "
                  f"with a vocabulary TP does not divide, compared without Megatron's padding)")
     lines.append(f"  printed lines that set CUDA_DEVICE_MAX_CONNECTIONS=1: {env}; FLOPs compared: "
-                 f"{compared} (largest relative difference {worst:.1e}), not compared (MLA or "
-                 f"linear attention, dimensions the lab lacks): {apart}")
+                 f"{compared} (largest relative difference {worst:.1e}), not compared (linear "
+                 f"attention of unpublished dimensions): {apart}")
+    for attention in ATTENTION_KINDS:
+        rels = [r["flops"]["relative"] for r in judged if r.get("attention") == attention]
+        lines.append(f"    {attention} attention: {len(rels)} plans compared, largest FLOPs difference "
+                     f"{max(rels, default=0.0):.1e}")
     for kind, items in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
         lines.append(f"\n== {kind}: {len(items)} plans")
         subgroups = defaultdict(list)
@@ -520,6 +554,10 @@ class LabAgainstMegatronTest(unittest.TestCase):
         print(summary, flush=True)
         self.assertGreater(sum(1 for r in results if r["status"] == "judged"), PLANS // 4,
                            "too few plans reached Megatron: the generator or the CLI changed")
+        for attention in ATTENTION_KINDS:
+            self.assertTrue(any(r.get("attention") == attention for r in results),
+                            f"no plan with {attention} attention reached the FLOPs and parameter "
+                            f"comparison (seed {seed}): the generator or the CLI changed")
         if by_kind:
             self.fail("the lab and Megatron-LM disagree:\n"
                       + "\n".join(f"  {k}: {len(v)} plans" for k, v in sorted(by_kind.items()))

@@ -83,7 +83,9 @@ pub use estimate::Estimate;
 pub use grid::{Coords, Dim, Grid, Groups, Link};
 pub use lang::Lang;
 pub use memory::{Activations, Memory, ModelStates};
-pub use model::{count_params, InlineModel, Mla, Mlp, Model, ModelChoice, Moe, Preset};
+pub use model::{
+    count_params, InlineModel, LinearAttention, Mla, Mlp, Model, ModelChoice, Moe, Preset,
+};
 pub use offload::HostMemory;
 pub use plan::{Degrees, Plan, MAX_GPUS, MAX_SEQ_LEN};
 pub use report::{evaluate, Report};

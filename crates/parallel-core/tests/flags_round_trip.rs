@@ -8,8 +8,8 @@
 
 use parallel_core::flags::{flags, launch_order, read_launch, Engine};
 use parallel_core::{
-    InlineModel, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision, Preset, RankOrder,
-    Recompute, Rollout, Schedule,
+    InlineModel, LinearAttention, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision,
+    Preset, RankOrder, Recompute, Rollout, Schedule,
 };
 use proptest::prelude::*;
 
@@ -30,28 +30,68 @@ fn inline_model() -> impl Strategy<Value = ModelChoice> {
             )),
             prop::option::of(0u32..=48),
         ),
+        (
+            // MLA: kv_lora_rank, qk_rope_head_dim, q_lora_rank, nope and value head dims.
+            prop::option::of((
+                prop::sample::select(vec![32u32, 512]),
+                prop::sample::select(vec![32u32, 64]),
+                prop::option::of(prop::sample::select(vec![384u32, 1536])),
+                prop::sample::select(vec![64u32, 128]),
+                prop::sample::select(vec![64u32, 128]),
+            )),
+            // Linear attention: key heads, value heads per key head, key and value dims,
+            // kernel.
+            (
+                prop::sample::select(vec![4u32, 8, 16]),
+                1u32..=3,
+                prop::sample::select(vec![64u32, 128]),
+                prop::sample::select(vec![64u32, 128]),
+                prop::sample::select(vec![2u32, 4]),
+            ),
+        ),
     )
-        .prop_map(|((heads, kv_shift, layers, tied), (moe, full))| {
-            let kv = heads >> kv_shift;
-            let moe_layers = moe.map(|(_, _, _, m)| m.clamp(1, layers));
-            let all_moe = moe_layers == Some(layers);
-            ModelChoice::Inline(InlineModel {
-                hidden: Some(heads * 64),
-                layers: Some(layers),
-                heads: Some(heads),
-                kv_heads: Some(kv).filter(|k| *k != heads),
-                full_attention_layers: full.map(|f| f.min(layers)).filter(|f| *f != layers),
-                ffn: if all_moe { None } else { Some(heads * 64 * 3) },
-                vocab: Some(32_000),
-                tied_embeddings: tied,
-                moe_layers,
-                experts: moe.map(|(e, _, _, _)| e),
-                top_k: moe.map(|(e, k, _, _)| k.min(e)),
-                expert_ffn: moe.map(|_| 512),
-                shared_experts: moe.and_then(|(_, _, s, _)| Some(s).filter(|s| *s > 0)),
-                ..InlineModel::default()
-            })
-        })
+        .prop_map(
+            |((heads, kv_shift, layers, tied), (moe, full), (mla, la))| {
+                let kv = if mla.is_some() {
+                    heads
+                } else {
+                    heads >> kv_shift
+                };
+                let full = full.map(|f| f.min(layers)).filter(|f| *f != layers);
+                let d = LinearAttention::QWEN3_NEXT;
+                let linear =
+                    |v: u32, default: u32| Some(v).filter(|v| full.is_some() && *v != default);
+                let (key_heads, per_key, key_dim, value_dim, kernel) = la;
+                let moe_layers = moe.map(|(_, _, _, m)| m.clamp(1, layers));
+                let all_moe = moe_layers == Some(layers);
+                ModelChoice::Inline(InlineModel {
+                    hidden: Some(heads * 64),
+                    layers: Some(layers),
+                    heads: Some(heads),
+                    kv_heads: Some(kv).filter(|k| *k != heads),
+                    full_attention_layers: full,
+                    ffn: if all_moe { None } else { Some(heads * 64 * 3) },
+                    vocab: Some(32_000),
+                    tied_embeddings: tied,
+                    moe_layers,
+                    experts: moe.map(|(e, _, _, _)| e),
+                    top_k: moe.map(|(e, k, _, _)| k.min(e)),
+                    expert_ffn: moe.map(|_| 512),
+                    shared_experts: moe.and_then(|(_, _, s, _)| Some(s).filter(|s| *s > 0)),
+                    kv_lora_rank: mla.map(|m| m.0),
+                    qk_rope_head_dim: mla.map(|m| m.1),
+                    q_lora_rank: mla.and_then(|m| m.2),
+                    qk_nope_head_dim: mla.map(|m| m.3).filter(|d| *d != 64),
+                    v_head_dim: mla.map(|m| m.4).filter(|d| *d != 64),
+                    linear_num_key_heads: linear(key_heads, d.key_heads),
+                    linear_num_value_heads: linear(key_heads * per_key, d.value_heads),
+                    linear_key_head_dim: linear(key_dim, d.key_head_dim),
+                    linear_value_head_dim: linear(value_dim, d.value_head_dim),
+                    linear_conv_kernel_dim: linear(kernel, d.conv_kernel),
+                    ..InlineModel::default()
+                })
+            },
+        )
 }
 
 fn model() -> impl Strategy<Value = ModelChoice> {

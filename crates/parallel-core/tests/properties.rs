@@ -176,7 +176,7 @@ proptest! {
 
     #[test]
     fn no_inline_model_panics(
-        fields in prop::collection::vec(prop_oneof![Just(None), Just(Some(0u32)), (1u32..=64).prop_map(Some), any::<u32>().prop_map(Some)], 15),
+        fields in prop::collection::vec(prop_oneof![Just(None), Just(Some(0u32)), (1u32..=64).prop_map(Some), any::<u32>().prop_map(Some)], 23),
         params in prop_oneof![Just(None), any::<u64>().prop_map(Some)],
         gpus in 1u32..=64, tp in 1u32..=8, pp in 1u32..=8, ep in 1u32..=8,
     ) {
@@ -188,6 +188,10 @@ proptest! {
             moe_layers: fields[9], experts: fields[10], top_k: fields[11], expert_ffn: fields[12],
             shared_experts: fields[0],
             kv_lora_rank: fields[13], qk_rope_head_dim: fields[14],
+            q_lora_rank: fields[15], qk_nope_head_dim: fields[16], v_head_dim: fields[17],
+            linear_num_key_heads: fields[18], linear_num_value_heads: fields[19],
+            linear_key_head_dim: fields[20], linear_value_head_dim: fields[21],
+            linear_conv_kernel_dim: fields[22],
             mlp: if fields[6].is_some_and(|f| f % 2 == 1) { Mlp::Plain } else { Mlp::Gated },
         };
         // Rollout engines of one card each (SPEC §15) on half the models.

@@ -75,6 +75,20 @@ pub(super) fn chinese(error: &PlanError) -> String {
             value,
             layers,
         } => format!("{} = {value}，超过了模型的 {layers} 层。", field_zh(*field)),
+        PlanError::NotAMultiple {
+            field,
+            value,
+            of_field,
+            of,
+        } => format!(
+            "{} = {value}，不是{} = {of} 的倍数。",
+            field_zh(*field),
+            field_zh(*of_field)
+        ),
+        PlanError::WithoutMla { field } => format!(
+            "{}是 MLA 的维度：需要同时给出 kv_lora_rank 和 qk_rope_head_dim。",
+            field_zh(*field)
+        ),
         PlanError::TopKAboveExperts { top_k, experts } => {
             format!("每个 token 选 {top_k} 个专家，但模型只有 {experts} 个专家。")
         }

@@ -64,6 +64,15 @@ fn every_variant() -> Vec<PlanError> {
             value: 70,
             layers: 61,
         },
+        PlanError::NotAMultiple {
+            field: Field::InlineModel(ModelField::LinearNumValueHeads),
+            value: 24,
+            of_field: Field::InlineModel(ModelField::LinearNumKeyHeads),
+            of: 16,
+        },
+        PlanError::WithoutMla {
+            field: Field::InlineModel(ModelField::VHeadDim),
+        },
         PlanError::TopKAboveExperts {
             top_k: 9,
             experts: 8,
@@ -127,6 +136,8 @@ fn listed(error: &PlanError) {
         | PlanError::EpNotDivisible { .. }
         | PlanError::ExpertsNotDivisible { .. }
         | PlanError::MoreThanLayers { .. }
+        | PlanError::NotAMultiple { .. }
+        | PlanError::WithoutMla { .. }
         | PlanError::TopKAboveExperts { .. }
         | PlanError::ParamsBelowRouted
         | PlanError::NoSuchCard { .. }
@@ -218,7 +229,7 @@ fn every_variant_is_listed_once() {
     let mut kinds: Vec<_> = variants.iter().map(std::mem::discriminant).collect();
     kinds.dedup();
     assert_eq!(kinds.len(), variants.len());
-    assert_eq!(variants.len(), 28, "one case per variant of PlanError");
+    assert_eq!(variants.len(), 30, "one case per variant of PlanError");
 }
 
 use parallel_core::lang::has_cjk;

@@ -145,6 +145,22 @@ pub enum ModelField {
     KvLoraRank,
     /// `qk_rope_head_dim`.
     QkRopeHeadDim,
+    /// `q_lora_rank`.
+    QLoraRank,
+    /// `qk_nope_head_dim`.
+    QkNopeHeadDim,
+    /// `v_head_dim`.
+    VHeadDim,
+    /// `linear_num_key_heads`.
+    LinearNumKeyHeads,
+    /// `linear_num_value_heads`.
+    LinearNumValueHeads,
+    /// `linear_key_head_dim`.
+    LinearKeyHeadDim,
+    /// `linear_value_head_dim`.
+    LinearValueHeadDim,
+    /// `linear_conv_kernel_dim`.
+    LinearConvKernelDim,
 }
 
 /// A field of the rollout engines ([`crate::Rollout`]), `rollout.<name>`.
@@ -323,7 +339,7 @@ impl Serialize for Field {
 
 impl ModelField {
     /// Every field of an inline model, in the struct's order.
-    pub const ALL: [ModelField; 18] = [
+    pub const ALL: [ModelField; 26] = [
         ModelField::Params,
         ModelField::Hidden,
         ModelField::Layers,
@@ -342,6 +358,14 @@ impl ModelField {
         ModelField::SharedExperts,
         ModelField::KvLoraRank,
         ModelField::QkRopeHeadDim,
+        ModelField::QLoraRank,
+        ModelField::QkNopeHeadDim,
+        ModelField::VHeadDim,
+        ModelField::LinearNumKeyHeads,
+        ModelField::LinearNumValueHeads,
+        ModelField::LinearKeyHeadDim,
+        ModelField::LinearValueHeadDim,
+        ModelField::LinearConvKernelDim,
     ];
 
     /// Its name in an inline model (`hidden`, `top_k`, …).
@@ -365,6 +389,14 @@ impl ModelField {
             ModelField::SharedExperts => "shared_experts",
             ModelField::KvLoraRank => "kv_lora_rank",
             ModelField::QkRopeHeadDim => "qk_rope_head_dim",
+            ModelField::QLoraRank => "q_lora_rank",
+            ModelField::QkNopeHeadDim => "qk_nope_head_dim",
+            ModelField::VHeadDim => "v_head_dim",
+            ModelField::LinearNumKeyHeads => "linear_num_key_heads",
+            ModelField::LinearNumValueHeads => "linear_num_value_heads",
+            ModelField::LinearKeyHeadDim => "linear_key_head_dim",
+            ModelField::LinearValueHeadDim => "linear_value_head_dim",
+            ModelField::LinearConvKernelDim => "linear_conv_kernel_dim",
         }
     }
 }

@@ -140,6 +140,24 @@ pub enum PlanError {
         /// The model's layers.
         layers: u32,
     },
+    /// An inline model's field that must be a multiple of another of its fields (linear
+    /// attention's value heads of its key heads).
+    NotAMultiple {
+        /// The field.
+        field: Field,
+        /// Its value.
+        value: u32,
+        /// The field it must be a multiple of.
+        of_field: Field,
+        /// That field's value.
+        of: u32,
+    },
+    /// An MLA dimension (`q_lora_rank`, `qk_nope_head_dim`, `v_head_dim`) in a model without
+    /// MLA's `kv_lora_rank` and `qk_rope_head_dim`.
+    WithoutMla {
+        /// The field given.
+        field: Field,
+    },
     /// An inline model's `top_k` above its `experts`.
     TopKAboveExperts {
         /// top_k.
@@ -236,6 +254,8 @@ impl PlanError {
             | PlanError::NotAShare { field, .. }
             | PlanError::Negative { field, .. }
             | PlanError::MoreThanLayers { field, .. }
+            | PlanError::NotAMultiple { field, .. }
+            | PlanError::WithoutMla { field }
             | PlanError::Unsupported { field, .. } => *field,
             PlanError::ZeroStage { .. } => Field::Zero,
             PlanError::NotDivisible { .. } => Field::Gpus,
@@ -322,6 +342,10 @@ impl PlanError {
             PlanError::MoreThanLayers { value, layers, .. } => {
                 format!("{value} is more than the model's {layers} layers")
             }
+            PlanError::NotAMultiple {
+                value, of_field, of, ..
+            } => format!("{value} is not a multiple of {} = {of}", of_field.key()),
+            PlanError::WithoutMla { .. } => "is an MLA dimension: it needs model.kv_lora_rank and model.qk_rope_head_dim".to_string(),
             PlanError::TopKAboveExperts { top_k, experts } => {
                 format!("{top_k} is more than the {experts} experts")
             }

@@ -12,14 +12,30 @@ pub const FULL_RECOMPUTE_FACTOR: f64 = 4.0 / 3.0;
 
 impl Plan {
     /// 6·F·a·head_dim·s: causal attention's FLOPs per token (scores and values over the F
-    /// full-attention layers; Narayanan et al. 2021 §5.1).
+    /// full-attention layers; Narayanan et al. 2021 §5.1), with MLA's head_dim the mean of
+    /// its score and value dimensions ([`crate::Mla::attention_head_dim`]); plus, where the
+    /// linear-attention layers' dimensions are known, their delta rule's (L − F)·24·nv·dv²
+    /// ([`crate::LinearAttention::state_flops_per_token`]), as Megatron-LM counts both.
     fn attention_per_token<Q: Quantity>(&self) -> Q {
         let model = self.model();
-        Q::lit(6.0)
+        let head_dim = if model.mla.is_some() {
+            count_of::<Q>("(d_qk + d_v)/2", model.attention_head_dim())
+        } else {
+            count_of("head_dim", model.head_dim)
+        };
+        let softmax = Q::lit(6.0)
             * count_of("F", model.full_attention_layers)
             * count_of("a", model.heads)
-            * count_of("head_dim", model.head_dim)
-            * count_of("s", self.seq_len())
+            * head_dim
+            * count_of("s", self.seq_len());
+        match model.linear {
+            Some(la) if model.linear_attention_layers() > 0 => {
+                softmax
+                    + count_of::<Q>("L − F", model.linear_attention_layers())
+                        * count_of("24·nv·dv²", la.state_flops_per_token())
+            }
+            _ => softmax,
+        }
     }
 
     /// × 4/3 with full recompute (its second forward), × 1 otherwise.

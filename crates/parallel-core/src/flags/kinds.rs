@@ -90,10 +90,10 @@ pub enum EngineRule {
         pp: u32,
     },
     /// Gated DeltaNet (`TransformerConfig.__post_init__`): linear_num_key_heads and
-    /// linear_num_value_heads multiples of t·c. The lab's model does not carry them, so the
-    /// line leaves Megatron's defaults, 16 and 32.
+    /// linear_num_value_heads multiples of t·c (the model's, or Megatron's defaults 16 and 32
+    /// where they are not published).
     LinearHeadsByTpCp {
-        /// Megatron's default linear_num_key_heads.
+        /// linear_num_key_heads.
         key_heads: u32,
         /// t.
         tp: u32,
@@ -207,8 +207,8 @@ impl EngineRule {
                 Lang::Zh => format!("{layers} 层必须能被 PP = {pp} 整除"),
             },
             EngineRule::LinearHeadsByTpCp { key_heads, tp, cp } => match lang {
-                Lang::En => format!("the linear attention's linear_num_key_heads {key_heads} (Megatron's default: the lab's model does not carry the model's own) must be a multiple of tensor_model_parallel_size × context_parallel_size = {}", u64::from(tp) * u64::from(cp)),
-                Lang::Zh => format!("线性注意力的 key 头数 {key_heads}（Megatron 的默认值：实验室的模型里没有它自己的）必须是 TP × CP = {} 的倍数", u64::from(tp) * u64::from(cp)),
+                Lang::En => format!("the linear attention's linear_num_key_heads {key_heads} must be a multiple of tensor_model_parallel_size × context_parallel_size = {}", u64::from(tp) * u64::from(cp)),
+                Lang::Zh => format!("线性注意力的 key 头数 {key_heads} 必须是 TP × CP = {} 的倍数", u64::from(tp) * u64::from(cp)),
             },
             EngineRule::ExpertsByEp { experts, ep } => match lang {
                 Lang::En => format!("num_experts {experts} must be a multiple of expert_model_parallel_size {ep}"),

@@ -8,12 +8,13 @@ use super::names as n;
 use super::output::Note;
 use super::values::{bad, Values};
 use crate::error::PlanError;
-use crate::model::{InlineModel, Mlp, Model, ModelChoice, Preset};
+use crate::model::{InlineModel, LinearAttention, Mla, Mlp, Model, ModelChoice, Preset};
 
 /// Appends the model's flags: layers, hidden, FFN (when the model has a dense FFN), heads,
 /// query groups (when fewer than heads), kv-channels, vocab, untied output; MoE's experts,
 /// top-k, expert FFN, shared experts and which layers are MoE (the first L − M dense); linear
-/// attention as Gated DeltaNet layers with their frequency; MLA's latent dimensions.
+/// attention as Gated DeltaNet layers with their frequency, heads and dimensions; MLA's ranks
+/// and head dimensions.
 pub(super) fn model_args(
     choice: &ModelChoice,
     m: &Model,
@@ -123,21 +124,40 @@ pub(super) fn model_args(
         };
         args.push(n::LINEAR_FREQ.to_string());
         args.push(freq);
-        notes.push(Note::new(
-            "线性注意力（Gated DeltaNet）的头数和维度不在实验室的模型里：Megatron 用它的默认值（16 个 key 头、32 个 value 头，各 128 维，卷积核 4），请按你的模型加上 --linear-num-key-heads 等参数。",
-            "The linear attention's (Gated DeltaNet) head counts and dimensions are not in the lab's model: Megatron takes its defaults (16 key heads and 32 value heads of 128, convolution 4); add --linear-num-key-heads and the others for your model.",
-        ));
+        match m.linear {
+            Some(la) => {
+                for (flag, v) in [
+                    (n::LINEAR_KEY_HEADS, la.key_heads),
+                    (n::LINEAR_VALUE_HEADS, la.value_heads),
+                    (n::LINEAR_KEY_DIM, la.key_head_dim),
+                    (n::LINEAR_VALUE_DIM, la.value_head_dim),
+                    (n::LINEAR_CONV, la.conv_kernel),
+                ] {
+                    args.push(flag.to_string());
+                    args.push(v.to_string());
+                }
+            }
+            None => notes.push(Note::new(
+                "这个模型线性注意力（Gated DeltaNet）的头数和维度没有公开，实验室用它公布的参数总量：Megatron 用它的默认值（16 个 key 头、32 个 value 头，各 128 维，卷积核 4），请按你的模型加上 --linear-num-key-heads 等参数。",
+                "This model's linear-attention (Gated DeltaNet) head counts and dimensions are not published, and the lab uses its published total: Megatron takes its defaults (16 key heads and 32 value heads of 128, convolution 4); add --linear-num-key-heads and the others for your model.",
+            )),
+        }
     }
     if let Some(mla) = m.mla {
         args.push(n::MLA.to_string());
-        args.push(n::KV_LORA_RANK.to_string());
-        args.push(mla.kv_lora_rank.to_string());
-        args.push(n::QK_POS_EMB_HEAD_DIM.to_string());
-        args.push(mla.qk_rope_head_dim.to_string());
-        notes.push(Note::new(
-            "MLA 的 q 压缩秩和 q/v 头维度不在实验室的模型里：Megatron 用默认值（--q-lora-rank 缺省为不压缩、--qk-head-dim 128、--v-head-dim 128），请按你的模型补上。",
-            "MLA's query rank and query/value head dimensions are not in the lab's model: Megatron takes its defaults (--q-lora-rank unset, --qk-head-dim 128, --v-head-dim 128); add your model's.",
-        ));
+        if let Some(rank) = mla.q_lora_rank {
+            args.push(n::Q_LORA_RANK.to_string());
+            args.push(rank.to_string());
+        }
+        for (flag, v) in [
+            (n::KV_LORA_RANK, mla.kv_lora_rank),
+            (n::QK_HEAD_DIM, mla.qk_nope_head_dim),
+            (n::QK_POS_EMB_HEAD_DIM, mla.qk_rope_head_dim),
+            (n::V_HEAD_DIM, mla.v_head_dim),
+        ] {
+            args.push(flag.to_string());
+            args.push(v.to_string());
+        }
     }
     let own_count = match choice {
         ModelChoice::Inline(inline) => inline.params.is_some(),
@@ -259,14 +279,23 @@ pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoic
         }
         _ => None,
     };
-    let (kv_lora_rank, qk_rope_head_dim) = if v.has(n::MLA) {
-        // arguments.py `_add_mla_args` defaults: --kv-lora-rank 32, --qk-pos-emb-head-dim 64.
-        (
-            Some(v.count(n::KV_LORA_RANK)?.unwrap_or(32)),
-            Some(v.count(n::QK_POS_EMB_HEAD_DIM)?.unwrap_or(64)),
-        )
+    let mla = if v.has(n::MLA) {
+        // arguments.py `_add_mla_args` defaults: --q-lora-rank None, --kv-lora-rank 32,
+        // --qk-head-dim 128, --qk-pos-emb-head-dim 64, --v-head-dim 128.
+        Some(Mla {
+            q_lora_rank: v.count(n::Q_LORA_RANK)?,
+            kv_lora_rank: v.count(n::KV_LORA_RANK)?.unwrap_or(32),
+            qk_nope_head_dim: v.count(n::QK_HEAD_DIM)?.unwrap_or(128),
+            qk_rope_head_dim: v.count(n::QK_POS_EMB_HEAD_DIM)?.unwrap_or(64),
+            v_head_dim: v.count(n::V_HEAD_DIM)?.unwrap_or(128),
+        })
     } else {
-        (None, None)
+        None
+    };
+    // TransformerConfig's defaults, which are Qwen3-Next's: an inline model's too.
+    let la = LinearAttention::QWEN3_NEXT;
+    let linear = |flag: &'static str, default: u32| -> Result<Option<u32>, PlanError> {
+        Ok(v.count(flag)?.filter(|given| *given != default))
     };
     let top_k = match experts {
         Some(_) => Some(v.count(n::TOPK)?.unwrap_or(2)),
@@ -294,14 +323,41 @@ pub(super) fn read_model(v: &Values, notes: &mut Vec<Note>) -> Result<ModelChoic
         top_k,
         expert_ffn,
         shared_experts,
-        kv_lora_rank,
-        qk_rope_head_dim,
+        kv_lora_rank: mla.map(|m| m.kv_lora_rank),
+        qk_rope_head_dim: mla.map(|m| m.qk_rope_head_dim),
+        q_lora_rank: mla.and_then(|m| m.q_lora_rank),
+        qk_nope_head_dim: mla.map(|m| m.qk_nope_head_dim).filter(|d| *d != head_dim),
+        v_head_dim: mla.map(|m| m.v_head_dim).filter(|d| *d != head_dim),
+        linear_num_key_heads: linear(n::LINEAR_KEY_HEADS, la.key_heads)?,
+        linear_num_value_heads: linear(n::LINEAR_VALUE_HEADS, la.value_heads)?,
+        linear_key_head_dim: linear(n::LINEAR_KEY_DIM, la.key_head_dim)?,
+        linear_value_head_dim: linear(n::LINEAR_VALUE_DIM, la.value_head_dim)?,
+        linear_conv_kernel_dim: linear(n::LINEAR_CONV, la.conv_kernel)?,
     };
     let model = inline.resolve()?;
+    // A preset whose linear-attention dimensions are not published (the anchor) prints none,
+    // and reading its line gives Megatron's defaults: the same model as far as it is known.
+    let no_linear_flags = [
+        inline.linear_num_key_heads,
+        inline.linear_num_value_heads,
+        inline.linear_key_head_dim,
+        inline.linear_value_head_dim,
+        inline.linear_conv_kernel_dim,
+    ]
+    .iter()
+    .all(Option::is_none);
+    let as_read = |preset: &Model| Model {
+        linear: if preset.linear.is_none() && no_linear_flags {
+            None
+        } else {
+            model.linear
+        },
+        ..model
+    };
     Ok(
         match Preset::ALL
             .into_iter()
-            .find(|p| same_shape(&p.model(), &model))
+            .find(|p| same_shape(&p.model(), &as_read(&p.model())))
         {
             Some(preset) => ModelChoice::Preset(preset),
             None => ModelChoice::Inline(inline),

@@ -155,6 +155,22 @@ pub const MLA: &str = "--multi-latent-attention";
 pub const KV_LORA_RANK: &str = "--kv-lora-rank";
 /// arguments.py `_add_mla_args`.
 pub const QK_POS_EMB_HEAD_DIM: &str = "--qk-pos-emb-head-dim";
+/// arguments.py `_add_mla_args` (default None: queries are not compressed).
+pub const Q_LORA_RANK: &str = "--q-lora-rank";
+/// arguments.py `_add_mla_args` (default 128): a query's and key's dimension without RoPE.
+pub const QK_HEAD_DIM: &str = "--qk-head-dim";
+/// arguments.py `_add_mla_args` (default 128).
+pub const V_HEAD_DIM: &str = "--v-head-dim";
+/// `linear_num_key_heads` (TransformerConfig, default 16).
+pub const LINEAR_KEY_HEADS: &str = "--linear-num-key-heads";
+/// `linear_num_value_heads` (TransformerConfig, default 32).
+pub const LINEAR_VALUE_HEADS: &str = "--linear-num-value-heads";
+/// `linear_key_head_dim` (TransformerConfig, default 128).
+pub const LINEAR_KEY_DIM: &str = "--linear-key-head-dim";
+/// `linear_value_head_dim` (TransformerConfig, default 128).
+pub const LINEAR_VALUE_DIM: &str = "--linear-value-head-dim";
+/// `linear_conv_kernel_dim` (TransformerConfig, default 4).
+pub const LINEAR_CONV: &str = "--linear-conv-kernel-dim";
 
 // ---- the tokenizer, for a vocabulary a command does not give: TokenizerConfig ----
 /// `vocab_file` (TokenizerConfig): with `--merge-file`, GPT-2's BPE tokenizer.

@@ -45,6 +45,7 @@ use super::megatron::{expert_dp, interleaved, megatron_layers, order_clash};
 use crate::config::{Precision, RankOrder};
 use crate::error::PlanError;
 use crate::grid::Dim;
+use crate::model::LinearAttention;
 use crate::plan::Plan;
 
 /// The first of `engine`'s rules that `plan` breaks, as [`PlanError::Launch`], in the order
@@ -74,9 +75,6 @@ pub fn check(plan: &Plan, engine: Engine) -> Result<(), PlanError> {
     }
 }
 
-/// Megatron's default `linear_num_key_heads` (TransformerConfig, megatron-core 0.19.2).
-const LINEAR_KEY_HEADS: u32 = 16;
-
 fn megatron_rule(plan: &Plan) -> Option<EngineRule> {
     let model = plan.model();
     let d = plan.degrees();
@@ -91,16 +89,16 @@ fn megatron_rule(plan: &Plan) -> Option<EngineRule> {
     if groups % tp != 0 && tp % groups.max(1) != 0 {
         return Some(EngineRule::QueryGroupsByTp { groups, tp });
     }
-    // transformer_config.py (0.19.2): linear_num_key_heads 16 and linear_num_value_heads 32
-    // by default, each a multiple of t·c; 32 is a multiple of 16, so the key heads decide.
-    if model.full_attention_layers < model.layers
-        && u64::from(LINEAR_KEY_HEADS) % (u64::from(tp) * u64::from(cp)).max(1) != 0
-    {
-        return Some(EngineRule::LinearHeadsByTpCp {
-            key_heads: LINEAR_KEY_HEADS,
-            tp,
-            cp,
-        });
+    // transformer_config.py (0.19.2): linear_num_key_heads and linear_num_value_heads each a
+    // multiple of t·c (its defaults, 16 and 32, where the model's are not published); the
+    // value heads are a multiple of the key heads, so the key heads decide.
+    if model.full_attention_layers < model.layers {
+        let key_heads = model
+            .linear
+            .map_or(LinearAttention::QWEN3_NEXT.key_heads, |la| la.key_heads);
+        if u64::from(key_heads) % (u64::from(tp) * u64::from(cp)).max(1) != 0 {
+            return Some(EngineRule::LinearHeadsByTpCp { key_heads, tp, cp });
+        }
     }
     let seq_len = plan.seq_len();
     if cp > 1 && u64::from(seq_len) % (2 * u64::from(cp)) != 0 {

@@ -5,6 +5,7 @@ use super::config::{key, HfConfig};
 use super::family::HfFamily;
 use crate::checks::{at_least_one, required, required_nullable};
 use crate::error::PlanError;
+use crate::model::Mla;
 
 /// Attention of a layer, as counted.
 pub(super) enum Attention {
@@ -36,14 +37,24 @@ impl Attention {
 }
 
 impl Attention {
-    /// MLA's cached dimensions per layer and token, (kv_lora_rank, qk_rope_head_dim): the
-    /// rollout engines' KV cache (SPEC §15). `None` for standard attention.
-    pub(super) fn mla_cache(&self) -> Option<(u32, u32)> {
+    /// MLA's dimensions; `None` for standard attention.
+    pub(super) fn mla(&self) -> Option<Mla> {
         match *self {
             Attention::Standard { .. } => None,
             Attention::Mla {
-                kv_lora_rank, rope, ..
-            } => Some((kv_lora_rank, rope)),
+                q_lora_rank,
+                kv_lora_rank,
+                nope,
+                rope,
+                v,
+                ..
+            } => Some(Mla {
+                q_lora_rank,
+                kv_lora_rank,
+                qk_nope_head_dim: nope,
+                qk_rope_head_dim: rope,
+                v_head_dim: v,
+            }),
         }
     }
 }

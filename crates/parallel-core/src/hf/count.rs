@@ -216,6 +216,7 @@ impl Reading {
     /// The inline model of SPEC §8 this reading stands for, with the exact count as `params`.
     fn inline_model(&self, params: u64) -> InlineModel {
         let moe = self.moe.as_ref();
+        let mla = self.attention.mla();
         InlineModel {
             params: Some(params),
             hidden: Some(self.hidden),
@@ -234,8 +235,13 @@ impl Reading {
             top_k: moe.map(|m| m.top_k),
             expert_ffn: moe.map(|m| m.expert_ffn),
             shared_experts: moe.map(|m| m.shared_experts).filter(|&s| s > 0),
-            kv_lora_rank: self.attention.mla_cache().map(|(rank, _)| rank),
-            qk_rope_head_dim: self.attention.mla_cache().map(|(_, rope)| rope),
+            kv_lora_rank: mla.map(|m| m.kv_lora_rank),
+            qk_rope_head_dim: mla.map(|m| m.qk_rope_head_dim),
+            q_lora_rank: mla.and_then(|m| m.q_lora_rank),
+            qk_nope_head_dim: mla.map(|m| m.qk_nope_head_dim),
+            v_head_dim: mla.map(|m| m.v_head_dim),
+            // The families read have no linear attention (`layer_types` is checked).
+            ..InlineModel::default()
         }
     }
 }

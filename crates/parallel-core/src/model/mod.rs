@@ -19,4 +19,4 @@ mod shape;
 pub use choice::ModelChoice;
 pub use inline::InlineModel;
 pub use preset::Preset;
-pub use shape::{count_params, Mla, Mlp, Model, Moe};
+pub use shape::{count_params, LinearAttention, Mla, Mlp, Model, Moe};

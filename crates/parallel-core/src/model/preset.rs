@@ -100,8 +100,8 @@ impl Preset {
     /// The model this preset stands for.
     pub const fn model(self) -> Model {
         match self {
-            // SPEC §8: the official count, used as given (linear attention is not modelled
-            // by the counter).
+            // SPEC §8: the official count, used as given: the dimensions of its 48 linear
+            // attention layers are not published (`linear: None`).
             Preset::Qwen38_27b => Model {
                 params: 27_781_427_952.0,
                 hidden: 5120,
@@ -116,6 +116,7 @@ impl Preset {
                 tied_embeddings: false,
                 moe: None,
                 mla: None,
+                linear: None,
             },
             // Counted by `count_params`: 405,853,388,800 (checked in tests).
             Preset::Llama3_405b => Model {
@@ -132,8 +133,10 @@ impl Preset {
                 tied_embeddings: false,
                 moe: None,
                 mla: None,
+                linear: None,
             },
-            // Published total (MLA is not modelled by the counter). KV heads and head dim
+            // Published total; `count_params` gives 671,026,404,352 (DeepSeek's own count,
+            // 671,026,419,200, adds the routers' 58·256 score biases). KV heads and head dim
             // stand in for MLA's compressed cache in the CP formula.
             Preset::DeepseekV3 => Model {
                 params: 671e9,
@@ -154,12 +157,16 @@ impl Preset {
                     expert_ffn: 2048,
                     shared_experts: 1,
                 }),
-                // config.json of deepseek-ai/DeepSeek-V3 on Hugging Face: kv_lora_rank 512,
-                // qk_rope_head_dim 64 (the latent each layer caches per token).
+                // config.json of deepseek-ai/DeepSeek-V3 on Hugging Face: q_lora_rank 1536,
+                // kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128.
                 mla: Some(Mla {
+                    q_lora_rank: Some(1536),
                     kv_lora_rank: 512,
+                    qk_nope_head_dim: 128,
                     qk_rope_head_dim: 64,
+                    v_head_dim: 128,
                 }),
+                linear: None,
             },
             // The presets below are what `hf::HfConfig::to_model` reads from the models'
             // published `config.json` files (tests/hf_configs.rs checks field by field).
@@ -178,6 +185,7 @@ impl Preset {
                 tied_embeddings: false,
                 moe: None,
                 mla: None,
+                linear: None,
             },
             // Published total, counted exactly by `count_params` too.
             Preset::Llama3_70b => Model {
@@ -194,6 +202,7 @@ impl Preset {
                 tied_embeddings: false,
                 moe: None,
                 mla: None,
+                linear: None,
             },
             // Published total, counted exactly by `count_params` too (router h·8 per layer).
             // No dense MLP: `intermediate_size` 14,336 is the width of each expert.
@@ -217,6 +226,7 @@ impl Preset {
                     shared_experts: 0,
                 }),
                 mla: None,
+                linear: None,
             },
             // Published 30.5B total, 3.3B active: the exact count of `hf`, which adds
             // Qwen3's q_norm and k_norm (2·128 per layer) to `count_params`. No dense layer.
@@ -240,6 +250,7 @@ impl Preset {
                     shared_experts: 0,
                 }),
                 mla: None,
+                linear: None,
             },
         }
     }

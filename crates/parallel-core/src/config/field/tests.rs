@@ -60,7 +60,16 @@ fn every_field_writes_its_key() {
         "shared_experts",
         "kv_lora_rank",
         "qk_rope_head_dim",
+        "q_lora_rank",
+        "qk_nope_head_dim",
+        "v_head_dim",
+        "linear_num_key_heads",
+        "linear_num_value_heads",
+        "linear_key_head_dim",
+        "linear_value_head_dim",
+        "linear_conv_kernel_dim",
     ];
+    assert_eq!(ModelField::ALL.len(), model.len());
     for (field, name) in ModelField::ALL.into_iter().zip(model) {
         assert_eq!(Field::InlineModel(field).key(), format!("model.{name}"));
     }
