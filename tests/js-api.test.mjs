@@ -1,7 +1,9 @@
 // The JavaScript API for course authors: `evaluate`, `groups` and `countParams` on
 // `window.wasmBindings` equal `parallel-lab eval`, `groups --card` and `model` on the same
 // input, and reject bad input with the CLI's one line; a course page on another origin drives
-// an embedded grid with `postMessage({type: "parallel-lab:set", plan})`, read like a link.
+// an embedded grid with `postMessage({type: "parallel-lab:set", plan})`: a plan object whole or
+// not at all (a refusal answered with the field at fault and why), a string read like a link;
+// only the framing window is heard, and only at the origin the embed link names, if it does.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -244,6 +246,140 @@ test('an embedded grid hears its parent only: a sibling frame\'s message is igno
   await inner.getByTestId('slider-pp').and(inner.locator('[aria-valuetext="1"]')).waitFor();
   const shown = await inner.locator(':root').evaluate(() => window.ppShown);
   assert.deepEqual([...new Set(shown)], ['1'], 'a sibling frame or the widget itself moved the grid');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+// Refusals and the course page's origin (issue 50). A course page that frames `src` (or holds
+// a snippet) and keeps, in `window.answers`, every message the lab's frame posts to it but
+// its heights.
+const COLLECT = `<script>
+window.answers = [];
+addEventListener('message', (e) => {
+  if (e.source !== document.querySelector('iframe').contentWindow || e.data?.type === 'parallel-lab:height') return;
+  answers.push({ origin: e.origin, data: e.data });
+});
+</script>`;
+
+/** Opens a course page holding `frame` (an iframe's HTML), once its grid is drawn. */
+async function openCourse(frame) {
+  coursePage.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Lesson</title><link rel="icon" href="data:,"></head>
+<body>${COLLECT}${frame}</body></html>`;
+  const context = await lab.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
+  const inner = page.frameLocator('iframe');
+  await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  // Every TP and PP the sliders show from now on, recorded in the frame as they change.
+  await inner.locator(':root').evaluate(() => {
+    window.shown = [];
+    for (const id of ['slider-tp', 'slider-pp']) {
+      const el = document.querySelector(`[data-testid="${id}"]`);
+      new MutationObserver(() => window.shown.push(`${id}=${el.getAttribute('aria-valuetext')}`))
+        .observe(el, { attributes: true, attributeFilter: ['aria-valuetext'] });
+    }
+  });
+  return { context, page, problems, inner };
+}
+
+/** The course page posts `message` to the lab's frame. */
+const post = (page, message) =>
+  page.evaluate((m) => document.querySelector('iframe').contentWindow.postMessage(m, '*'), message);
+
+/** Posts a `set` of `plan` and returns the next answer the lab's frame posts back. */
+async function answerTo(page, plan) {
+  const before = await page.evaluate(() => answers.length);
+  await post(page, { type: 'parallel-lab:set', plan });
+  await page.waitForFunction((n) => answers.length > n, before);
+  return page.evaluate((n) => answers[n], before);
+}
+
+test('a refused set changes nothing and is answered with the field at fault and why', async () => {
+  const { context, page, problems, inner } = await openCourse(
+    `<iframe src="${lab.baseUrl}embed.html#embed=grid-64" title="Parallel Lab" width="900" height="1200"></iframe>`,
+  );
+  const labOrigin = new URL(lab.baseUrl).origin;
+  const slider = (name) => inner.getByTestId(`slider-${name}`).getAttribute('aria-valuetext');
+  assert.deepEqual([await slider('tp'), await slider('pp')], ['8', '8'], 'the grid starts at TP 8 × PP 8');
+  for (const [plan, field, reason] of [
+    [{ tp: '8' }, 'tp', 'wrong-type'],
+    [{ tp: 4, pp: 2.5 }, 'pp', 'wrong-type'],
+    [{ tp: -1 }, 'tp', 'wrong-type'], // a count is a whole number from 0
+    [{ tp: 16 }, 'tp', 'out-of-range'], // TP stays within a node
+    [{ tp: 4, zero: 7 }, 'zero', 'out-of-range'],
+    [{ tp: 4, pipeline: 2 }, 'pipeline', 'unknown'],
+    [{ tp: 3 }, 'gpus', 'invalid'], // 64 cards do not split by TP 3
+    [42, 'plan', 'wrong-type'],
+    [[{ tp: 4 }], 'plan', 'wrong-type'],
+  ]) {
+    const answer = await answerTo(page, plan);
+    const what = JSON.stringify(plan);
+    assert.equal(answer.origin, labOrigin, what);
+    const { type, widget, field: named, reason: why, message } = answer.data;
+    assert.deepEqual({ type, widget, field: named, reason: why }, { type: 'parallel-lab:error', widget: 'grid-64', field, reason }, what);
+    assert.ok(message.startsWith(`${field}: `) && message.length < 200, `${what}: ${message}`);
+  }
+  // Every refusal has been answered, each after its message was handled; a frame later the
+  // sliders have shown nothing else, and no notice was raised.
+  await inner.locator(':root').evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+  assert.deepEqual(await inner.locator(':root').evaluate(() => window.shown), [], 'a refused message moved the grid');
+  assert.deepEqual([await slider('tp'), await slider('pp')], ['8', '8']);
+  assert.equal(await inner.getByTestId('link-notice').count(), 0);
+  // Then a plan the grid takes: the sliders show TP 4 and PP 2 and nothing else.
+  await post(page, { type: 'parallel-lab:set', plan: { tp: 4, pp: 2 } });
+  await inner.getByTestId('slider-tp').and(inner.locator('[aria-valuetext="4"]')).waitFor();
+  await inner.getByTestId('slider-pp').and(inner.locator('[aria-valuetext="2"]')).waitFor();
+  const shown = await inner.locator(':root').evaluate(() => window.shown);
+  assert.deepEqual([...new Set(shown)].sort(), ['slider-pp=2', 'slider-tp=4']);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+test('the snippet names the course page when the teacher gives its address: that origin is heard, no other', async () => {
+  // The teacher types the course page's address (with its path) into the embed dialog.
+  const full = await openPage(lab);
+  const section = full.page.getByTestId('section-64');
+  await section.getByTestId('embed-grid-64').click();
+  const address = section.getByTestId('embed-parent-grid-64');
+  const code = section.getByTestId('embed-code-grid-64');
+  assert.ok(!(await code.inputValue()).includes('parent='), 'the default snippet names no origin');
+  await address.fill('course.example.org/week1');
+  await section.getByTestId('embed-parent-error-grid-64').waitFor();
+  assert.ok(!(await code.inputValue()).includes('parent='), 'an address that is not one names no origin');
+  await address.fill(`${origin(course)}/week1/lesson.html?x=1`);
+  await section.getByTestId('embed-parent-error-grid-64').waitFor({ state: 'detached' });
+  const snippet = await code.inputValue();
+  assert.ok(snippet.includes(`&amp;parent=${origin(course)}"`), snippet);
+  await settleAndCheck(full.page, full.problems, assert);
+  await full.context.close();
+
+  // Pasted into that course page: its messages are heard and answered.
+  let { context, page, problems, inner } = await openCourse(snippet);
+  assert.equal((await answerTo(page, { tp: '8' })).data.field, 'tp');
+  await post(page, { type: 'parallel-lab:set', plan: { tp: 4 } });
+  await inner.getByTestId('slider-tp').and(inner.locator('[aria-valuetext="4"]')).waitFor();
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+
+  // A link naming another origin: the same parent window is neither heard nor answered. The
+  // frame's own listener, added after the widget's, answers a probe once the messages before
+  // it have been handled (in order, each in one task); an answer of the widget's would have
+  // reached the course page before that one.
+  const src = `${lab.baseUrl}embed.html#embed=grid-64&parent=https://course.example.org`;
+  ({ context, page, problems, inner } = await openCourse(`<iframe src="${src}" title="Parallel Lab" width="900" height="1200"></iframe>`));
+  await inner.locator(':root').evaluate(() => {
+    addEventListener('message', (event) => {
+      if (event.data?.type === 'probe') requestAnimationFrame(() => parent.postMessage({ type: 'probe-done' }, '*'));
+    });
+  });
+  await post(page, { type: 'parallel-lab:set', plan: { tp: 4, pp: 2 } });
+  await post(page, { type: 'parallel-lab:set', plan: { tp: '8' } });
+  await post(page, { type: 'probe' });
+  await page.waitForFunction(() => answers.some((a) => a.data?.type === 'probe-done'));
+  assert.deepEqual(await page.evaluate(() => answers.map((a) => a.data.type)), ['probe-done']);
+  assert.deepEqual(await inner.locator(':root').evaluate(() => window.shown), [], 'a course page at another origin moved the grid');
+  assert.equal(await inner.getByTestId('slider-tp').getAttribute('aria-valuetext'), '8');
   await settleAndCheck(page, problems, assert);
   await context.close();
 });

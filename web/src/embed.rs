@@ -4,7 +4,7 @@
 use leptos::html::Div;
 use leptos::prelude::*;
 use parallel_core::lesson::{eight_gpu_plans, sixty_four_gpu_plans};
-use parallel_core::link::{GridId, Widget};
+use parallel_core::link::{self, GridId, Origin, Refusal, Widget};
 use parallel_core::{Plan, Traffic};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -18,38 +18,77 @@ use crate::i18n::{use_lang, T};
 use crate::permalink::PageState;
 use crate::sections::real_configs::llama::LlamaTable;
 
+/// The window that frames this one; `None` for a page that is not framed (its parent is
+/// itself).
+fn parent_window() -> Option<web_sys::Window> {
+    let me = window();
+    me.parent()
+        .ok()
+        .flatten()
+        .filter(|parent| !js_sys::Object::is(parent.as_ref(), me.as_ref()))
+}
+
+/// A plain object of a message to the parent: its `type` and data fields (strings and
+/// numbers only).
+fn message(kind: &str, fields: &[(&str, JsValue)]) -> js_sys::Object {
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &kind.into());
+    for (key, value) in fields {
+        let _ = js_sys::Reflect::set(&message, &(*key).into(), value);
+    }
+    message
+}
+
 /// The message posted to the parent: `{type: "parallel-lab:height", widget, height}`.
 /// Data only: a widget id and a number of pixels.
 fn post_height(widget: Widget, height: f64) {
-    let window = window();
-    let Ok(Some(parent)) = window.parent() else {
+    let Some(parent) = parent_window() else {
         return;
     };
-    if parent == window {
-        return;
-    }
-    let message = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&message, &"type".into(), &"parallel-lab:height".into());
-    let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.id().into());
-    let _ = js_sys::Reflect::set(
-        &message,
-        &"height".into(),
-        &JsValue::from_f64(height.ceil()),
+    let message = message(
+        link::HEIGHT,
+        &[
+            ("widget", widget.id().into()),
+            ("height", JsValue::from_f64(height.ceil())),
+        ],
     );
     let _ = parent.post_message(&message, "*");
 }
 
-/// Whether a message comes from the window that embeds this one (never true for a page that is
-/// not framed: its parent is itself).
-fn from_parent(event: &web_sys::MessageEvent) -> bool {
-    let me = window();
-    match (event.source(), me.parent()) {
-        (Some(source), Ok(Some(parent))) => {
-            !js_sys::Object::is(parent.as_ref(), me.as_ref())
-                && js_sys::Object::is(&source, parent.as_ref())
-        }
+/// The answer to a refused `set`, to the parent that sent it and to its origin only:
+/// `{type: "parallel-lab:error", widget, field, reason, message}`, the core's refusal as text
+/// (`field` the field's key, `reason` one of four words, `message` one English line).
+fn post_refusal(widget: Widget, refusal: &Refusal, sender_origin: &str) {
+    let Some(parent) = parent_window() else {
+        return;
+    };
+    let message = message(
+        link::ERROR,
+        &[
+            ("widget", widget.id().into()),
+            ("field", refusal.key().into()),
+            ("reason", refusal.reason().id().into()),
+            ("message", refusal.to_string().into()),
+        ],
+    );
+    // A page opened from a file has the origin "null", which no target names.
+    let target = if sender_origin == "null" {
+        "*"
+    } else {
+        sender_origin
+    };
+    let _ = parent.post_message(&message, target);
+}
+
+/// Whether a message is one to act on: from the window that embeds this one (never true for a
+/// page that is not framed), and, where the link names the course page (`parent=`), from that
+/// origin.
+fn from_parent(event: &web_sys::MessageEvent, parent: Option<&Origin>) -> bool {
+    let from_window = match (event.source(), parent_window()) {
+        (Some(source), Some(window)) => js_sys::Object::is(&source, window.as_ref()),
         _ => false,
-    }
+    };
+    from_window && parent.is_none_or(|origin| origin.is(&event.origin()))
 }
 
 /// One widget, alone.
@@ -69,9 +108,11 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
         report.forget();
     });
     // Course text can drive the widget: `postMessage({type: "parallel-lab:set", plan})` from
-    // the parent page, read like a link (what is not used is named in the notice). Only the
-    // embedding window is heard: a sibling frame, another tab or the widget itself cannot move
-    // the grid (issue 50).
+    // the parent page. Only the embedding window is heard, and only at the origin the link names
+    // (`parent=`), if it names one: a sibling frame, another tab, the widget itself or a course
+    // page elsewhere cannot move the grid, and gets no answer (issue 50). A plan object is
+    // taken whole or refused, the refusal answered with the field at fault; a string is read
+    // as a link (what is not used is named in the notice).
     if let Some(grid) = widget.grid() {
         let lab = match grid {
             GridId::Eight => page.lab8,
@@ -79,20 +120,25 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
         };
         let on_message =
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-                if !from_parent(&event) {
+                let heard = page
+                    .parent
+                    .with_value(|parent| from_parent(&event, parent.as_ref()));
+                if !heard {
                     return;
                 }
                 let data = event.data();
                 let kind = js_sys::Reflect::get(&data, &"type".into())
                     .ok()
                     .and_then(|t| t.as_string());
-                if kind.as_deref() != Some("parallel-lab:set") {
+                if kind.as_deref() != Some(link::SET) {
                     return;
                 }
                 let plan =
                     js_sys::Reflect::get(&data, &"plan".into()).unwrap_or(JsValue::UNDEFINED);
-                let notices = crate::js_api::apply_set_message(lab, grid, &plan);
-                page.notices.set(notices);
+                match crate::js_api::apply_set_message(lab, grid, &plan) {
+                    Ok(notices) => page.notices.set(notices),
+                    Err(refusal) => post_refusal(widget, &refusal, &event.origin()),
+                }
             });
         let _ = window()
             .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());

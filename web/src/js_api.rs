@@ -14,9 +14,10 @@
 //! its JSON text; and a negative count reads "floating point `-1.0`", as JS numbers are).
 //!
 //! An embedded widget takes `postMessage({type: "parallel-lab:set", plan})` from its parent
-//! page ([`apply_set_message`]), validated like a link.
+//! page ([`apply_set_message`]): a plan object is taken whole or refused with the field at
+//! fault, a string is read as a link's plan tokens.
 
-use parallel_core::link::{decode_plan, encode_plan, GridId};
+use parallel_core::link::{decode_plan, read_plan, GridId, Ignored, PlanObject, Refusal};
 use parallel_core::PlanConfig;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -158,40 +159,59 @@ mod exports {
     }
 }
 
-/// What a `parallel-lab:set` message asks of a grid, as a link's plan tokens: a string is
-/// taken as written (`"tp4.pp2"`), an object (`{tp: 4, pp: 2}`, the CLI's field names) is
-/// written as tokens first. Either way the tokens are then read exactly as a link's are, so a
-/// message can do no more than a link can. `None` when the plan is neither.
-pub fn set_tokens(plan: &JsValue, grid: GridId) -> Option<String> {
-    if let Some(text) = plan.as_string() {
-        return Some(text);
+/// A plan object as the course page posted it, read a field at a time with
+/// serde-wasm-bindgen (already in every entry point's wasm), for the core's `link::read_plan`.
+struct JsPlan(js_sys::Object);
+
+impl PlanObject for JsPlan {
+    fn keys(&self) -> Vec<String> {
+        js_sys::Object::keys(&self.0)
+            .iter()
+            .filter_map(|key| key.as_string())
+            .collect()
     }
-    if !plan.is_object() {
-        return None;
+
+    fn plan(&self, key: Option<&str>, gpus: u32) -> Option<PlanConfig> {
+        let fields = js_sys::Object::new();
+        match key {
+            Some(key) => {
+                let value = js_sys::Reflect::get(&self.0, &key.into()).ok()?;
+                js_sys::Reflect::set(&fields, &key.into(), &value).ok()?;
+            }
+            None => {
+                js_sys::Object::assign(&fields, &self.0);
+            }
+        }
+        let gpus_key = JsValue::from_str("gpus");
+        if js_sys::Reflect::get(&fields, &gpus_key).is_ok_and(|v| v.is_undefined()) {
+            js_sys::Reflect::set(&fields, &gpus_key, &gpus.into()).ok()?;
+        }
+        serde_wasm_bindgen::from_value(fields.into()).ok()
     }
-    // The grid's size is fixed: an object without `gpus` means this grid's.
-    let object = plan.clone();
-    if js_sys::Reflect::get(&object, &"gpus".into()).is_ok_and(|v| v.is_undefined()) {
-        let _ = js_sys::Reflect::set(&object, &"gpus".into(), &grid.gpus().into());
-    }
-    let config: PlanConfig = serde_wasm_bindgen::from_value(object).ok()?;
-    Some(encode_plan(&config, grid))
 }
 
-/// Applies a `parallel-lab:set` message to a grid: the plan decoded leniently, as from a link,
-/// with the parts it could not use returned as notices.
+/// Applies a `parallel-lab:set` message's plan to a grid, as the core reads it: a plain object
+/// whole or not at all (`link::read_plan`), a string as a link's tokens. Returns the notices of
+/// what a string's tokens could not use, or the refusal that names the field at fault (then
+/// nothing is applied).
 pub fn apply_set_message(
     lab: GridLab,
     grid: GridId,
     plan: &JsValue,
-) -> Vec<parallel_core::link::Ignored> {
-    let Some(tokens) = set_tokens(plan, grid) else {
-        return vec![parallel_core::link::Ignored {
-            part: "plan".to_string(),
-            reason: parallel_core::link::IgnoredReason::Malformed,
-        }];
+) -> Result<Vec<Ignored>, Refusal> {
+    let (config, notices) = if let Some(tokens) = plan.as_string() {
+        decode_plan(&tokens, grid)
+    } else {
+        // A plain object only: not null, an array or a class's instance (a Date, a Map).
+        let object = plan
+            .dyn_ref::<js_sys::Object>()
+            .filter(|object| {
+                js_sys::Object::get_prototype_of(object)
+                    == js_sys::Object::get_prototype_of(&js_sys::Object::new())
+            })
+            .ok_or(Refusal::NotAPlan)?;
+        read_plan(&JsPlan(object.clone()), grid)?
     };
-    let (config, notices) = decode_plan(&tokens, grid);
     lab.load(config);
-    notices
+    Ok(notices)
 }

@@ -3,7 +3,7 @@
 //! `eval --url`; this module only moves strings between it, the signals and `window.location`.
 
 use leptos::prelude::*;
-use parallel_core::link::{self, Ignored, IgnoredReason, LinkState, Section, Widget};
+use parallel_core::link::{self, Ignored, IgnoredReason, LinkState, Origin, Section, Widget};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -47,6 +47,9 @@ pub struct PageState {
     pub embed: Option<Widget>,
     /// The controls an embedded grid shows (`None`: the lesson's; fixed for the page's life).
     pub controls: Option<parallel_core::link::Controls>,
+    /// The course page an embedded widget takes messages from (`parent=`; `None`: the window
+    /// that frames it, whatever its origin; fixed for the page's life).
+    pub parent: StoredValue<Option<Origin>>,
     /// What the link on load (or back/forward) asked for that could not be applied.
     pub notices: RwSignal<Vec<Ignored>>,
 }
@@ -64,6 +67,7 @@ impl PageState {
             lang: self.lang.get(),
             embed: self.embed,
             controls: self.controls,
+            parent: self.parent.get_value(),
         }
     }
 
@@ -84,16 +88,19 @@ impl PageState {
     }
 
     /// The fragment of one widget in its current state, for an embed snippet, showing
-    /// `controls` (`None`: the lesson's).
+    /// `controls` (`None`: the lesson's) and taking messages from `parent` (`None`: from the
+    /// window that frames it).
     pub fn embed_fragment(
         &self,
         widget: Widget,
         controls: Option<parallel_core::link::Controls>,
+        parent: Option<Origin>,
     ) -> String {
         let mut state = self.to_link();
         state.embed = Some(widget);
         state.section = None;
         state.controls = controls;
+        state.parent = parent;
         link::encode(&state)
     }
 }

@@ -4,20 +4,24 @@
 use std::io::{Read, Write};
 
 use parallel_core::check::{show, show_ratio, CheckRow, Comparison, Measured};
+use parallel_core::numbers::quoted_text;
 use parallel_core::{Lang, Plan, PlanConfig};
 
 use crate::args::Format;
-use crate::error::CliError;
+use crate::error::{finite, CliError};
+use crate::input::read_all;
 
 /// Prints card `card`'s workload as JSON.
 pub fn emit(config: &PlanConfig, card: u32, out: &mut dyn Write) -> Result<(), CliError> {
     let workload = Plan::new(config)?.workload(card)?;
+    finite(&workload)?;
     serde_json::to_writer_pretty(&mut *out, &workload).map_err(std::io::Error::from)?;
     writeln!(out)?;
     Ok(())
 }
 
-/// Reads the measured file at `path` (`-`: stdin) and prints it beside the lab.
+/// Reads the measured file at `path` (`-`: stdin) and prints it beside the lab. A file that
+/// cannot be read, or is not UTF-8 text, is bad input like any other (exit 2).
 pub fn measured(
     path: &str,
     format: Format,
@@ -25,18 +29,29 @@ pub fn measured(
     stdin: &mut dyn Read,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut text = String::new();
-    if path == "-" {
-        stdin.read_to_string(&mut text)?;
+    let bytes = if path == "-" {
+        read_all(stdin)?
     } else {
-        text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::invalid("--measured", format!("cannot read `{path}`: {e}")))?;
-    }
+        std::fs::read(path).map_err(|e| {
+            CliError::invalid(
+                "--measured",
+                format!("cannot read `{}`: {e}", quoted_text(path)),
+            )
+        })?
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        CliError::invalid(
+            "--measured",
+            format!("not UTF-8 text (byte {at} is not): a measured file is JSON"),
+        )
+    })?;
     let invalid = |e: parallel_core::check::CheckError| CliError::invalid("--measured", e);
     let comparison = Measured::read(&text)
         .map_err(invalid)?
         .compare(lang)
         .map_err(invalid)?;
+    finite(&comparison)?;
     match format {
         Format::Json => {
             serde_json::to_writer(&mut *out, &comparison).map_err(std::io::Error::from)?;

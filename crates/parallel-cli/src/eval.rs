@@ -8,7 +8,7 @@ use parallel_core::hf::HfConfig;
 use parallel_core::link::{GridId, Slider};
 use parallel_core::{Plan, PlanConfig, Preset, RolloutPhase};
 
-use crate::error::CliError;
+use crate::error::{finite, CliError};
 
 /// The SPEC §10 report of a config: `{"dp", "memory", "comm", "bubble", "warnings",
 /// "estimate"}`. With a card, `comm` carries that card's own links (the page's view of a
@@ -31,11 +31,14 @@ pub fn eval(
     if !explain && launch.is_none() {
         return write_json_line(&report, out);
     }
+    // Checked before `to_value`, which would turn a NaN into a `null` no check can tell.
+    finite(&report)?;
     let mut value = serde_json::to_value(&report).map_err(std::io::Error::from)?;
     if let Some(object) = value.as_object_mut() {
         if explain {
-            let explained =
-                serde_json::to_value(plan.explain_all(&report)).map_err(std::io::Error::from)?;
+            let explanations = plan.explain_all(&report);
+            finite(&explanations)?;
+            let explained = serde_json::to_value(explanations).map_err(std::io::Error::from)?;
             object.insert("explain".to_string(), explained);
         }
         if let Some(launch) = launch {
@@ -101,8 +104,10 @@ pub fn defaults(out: &mut dyn Write) -> Result<(), CliError> {
     )
 }
 
-/// Writes a value as compact JSON followed by a newline.
+/// Writes a value as compact JSON followed by a newline, once every number in it is finite
+/// ([`finite`]: else nothing is written and the error names where).
 pub fn write_json_line(value: &impl serde::Serialize, out: &mut dyn Write) -> Result<(), CliError> {
+    finite(value)?;
     serde_json::to_writer(&mut *out, value).map_err(std::io::Error::from)?;
     out.write_all(b"\n")?;
     Ok(())

@@ -2,7 +2,9 @@
 //!
 //! Serde errors go through `serde_path_to_error`, so an error deep in the input reads
 //! `model.hidden: invalid type ...` or `[2].config.recompute: unknown variant ...`; an error
-//! with no field (malformed JSON at the top level) is attributed to `input`.
+//! with no field (malformed JSON at the top level) is attributed to `input`. The values serde
+//! quotes in its messages are cut short ([`quotes_shortened`]), and so is the path, which may
+//! hold a user's key: a 10 MB value gives an error of a line.
 
 use std::io::Read;
 
@@ -10,16 +12,28 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use parallel_core::hf::HfConfig;
+use parallel_core::numbers::quotes_shortened;
 use parallel_core::PlanConfig;
 use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use crate::error::CliError;
 
-/// Everything on stdin, as bytes (UTF-8 is checked by the JSON parser).
+/// Everything on stdin, as bytes checked to be UTF-8 text (the JSON parser does not check the
+/// values it skips, such as a config.json's keys the counter does not read). Stdin that cannot
+/// be read, or is not UTF-8, is bad input (exit 2) like any other.
 pub fn read_all(stdin: &mut dyn Read) -> Result<Vec<u8>, CliError> {
     let mut bytes = Vec::new();
-    stdin.read_to_end(&mut bytes)?;
+    stdin
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::unreadable(&e))?;
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        let at = e.valid_up_to();
+        return Err(CliError::invalid(
+            "input",
+            format!("not UTF-8 text (byte {at} is not): the input is JSON"),
+        ));
+    }
     Ok(bytes)
 }
 
@@ -39,14 +53,16 @@ fn parse_under<T: DeserializeOwned>(bytes: &[u8], prefix: Option<&str>) -> Resul
         let path = e.path().to_string();
         // "?" stands for a key not read yet (e.g. EOF inside an object): drop it.
         let known = path.trim_end_matches('?').trim_end_matches('.');
+        let message = quotes_shortened(&e.inner().to_string());
         match (known, prefix) {
-            ("", _) => CliError::invalid("input", e.inner()),
-            (field, None) => CliError::invalid(field, e.inner()),
-            (field, Some(prefix)) => CliError::invalid(&format!("{prefix}.{field}"), e.inner()),
+            ("", _) => CliError::invalid("input", message),
+            (field, None) => CliError::invalid(field, message),
+            (field, Some(prefix)) => CliError::invalid(&format!("{prefix}.{field}"), message),
         }
     })?;
-    de.end()
-        .map_err(|e| not_json(&e).unwrap_or_else(|| CliError::invalid("input", e)))?;
+    de.end().map_err(|e| {
+        not_json(&e).unwrap_or_else(|| CliError::invalid("input", quotes_shortened(&e.to_string())))
+    })?;
     Ok(value)
 }
 
@@ -60,7 +76,7 @@ fn not_json(e: &serde_json::Error) -> Option<CliError> {
         Category::Io | Category::Data => return None,
     };
     // serde_json's text ends with " at line L column C": say the place first, then what broke.
-    let text = e.to_string();
+    let text = quotes_shortened(&e.to_string());
     let cause = text.split(" at line ").next().unwrap_or(&text);
     Some(CliError::invalid(
         "input",

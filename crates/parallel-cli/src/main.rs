@@ -9,8 +9,10 @@ fn main() -> ExitCode {
     let args: Result<Vec<String>, CliError> = std::env::args_os()
         .skip(1)
         .map(|arg| {
-            arg.into_string()
-                .map_err(|arg| CliError::invalid("argument", format!("{arg:?} is not valid UTF-8")))
+            arg.into_string().map_err(|arg| {
+                let arg = parallel_core::numbers::quoted_text(&arg.to_string_lossy());
+                CliError::invalid("argument", format!("`{arg}` is not valid UTF-8"))
+            })
         })
         .collect();
     let mut out = BufWriter::new(io::stdout().lock());

@@ -114,7 +114,11 @@ USAGE
                                     read the measured.json that check.py wrote (FILE or - for
                                     stdin) and print each figure as the lab predicts it,
                                     measured eager and compiled, their ratios and what the lab
-                                    does not count; a bad file is named by its field
+                                    does not count; a bad file is named by its field, as is a
+                                    figure no card can measure: a layer's time outside 1 µs to
+                                    a day, a card's memory outside the known cards' range, a
+                                    byte count above it, a peak below half the lab's model
+                                    states of the layers built
   parallel-lab defaults            print {"config": {PLAN}, "presets": [{"id", "name"}...],
                                     "hardware": [{"id", "name", "config"}...], "sliders":
                                     {"8": [{"field", "min", "max", "powers_of_two", "zero"}...],
@@ -221,9 +225,14 @@ CONFIG.JSON (parallel-lab model, {"hf_config": ...})
   key the count needs, an unknown architecture or model_type, or an attention kind the counter
   does not model is an error naming the key (model.hf_config.<key>).
 
-EXIT STATUS
-  0 success; 2 invalid input or usage (one line on stderr, naming the field or flag);
-  1 failure to read stdin or write stdout.
+EXIT STATUS (every command)
+  0 success.
+  2 any bad input: not JSON, not UTF-8 or unreadable stdin, an unknown command, flag or field,
+    a value out of its range, a plan, link, launch command or measured file refused, or a
+    result that would hold a NaN or an infinity (the inputs beyond what the lab answers).
+    One line on stderr that starts with the field or flag at fault; a value it quotes is cut
+    to 80 characters, so the line stays under 1 KB however large the value.
+  1 only the lab's own failure, none of the input's doing (e.g. stdout cannot be written).
 "#;
 
 #[cfg(test)]

@@ -187,3 +187,43 @@ fn bad_files_are_named_by_their_field() {
     let text = std::fs::read_to_string(fixtures()[0].clone()).unwrap();
     assert!(stdout_of(&["check", "--measured", "-"], &text).contains("| model states |"));
 }
+
+/// Issue 50's impossible measurements: each refused (exit 2) by its field, its value quoted in
+/// a few characters.
+#[test]
+fn impossible_measurements_are_refused_by_their_field() {
+    let good: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            fixtures()
+                .iter()
+                .find(|f| f.ends_with("h200-lesson-64-card0.measured.json"))
+                .unwrap(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let cases: [(&[&str], Value, &str); 6] = [
+        (&["eager", "layer_fwd_bwd_s"], 0.0.into(), "(got 0)"),
+        (&["eager", "layer_fwd_bwd_s"], 5e-324.into(), "(got 5e-324)"),
+        (&["compiled", "peak_bytes"], 1e308.into(), "(got 1e308)"),
+        (
+            &["compiled", "layer_fwd_bwd_s"],
+            1e308.into(),
+            "(got 1e308)",
+        ),
+        (&["eager", "peak_bytes"], 1.0.into(), "(got 1)"),
+        (&["card", "memory_bytes"], 1.0.into(), "(got 1e-9)"),
+    ];
+    for (path, value, got) in cases {
+        let mut file = good.clone();
+        let mut at = &mut file;
+        for key in path {
+            at = &mut at[*key];
+        }
+        *at = value;
+        let line = error_line(&["check", "--measured", "-"], &file.to_string());
+        let field = format!("--measured: measured file, `{}`: ", path.join("."));
+        assert!(line.starts_with(&field) && line.ends_with(got), "{line}");
+        assert!(line.len() < 400, "{line}");
+    }
+}

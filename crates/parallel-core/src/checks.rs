@@ -4,6 +4,7 @@
 //!
 //! [`Plan::new`]: crate::Plan::new
 
+use crate::bounds;
 use crate::config::Field;
 use crate::error::PlanError;
 
@@ -78,6 +79,65 @@ pub(crate) fn non_negative(value: f64, field: Field) -> Result<f64, PlanError> {
         Ok(value)
     } else {
         Err(PlanError::Negative { field, got: value })
+    }
+}
+
+/// `gpu_tflops` if the card's fastest rate at it, `fastest` (gpu_tflops itself, or with
+/// kernel tables their fastest measured rate scaled to it), is at most `peak_tflops`: an MFU
+/// never passes 1. Both fields already inside their bounds.
+pub(crate) fn effective(gpu_tflops: f64, peak_tflops: f64, fastest: f64) -> Result<f64, PlanError> {
+    let bound = bounds::Bound {
+        max: gpu_tflops * peak_tflops / fastest,
+        basis: bounds::Basis::Peak,
+        ..bounds::cards(|c| c.peak_tflops, "TFLOP/s")
+    };
+    if bound.holds(gpu_tflops) {
+        Ok(gpu_tflops)
+    } else {
+        Err(PlanError::OutOfRange {
+            field: Field::GpuTflops,
+            got: gpu_tflops,
+            bound,
+        })
+    }
+}
+
+/// `value` if it is inside its field's bound; else [`PlanError::OutOfRange`] naming the field,
+/// the value and the range. A field without a bound passes.
+/// A given total `params`, `ratio` times its shape's matrix parameters, on a card whose
+/// kernels run at most `fastest` TFLOP/s: MFU counts the total's FLOPs while the layers run at
+/// the shape's, so `fastest · ratio` must stay at most `peak_tflops`.
+pub(crate) fn params_at_peak(
+    params: f64,
+    ratio: f64,
+    fastest: f64,
+    peak_tflops: f64,
+    field: Field,
+) -> Result<f64, PlanError> {
+    if fastest * ratio <= peak_tflops {
+        return Ok(params);
+    }
+    Err(PlanError::OutOfRange {
+        field,
+        got: params,
+        bound: bounds::Bound {
+            min: 0.0,
+            max: params * peak_tflops / (fastest * ratio),
+            min_allowed: false,
+            unit: "",
+            basis: bounds::Basis::ParamsPeak,
+        },
+    })
+}
+
+pub(crate) fn bounded(value: f64, field: Field) -> Result<f64, PlanError> {
+    match bounds::bound(field) {
+        Some(b) if !b.holds(value) => Err(PlanError::OutOfRange {
+            field,
+            got: value,
+            bound: b,
+        }),
+        _ => Ok(value),
     }
 }
 

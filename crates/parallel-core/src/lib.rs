@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::panic))]
 
+pub mod bounds;
 mod bubble;
 pub mod check;
 mod checks;
@@ -44,6 +45,7 @@ mod error;
 pub mod estimate;
 pub mod evolution;
 pub mod explain;
+pub mod finite;
 pub mod flags;
 pub mod formula;
 mod grid;

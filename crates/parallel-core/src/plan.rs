@@ -1,14 +1,17 @@
 //! [`Plan`]: a [`PlanConfig`] that passed every check of SPEC §2, so later formulas can
 //! trust it (every degree ≥ 1, t·p·c divides N, the model resolved).
 
-use crate::checks::{at_least_one, at_most, non_negative, positive_finite, share};
+use crate::checks::{
+    at_least_one, at_most, bounded, effective, non_negative, params_at_peak, positive_finite, share,
+};
 use crate::config::{
-    Field, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule,
+    Field, ModelField, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule,
 };
 use crate::error::{PlanError, Warning};
 use crate::formula::{count_of, Quantity};
 use crate::grid::Grid;
-use crate::model::Model;
+use crate::kernels::Kernels;
+use crate::model::{Model, ModelChoice};
 use crate::units::{Bytes, BytesPerSec};
 
 /// The largest grid the core accepts (2^20 cards): far beyond any real cluster, small enough
@@ -156,17 +159,38 @@ impl Plan {
             return Err(PlanError::ZeroStage { got: c.zero });
         }
         at_least_one(c.virtual_stages, Field::VirtualStages)?;
-        positive_finite(c.gpu_memory_gb, Field::GpuMemoryGb)?;
-        positive_finite(c.nvlink_gbps, Field::NvlinkGbps)?;
-        positive_finite(c.ib_gbps, Field::IbGbps)?;
-        positive_finite(c.gpu_tflops, Field::GpuTflops)?;
-        positive_finite(c.hbm_tbps, Field::HbmTbps)?;
-        positive_finite(c.peak_tflops, Field::PeakTflops)?;
-        share(c.matmul_efficiency, Field::MatmulEfficiency)?;
-        non_negative(c.nvlink_latency_us, Field::NvlinkLatencyUs)?;
-        non_negative(c.ib_latency_us, Field::IbLatencyUs)?;
-        positive_finite(c.pcie_gbps, Field::PcieGbps)?;
-        positive_finite(c.host_memory_gb, Field::HostMemoryGb)?;
+        // Each real-valued field in the config's order: its kind (a latency may be 0, an
+        // efficiency is a share, the others are positive), then its physical bound (`bounds`).
+        for (value, field) in [
+            (c.gpu_memory_gb, Field::GpuMemoryGb),
+            (c.nvlink_gbps, Field::NvlinkGbps),
+            (c.ib_gbps, Field::IbGbps),
+            (c.gpu_tflops, Field::GpuTflops),
+            (c.hbm_tbps, Field::HbmTbps),
+            (c.peak_tflops, Field::PeakTflops),
+            (c.matmul_efficiency, Field::MatmulEfficiency),
+            (c.nvlink_latency_us, Field::NvlinkLatencyUs),
+            (c.ib_latency_us, Field::IbLatencyUs),
+            (c.pcie_gbps, Field::PcieGbps),
+            (c.host_memory_gb, Field::HostMemoryGb),
+        ] {
+            let value = match field {
+                Field::MatmulEfficiency => share(value, field)?,
+                Field::NvlinkLatencyUs | Field::IbLatencyUs => non_negative(value, field)?,
+                _ => positive_finite(value, field)?,
+            };
+            bounded(value, field)?;
+        }
+        let fastest = Kernels::of(c).map_or(c.gpu_tflops, |k| k.max_rate());
+        effective(c.gpu_tflops, c.peak_tflops, fastest)?;
+        if Kernels::apply_to(c) {
+            let field = match c.model {
+                ModelChoice::Inline(_) => Field::InlineModel(ModelField::Params),
+                _ => Field::Model,
+            };
+            let ratio = model.given_over_shape().max(1.0);
+            params_at_peak(model.params, ratio, fastest, c.peak_tflops, field)?;
+        }
 
         let (p, cp, e) = (u64::from(c.pp), u64::from(c.cp), u64::from(c.ep));
         let n = u64::from(c.gpus);

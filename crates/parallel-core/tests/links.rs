@@ -8,7 +8,8 @@
 
 use parallel_core::hardware::Hardware;
 use parallel_core::link::{
-    decode, decode_plan, encode, encode_plan, Control, Controls, GridId, LinkState, Section, Widget,
+    decode, decode_plan, encode, encode_plan, Control, Controls, GridId, LinkState, Origin,
+    Section, Widget,
 };
 use parallel_core::{
     Accounting, Lang, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision, Preset,
@@ -114,9 +115,13 @@ fn link_state() -> impl Strategy<Value = LinkState> {
         prop::option::of(prop::sample::select(Widget::ALL.to_vec())),
         any::<bool>(),
         prop::option::of(prop::collection::vec(any::<bool>(), Control::ALL.len())),
+        prop::option::of(prop::sample::select(vec![
+            "https://course.example.org",
+            "http://127.0.0.1:9000",
+        ])),
     )
         .prop_map(
-            |(g8, g64, card8, card64, section, lang, embed, start, picked)| LinkState {
+            |(g8, g64, card8, card64, section, lang, embed, start, picked, parent)| LinkState {
                 g8: if start { GridId::Eight.start() } else { g8 },
                 g64,
                 card8,
@@ -130,6 +135,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                         .zip(picked)
                         .fold(Controls::NONE, |set, (c, on)| set.with(c, on))
                 }),
+                parent: parent.and_then(|origin| Origin::parse(origin).ok()),
             },
         )
 }

@@ -298,7 +298,7 @@ fn with_the_optimizer_on_the_card_nothing_changes() {
     let plain = evaluate(&PlanConfig::lesson_64_gpus()).unwrap();
     let fields = evaluate(&PlanConfig {
         pcie_gbps: 7.0,
-        host_memory_gb: 1.0,
+        host_memory_gb: 16.0,
         ..PlanConfig::lesson_64_gpus()
     })
     .unwrap();

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use parallel_core::link::{Control, Controls, Widget};
+use parallel_core::link::{self, Control, Controls, Origin, OriginError, Widget};
 
 use crate::i18n::{use_lang, Lang, T};
 use crate::permalink::{base_url, describe, embed_url, PageState};
@@ -93,10 +93,11 @@ pub fn embed_snippet(url: &str, title: &str, height: u32) -> String {
     let attr = quoted;
     format!(
         "<iframe src=\"{}\" title=\"{}\" data-parallel-lab style=\"width:100%;border:0\" height=\"{height}\" loading=\"lazy\"></iframe>\n\
-         <script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.type!==\"parallel-lab:height\")return;\
+         <script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.type!==\"{kind}\")return;\
          document.querySelectorAll(\"iframe[data-parallel-lab]\").forEach(function(f){{if(f.contentWindow===e.source&&new URL(f.src,location.href).origin===e.origin&&d.height>0)f.style.height=d.height+\"px\"}})}})</script>",
         attr(url),
-        attr(title)
+        attr(title),
+        kind = link::HEIGHT,
     )
 }
 
@@ -148,6 +149,63 @@ fn control_name(control: Control) -> (&'static str, &'static str) {
     }
 }
 
+/// Why the course page's address does not give an origin, beside its field.
+fn origin_error(lang: Lang, error: OriginError) -> &'static str {
+    match error {
+        OriginError::Scheme => lang.pick(
+            "地址要以 http:// 或 https:// 开头。",
+            "The address must start with http:// or https://.",
+        ),
+        OriginError::Host => lang.pick(
+            "网站名缺失，或含有网站名不会有的字符（中文域名请写成 xn-- 形式）。",
+            "The site's name is missing or has a character a host name does not have (write an international name in its xn-- form).",
+        ),
+        OriginError::Port => lang.pick(
+            "端口要是 1 到 65535 之间的数。",
+            "The port must be a number from 1 to 65535.",
+        ),
+        OriginError::Path => lang.pick(
+            "源只到网站名和端口为止，不带路径。",
+            "An origin ends after the site's name and port, with no path.",
+        ),
+        OriginError::TooLong => lang.pick("太长，不像一个网站地址。", "Too long for a site's address."),
+    }
+}
+
+/// The course page's address, for a widget that takes messages: the snippet then names its
+/// origin (`parent=`), and the widget takes messages from that site only. Empty: none named.
+#[component]
+fn CourseAddress(widget: Widget, address: RwSignal<String>) -> impl IntoView {
+    let lang = use_lang();
+    let error = move || address.with(|text| course_origin(text).err());
+    view! {
+        <label class="embed-parent">
+            <span class="caption">
+                <T zh="课程页面的地址（可选；填上后，挂件只听这个网站发来的消息）："
+                    en="Your course page's address (optional; with it, the widget takes messages from that site only):" />
+            </span>
+            <input type="url" data-testid=format!("embed-parent-{}", widget.id())
+                placeholder="https://course.example.org/lesson.html"
+                prop:value=move || address.get()
+                on:input=move |ev| address.set(event_target_value(&ev)) />
+        </label>
+        {move || error().map(|e| view! {
+            <p class="control-error" role="alert" data-testid=format!("embed-parent-error-{}", widget.id())>
+                {move || origin_error(lang.get(), e)}
+            </p>
+        })}
+    }
+}
+
+/// The origin of the course page's address as typed; `None` while the field is empty.
+fn course_origin(address: &str) -> Result<Option<Origin>, OriginError> {
+    if address.trim().is_empty() {
+        Ok(None)
+    } else {
+        Origin::of_page(address).map(Some)
+    }
+}
+
 /// The embed dialog's choice of controls, for a grid widget: one checkbox per control,
 /// the lesson's ticked to begin with.
 #[component]
@@ -189,6 +247,7 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
     let open = RwSignal::new(false);
     let copied = RwSignal::new(false);
     let picked = RwSignal::new(Controls::LESSON);
+    let address = RwSignal::new(String::new());
     // The panel opens under its button, which may sit at the bottom of the screen: it is
     // scrolled into view whole once drawn.
     let panel = NodeRef::<leptos::html::Div>::new();
@@ -203,7 +262,14 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
         let controls = picked.get();
         let controls =
             (widget.grid().is_some() && controls != Controls::LESSON).then_some(controls);
-        let url = format!("{}#{}", embed_url(), page.embed_fragment(widget, controls));
+        // The course page's origin, when its address reads (an error beside the field
+        // otherwise, and none named).
+        let parent = address.with(|text| course_origin(text).ok().flatten());
+        let url = format!(
+            "{}#{}",
+            embed_url(),
+            page.embed_fragment(widget, controls, parent)
+        );
         embed_snippet(
             &url,
             widget_title(lang.get(), widget),
@@ -220,6 +286,7 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
             {move || open.get().then(|| view! {
                 <div class="embed-box" node_ref=panel>
                     {widget.grid().is_some().then(|| view! { <ControlPicker widget=widget picked=picked /> })}
+                    {widget.grid().is_some().then(|| view! { <CourseAddress widget=widget address=address /> })}
                     <label>
                         <span class="caption"><T zh="把这段代码贴进任何静态 HTML 页面：" en="Paste this into any static HTML page:" /></span>
                         <textarea readonly rows="4" data-testid=format!("embed-code-{}", widget.id()) prop:value=snippet
@@ -287,5 +354,27 @@ mod tests {
         assert!(snippet.starts_with(
             r#"<iframe src="https://x/embed.html#g8=tp2&amp;embed=grid-8" title="a &quot;b&quot;""#
         ));
+        assert!(snippet.contains(r#"d.type!=="parallel-lab:height""#));
+    }
+
+    #[test]
+    fn the_course_address_gives_an_origin_or_says_why_not() {
+        assert_eq!(course_origin("  "), Ok(None));
+        assert_eq!(
+            course_origin("https://course.example.org/week1/tp.html")
+                .unwrap()
+                .map(|o| o.to_string()),
+            Some("https://course.example.org".to_string())
+        );
+        for (address, error) in [
+            ("course.example.org", OriginError::Scheme),
+            ("https://例子.cn/", OriginError::Host),
+            ("https://x.org:99999/", OriginError::Port),
+        ] {
+            assert_eq!(course_origin(address), Err(error));
+            for lang in [Lang::Zh, Lang::En] {
+                assert!(!origin_error(lang, error).is_empty());
+            }
+        }
     }
 }

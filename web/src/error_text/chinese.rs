@@ -1,7 +1,8 @@
 //! The reason a plan is rejected, in Chinese: one sentence per variant of [`PlanError`],
 //! written from the variant's numbers (English is the core's own `Display`).
 
-use parallel_core::{Field, PlanError};
+use parallel_core::numbers::quoted;
+use parallel_core::{Field, Lang, PlanError};
 
 use super::fields::field_zh;
 use crate::format::thousands;
@@ -20,13 +21,16 @@ pub(super) fn chinese(error: &PlanError) -> String {
             thousands(*got)
         ),
         PlanError::NotPositive { field, got } => {
-            format!("{}必须是大于 0 的数（现在是 {got}）。", field_zh(*field))
+            format!("{}必须是大于 0 的数（现在是 {}）。", field_zh(*field), quoted(*got))
         }
         PlanError::NotAShare { field, got } => {
-            format!("{}必须大于 0 且不超过 1（现在是 {got}）。", field_zh(*field))
+            format!("{}必须大于 0 且不超过 1（现在是 {}）。", field_zh(*field), quoted(*got))
         }
         PlanError::Negative { field, got } => {
-            format!("{}不能是负数（现在是 {got}）。", field_zh(*field))
+            format!("{}不能是负数（现在是 {}）。", field_zh(*field), quoted(*got))
+        }
+        PlanError::OutOfRange { field, got, bound } => {
+            format!("{}{}。", field_zh(*field), bound.reason(Lang::Zh, *got))
         }
         PlanError::ZeroStage { got } => {
             format!("ZeRO 阶段只能是 0、1、2 或 3（现在是 {got}）。")
@@ -85,6 +89,16 @@ pub(super) fn chinese(error: &PlanError) -> String {
             field_zh(*field),
             field_zh(*of_field)
         ),
+        PlanError::AboveField {
+            field,
+            value,
+            of_field,
+            of,
+        } => format!(
+            "{} = {value}，超过了{} = {of}。",
+            field_zh(*field),
+            field_zh(*of_field)
+        ),
         PlanError::WithoutMla { field } => format!(
             "{}是 MLA 的维度：需要同时给出 kv_lora_rank 和 qk_rope_head_dim。",
             field_zh(*field)
@@ -92,7 +106,16 @@ pub(super) fn chinese(error: &PlanError) -> String {
         PlanError::TopKAboveExperts { top_k, experts } => {
             format!("每个 token 选 {top_k} 个专家，但模型只有 {experts} 个专家。")
         }
-        PlanError::ParamsBelowRouted => "参数总量比它应当包含的路由专家参数还少。".to_string(),
+        PlanError::ParamsOffShape {
+            got,
+            floor,
+            ceiling,
+        } => format!(
+            "参数总量必须在 {}（它的嵌入、归一化和路由专家本身）到 {}（按形状计数的 10 倍）之间（现在是 {}）。",
+            quoted(*floor),
+            quoted(*ceiling),
+            quoted(*got)
+        ),
         PlanError::NoSuchCard { card, gpus } => format!(
             "没有 {card} 号卡：这个网格只有 0–{} 号卡。",
             gpus.saturating_sub(1)

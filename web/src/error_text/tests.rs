@@ -64,6 +64,11 @@ fn every_variant() -> Vec<PlanError> {
             value: 70,
             layers: 61,
         },
+        PlanError::OutOfRange {
+            field: Field::GpuTflops,
+            got: 1e300,
+            bound: parallel_core::bounds::bound(Field::GpuTflops).unwrap(),
+        },
         PlanError::NotAMultiple {
             field: Field::InlineModel(ModelField::LinearNumValueHeads),
             value: 24,
@@ -73,11 +78,21 @@ fn every_variant() -> Vec<PlanError> {
         PlanError::WithoutMla {
             field: Field::InlineModel(ModelField::VHeadDim),
         },
+        PlanError::AboveField {
+            field: Field::InlineModel(ModelField::Heads),
+            value: 64,
+            of_field: Field::InlineModel(ModelField::Hidden),
+            of: 32,
+        },
         PlanError::TopKAboveExperts {
             top_k: 9,
             experts: 8,
         },
-        PlanError::ParamsBelowRouted,
+        PlanError::ParamsOffShape {
+            got: 1e15,
+            floor: 1.5e9,
+            ceiling: 1.6e10,
+        },
         PlanError::NoSuchCard {
             card: 999,
             gpus: 64,
@@ -138,8 +153,10 @@ fn listed(error: &PlanError) {
         | PlanError::MoreThanLayers { .. }
         | PlanError::NotAMultiple { .. }
         | PlanError::WithoutMla { .. }
+        | PlanError::AboveField { .. }
+        | PlanError::OutOfRange { .. }
         | PlanError::TopKAboveExperts { .. }
-        | PlanError::ParamsBelowRouted
+        | PlanError::ParamsOffShape { .. }
         | PlanError::NoSuchCard { .. }
         | PlanError::CpAboveSeqLen { .. }
         | PlanError::TimelineTooLarge { .. }
@@ -229,7 +246,7 @@ fn every_variant_is_listed_once() {
     let mut kinds: Vec<_> = variants.iter().map(std::mem::discriminant).collect();
     kinds.dedup();
     assert_eq!(kinds.len(), variants.len());
-    assert_eq!(variants.len(), 30, "one case per variant of PlanError");
+    assert_eq!(variants.len(), 32, "one case per variant of PlanError");
 }
 
 use parallel_core::lang::has_cjk;

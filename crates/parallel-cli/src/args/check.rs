@@ -2,6 +2,7 @@
 
 use super::{card_arg, lang_arg, link_args, Flags, Format, LinkArgs};
 use crate::error::CliError;
+use parallel_core::numbers::quoted_text;
 use parallel_core::Lang;
 
 /// `check --emit` or `check --measured FILE`.
@@ -45,7 +46,10 @@ pub(super) fn check_args(flags: &mut Flags<'_>) -> Result<CheckArgs, CliError> {
                 Some(other) => {
                     return Err(CliError::invalid(
                         "--format",
-                        format!("unknown format `{other}`; expected md or json"),
+                        format!(
+                            "unknown format `{}`; expected md or json",
+                            quoted_text(other)
+                        ),
                     ))
                 }
             };

@@ -4,6 +4,7 @@
 //! [`CliError::Invalid`] naming the command or flag at fault.
 
 use crate::error::CliError;
+use parallel_core::numbers::quoted_text;
 
 mod check;
 pub use crate::launch::{FlagsFormat, LaunchArgs};
@@ -84,7 +85,7 @@ fn link_args(flags: &mut Flags<'_>) -> Result<Option<LinkArgs>, CliError> {
         Some(other) => {
             return Err(CliError::invalid(
                 "--grid",
-                format!("unknown grid `{other}`; expected 8 or 64"),
+                format!("unknown grid `{}`; expected 8 or 64", quoted_text(other)),
             ))
         }
     };
@@ -179,7 +180,10 @@ fn card_arg(flags: &mut Flags<'_>) -> Result<Option<u32>, CliError> {
             card.parse::<u32>().map_err(|_| {
                 CliError::invalid(
                     "--card",
-                    format!("expected a card number 0, 1, 2, …, got `{card}`"),
+                    format!(
+                        "expected a card number 0, 1, 2, …, got `{}`",
+                        quoted_text(&card)
+                    ),
                 )
             })
         })
@@ -193,7 +197,10 @@ fn lang_arg(flags: &mut Flags<'_>) -> Result<Lang, CliError> {
         Some("zh") => Ok(Lang::Zh),
         Some(other) => Err(CliError::invalid(
             "--lang",
-            format!("unknown language `{other}`; expected en or zh"),
+            format!(
+                "unknown language `{}`; expected en or zh",
+                quoted_text(other)
+            ),
         )),
     }
 }
@@ -207,7 +214,10 @@ fn top_arg(flags: &mut Flags<'_>) -> Result<usize, CliError> {
             .ok()
             .filter(|k| *k >= 1)
             .ok_or_else(|| {
-                CliError::invalid("--top", format!("expected a count 1, 2, 3, …, got `{top}`"))
+                CliError::invalid(
+                    "--top",
+                    format!("expected a count 1, 2, 3, …, got `{}`", quoted_text(&top)),
+                )
             }),
     }
 }
@@ -248,7 +258,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
                 Some(name) => parallel_core::RolloutPhase::parse(name).ok_or_else(|| {
                     CliError::invalid(
                         "--phase",
-                        format!("unknown phase `{name}`; expected training or rollout"),
+                        format!("unknown phase `{}`; expected training or rollout", quoted_text(name)),
                     )
                 })?,
             };
@@ -273,7 +283,8 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             return Err(CliError::invalid(
                 "command",
                 format!(
-                    "unknown command `{other}`; expected eval, groups, flags, check, model, search, defaults, table, bench or help"
+                    "unknown command `{}`; expected eval, groups, flags, check, model, search, defaults, table, bench or help",
+                    quoted_text(other)
                 ),
             ))
         }
@@ -290,7 +301,10 @@ fn launch_args(flags: &mut Flags<'_>) -> Result<Option<LaunchArgs>, CliError> {
             gpus.parse::<u32>().ok().filter(|g| *g >= 1).ok_or_else(|| {
                 CliError::invalid(
                     "--gpus",
-                    format!("expected a card count 1, 2, 3, …, got `{gpus}`"),
+                    format!(
+                        "expected a card count 1, 2, 3, …, got `{}`",
+                        quoted_text(&gpus)
+                    ),
                 )
             })
         })
@@ -309,7 +323,10 @@ fn flags_args(flags: &mut Flags<'_>) -> Result<Command, CliError> {
         Some(id) => parallel_core::flags::Engine::from_id(&id).ok_or_else(|| {
             CliError::invalid(
                 "--engine",
-                format!("unknown engine `{id}`; expected megatron, slime or deepspeed"),
+                format!(
+                    "unknown engine `{}`; expected megatron, slime or deepspeed",
+                    quoted_text(&id)
+                ),
             )
         })?,
     };
@@ -319,7 +336,10 @@ fn flags_args(flags: &mut Flags<'_>) -> Result<Command, CliError> {
         Some(other) => {
             return Err(CliError::invalid(
                 "--format",
-                format!("unknown format `{other}`; expected shell or json"),
+                format!(
+                    "unknown format `{}`; expected shell or json",
+                    quoted_text(other)
+                ),
             ))
         }
     };
@@ -339,7 +359,10 @@ fn table_args(flags: &mut Flags<'_>) -> Result<TableArgs, CliError> {
         Some(other) => {
             return Err(CliError::invalid(
                 "--format",
-                format!("unknown format `{other}`; expected md, csv or json"),
+                format!(
+                    "unknown format `{}`; expected md, csv or json",
+                    quoted_text(other)
+                ),
             ))
         }
     };
@@ -361,7 +384,8 @@ fn table_args(flags: &mut Flags<'_>) -> Result<TableArgs, CliError> {
                 return Err(CliError::invalid(
                     "--table",
                     format!(
-                        "unknown table `{id}`; expected {} or all",
+                        "unknown table `{}`; expected {} or all",
+                        quoted_text(id),
                         LessonTable::ALL.map(LessonTable::id).join(", ")
                     ),
                 ))
@@ -470,7 +494,7 @@ impl<'a> Flags<'a> {
             )),
             Some((arg, _)) => Err(CliError::invalid(
                 command,
-                format!("unexpected argument `{arg}` (try --help)"),
+                format!("unexpected argument `{}` (try --help)", quoted_text(arg)),
             )),
         }
     }

@@ -188,5 +188,12 @@ pub fn run(args: &TableArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Resul
             vec![plans::plan_table("stdin", None, &plans, args.lang)?]
         }
     };
+    // Every format writes its cells from these figures: none may be NaN or infinite.
+    let figures: Vec<&RowData> = tables
+        .iter()
+        .flat_map(|t| &t.rows)
+        .map(|r| &r.data)
+        .collect();
+    crate::error::finite(&figures)?;
     render::write(&tables, args.format, out)
 }

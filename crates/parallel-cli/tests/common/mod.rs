@@ -24,6 +24,27 @@ pub fn run(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs the binary with arguments and stdin of any bytes (not UTF-8, 10 MB …).
+pub fn run_bytes(args: &[std::ffi::OsString], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parallel-lab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    // Written from a thread: the binary may answer before reading it all (a usage error), and
+    // a large stdin must not block the reading of its output.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
 /// Runs a command that must succeed and returns its stdout.
 pub fn stdout_of(args: &[&str], stdin: &str) -> String {
     let out = run(args, stdin);

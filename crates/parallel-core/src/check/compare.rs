@@ -12,7 +12,9 @@ use crate::measured::Measure;
 use crate::omissions::Omission;
 use crate::plan::Plan;
 
-use super::read::{problem, CheckError, Figures, Measured};
+use super::physical;
+use super::problem::{problem, CheckError};
+use super::read::{Figures, Measured};
 use super::unbuilt::Unbuilt;
 use super::workload::{Predicted, StageLayers, Workload};
 
@@ -323,6 +325,15 @@ impl Measured {
             .workload(w.card)
             .map_err(|e| problem("workload.card", e.to_string(), e.to_string()))?;
         let mut predicted = lab.predicted_for(self.built.total, self.held);
+        let states = predicted.states_bytes;
+        for (mode, f) in [
+            ("eager", Some(&self.eager)),
+            ("compiled", self.compiled.as_ref()),
+        ] {
+            let Some(f) = f else { continue };
+            physical::holds_states(&format!("{mode}.peak_bytes"), f.peak_bytes, states)?;
+            physical::holds_states(&format!("{mode}.reserved_bytes"), f.reserved_bytes, states)?;
+        }
         if !card_known {
             predicted.layer_fwd_bwd_s = w.per_layer.fwd_bwd_s;
         }

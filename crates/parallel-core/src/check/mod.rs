@@ -6,14 +6,18 @@
 //! figures for it; the measuring program shipped in `scripts/gpu-check/` builds it in PyTorch
 //! and writes a measured file; [`Measured::read`] reads that file (every problem named by its
 //! field) and [`Measured::compare`] sets each figure beside the lab's, with what the lab does
-//! not count that explains the difference. [`measured_for`] finds the shipped measurements
-//! (one H200's) that check a card of the same shapes. Nothing about traffic can be checked on one card,
-//! and [`Unbuilt`] says so with the rest of what is not built.
+//! not count that explains the difference; a figure no card can measure (a time of 0 s, a
+//! peak below the layers' own states or above the card's memory) is refused by its field.
+//! [`measured_for`] finds the shipped measurements (one H200's) that check a card of the same
+//! shapes. Nothing about traffic can be checked on one card, and [`Unbuilt`] says so with the
+//! rest of what is not built.
 //!
 //! [`Plan::workload`]: crate::Plan::workload
 
 mod compare;
 mod known;
+mod physical;
+mod problem;
 mod read;
 mod unbuilt;
 mod workload;
@@ -23,7 +27,8 @@ mod tests;
 
 pub use compare::{preset_of_device, show, show_ratio, CheckRow, Comparison, Figure};
 pub use known::{known, measured_for, Known};
-pub use read::{CheckError, Figures, Measured, MeasuredCard, MEASURED_FORMAT};
+pub use problem::CheckError;
+pub use read::{Figures, Measured, MeasuredCard, MEASURED_FORMAT};
 pub use unbuilt::Unbuilt;
 pub use workload::{
     ExpertShape, LayerFigures, LayerShape, Predicted, StageLayers, Tokens, Workload, CHECK_VERSION,

@@ -2,63 +2,14 @@
 
 use serde_json::{Map, Value};
 
-use crate::lang::Lang;
+use crate::numbers::{quoted_text, quotes_shortened};
 
+use super::physical;
+use super::problem::{problem, CheckError};
 use super::workload::{StageLayers, Workload, CHECK_VERSION, WORKLOAD_FORMAT};
 
 /// The `format` field of a measured file.
 pub const MEASURED_FORMAT: &str = "parallel-lab/measured";
-
-/// What is wrong with a measured file: the field (a dotted path, e.g. `eager.peak_bytes`) and
-/// the problem in a sentence, in English and in Chinese.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckError {
-    /// The field at fault; empty for the file as a whole.
-    pub field: String,
-    /// What is wrong with it (English).
-    pub problem: String,
-    /// The same in Chinese.
-    pub problem_zh: String,
-}
-
-impl CheckError {
-    /// The whole sentence in `lang`; English is the [`Display`](core::fmt::Display) form.
-    ///
-    /// ```
-    /// use parallel_core::{check::Measured, Lang};
-    /// let e = Measured::read("{}").unwrap_err();
-    /// assert!(e.text(Lang::En).starts_with("measured file, `format`: missing"));
-    /// assert!(e.text(Lang::Zh).starts_with("实测文件的 `format`：缺少"));
-    /// ```
-    pub fn text(&self, lang: Lang) -> String {
-        match (lang, self.field.is_empty()) {
-            (Lang::En, _) => self.to_string(),
-            (Lang::Zh, true) => format!("实测文件：{}", self.problem_zh),
-            (Lang::Zh, false) => format!("实测文件的 `{}`：{}", self.field, self.problem_zh),
-        }
-    }
-}
-
-impl core::fmt::Display for CheckError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if self.field.is_empty() {
-            write!(f, "measured file: {}", self.problem)
-        } else {
-            write!(f, "measured file, `{}`: {}", self.field, self.problem)
-        }
-    }
-}
-
-impl std::error::Error for CheckError {}
-
-/// A problem at `field`, in English and Chinese.
-pub(super) fn problem(field: &str, en: impl Into<String>, zh: impl Into<String>) -> CheckError {
-    CheckError {
-        field: field.to_owned(),
-        problem: en.into(),
-        problem_zh: zh.into(),
-    }
-}
 
 /// The card the figures were measured on.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,6 +35,35 @@ pub struct Figures {
     pub peak_bytes: Option<f64>,
     /// The allocator's reserve at that peak, bytes.
     pub reserved_bytes: Option<f64>,
+}
+
+impl Figures {
+    /// The byte figures by their keys in the file.
+    fn bytes(&self) -> [(&'static str, Option<f64>); 5] {
+        [
+            (
+                "activation_per_layer_bytes",
+                self.activation_per_layer_bytes,
+            ),
+            (
+                "activation_in_flight_bytes",
+                self.activation_in_flight_bytes,
+            ),
+            ("states_bytes", self.states_bytes),
+            ("peak_bytes", self.peak_bytes),
+            ("reserved_bytes", self.reserved_bytes),
+        ]
+    }
+
+    /// Every figure of `mode` (`eager` or `compiled`) one card of `memory` bytes can measure
+    /// ([`physical`]): the time inside its range, each byte figure from 1 byte to the memory.
+    fn within(&self, mode: &str, memory: f64) -> Result<(), CheckError> {
+        physical::layer_seconds(&format!("{mode}.layer_fwd_bwd_s"), self.layer_fwd_bwd_s)?;
+        for (key, bytes) in self.bytes() {
+            physical::bytes(&format!("{mode}.{key}"), bytes, memory)?;
+        }
+        Ok(())
+    }
 }
 
 /// A measured file, read and checked.
@@ -256,6 +236,7 @@ fn check_format(top: &Obj<'_>) -> Result<(), CheckError> {
         ));
     }
     if format != MEASURED_FORMAT {
+        let format = quoted_text(format);
         return Err(problem(
             "format",
             format!("\"{format}\" is not a Parallel Lab measured file (\"{MEASURED_FORMAT}\")"),
@@ -284,19 +265,28 @@ impl Measured {
     /// assert!(e.to_string().contains("not JSON"));
     /// ```
     pub fn read(text: &str) -> Result<Measured, CheckError> {
-        let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
-            .map_err(|e| problem("", format!("not JSON ({e})"), format!("不是 JSON（{e}）")))?;
+        let value: Value =
+            serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+                let e = quotes_shortened(&e.to_string());
+                problem("", format!("not JSON ({e})"), format!("不是 JSON（{e}）"))
+            })?;
         let top = Obj::of("", &value)?;
         check_format(&top)?;
         let workload: Workload =
             serde_json::from_value(top.get("workload")?.clone()).map_err(|e| {
+                let e = quotes_shortened(&e.to_string());
                 problem(
                     "workload",
                     format!("not a workload this lab wrote ({e})"),
                     format!("不是本实验室写出的工作负载（{e}）"),
                 )
             })?;
+        physical::layer_seconds("workload.per_layer.fwd_bwd_s", workload.per_layer.fwd_bwd_s)?;
         let card = top.obj("card")?;
+        let memory_bytes = match card.figure("memory_bytes")? {
+            Some(bytes) => physical::card_memory(bytes)?,
+            None => return Err(problem("card.memory_bytes", "missing", "缺少")),
+        };
         let software = top.obj("software")?;
         let built = top.obj("built")?;
         let built_layers = StageLayers {
@@ -320,10 +310,15 @@ impl Measured {
                 "至少要有一个在途微批",
             ));
         }
+        let eager = figures(&top.obj("eager")?)?;
+        eager.within("eager", memory_bytes)?;
         let compiled = match top.map.get("compiled") {
             None | Some(Value::Null) => None,
             Some(v) => Some(figures(&Obj::of("compiled", v)?)?),
         };
+        if let Some(compiled) = &compiled {
+            compiled.within("compiled", memory_bytes)?;
+        }
         let compiled_error = match top.map.get("compiled_error") {
             Some(Value::String(s)) => Some(s.clone()),
             _ => None,
@@ -331,7 +326,7 @@ impl Measured {
         Ok(Measured {
             card: MeasuredCard {
                 name: card.text("name")?,
-                memory_bytes: card.figure("memory_bytes")?.unwrap_or(0.0),
+                memory_bytes,
             },
             torch: software.text("torch")?,
             cuda: software.text("cuda")?,
@@ -339,7 +334,7 @@ impl Measured {
             method: top.text("method")?,
             built: built_layers,
             held,
-            eager: figures(&top.obj("eager")?)?,
+            eager,
             compiled,
             compiled_error,
             workload,

@@ -8,7 +8,8 @@ fn plan(config: PlanConfig) -> Plan {
     Plan::new(&config).unwrap()
 }
 
-/// A measured file for `w` whose every figure is the lab's own, times `scale`.
+/// A measured file for `w` whose every figure is the lab's own, times `scale`, on a card
+/// whose memory holds them (the whole stage is built, more than one H200 holds).
 fn file_of(w: &Workload, scale: f64) -> String {
     let p = w.predicted;
     let figures = serde_json::json!({
@@ -23,7 +24,7 @@ fn file_of(w: &Workload, scale: f64) -> String {
         "format": MEASURED_FORMAT,
         "version": CHECK_VERSION,
         "workload": w,
-        "card": {"name": "NVIDIA H200", "memory_bytes": 150e9},
+        "card": {"name": "NVIDIA H200", "memory_bytes": (p.peak_bytes * scale * 1.05).max(150e9)},
         "software": {"torch": "2.11.0", "cuda": "13.0"},
         "date": "2026-12-04",
         "method": "test",
@@ -166,6 +167,58 @@ fn foreign_and_malformed_files_name_the_field() {
     for text in ["", "[]", "null", "{", "\u{feff}{}"] {
         assert!(Measured::read(text).is_err(), "{text:?}");
     }
+}
+
+/// Issue 50's impossible measurements: each refused by its field, the value quoted short.
+#[test]
+fn impossible_measurements_are_refused_by_their_field() {
+    let w = plan(PlanConfig::on(Hardware::H200)).workload(0).unwrap();
+    let good: serde_json::Value = serde_json::from_str(&file_of(&w, 1.0)).unwrap();
+    let refusal = |path: &[&str], value: serde_json::Value| {
+        let mut v = good.clone();
+        let mut at = &mut v;
+        for key in path {
+            at = &mut at[*key];
+        }
+        *at = value;
+        match Measured::read(&v.to_string()) {
+            Ok(m) => m.compare(Lang::En).unwrap_err(),
+            Err(e) => e,
+        }
+    };
+    for (path, value, shown) in [
+        (&["eager", "layer_fwd_bwd_s"][..], 0.0, "(got 0)"),
+        (&["eager", "layer_fwd_bwd_s"], 5e-324, "(got 5e-324)"),
+        (&["compiled", "layer_fwd_bwd_s"], 1e308, "(got 1e308)"),
+        (
+            &["workload", "per_layer", "fwd_bwd_s"],
+            5e-324,
+            "(got 5e-324)",
+        ),
+        (&["eager", "peak_bytes"], 1e308, "(got 1e308)"),
+        (&["eager", "activation_per_layer_bytes"], 0.0, "(got 0)"),
+        (&["eager", "peak_bytes"], 1.0, "(got 1)"),
+        (&["compiled", "reserved_bytes"], 1.0, "(got 1)"),
+        (&["card", "memory_bytes"], 1.0, "(got 1e-9)"),
+        (&["card", "memory_bytes"], 1e300, "(got 1e291)"),
+    ] {
+        let e = refusal(path, value.into());
+        assert_eq!(e.field, path.join("."), "{e}");
+        assert!(e.problem.ends_with(shown), "{e}");
+        assert!(e.to_string().len() < 400, "{e}");
+        assert!(
+            crate::lang::has_cjk(&e.text(Lang::Zh)),
+            "{}",
+            e.text(Lang::Zh)
+        );
+    }
+    assert_eq!(
+        refusal(&["card", "memory_bytes"], serde_json::Value::Null).field,
+        "card.memory_bytes"
+    );
+    // A foreign format's name is quoted short, however long.
+    let e = refusal(&["format"], "f".repeat(100_000).into());
+    assert!(e.problem.len() < 200, "{}", e.problem.len());
 }
 
 #[test]

@@ -4,8 +4,11 @@ use core::fmt;
 
 mod warning;
 
+use crate::bounds::Bound;
 use crate::config::{BenchField, Field, ModelField, RolloutField};
 use crate::flags::kinds::LaunchError;
+use crate::lang::Lang;
+use crate::numbers::quoted;
 
 pub use warning::Warning;
 
@@ -67,6 +70,15 @@ pub enum PlanError {
         field: Field,
         /// The value given.
         got: f64,
+    },
+    /// A real-valued field outside its physical bound ([`crate::bounds`]).
+    OutOfRange {
+        /// The field.
+        field: Field,
+        /// The value given.
+        got: f64,
+        /// Its bound.
+        bound: Bound,
     },
     /// A ZeRO stage outside 0–3.
     ZeroStage {
@@ -152,6 +164,18 @@ pub enum PlanError {
         /// That field's value.
         of: u32,
     },
+    /// An inline model's field above another of its fields (heads above hidden, KV heads
+    /// above heads).
+    AboveField {
+        /// The field.
+        field: Field,
+        /// Its value.
+        value: u32,
+        /// The field it may not pass.
+        of_field: Field,
+        /// That field's value.
+        of: u32,
+    },
     /// An MLA dimension (`q_lora_rank`, `qk_nope_head_dim`, `v_head_dim`) in a model without
     /// MLA's `kv_lora_rank` and `qk_rope_head_dim`.
     WithoutMla {
@@ -165,8 +189,16 @@ pub enum PlanError {
         /// experts.
         experts: u32,
     },
-    /// An inline model's `params` below its routed expert parameters.
-    ParamsBelowRouted,
+    /// An inline model's `params` below what its own shape fixes (embeddings, norms, routers
+    /// and routed experts) or above ten times its shape's count.
+    ParamsOffShape {
+        /// The value given.
+        got: f64,
+        /// What the shape fixes.
+        floor: f64,
+        /// Ten times the shape's count.
+        ceiling: f64,
+    },
     /// A card number outside the grid.
     NoSuchCard {
         /// The card asked for.
@@ -253,8 +285,10 @@ impl PlanError {
             | PlanError::NotPositive { field, .. }
             | PlanError::NotAShare { field, .. }
             | PlanError::Negative { field, .. }
+            | PlanError::OutOfRange { field, .. }
             | PlanError::MoreThanLayers { field, .. }
             | PlanError::NotAMultiple { field, .. }
+            | PlanError::AboveField { field, .. }
             | PlanError::WithoutMla { field }
             | PlanError::Unsupported { field, .. } => *field,
             PlanError::ZeroStage { .. } => Field::Zero,
@@ -270,7 +304,7 @@ impl PlanError {
             | PlanError::EpNotDivisible { .. }
             | PlanError::ExpertsNotDivisible { .. } => Field::Ep,
             PlanError::TopKAboveExperts { .. } => Field::InlineModel(ModelField::TopK),
-            PlanError::ParamsBelowRouted => Field::InlineModel(ModelField::Params),
+            PlanError::ParamsOffShape { .. } => Field::InlineModel(ModelField::Params),
             PlanError::NoSuchCard { .. } => Field::Card,
             PlanError::CpAboveSeqLen { .. } => Field::Cp,
             PlanError::BenchSplit { .. } => Field::Bench(BenchField::Tp),
@@ -295,13 +329,16 @@ impl PlanError {
             // Outside a model only the plan search has a field it cannot do without.
             PlanError::Missing { .. } => "missing: the plan search needs it".to_string(),
             PlanError::AtMost { max, got, .. } => format!("must be at most {max} (got {got})"),
-            PlanError::NotPositive { got, .. } => format!("must be a positive number (got {got})"),
+            PlanError::NotPositive { got, .. } => {
+                format!("must be a positive number (got {})", quoted(*got))
+            }
             PlanError::NotAShare { got, .. } => {
-                format!("must be above 0 and at most 1 (got {got})")
+                format!("must be above 0 and at most 1 (got {})", quoted(*got))
             }
             PlanError::Negative { got, .. } => {
-                format!("must be a number of at least 0 (got {got})")
+                format!("must be a number of at least 0 (got {})", quoted(*got))
             }
+            PlanError::OutOfRange { got, bound, .. } => bound.reason(Lang::En, *got),
             PlanError::ZeroStage { got } => {
                 format!("ZeRO stage must be 0, 1, 2 or 3 (got {got})")
             }
@@ -345,13 +382,23 @@ impl PlanError {
             PlanError::NotAMultiple {
                 value, of_field, of, ..
             } => format!("{value} is not a multiple of {} = {of}", of_field.key()),
+            PlanError::AboveField {
+                value, of_field, of, ..
+            } => format!("{value} is more than {} = {of}", of_field.key()),
             PlanError::WithoutMla { .. } => "is an MLA dimension: it needs model.kv_lora_rank and model.qk_rope_head_dim".to_string(),
             PlanError::TopKAboveExperts { top_k, experts } => {
                 format!("{top_k} is more than the {experts} experts")
             }
-            PlanError::ParamsBelowRouted => {
-                "is smaller than the routed expert parameters it must contain".to_string()
-            }
+            PlanError::ParamsOffShape {
+                got,
+                floor,
+                ceiling,
+            } => format!(
+                "must be between {} (its embeddings, norms and routed experts alone) and {} (ten times its shape's count) (got {})",
+                quoted(*floor),
+                quoted(*ceiling),
+                quoted(*got)
+            ),
             PlanError::NoSuchCard { card, gpus } => format!(
                 "card {card} does not exist: the grid has cards 0–{}",
                 gpus.saturating_sub(1)

@@ -18,15 +18,10 @@ impl Plan {
     /// ([`crate::LinearAttention::state_flops_per_token`]), as Megatron-LM counts both.
     fn attention_per_token<Q: Quantity>(&self) -> Q {
         let model = self.model();
-        let head_dim = if model.mla.is_some() {
-            count_of::<Q>("(d_qk + d_v)/2", model.attention_head_dim())
-        } else {
-            count_of("head_dim", model.head_dim)
-        };
         let softmax = Q::lit(6.0)
             * count_of("F", model.full_attention_layers)
             * count_of("a", model.heads)
-            * head_dim
+            * self.attention_head_dim::<Q>()
             * count_of("s", self.seq_len());
         match model.linear {
             Some(la) if model.linear_attention_layers() > 0 => {
@@ -35,6 +30,18 @@ impl Plan {
                         * count_of("24·nv·dv²", la.state_flops_per_token())
             }
             _ => softmax,
+        }
+    }
+
+    /// The head dimension attention's products run over: head_dim, or MLA's mean of its
+    /// score and value dimensions ([`crate::Mla::attention_head_dim`]). The FLOPs that MFU
+    /// counts and the attention kernels' time use the same.
+    pub(crate) fn attention_head_dim<Q: Quantity>(&self) -> Q {
+        let model = self.model();
+        if model.mla.is_some() {
+            count_of("(d_qk + d_v)/2", model.attention_head_dim())
+        } else {
+            count_of("head_dim", model.head_dim)
         }
     }
 

@@ -79,15 +79,15 @@ pub const OPTIMIZER_BYTES_PER_PARAM: f64 = 30.0;
 pub const ATTENTION_FWD_BWD: f64 = 3.5;
 
 /// One GEMM of a layer as the estimate writes it.
-struct Gemm {
+pub(super) struct Gemm {
     /// Its time's symbol, "t_qkv".
-    time: &'static str,
+    pub(super) time: &'static str,
     /// Its rate's symbol, "r_qkv".
-    rate: &'static str,
+    pub(super) rate: &'static str,
     /// Output width N after TP, with its symbol.
-    n: (&'static str, f64),
+    pub(super) n: (&'static str, f64),
     /// Input width K after TP, with its symbol.
-    k: (&'static str, f64),
+    pub(super) k: (&'static str, f64),
 }
 
 /// The symbols of a gated MLP's two GEMMs: gate and up as one (`up`), then `down`.
@@ -137,7 +137,12 @@ impl Plan {
     /// One GEMM of `tokens` rows per micro-batch over its passes: 2·M·N·K·passes ÷ (r·10¹²),
     /// with r the table's rate for the shape averaged over the passes (harmonic mean: the
     /// rate of the passes run back to back).
-    fn gemm_time<Q: Quantity>(&self, k: &Kernels, tokens: (&'static str, f64), g: Gemm) -> Q {
+    pub(super) fn gemm_time<Q: Quantity>(
+        &self,
+        k: &Kernels,
+        tokens: (&'static str, f64),
+        g: Gemm,
+    ) -> Q {
         self.gemm_passes_time(k, tokens, g, self.layer_passes())
     }
 
@@ -165,32 +170,9 @@ impl Plan {
     }
 
     /// T_l = s·b/c, the tokens of one micro-batch on one card.
-    fn card_tokens(&self) -> f64 {
+    pub(super) fn card_tokens(&self) -> f64 {
         f64::from(self.seq_len()) * f64::from(self.micro_batch_size())
             / f64::from(self.degrees().cp)
-    }
-
-    /// The attention block's projections on a card: QKV (N = (a + 2·kv)·head_dim/t, K = h) and
-    /// output (N = h, K = a·head_dim/t).
-    fn projection_times<Q: Quantity>(&self, k: &Kernels) -> Q {
-        let (m, t) = (self.model(), f64::from(self.degrees().tp));
-        let (h, hd) = (f64::from(m.hidden), f64::from(m.head_dim));
-        let tokens = ("T_l", self.card_tokens());
-        let q_width = f64::from(m.heads) * hd / t;
-        let qkv_width = (f64::from(m.heads) + 2.0 * f64::from(m.kv_heads)) * hd / t;
-        let qkv = Gemm {
-            time: "t_qkv",
-            rate: "r_qkv",
-            n: ("N_qkv", qkv_width),
-            k: ("h", h),
-        };
-        let out = Gemm {
-            time: "t_o",
-            rate: "r_o",
-            n: ("h", h),
-            k: ("K_o", q_width),
-        };
-        self.gemm_time::<Q>(k, tokens, qkv) + self.gemm_time(k, tokens, out)
     }
 
     /// An MLP of width w on a card at `tokens` rows: its up matrices as one GEMM (N = 2·w
@@ -287,7 +269,7 @@ impl Plan {
         };
         (Q::lit(4.0)
             * (count_of::<Q>("a", m.heads) / count_of("t", d.tp))
-            * count_of("head_dim", m.head_dim)
+            * self.attention_head_dim::<Q>()
             * (count_of::<Q>("s", self.seq_len()) / count_of("c", d.cp))
             * count_of("s", self.seq_len())
             / Q::lit(2.0)
@@ -360,7 +342,13 @@ impl Plan {
     pub(crate) fn stage_layer_times<Q: Quantity>(&self, k: &Kernels) -> KernelTimes<Q> {
         let (m, d) = (self.model(), self.degrees());
         let p = || count_of::<Q>("p", d.pp);
-        let mut gemm = count_of::<Q>("L", m.layers) / p() * self.projection_times(k);
+        let mut gemm =
+            count_of::<Q>("F", m.full_attention_layers) / p() * self.full_projection_times(k);
+        if m.linear_attention_layers() > 0 {
+            gemm = gemm
+                + count_of::<Q>("L − F", m.linear_attention_layers()) / p()
+                    * self.linear_projection_times(k);
+        }
         if m.dense_layers() > 0 {
             gemm =
                 gemm + count_of::<Q>("L_dense", m.dense_layers()) / p() * self.dense_mlp_times(k);
@@ -368,6 +356,7 @@ impl Plan {
         if let (Some(moe), Some(experts)) = (m.moe, self.moe_times::<Q>(k)) {
             gemm = gemm + count_of::<Q>("L_moe", moe.moe_layers) / p() * experts;
         }
+
         let attention = if m.full_attention_layers > 0 {
             count_of::<Q>("F", m.full_attention_layers) / p() * self.attention_time(k)
         } else {

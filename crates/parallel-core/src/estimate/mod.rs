@@ -34,6 +34,7 @@ pub use kernels::{
 mod comm;
 mod compute;
 mod kernels;
+mod projections;
 
 /// One step of one plan, estimated (SPEC §12 and §17 `estimate`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

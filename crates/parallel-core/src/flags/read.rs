@@ -384,7 +384,8 @@ fn plan_of(
         (None, None) => None,
     };
     match global {
-        Some(global) if per_step > 0 && u64::from(c.gpus) % per_step == 0 => {
+        // No cards (`WORLD_SIZE=0`) split no batch: `Plan::new` names `gpus` for it.
+        Some(global) if per_step > 0 && c.gpus > 0 && u64::from(c.gpus) % per_step == 0 => {
             let per_micro_batch = u64::from(c.gpus) / per_step * u64::from(c.micro_batch_size);
             if global % per_micro_batch != 0 {
                 return Err(PlanError::Launch(LaunchError::GlobalBatch { global, per_micro_batch }));

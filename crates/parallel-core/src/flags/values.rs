@@ -3,6 +3,7 @@
 
 use super::kinds::LaunchError;
 use crate::error::PlanError;
+use crate::numbers::quoted_text;
 
 /// The flags read from a command: a switch maps to `None`, a flag with a value to its value.
 #[derive(Clone, Debug, Default)]
@@ -44,15 +45,8 @@ impl Values {
         };
         match text.trim().parse::<u32>() {
             Ok(v) if v >= min => Ok(Some(v)),
-            _ => Err(PlanError::Launch(LaunchError::BadValue {
-                flag,
-                value: text.to_string(),
-                expected: if min == 0 {
-                    "a whole number"
-                } else {
-                    "a whole number of at least 1"
-                },
-            })),
+            _ if min == 0 => Err(bad(flag, text, "a whole number")),
+            _ => Err(bad(flag, text, "a whole number of at least 1")),
         }
     }
 
@@ -68,11 +62,12 @@ impl Values {
     }
 }
 
-/// A value the lab cannot read for `flag`.
+/// A value the lab cannot read for `flag`, quoted in a few dozen characters
+/// ([`quoted_text`]): a pasted command may hold anything.
 pub(super) fn bad(flag: &'static str, value: &str, expected: &'static str) -> PlanError {
     PlanError::Launch(LaunchError::BadValue {
         flag,
-        value: value.to_string(),
+        value: quoted_text(value),
         expected,
     })
 }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::attention::Attention;
-use super::config::HfConfig;
+use super::config::{key, HfConfig};
 use super::family::HfFamily;
 use super::moe::MoeParts;
 use super::notes::{notes, HfNote};
@@ -59,14 +59,41 @@ impl HfConfig {
     pub fn to_model(&self) -> Result<HfModel, PlanError> {
         let reading = self.read()?;
         let count = Count::of(&reading)?;
+        let model = reading.inline_model(count.total);
+        // What an inline model's own checks refuse (more heads than hidden dimensions, more KV
+        // heads than heads), named by the config's keys.
+        if let Err(PlanError::AboveField {
+            field,
+            value,
+            of_field,
+            of,
+        }) = model.resolve()
+        {
+            return Err(PlanError::AboveField {
+                field: hf_key(field),
+                value,
+                of_field: hf_key(of_field),
+                of,
+            });
+        }
         Ok(HfModel {
-            model: reading.inline_model(count.total),
+            model,
             params: count.total,
             active_params: count.total - count.inactive,
             routed_params: count.routed,
             family: reading.family,
             notes: notes(self, &reading),
         })
+    }
+}
+
+/// The `config.json` key of an inline model's field that a reading fills from one key.
+fn hf_key(field: Field) -> Field {
+    match field {
+        Field::InlineModel(ModelField::Hidden) => key!("hidden_size"),
+        Field::InlineModel(ModelField::Heads) => key!("num_attention_heads"),
+        Field::InlineModel(ModelField::KvHeads) => key!("num_key_value_heads"),
+        other => other,
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::config::{key, HfConfig};
 use crate::error::PlanError;
+use crate::numbers::quoted_text;
 
 /// A model family the counter reads, chosen by the `architectures` entry of the config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,7 +117,7 @@ impl HfConfig {
         };
         let unsupported = |value: &str| PlanError::Unsupported {
             field,
-            value: value.to_string(),
+            value: quoted_text(value),
             supported: ARCHITECTURES,
         };
         let family = HfFamily::from_architecture(first).ok_or_else(|| unsupported(first))?;
@@ -130,7 +131,7 @@ impl HfConfig {
             if !family.accepts_model_type(model_type) {
                 return Err(PlanError::Unsupported {
                     field: key!("model_type"),
-                    value: model_type.clone(),
+                    value: quoted_text(model_type),
                     supported: family.model_types(),
                 });
             }

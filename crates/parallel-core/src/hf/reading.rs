@@ -8,6 +8,7 @@ use super::family::HfFamily;
 use super::moe::MoeParts;
 use crate::checks::{at_least_one_or, at_most, required};
 use crate::error::PlanError;
+use crate::numbers::quoted_text;
 
 /// A config read and checked, before it is counted.
 pub(super) struct Reading {
@@ -94,7 +95,7 @@ impl HfConfig {
         {
             return Err(PlanError::Unsupported {
                 field: key!("layer_types"),
-                value: kind.clone(),
+                value: quoted_text(kind),
                 supported: "full_attention, sliding_attention",
             });
         }

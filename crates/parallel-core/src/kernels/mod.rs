@@ -133,6 +133,13 @@ impl Kernels {
         })
     }
 
+    /// The fastest rate any of its kernels runs at, TFLOP/s: the tables' fastest measured
+    /// rates, scaled. Above the card's `peak_tflops` the MFU of a step could pass 1.
+    pub fn max_rate(&self) -> f64 {
+        (self.gemm.max_rate() * self.gemm_scale)
+            .max(self.attention.max_rate() * self.attention_scale)
+    }
+
     /// Whether the config's card is timed by kernel tables, its own or borrowed: every card
     /// but the lesson's (SPEC §18), exactly where [`Kernels::of`] gives some. For the questions
     /// that need no rates (what Megatron-Core sends on a real card), without building them.

@@ -80,6 +80,17 @@ pub struct GemmTable {
 }
 
 impl GemmTable {
+    /// The fastest rate measured in the table, any pass and shape, TFLOP/s.
+    pub fn max_rate(&self) -> f64 {
+        self.tflops
+            .iter()
+            .flatten()
+            .flatten()
+            .flatten()
+            .map(|r| f64::from(*r))
+            .fold(0.0, f64::max)
+    }
+
     /// The table's rate for a GEMM of `m` tokens, `n` outputs and `k` inputs, TFLOP/s:
     /// trilinear in log space between the eight grid points around it; each coordinate held
     /// at the grid's nearest edge outside it, except that below the smallest M the time of
@@ -129,6 +140,14 @@ pub struct AttentionTable {
 }
 
 impl AttentionTable {
+    /// The fastest rate measured in the table, full or partial, TFLOP/s (an upper bound of
+    /// [`AttentionTable::rate`], whose occupancy interpolates between the measured points).
+    pub fn max_rate(&self) -> f64 {
+        let full = self.full.iter().map(|p| p.1);
+        let partial = self.partial.iter().map(|p| p.2);
+        full.chain(partial).fold(0.0, f64::max)
+    }
+
     /// The full-size rate at `length`: log-linear between the measured lengths, the nearest
     /// edge outside them.
     pub fn full_rate(&self, length: f64) -> f64 {

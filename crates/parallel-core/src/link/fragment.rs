@@ -3,6 +3,7 @@
 
 use super::controls::Controls;
 use super::notice::{excerpt, ignored, percent_decode, Ignored, IgnoredReason};
+use super::origin::Origin;
 use super::plan_codec::{decode_plan, encode_plan};
 use super::state::{GridId, LinkState, Section, Widget};
 use crate::lang::Lang;
@@ -47,6 +48,9 @@ pub fn encode(state: &LinkState) -> String {
     }
     if let Some(controls) = state.controls {
         parts.push(format!("controls={}", controls.write()));
+    }
+    if let Some(parent) = &state.parent {
+        parts.push(format!("parent={parent}"));
     }
     parts.join("&")
 }
@@ -142,6 +146,10 @@ pub fn decode(link: &str) -> (LinkState, Vec<Ignored>) {
                 Ok(controls) => state.controls = Some(controls),
                 Err(_) => notices.push(ignored(&decoded, IgnoredReason::Malformed)),
             },
+            "parent" => match Origin::parse(&value) {
+                Ok(origin) => state.parent = Some(origin),
+                Err(_) => notices.push(ignored(&decoded, IgnoredReason::Malformed)),
+            },
             "embed" => match Widget::from_id(&value) {
                 Some(widget) => state.embed = Some(widget),
                 None => notices.push(ignored(&decoded, IgnoredReason::Malformed)),
@@ -217,6 +225,34 @@ mod tests {
         );
         assert!(notices.iter().all(|n| n.reason == IgnoredReason::Fixed));
         assert_eq!(notices.len(), 3);
+    }
+
+    #[test]
+    fn an_embed_names_its_course_page_by_origin() {
+        let (state, notices) =
+            decode("g64=tp8&embed=grid-64&parent=https://Course.Example.org:443");
+        assert!(notices.is_empty(), "{notices:?}");
+        let parent = state.parent.clone().unwrap();
+        assert_eq!(parent.as_str(), "https://course.example.org");
+        assert_eq!(
+            encode(&state),
+            "g64=tp8&embed=grid-64&parent=https://course.example.org"
+        );
+        // Percent-encoded as a URL may carry it.
+        let (state, _) = decode("embed=grid-8&parent=http%3A%2F%2F127.0.0.1%3A9000");
+        assert_eq!(state.parent.unwrap().as_str(), "http://127.0.0.1:9000");
+        // What is not an origin is named and left out, as any part of a link.
+        for bad in [
+            "parent=course.example.org",
+            "parent=https://x.org/week1",
+            "parent=",
+            "parent=https://x.org\"><b>",
+        ] {
+            let (state, notices) = decode(&format!("embed=grid-8&{bad}"));
+            assert_eq!(state.parent, None, "{bad}");
+            assert_eq!(notices.len(), 1, "{bad}");
+            assert_eq!(notices[0].reason, IgnoredReason::Malformed);
+        }
     }
 
     #[test]

@@ -101,11 +101,12 @@ fn own_model(config: &PlanConfig) -> bool {
 /// the planner", "back to the lesson"): the grids' plans and cards and the language, less what
 /// `page` does not show (the RL page's host optimizer, rollout engines and log-probability
 /// chunks anywhere else; a model of one's own on the lesson, which gets the grid's start
-/// model), with no widget or embed controls, and a section only for the lesson. Such a link lands on `page`.
+/// model), with no widget, embed controls or parent, and a section only for the lesson. Such a link lands on `page`.
 pub fn for_page(state: &LinkState, page: Entry) -> LinkState {
     let mut out = state.clone();
     out.embed = None;
     out.controls = None;
+    out.parent = None;
     if page != Entry::Lesson {
         out.section = None;
     }

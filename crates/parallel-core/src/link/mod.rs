@@ -11,7 +11,9 @@
 //!   (`selective`, `interleaved`, `fp32`, `llama`).
 //! - `c8` / `c64`: the selected card; `sec`: the open section; `lang`: `zh` or `en`;
 //!   `embed`: the widget shown alone (embed mode); `controls`: the controls an embedded grid
-//!   shows (`tp,pp,m`; absent: the lesson's).
+//!   shows (`tp,pp,m`; absent: the lesson's); `parent`: the course page's [`Origin`] an embedded
+//!   widget takes messages from (`parent=https://course.example.org`; absent: the window that
+//!   frames it, whatever its origin).
 //!
 //! Decoding never fails: whatever does not parse, is out of range or does not combine with the
 //! rest is ignored, named in an [`Ignored`] notice, and left at its default. Tokens are
@@ -23,8 +25,10 @@ mod change;
 mod controls;
 mod fragment;
 mod landing;
+mod message;
 mod model_token;
 mod notice;
+mod origin;
 mod plan_codec;
 mod rollout_token;
 mod sliders;
@@ -33,7 +37,11 @@ mod state;
 pub use controls::{Control, Controls};
 pub use fragment::{decode, encode, MAX_LINK_LEN};
 pub use landing::{for_page, landing, landing_of, names_widget, Entry};
+pub use message::{
+    read_plan, read_set, PlanObject, Refusal, RefusalReason, ERROR, HEIGHT, MAX_PLAN_LEN, SET,
+};
 pub use notice::{Ignored, IgnoredReason};
+pub use origin::{Origin, OriginError};
 pub use plan_codec::{decode_plan, encode_plan};
 pub use sliders::{Range, Slider, GRID_MAX_CHUNKS, GRID_MAX_DEGREE};
 pub use state::{GridId, LinkState, Section, Widget};

@@ -196,6 +196,9 @@ pub struct LinkState {
     pub embed: Option<Widget>,
     /// The controls an embedded grid shows; `None`: the lesson's.
     pub controls: Option<super::Controls>,
+    /// The course page an embedded widget takes messages from; `None`: the window that
+    /// frames it, whatever its origin.
+    pub parent: Option<super::Origin>,
 }
 
 impl Default for LinkState {
@@ -209,6 +212,7 @@ impl Default for LinkState {
             lang: Lang::Zh,
             embed: None,
             controls: None,
+            parent: None,
         }
     }
 }

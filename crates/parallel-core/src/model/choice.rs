@@ -12,6 +12,7 @@ use super::preset::Preset;
 use super::shape::Model;
 use crate::error::PlanError;
 use crate::hf::HfConfig;
+use crate::numbers::quoted_text;
 
 /// The `model` field of a config: a preset id, an inline model, or a Hugging Face
 /// `config.json` written as `{"hf_config": {...}}` (SPEC §13).
@@ -134,7 +135,8 @@ impl<'de> Deserialize<'de> for ModelChoice {
             fn visit_str<E: de::Error>(self, id: &str) -> Result<ModelChoice, E> {
                 Preset::from_id(id).map(ModelChoice::Preset).ok_or_else(|| {
                     E::custom(format!(
-                        "unknown preset \"{id}\"; valid: {}",
+                        "unknown preset \"{}\"; valid: {}",
+                        quoted_text(id),
                         Preset::valid_ids()
                     ))
                 })
@@ -146,7 +148,8 @@ impl<'de> Deserialize<'de> for ModelChoice {
                     let config: HfConfig = map.next_value()?;
                     if let Some(other) = map.next_key::<String>()? {
                         return Err(de::Error::custom(format!(
-                            "`{other}` next to `hf_config`: a config.json model takes no other field"
+                            "`{}` next to `hf_config`: a config.json model takes no other field",
+                            quoted_text(&other)
                         )));
                     }
                     return Ok(ModelChoice::HfConfig(Box::new(config)));

@@ -8,6 +8,10 @@ use crate::checks::{at_least_one_or, required};
 use crate::config::{Field, ModelField};
 use crate::error::PlanError;
 
+/// How far a given `params` may exceed its shape's count ([`count_params`]): ten times, as far
+/// as a card's figures may go beyond the known cards ([`crate::bounds::MARGIN`]).
+pub const PARAMS_ABOVE_SHAPE: f64 = crate::bounds::MARGIN;
+
 /// A model given inline in a config (SPEC §8), before defaults and checks.
 ///
 /// `params` is counted with [`count_params`] when absent; `kv_heads` defaults to `heads`,
@@ -115,6 +119,21 @@ impl InlineModel {
             Field::InlineModel(ModelField::HeadDim),
             (hidden / heads).max(1),
         )?;
+        // Each head reads at least one of the hidden size's dimensions, and a KV head serves
+        // at least one query head: more is not a model.
+        for (value, field, of, of_field) in [
+            (heads, ModelField::Heads, hidden, ModelField::Hidden),
+            (kv_heads, ModelField::KvHeads, heads, ModelField::Heads),
+        ] {
+            if value > of {
+                return Err(PlanError::AboveField {
+                    field: Field::InlineModel(field),
+                    value,
+                    of_field: Field::InlineModel(of_field),
+                    of,
+                });
+            }
+        }
         let full_attention_layers = self.full_attention_layers.unwrap_or(layers);
         if full_attention_layers > layers {
             return Err(PlanError::MoreThanLayers {
@@ -191,8 +210,24 @@ impl InlineModel {
             Some(p) => p as f64,
             None => count_params(&model),
         };
-        if model.routed_params() > model.params {
-            return Err(PlanError::ParamsBelowRouted);
+        // A given total holds at least what the shape fixes and the formulas take out of it
+        // (one embedding matrix V·h, the norms (2L + 1)·h, the routers and the routed
+        // experts), and at most ten times what its shape counts (`bounds::MARGIN`): the parts
+        // the counter does not model (biases, extra norms, an unpublished linear attention)
+        // are a few percent, 14% for the anchor.
+        let h = f64::from(hidden);
+        let routers = moe.map_or(0.0, |m| f64::from(m.moe_layers) * h * f64::from(m.experts));
+        let floor = f64::from(model.vocab) * h
+            + (2.0 * f64::from(layers) + 1.0) * h
+            + routers
+            + model.routed_params();
+        let ceiling = PARAMS_ABOVE_SHAPE * count_params(&model);
+        if model.params < floor || model.params > ceiling {
+            return Err(PlanError::ParamsOffShape {
+                got: model.params,
+                floor,
+                ceiling,
+            });
         }
         Ok(model)
     }

@@ -63,7 +63,10 @@ impl Mla {
     /// attention's FLOPs (scores over n + r, values over v; Megatron-LM's
     /// `num_floating_point_operations`).
     pub fn attention_head_dim(&self) -> f64 {
-        f64::from(self.qk_nope_head_dim + self.qk_rope_head_dim + self.v_head_dim) / 2.0
+        (f64::from(self.qk_nope_head_dim)
+            + f64::from(self.qk_rope_head_dim)
+            + f64::from(self.v_head_dim))
+            / 2.0
     }
 }
 
@@ -274,6 +277,23 @@ impl Model {
             f64::from(self.linear_attention_layers()) * la.other_params()
         });
         self.active_params() - input_embedding - norms - routers - linear
+    }
+
+    /// P_mm of the model ÷ P_mm of its shape counted ([`count_params`]): 1 for a counted
+    /// model; for the anchor, whose published total is given, 1.14 (its linear-attention
+    /// layers' shape is counted as standard attention). Kernel tables time the shape while MFU
+    /// counts the total, so `Plan::new` keeps the card's fastest rate × this at most its peak.
+    pub fn given_over_shape(&self) -> f64 {
+        let shape = Model {
+            params: count_params(self),
+            ..*self
+        };
+        let ratio = self.matmul_params() / shape.matmul_params();
+        if ratio.is_finite() && ratio > 0.0 {
+            ratio
+        } else {
+            1.0
+        }
     }
 
     /// Layers with linear attention, L − F.
