@@ -28,8 +28,9 @@ orders; ZeRO 0-3, the optimizer on the card or the host, BF16 or FP32 gradients)
 Every mismatch is collected, and the test fails once with counts by kind and the first examples
 (the plan, the lab's value, DeepSpeed's). The seed is printed; `PARALLEL_LAB_SEED=N` replays a run,
 `PARALLEL_LAB_DEEPSPEED_PLANS` sets the number of plans (default 300),
-`PARALLEL_LAB_DEEPSPEED_WORKERS` the processes (default 2), `PARALLEL_LAB_CLI` the binary (default
-target/debug/parallel-lab, or under CARGO_TARGET_DIR).
+`PARALLEL_LAB_DEEPSPEED_WORKERS` the processes (default 2), `PARALLEL_LAB_CLI` the binary. The CLI,
+the seed, the pool and the summary are tests/py/engine_harness.py's, shared with tests/megatron;
+the judgment is this file's and judge.py's.
 
 Run: `.tools/py/bin/python -m unittest discover -s tests/deepspeed -v` (scripts/setup.sh makes
 .tools/py).
@@ -37,51 +38,30 @@ Run: `.tools/py/bin/python -m unittest discover -s tests/deepspeed -v` (scripts/
 
 import copy
 import json
-import multiprocessing
 import os
 import random
 import re
 import shlex
-import subprocess
 import sys
-import time
-import traceback
 import unittest
-from collections import Counter, defaultdict
+from collections import Counter
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "py"))
 
+import engine_harness as harness  # noqa: E402  (tests/py: what the engine suites share)
 import judge  # noqa: E402  (DeepSpeed's imports: a few seconds)
+from engine_harness import lab  # noqa: E402
 
-PLANS = int(os.environ.get("PARALLEL_LAB_DEEPSPEED_PLANS", "300"))
-WORKERS = max(1, min(int(os.environ.get("PARALLEL_LAB_DEEPSPEED_WORKERS", "2")), os.cpu_count() or 1))
-EXAMPLES = 3
+PLANS = harness.plan_count("PARALLEL_LAB_DEEPSPEED_PLANS", 300)
+WORKERS = harness.worker_count("PARALLEL_LAB_DEEPSPEED_WORKERS")
 REFUSAL = re.compile(r"^(?:parallel-lab: error: )?([a-z_.]+): DeepSpeed refuses this plan: (.+)$")
 
 
-def cli_path():
-    if os.environ.get("PARALLEL_LAB_CLI"):
-        return os.environ["PARALLEL_LAB_CLI"]
-    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
-    return os.path.join(target, "debug", "parallel-lab")
-
-
-def lab(plan, *args):
-    """(exit status, stdout, stderr) of `parallel-lab ARGS` with the plan on stdin."""
-    done = subprocess.run([cli_path(), *args], input=json.dumps(plan), capture_output=True, text=True,
-                          timeout=60)
-    return done.returncode, done.stdout, done.stderr.strip()
-
-
-def lab_defaults():
-    done = subprocess.run([cli_path(), "defaults"], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
-
-
 def flags(plan):
+    """`parallel-lab flags --engine deepspeed --format json` of the plan: (status, stdout, stderr)."""
     return lab(plan, "flags", "--engine", "deepspeed", "--format", "json")
 
 
@@ -95,7 +75,7 @@ def _inline_model(rng, moe):
         "hidden": heads * 128,
         "layers": rng.choice([8, 12, 16, 24, 32]),
         "heads": heads,
-        "kv_heads": rng.choice([k for k in (1, 2, 4, 8, heads) if heads % k == 0]),
+        "kv_heads": harness.kv_heads(rng, heads),
         "ffn": rng.choice([4 * heads * 128, 11008]),
         "vocab": rng.choice([32000, 50304, 128256]),
         "tied_embeddings": rng.random() < 0.5,
@@ -108,13 +88,8 @@ def _inline_model(rng, moe):
 
 def random_plan(rng, presets, moe_presets):
     """One plan. ZeRO, offload and precision are drawn evenly: they are what the config states."""
-    r = rng.random()
-    if r < 0.5:
-        model = rng.choice(presets)
-        moe = model in moe_presets
-    else:
-        moe = r >= 0.8
-        model = _inline_model(rng, moe)
+    model, moe = harness.pick_model(rng, presets, moe_presets, _inline_model, presets_below=0.5,
+                                    moe_from=0.8)
     per_node = rng.choice([8, 8, 8, 4, 16])
     tp = rng.choice([1, 1, 2, 2, 4, 8])
     pp = rng.choice([1, 1, 2, 2, 4, 3])
@@ -234,25 +209,9 @@ def sized_output(plan, base_out, base_plan):
     return out
 
 
-def _cards(rng, gpus):
-    if gpus <= 16:
-        return list(range(gpus))
-    return sorted({0, gpus - 1, *rng.sample(range(1, gpus - 1), 6)})
-
-
-def check_plan(task):
-    """Everything about one plan: {"index", "plan", "status", "mismatches": [...], ...}."""
-    index, plan, defaults, card_seed = task
-    out = {"index": index, "plan": plan, "mismatches": []}
-    try:
-        return _check_plan(out, plan, defaults, card_seed)
-    except Exception:  # noqa: BLE001 (a harness failure is reported with its plan)
-        out["status"] = "judged"
-        out["mismatches"].append({"kind": "harness error", "lab": "", "deepspeed": traceback.format_exc()})
-        return out
-
-
-def _check_plan(out, plan, defaults, card_seed):
+def check_plan(out, plan, defaults, card_seed):
+    """Everything about one plan, into `out` ({"index", "plan", "mismatches": []}): its "status",
+    the lab's and DeepSpeed's sides, the mismatches. `defaults`: the CLI's default plan."""
     mismatches = out["mismatches"]
     shown = plan
     rc, stdout, stderr = lab(shown, "eval")
@@ -265,7 +224,8 @@ def _check_plan(out, plan, defaults, card_seed):
     report = json.loads(stdout)
     want = lab_counts(plan, report, defaults)
     rng = random.Random(card_seed)
-    cards = [(card, json.loads(lab(shown, "groups", "--card", str(card))[1])) for card in _cards(rng, want["gpus"])]
+    cards = [(card, json.loads(lab(shown, "groups", "--card", str(card))[1]))
+             for card in harness.cards(rng, want["gpus"])]
     # A MoE model, as the lab has it: its cards have expert groups.
     want["ep"] = dict(defaults, **plan)["ep"] if "ep" in cards[0][1] else None
     rc, stdout, stderr = flags(shown)
@@ -279,7 +239,7 @@ def _check_plan(out, plan, defaults, card_seed):
         out["deepspeed"] = {k: verdict.get(k) for k in ("accepted", "error", "stage", "unit")}
         if not verdict["accepted"]:
             mismatches.append({"kind": "verdict: the lab prints a config, DeepSpeed refuses it",
-                               "by": _shape(verdict["error"]), "lab": out["line"],
+                               "by": harness.shape(verdict["error"]), "lab": out["line"],
                                "deepspeed": f"{verdict['error']} (in {verdict['stage']})"})
             return out
         for kind, lab_value, ds_value in differences(verdict, want, cards):
@@ -310,20 +270,17 @@ def _check_plan(out, plan, defaults, card_seed):
         out["deepspeed_differs"] = [k for k, _, _ in apart]
         if not apart:
             mismatches.append({"kind": "verdict: the lab refuses, DeepSpeed runs the plan as planned",
-                               "by": _shape(stderr), "lab": stderr,
+                               "by": harness.shape(stderr), "lab": stderr,
                                "deepspeed": f"accepts {json.dumps(sized['config'])} with {verdict['unit']}"})
     return out
-
-
-def _shape(message):
-    """A message with its numbers blanked: refusals of one rule fall together."""
-    return re.sub(r"\d+(\.\d+)?", "N", message or "")[:160]
 
 
 # ---------------------------------------------------------------------------------------------
 
 
 def summarize(results, seed, seconds):
+    """(text, by_kind): harness.summarize with DeepSpeed's counts: the configs the lab prints and
+    what DeepSpeed derives of them, the plans the lab refuses and what DeepSpeed does with them."""
     statuses = Counter(r["status"] for r in results)
     judged = [r for r in results if r["status"] == "judged"]
     printed = [r for r in judged if "line" in r]
@@ -332,34 +289,14 @@ def summarize(results, seed, seconds):
     refused = [r for r in judged if "line" not in r and "deepspeed" in r]
     ds_refuses = [r for r in refused if not r["deepspeed"]["accepted"]]
     ds_differs = [r for r in refused if r["deepspeed"]["accepted"] and r.get("deepspeed_differs")]
-    by_kind = defaultdict(list)
-    for r in results:
-        for m in r["mismatches"]:
-            by_kind[m["kind"]].append((r, m))
-    lines = [
-        f"deepspeed: seed {seed} (PARALLEL_LAB_SEED={seed} replays), {len(results)} plans in {seconds:.0f} s, "
-        f"DeepSpeed {judge.VERSION}",
-        f"  skipped, the lab's core refuses the plan: {statuses['skipped']}",
+    counts = [
         f"  the lab prints a config: {len(printed)}; DeepSpeed accepts: {len(accepted)}; and derives exactly "
         f"what the lab counts: {len(exact)}",
         f"  the lab refuses: {len(refused)} (by field: "
         f"{dict(Counter(r.get('refused_by', '?') for r in refused))}); DeepSpeed refuses it too: "
         f"{len(ds_refuses)}, runs it otherwise than planned: {len(ds_differs)}; not judged: {statuses['unjudged']}",
-        f"  plans with a mismatch: {sum(1 for r in results if r['mismatches'])}",
     ]
-    for kind, items in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
-        lines.append(f"\n== {kind}: {len(items)} plans")
-        subgroups = defaultdict(list)
-        for r, m in items:
-            subgroups[m.get("by", "")].append((r, m))
-        for by, subitems in sorted(subgroups.items(), key=lambda kv: -len(kv[1])):
-            if by:
-                lines.append(f"  -- {len(subitems)} x {by}")
-            for r, m in subitems[:EXAMPLES if len(subgroups) == 1 else 2]:
-                lines.append(f"    plan #{r['index']}: {json.dumps(r['plan'], separators=(',', ':'))}")
-                lines.append(f"      lab:       {m['lab']}")
-                lines.append(f"      deepspeed: {m['deepspeed']}")
-    return "\n".join(lines), by_kind
+    return harness.summarize("deepspeed", seed, results, seconds, counts, note=f", DeepSpeed {judge.VERSION}")
 
 
 class DeepSpeedJudgeTest(unittest.TestCase):
@@ -410,34 +347,20 @@ class LabAgainstDeepSpeedTest(unittest.TestCase):
     """Seeded random plans: the lab's DeepSpeed launch against DeepSpeed's own code."""
 
     def test_random_plans(self):
-        cli = cli_path()
-        self.assertTrue(os.access(cli, os.X_OK),
-                        f"{cli} not found: build it with `cargo build -p parallel-cli` (or set PARALLEL_LAB_CLI)")
-        seed = int(os.environ.get("PARALLEL_LAB_SEED") or random.SystemRandom().randrange(2**31))
-        print(f"\ndeepspeed: seed {seed} (PARALLEL_LAB_SEED={seed} replays), {PLANS} plans, {WORKERS} workers",
-              flush=True)
-        defaults = lab_defaults()
+        seed = harness.start(self, "deepspeed", PLANS, WORKERS)
+        defaults = harness.lab_defaults()
         presets = [p["id"] for p in defaults["presets"]]
         moe_presets = {p for p in presets
                        if lab({"model": p}, "groups", "--card", "0")[0] == 0
                        and "ep" in json.loads(lab({"model": p}, "groups", "--card", "0")[1])}
-        rng = random.Random(seed)
-        tasks = [(i, random_plan(rng, presets, moe_presets), defaults["config"], rng.randrange(2**31))
-                 for i in range(PLANS)]
-        started = time.monotonic()
-        if WORKERS > 1:
-            with multiprocessing.get_context("fork").Pool(WORKERS) as pool:
-                results = list(pool.imap(check_plan, tasks, chunksize=4))
-        else:
-            results = [check_plan(t) for t in tasks]
-        summary, by_kind = summarize(results, seed, time.monotonic() - started)
+        tasks = harness.draw_tasks(seed, PLANS, lambda rng: random_plan(rng, presets, moe_presets),
+                                   defaults["config"])
+        results, seconds = harness.check_plans(check_plan, tasks, WORKERS, "deepspeed")
+        summary, by_kind = summarize(results, seed, seconds)
         print(summary, flush=True)
         self.assertGreater(sum(1 for r in results if "line" in r), PLANS // 4,
                            "too few plans reached DeepSpeed: the generator or the CLI changed")
-        if by_kind:
-            self.fail("the lab and DeepSpeed disagree:\n"
-                      + "\n".join(f"  {k}: {len(v)} plans" for k, v in sorted(by_kind.items()))
-                      + "\n(details above)")
+        harness.fail_on_mismatches(self, by_kind, "DeepSpeed")
 
 
 if __name__ == "__main__":

@@ -36,71 +36,45 @@ Every mismatch is collected, and the test fails once with counts by kind (and, w
 Megatron's message or the model) and the first examples (the plan, the lab's message or figure,
 Megatron's). The seed is printed; `PARALLEL_LAB_SEED=N` replays a run,
 `PARALLEL_LAB_MEGATRON_PLANS` sets the number of plans (default 600),
-`PARALLEL_LAB_MEGATRON_WORKERS` the processes (default 2), `PARALLEL_LAB_CLI` the binary (default
-target/debug/parallel-lab, or under CARGO_TARGET_DIR). About 30 s on 2 cores.
+`PARALLEL_LAB_MEGATRON_WORKERS` the processes (default 2), `PARALLEL_LAB_CLI` the binary. About
+30 s on 2 cores. The CLI, the seed, the pool and the summary are tests/py/engine_harness.py's,
+shared with tests/deepspeed; the judgment is this file's and judge.py's.
 
 Run: `.tools/py/bin/python -m unittest discover -s tests/megatron -v` (scripts/setup.sh makes
 .tools/py).
 """
 
 import json
-import multiprocessing
 import os
 import random
-import re
 import shlex
-import subprocess
 import sys
-import time
-import traceback
 import unittest
-from collections import Counter, defaultdict
+from collections import Counter
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "py"))
 
+import engine_harness as harness  # noqa: E402  (tests/py: what the engine suites share)
 import judge  # noqa: E402  (Megatron's imports: several seconds)
+from engine_harness import lab  # noqa: E402
 
-PLANS = int(os.environ.get("PARALLEL_LAB_MEGATRON_PLANS", "600"))
-WORKERS = max(1, min(int(os.environ.get("PARALLEL_LAB_MEGATRON_WORKERS", "2")), os.cpu_count() or 1))
+PLANS = harness.plan_count("PARALLEL_LAB_MEGATRON_PLANS", 600)
+WORKERS = harness.worker_count("PARALLEL_LAB_MEGATRON_WORKERS")
 FLOPS_TOLERANCE = 1e-3
 PARAMS_TOLERANCE = 1e-4
-EXAMPLES = 3
 # Lab group name -> judge.KINDS kind (Megatron's group_desc).
 LAB_KINDS = {"tp": "tp", "cp": "cp", "pp": "pp", "dp": "dp", "ep": "ep", "edp": "edp"}
 # Flags of the lab's line that carry a plan's sizes (with a value), and the switches that follow
 # them: replaced in `sized_line`.
 SIZE_FLAGS = {
-    "--tensor-model-parallel-size",
-    "--pipeline-model-parallel-size",
-    "--context-parallel-size",
-    "--expert-model-parallel-size",
-    "--global-batch-size",
-    "--num-layers-per-virtual-pipeline-stage",
-    "--num-virtual-stages-per-pipeline-rank",
+    "--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size",
+    "--expert-model-parallel-size", "--global-batch-size",
+    "--num-layers-per-virtual-pipeline-stage", "--num-virtual-stages-per-pipeline-rank",
 }
 SIZE_SWITCHES = {"--sequence-parallel", "--use-tp-pp-dp-mapping"}
-
-
-def cli_path():
-    if os.environ.get("PARALLEL_LAB_CLI"):
-        return os.environ["PARALLEL_LAB_CLI"]
-    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
-    return os.path.join(target, "debug", "parallel-lab")
-
-
-def lab(plan, *args):
-    """(exit status, stdout, stderr) of `parallel-lab ARGS` with the plan on stdin."""
-    done = subprocess.run([cli_path(), *args], input=json.dumps(plan), capture_output=True,
-                          text=True, timeout=60)
-    return done.returncode, done.stdout, done.stderr.strip()
-
-
-def lab_defaults():
-    done = subprocess.run([cli_path(), "defaults"], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -111,7 +85,7 @@ def _inline_model(rng, moe):
     heads = rng.choice([8, 12, 16, 24, 32, 40, 48, 64])
     head_dim = rng.choice([64, 128, 128])
     hidden = rng.choice([heads * head_dim, heads * head_dim, 2048, 3072, 4096, 5120])
-    kv_heads = rng.choice([k for k in (1, 2, 4, 8, heads) if heads % k == 0])
+    kv_heads = harness.kv_heads(rng, heads)
     layers = rng.choice([2, 4, 6, 8, 12, 16, 24, 28, 30, 32, 36, 40, 48, 60, 64])
     model = {
         "hidden": hidden,
@@ -162,13 +136,8 @@ def _inline_model(rng, moe):
 def random_plan(rng, presets, moe_presets):
     """One plan; the model's MoE-ness steers EP. No hardware fields: the lab's model FLOPs are
     read back from its MFU with the default card's peak_tflops."""
-    r = rng.random()
-    if r < 0.45:
-        model = rng.choice(presets)
-        moe = model in moe_presets
-    else:
-        moe = r >= 0.75
-        model = _inline_model(rng, moe)
+    model, moe = harness.pick_model(rng, presets, moe_presets, _inline_model, presets_below=0.45,
+                                    moe_from=0.75)
     tp = rng.choice([1, 1, 2, 2, 4, 8, 16, 3, 6])
     cp = rng.choice([1, 1, 1, 2, 2, 4, 8, 16])
     pp = rng.choice([1, 1, 2, 2, 4, 8, 16, 3])
@@ -204,10 +173,8 @@ def random_plan(rng, presets, moe_presets):
 
 
 def _value(words, flag):
-    for i, w in enumerate(words):
-        if w == flag and i + 1 < len(words):
-            return words[i + 1]
-    return None
+    """The word after the first `flag` of the line, or None."""
+    return next((words[i + 1] for i, w in enumerate(words[:-1]) if w == flag), None)
 
 
 def sized_line(plan, base_words, default_order):
@@ -247,22 +214,14 @@ def sized_line(plan, base_words, default_order):
     return launcher + [script] + sizes + kept
 
 
-def _cards(rng, gpus):
-    if gpus <= 16:
-        return list(range(gpus))
-    return sorted({0, gpus - 1, *rng.sample(range(1, gpus - 1), 6)})
-
-
 def _megatron_group(groups, kind, card):
-    for ranks in groups.get(kind, []):
-        if card in ranks:
-            return ranks
-    return None
+    """The ranks of `card`'s group of `kind` in Megatron's groups, or None."""
+    return next((ranks for ranks in groups.get(kind, []) if card in ranks), None)
 
 
 def _shape(message):
-    """A message with its numbers blanked: refusals of one rule fall together."""
-    return re.sub(r"\d+(\.\d+)?", "N", (message or "").split(" (in ")[0])[:160]
+    """A message with its numbers blanked, up to Megatron's " (in STAGE)"."""
+    return harness.shape(message, cut=" (in ")
 
 
 def _model_kind(model, words):
@@ -273,19 +232,11 @@ def _model_kind(model, words):
     return f"inline {'MoE' if model.get('experts') else 'dense'} ({tied})"
 
 
-def check_plan(task):
-    """Everything about one plan: {"index", "plan", "status", "mismatches": [...], ...}."""
-    index, plan, default_order, peak_tflops, card_seed = task
-    out = {"index": index, "plan": plan, "mismatches": []}
-    try:
-        return _check_plan(out, plan, default_order, peak_tflops, card_seed)
-    except Exception:  # noqa: BLE001 (a harness failure is reported with its plan)
-        out["status"] = "judged"
-        out["mismatches"].append({"kind": "harness error", "lab": "", "megatron": traceback.format_exc()})
-        return out
-
-
-def _check_plan(out, plan, default_order, peak_tflops, card_seed):
+def check_plan(out, plan, context, card_seed):
+    """Everything about one plan, into `out` ({"index", "plan", "mismatches": []}): its "status",
+    the lab's and Megatron's sides, the mismatches. `context`: the CLI's default rank order and
+    card peak (TFLOP/s)."""
+    default_order, peak_tflops = context
     mismatches = out["mismatches"]
     rc, stdout, stderr = lab(plan, "eval")
     if rc == 2:
@@ -338,14 +289,18 @@ def _check_plan(out, plan, default_order, peak_tflops, card_seed):
                            "by": _shape(stderr)})
     if not (lab_accepts and verdict["accepted"]):
         return out
+    mismatches.extend(_compare_groups(plan, words, verdict, card_seed))
+    return _compare_flops_and_params(out, plan, words, verdict, report, peak_tflops)
 
-    # Groups, card by card.
-    rng = random.Random(card_seed)
-    gpus = verdict["world_size"]
+
+def _compare_groups(plan, words, verdict, card_seed):
+    """The mismatches of the lab's groups with Megatron's, card by card (the first of each kind
+    and group name)."""
+    mismatches = []
     moe = "--num-experts" in words
     wanted = ["tp", "cp", "pp", "dp"] + (["ep", "edp"] if moe else [])
     seen = set()
-    for card in _cards(rng, gpus):
+    for card in harness.cards(random.Random(card_seed), verdict["world_size"]):
         grc, gout, gerr = lab(plan, "groups", "--card", str(card))
         if grc != 0:
             raise RuntimeError(f"parallel-lab groups --card {card} exited {grc}: {gerr}")
@@ -372,9 +327,15 @@ def _check_plan(out, plan, default_order, peak_tflops, card_seed):
                 mismatches.append({"kind": f"groups: {name}",
                                    "lab": f"card {card}: {name} {ranks}",
                                    "megatron": f"card {card}: {kind} {mega}"})
+    return mismatches
 
-    # FLOPs per step and the parameter count; not for a linear-attention model whose heads and
-    # dimensions are not published (the anchor: its line names none, and says so).
+
+def _compare_flops_and_params(out, plan, words, verdict, report, peak_tflops):
+    """The lab's parameter count and model FLOPs per step against Megatron's, into `out`; not
+    for a linear-attention model whose heads and dimensions are not published (the anchor: its
+    line names none, and says so)."""
+    mismatches = out["mismatches"]
+    gpus = verdict["world_size"]
     if "--experimental-attention-variant" in words and "--linear-num-key-heads" not in words:
         out["flops_not_compared"] = True
         return out
@@ -434,50 +395,33 @@ ATTENTION_KINDS = ("standard", "MLA", "linear")
 
 
 def summarize(results, seed, seconds):
+    """(text, by_kind): harness.summarize with Megatron's counts: the verdicts, the parameters,
+    the FLOPs (by kind of attention)."""
     statuses = Counter(r["status"] for r in results)
     judged = [r for r in results if r["status"] == "judged"]
     lab_lines = sum(1 for r in judged if "line" in r)
     both = sum(1 for r in judged if "line" in r and r["megatron"]["accepted"])
-    by_kind = defaultdict(list)
-    for r in results:
-        for m in r["mismatches"]:
-            by_kind[m["kind"]].append((r, m))
-    lines = [
-        f"megatron: seed {seed} (PARALLEL_LAB_SEED={seed} replays), {len(results)} plans in {seconds:.0f} s",
-        f"  skipped, the lab's core refuses the plan: {statuses['skipped']}",
-        f"  judged: {len(judged)} (the lab prints a line: {lab_lines}, both accept: {both}; "
-        f"the lab refuses: {len(judged) - lab_lines}); not judged (no line even at sizes 1): "
-        f"{statuses['unjudged']}",
-        f"  plans with a mismatch: {sum(1 for r in results if r['mismatches'])}",
-    ]
     env = sum(1 for r in judged if "line" in r and r["megatron"]["env"])
     compared = sum(1 for r in judged if "flops" in r)
     apart = sum(1 for r in judged if r.get("flops_not_compared"))
     worst = max((r["flops"]["relative"] for r in judged if "flops" in r), default=0.0)
     worst_params = max((r["params"]["relative"] for r in judged if "params" in r), default=0.0)
-    lines.append(f"  parameters compared: {sum(1 for r in judged if 'params' in r)} (largest relative "
-                 f"difference {worst_params:.1e}; {sum(1 for r in judged if r.get('padded_unavoidably'))} "
-                 f"with a vocabulary TP does not divide, compared without Megatron's padding)")
-    lines.append(f"  printed lines that set CUDA_DEVICE_MAX_CONNECTIONS=1: {env}; FLOPs compared: "
-                 f"{compared} (largest relative difference {worst:.1e}), not compared (linear "
-                 f"attention of unpublished dimensions): {apart}")
+    counts = [f"  judged: {len(judged)} (the lab prints a line: {lab_lines}, both accept: {both}; "
+              f"the lab refuses: {len(judged) - lab_lines}); not judged (no line even at sizes 1): "
+              f"{statuses['unjudged']}"]
+    after = [
+        f"  parameters compared: {sum(1 for r in judged if 'params' in r)} (largest relative "
+        f"difference {worst_params:.1e}; {sum(1 for r in judged if r.get('padded_unavoidably'))} "
+        f"with a vocabulary TP does not divide, compared without Megatron's padding)",
+        f"  printed lines that set CUDA_DEVICE_MAX_CONNECTIONS=1: {env}; FLOPs compared: "
+        f"{compared} (largest relative difference {worst:.1e}), not compared (linear "
+        f"attention of unpublished dimensions): {apart}",
+    ]
     for attention in ATTENTION_KINDS:
         rels = [r["flops"]["relative"] for r in judged if r.get("attention") == attention]
-        lines.append(f"    {attention} attention: {len(rels)} plans compared, largest FLOPs difference "
+        after.append(f"    {attention} attention: {len(rels)} plans compared, largest FLOPs difference "
                      f"{max(rels, default=0.0):.1e}")
-    for kind, items in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
-        lines.append(f"\n== {kind}: {len(items)} plans")
-        subgroups = defaultdict(list)
-        for r, m in items:
-            subgroups[m.get("by", "")].append((r, m))
-        for by, subitems in sorted(subgroups.items(), key=lambda kv: -len(kv[1])):
-            if by:
-                lines.append(f"  -- {len(subitems)} x {by}")
-            for r, m in subitems[:EXAMPLES if len(subgroups) == 1 else 2]:
-                lines.append(f"    plan #{r['index']}: {json.dumps(r['plan'], separators=(',', ':'))}")
-                lines.append(f"      lab:      {m['lab']}")
-                lines.append(f"      megatron: {m['megatron']}")
-    return "\n".join(lines), by_kind
+    return harness.summarize("megatron", seed, results, seconds, counts, after)
 
 
 class MegatronJudgeTest(unittest.TestCase):
@@ -527,13 +471,8 @@ class LabAgainstMegatronTest(unittest.TestCase):
     """Seeded random plans: the lab's verdict, groups and FLOPs against Megatron's."""
 
     def test_random_plans(self):
-        cli = cli_path()
-        self.assertTrue(os.access(cli, os.X_OK),
-                        f"{cli} not found: build it with `cargo build -p parallel-cli` (or set PARALLEL_LAB_CLI)")
-        seed = int(os.environ.get("PARALLEL_LAB_SEED") or random.SystemRandom().randrange(2**31))
-        print(f"\nmegatron: seed {seed} (PARALLEL_LAB_SEED={seed} replays), {PLANS} plans, "
-              f"{WORKERS} workers", flush=True)
-        defaults = lab_defaults()
+        seed = harness.start(self, "megatron", PLANS, WORKERS)
+        defaults = harness.lab_defaults()
         presets = [p["id"] for p in defaults["presets"]]
         moe_presets = set()
         for preset in presets:
@@ -541,16 +480,10 @@ class LabAgainstMegatronTest(unittest.TestCase):
             if rc == 0 and "--num-experts" in json.loads(stdout)["args"]:
                 moe_presets.add(preset)
         config = defaults["config"]
-        rng = random.Random(seed)
-        tasks = [(i, random_plan(rng, presets, moe_presets), config["order"], config["peak_tflops"],
-                  rng.randrange(2**31)) for i in range(PLANS)]
-        started = time.monotonic()
-        if WORKERS > 1:
-            with multiprocessing.get_context("fork").Pool(WORKERS) as pool:
-                results = list(pool.imap(check_plan, tasks, chunksize=4))
-        else:
-            results = [check_plan(t) for t in tasks]
-        summary, by_kind = summarize(results, seed, time.monotonic() - started)
+        tasks = harness.draw_tasks(seed, PLANS, lambda rng: random_plan(rng, presets, moe_presets),
+                                   (config["order"], config["peak_tflops"]))
+        results, seconds = harness.check_plans(check_plan, tasks, WORKERS, "megatron")
+        summary, by_kind = summarize(results, seed, seconds)
         print(summary, flush=True)
         self.assertGreater(sum(1 for r in results if r["status"] == "judged"), PLANS // 4,
                            "too few plans reached Megatron: the generator or the CLI changed")
@@ -558,10 +491,7 @@ class LabAgainstMegatronTest(unittest.TestCase):
             self.assertTrue(any(r.get("attention") == attention for r in results),
                             f"no plan with {attention} attention reached the FLOPs and parameter "
                             f"comparison (seed {seed}): the generator or the CLI changed")
-        if by_kind:
-            self.fail("the lab and Megatron-LM disagree:\n"
-                      + "\n".join(f"  {k}: {len(v)} plans" for k, v in sorted(by_kind.items()))
-                      + "\n(details above)")
+        harness.fail_on_mismatches(self, by_kind, "Megatron-LM")
 
 
 if __name__ == "__main__":
