@@ -80,7 +80,7 @@ pub use config::{
     Recompute, Rollout, RolloutField, Schedule,
 };
 pub use cp_layout::{causal_pairs, cp_positions, cp_token_ranks, pair_imbalance, CpLayout};
-pub use error::{PlanError, Warning};
+pub use error::{average_layers, PlanError, Warning};
 pub use estimate::Estimate;
 pub use grid::{Coords, Dim, Grid, Groups, Link};
 pub use lang::Lang;

@@ -122,6 +122,40 @@ pub struct Memory {
     pub host: Option<crate::offload::HostMemory>,
 }
 
+impl Memory {
+    /// What the card lacks: total − capacity when the plan does not fit, else 0.
+    ///
+    /// ```
+    /// use parallel_core::{evaluate, PlanConfig};
+    /// let m = evaluate(&PlanConfig { gpu_memory_gb: 10.0, ..PlanConfig::default() })?.memory;
+    /// assert_eq!(m.over_capacity().get(), m.total.get() - 10e9);
+    /// assert_eq!(evaluate(&PlanConfig::lesson_64_gpus())?.memory.over_capacity().get(), 0.0);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn over_capacity(&self) -> Bytes {
+        Bytes::new((self.total.get() - self.capacity.get()).max(0.0))
+    }
+
+    /// `part`'s share of the larger of total and capacity, in [0, 1]: the length of its bar
+    /// when the card and what it holds are drawn to one scale.
+    ///
+    /// ```
+    /// use parallel_core::{evaluate, PlanConfig};
+    /// let m = evaluate(&PlanConfig::lesson_64_gpus())?.memory;
+    /// assert_eq!(m.bar_share(m.capacity), 1.0); // it fits: the card is the scale
+    /// assert!(m.bar_share(m.model_states) + m.bar_share(m.activations) <= 1.0);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn bar_share(&self, part: Bytes) -> f64 {
+        let scale = self.total.get().max(self.capacity.get());
+        if scale > 0.0 {
+            (part.get() / scale).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    }
+}
+
 /// ZeRO's ledger ([`ModelStates::ledger`]) as formulas of the shard `psi` and the group
 /// `group`: [weights, gradients, optimizer states], each divided by the group from the ZeRO
 /// stage that shards it (3, 2 and 1).

@@ -115,8 +115,7 @@ fn memory_title(lang: Lang, busiest: Option<u32>) -> String {
 
 /// The figure's bars: each part's share of the larger of total and capacity.
 fn share(m: &Memory, part: Bytes) -> String {
-    let scale = m.total.get().max(m.capacity.get());
-    format!("{:.2}%", 100.0 * part.get() / scale)
+    format!("{:.2}%", 100.0 * m.bar_share(part))
 }
 
 /// Model states + activations of the busiest card against its capacity. `busiest` names the
@@ -399,7 +398,7 @@ pub fn warning_zh(warning: parallel_core::Warning) -> String {
         ),
         Warning::LayersNotDivisible { layers, pp } => format!(
             "{layers} 层不能被 PP {pp} 整除：每段按平均 {:.2} 层计。",
-            f64::from(layers) / f64::from(pp)
+            parallel_core::average_layers(layers, pp)
         ),
         Warning::ZigzagPadding { seq_len, cp } => format!(
             "序列长度 {seq_len} 不能切成 2·CP = {} 块：zigzag 需要补齐。",

@@ -10,7 +10,7 @@ use crate::flags::kinds::LaunchError;
 use crate::lang::Lang;
 use crate::numbers::quoted;
 
-pub use warning::Warning;
+pub use warning::{average_layers, Warning};
 
 /// Why a configuration was rejected: one variant per reason, carrying the numbers that
 /// explain it, so that each face of the lab can word it in its own language.

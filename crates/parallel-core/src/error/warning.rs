@@ -52,6 +52,15 @@ impl Warning {
     }
 }
 
+/// L/p, the layers of an average stage when p does not divide L (SPEC §2's warning).
+///
+/// ```
+/// assert_eq!(parallel_core::average_layers(64, 3), 64.0 / 3.0);
+/// ```
+pub fn average_layers(layers: u32, pp: u32) -> f64 {
+    f64::from(layers) / f64::from(pp.max(1))
+}
+
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -62,7 +71,7 @@ impl fmt::Display for Warning {
             Warning::LayersNotDivisible { layers, pp } => write!(
                 f,
                 "pp: {layers} layers do not divide by PP {pp}; per-stage figures use the average {:.2} layers",
-                f64::from(layers) / f64::from(pp)
+                average_layers(layers, pp)
             ),
             Warning::ZigzagPadding { seq_len, cp } => write!(
                 f,

@@ -238,7 +238,7 @@ pub fn PlanRow(
         "—".to_string()
     };
     let schedule = schedule_cell(&c);
-    let overflow = Bytes::new(memory.total.get() - memory.capacity.get());
+    let overflow = memory.over_capacity();
     let action = if miss {
         view! { <td class="num" data-testid="search-overflow" data-bytes=overflow.get().to_string()>{format!("+{overflow}")}</td> }.into_any()
     } else {
