@@ -55,6 +55,47 @@ impl Mode {
     }
 }
 
+/// A panel of the chart: time or memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    /// Seconds, shown in ms.
+    Time,
+    /// Bytes, shown in GB.
+    Memory,
+}
+
+impl Panel {
+    /// Both panels, in the chart's order (time, then memory).
+    pub const ALL: [Panel; 2] = [Panel::Time, Panel::Memory];
+
+    /// The panel of a figure in `unit`: seconds on the time panel, bytes on the memory panel.
+    /// A ratio, a count or a rate has none: a measured file compares none (every
+    /// [`Figure`] is seconds or bytes, which the tests check).
+    pub const fn of(unit: Unit) -> Option<Panel> {
+        match unit {
+            Unit::Seconds => Some(Panel::Time),
+            Unit::Bytes => Some(Panel::Memory),
+            Unit::Ratio | Unit::Count | Unit::TokensPerSecond => None,
+        }
+    }
+
+    /// A value of this panel as its axes show it: seconds in ms, bytes in GB.
+    fn shown(self, value: f64) -> f64 {
+        match self {
+            Panel::Time => value * 1e3,
+            Panel::Memory => Bytes::new(value).gb(),
+        }
+    }
+
+    /// The panel's title and its axes' unit.
+    fn title(self, lang: Lang) -> (&'static str, &'static str) {
+        match self {
+            Panel::Time => (lang.pick("单层时间", "Layer time"), "ms"),
+            Panel::Memory => (lang.pick("显存", "Memory"), "GB"),
+        }
+    }
+}
+
 /// One figure in one mode.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckPoint {
@@ -62,8 +103,8 @@ pub struct CheckPoint {
     pub figure: Figure,
     /// Eager or compiled.
     pub mode: Mode,
-    /// Seconds or bytes.
-    pub unit: Unit,
+    /// Time or memory: the panel of the figure's unit.
+    pub panel: Panel,
     /// Measured.
     pub measured: f64,
     /// The lab's.
@@ -83,7 +124,7 @@ pub struct CheckSeries {
 }
 
 /// The points of a comparison: each row's eager and compiled measurement that stands beside a
-/// lab figure (a log axis holds positive numbers only).
+/// lab figure (a log axis holds positive numbers only), on the panel of the row's unit.
 pub fn check_series(comparison: &Comparison) -> CheckSeries {
     let positive = |x: Option<f64>| x.filter(|v| v.is_finite() && *v > 0.0);
     let points = comparison
@@ -99,7 +140,7 @@ pub fn check_series(comparison: &Comparison) -> CheckSeries {
                 Some(CheckPoint {
                     figure: row.figure,
                     mode,
-                    unit: row.unit,
+                    panel: Panel::of(row.unit)?,
                     measured: positive(measured)?,
                     predicted: positive(row.predicted)?,
                     ratio: positive(ratio)?,
@@ -150,33 +191,20 @@ pub fn summary(data: &CheckSeries, lang: Lang) -> String {
     )
 }
 
-/// A panel's unit: how its values are shown on its axes (time in ms, memory in GB).
-fn shown(unit: Unit, value: f64) -> f64 {
-    match unit {
-        Unit::Seconds => value * 1e3,
-        _ => Bytes::new(value).gb(),
-    }
-}
-
 /// The panels the points need: time, then memory.
-fn panels(data: &CheckSeries) -> Vec<Unit> {
-    [Unit::Seconds, Unit::Bytes]
+fn panels(data: &CheckSeries) -> Vec<Panel> {
+    Panel::ALL
         .into_iter()
-        .filter(|unit| data.points.iter().any(|p| same_panel(p.unit, *unit)))
+        .filter(|panel| data.points.iter().any(|p| p.panel == *panel))
         .collect()
 }
 
-/// Whether a figure of `unit` goes in the panel of `panel` (everything not time is memory).
-fn same_panel(unit: Unit, panel: Unit) -> bool {
-    (unit == Unit::Seconds) == (panel == Unit::Seconds)
-}
-
-/// Draws one panel: the points of `unit` at (measured, lab), the line lab = measured. Returns
-/// where each of them was drawn, in the backend's pixels.
+/// Draws one panel: its points at (measured, lab), the line lab = measured. Returns where each
+/// of them was drawn, in the backend's pixels.
 fn draw_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &CheckSeries,
-    unit: Unit,
+    panel: Panel,
     lang: Lang,
 ) -> Result<Vec<Drawn>, String> {
     let s = Scale::of(area)?;
@@ -184,14 +212,10 @@ fn draw_panel<DB: DrawingBackend>(
     let (w, h) = area.dim_in_pixel();
     let side_margin = i32::try_from(w.saturating_sub(h) / 2).unwrap_or(0);
     let area = &area.margin(0, 0, side_margin, side_margin);
-    let points: Vec<&CheckPoint> = data
-        .points
-        .iter()
-        .filter(|p| same_panel(p.unit, unit))
-        .collect();
+    let points: Vec<&CheckPoint> = data.points.iter().filter(|p| p.panel == panel).collect();
     let values = points
         .iter()
-        .flat_map(|p| [shown(unit, p.measured), shown(unit, p.predicted)]);
+        .flat_map(|p| [panel.shown(p.measured), panel.shown(p.predicted)]);
     let lo = values.clone().fold(f64::INFINITY, f64::min);
     let hi = values.fold(f64::NEG_INFINITY, f64::max);
     // Room around the outermost points, so that none sits on the frame.
@@ -203,10 +227,7 @@ fn draw_panel<DB: DrawingBackend>(
             ticks.iter().map(|(v, _)| v.log10()).collect(),
         )
     };
-    let (title, unit_name) = match unit {
-        Unit::Seconds => (lang.pick("单层时间", "Layer time"), "ms"),
-        _ => (lang.pick("显存", "Memory"), "GB"),
-    };
+    let (title, unit_name) = panel.title(lang);
     let mut chart = ChartBuilder::on(area)
         .caption(title, s.bold(13.0, &INK))
         .margin_left(s.px(6.0))
@@ -251,8 +272,8 @@ fn draw_panel<DB: DrawingBackend>(
     let mut drawn = Vec::with_capacity(points.len());
     for p in points {
         let at = chart.backend_coord(&(
-            shown(unit, p.measured).log10(),
-            shown(unit, p.predicted).log10(),
+            panel.shown(p.measured).log10(),
+            panel.shown(p.predicted).log10(),
         ));
         let (x, y) = (at.0 - base.0, at.1 - base.1);
         match p.mode {
@@ -296,8 +317,8 @@ pub fn draw_points<DB: DrawingBackend>(
         None,
     )?;
     let mut drawn = Vec::new();
-    for (panel, unit) in body.split_evenly((1, panels.len())).iter().zip(panels) {
-        drawn.extend(draw_panel(panel, data, unit, lang)?);
+    for (part, panel) in body.split_evenly((1, panels.len())).iter().zip(panels) {
+        drawn.extend(draw_panel(part, data, panel, lang)?);
     }
     Ok(drawn)
 }

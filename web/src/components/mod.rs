@@ -1,6 +1,7 @@
 //! Reusable pieces of the page. Each receives derived signals (or a `GridLab`, for controls)
 //! and formats what the core computed.
 
+pub mod choices;
 pub mod controls;
 pub mod cp_layouts;
 pub mod device_grid;

@@ -148,6 +148,34 @@ fn each_point_lies_above_the_diagonal_exactly_when_the_lab_says_more() {
 }
 
 #[test]
+fn every_figure_has_its_panel() {
+    for figure in Figure::ALL {
+        let panel = Panel::of(figure.unit());
+        let expected = if figure == Figure::LayerTime {
+            Panel::Time
+        } else {
+            Panel::Memory
+        };
+        assert_eq!(panel, Some(expected), "{figure:?}");
+    }
+    for unit in [Unit::Ratio, Unit::Count, Unit::TokensPerSecond] {
+        assert_eq!(
+            Panel::of(unit),
+            None,
+            "{unit:?} is no figure of a measured file"
+        );
+    }
+    // So no row of a comparison is left out of the chart for its unit.
+    let every = check_series(&comparison(
+        Figure::ALL
+            .iter()
+            .map(|&f| row(f, 2.0, Some(1.0), Some(4.0)))
+            .collect(),
+    ));
+    assert_eq!(every.points.len(), 2 * Figure::ALL.len());
+}
+
+#[test]
 fn one_unit_takes_the_whole_chart_and_none_says_so() {
     let memory = check_series(&comparison(vec![
         row(Figure::States, 20e9, Some(20e9), None),

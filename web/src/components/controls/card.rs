@@ -7,7 +7,8 @@ use parallel_core::hardware::Hardware;
 use crate::i18n::{use_lang, T};
 use crate::lab::{part, GridLab};
 
-/// The card picker's options: the lesson's card, then the presets by name (中文, English).
+/// The card picker's options: the lesson's card, then the presets by name (中文, English); the
+/// grid's picker and the search's form both offer these.
 pub(crate) fn card_options() -> Vec<(Hardware, &'static str, &'static str)> {
     Hardware::ALL
         .iter()
@@ -15,14 +16,6 @@ pub(crate) fn card_options() -> Vec<(Hardware, &'static str, &'static str)> {
             Hardware::Lesson => (*h, "课上的卡", "the lesson's card"),
             _ => (*h, h.name(), h.name()),
         })
-        .collect()
-}
-
-/// The same, by their config words (the search's form).
-pub fn hardware_options() -> Vec<(&'static str, &'static str, &'static str)> {
-    card_options()
-        .into_iter()
-        .map(|(h, zh, en)| (h.as_str(), zh, en))
         .collect()
 }
 

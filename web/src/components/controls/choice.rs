@@ -4,13 +4,16 @@
 //! A select is written as an [`Options`] of typed values (a `Recompute`, a `Preset`, a ZeRO
 //! stage…): each value with its words and its spelling in the DOM, how the plan holds one, and
 //! how one is set. [`Options::erase`] turns it into the one non-generic [`Choice`] the page
-//! draws, so that each value type costs two small closures, not a copy of the component.
+//! draws, so that each value type costs two small closures, not a copy of the component. An
+//! option's DOM value is read back by [`Choices::read`]: one no option spells is logged, never
+//! taken for another value.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use parallel_core::{Field, PlanConfig};
 
+use crate::components::choices::{Choices, UnknownOption};
 use crate::error_text::explain;
 use crate::i18n::use_lang;
 use crate::lab::GridLab;
@@ -27,7 +30,7 @@ pub(crate) struct Options<T: 'static> {
 /// The plan's value as its option's DOM value.
 type Read = Arc<dyn Fn(&PlanConfig) -> &'static str + Send + Sync>;
 /// Sets the value of the option with this DOM value.
-type Write = Arc<dyn Fn(&mut PlanConfig, &str) + Send + Sync>;
+type Write = Arc<dyn Fn(&mut PlanConfig, &str) -> Result<(), UnknownOption> + Send + Sync>;
 
 /// The options with their types erased: what [`Choice`] draws.
 #[derive(Clone)]
@@ -36,7 +39,8 @@ pub(crate) struct Erased {
     options: Vec<(&'static str, &'static str, &'static str)>,
     /// The plan's value as its option's DOM value.
     get: Read,
-    /// Sets the value of the option with this DOM value (another value changes nothing).
+    /// Sets the value of the option with this DOM value (a value no option spells changes
+    /// nothing and is named).
     set: Write,
 }
 
@@ -49,18 +53,15 @@ impl<T: Copy + PartialEq + Send + Sync + 'static> Options<T> {
             get,
             set,
         } = self;
-        let values: Vec<(&'static str, T)> = options.iter().map(|(v, ..)| (id(*v), *v)).collect();
+        let choices = Choices { list: options, id };
         Erased {
-            options: options
+            options: choices
+                .list
                 .iter()
                 .map(|(v, zh, en)| (id(*v), *zh, *en))
                 .collect(),
             get: Arc::new(move |c| id(get(c))),
-            set: Arc::new(move |c, chosen| {
-                if let Some((_, value)) = values.iter().find(|(spelled, _)| *spelled == chosen) {
-                    set(c, *value);
-                }
-            }),
+            set: Arc::new(move |c, chosen| choices.read(chosen).map(|value| set(c, value))),
         }
     }
 }
@@ -109,7 +110,11 @@ pub(crate) fn Choice(
                 prop:value=move || current.get()
                 on:change=move |event| {
                     let value = event_target_value(&event);
-                    lab.edit(field, |c| set(c, &value));
+                    let mut unknown = None;
+                    lab.edit(field, |c| unknown = set(c, &value).err());
+                    if let Some(unknown) = unknown {
+                        leptos::logging::error!("{test_id}: {unknown}");
+                    }
                     // An option the config cannot take as it is ("your own model" before a
                     // config is pasted) does not stay selected: the select shows the config.
                     let shown = lab.config.with_untracked(|c| get(c));
@@ -151,11 +156,16 @@ mod tests {
             [("full", "全量", "full"), ("none", "不重计算", "none")]
         );
         let mut c = PlanConfig::default();
-        (erased.set)(&mut c, "none");
+        assert_eq!((erased.set)(&mut c, "none"), Ok(()));
         assert_eq!(c.recompute, Recompute::None);
         assert_eq!((erased.get)(&c), "none");
-        // A value that no option spells changes nothing.
-        (erased.set)(&mut c, "selective");
+        // A value that no option spells changes nothing, and is named.
+        assert_eq!(
+            (erased.set)(&mut c, "selective"),
+            Err(UnknownOption {
+                value: "selective".into()
+            })
+        );
         assert_eq!(c.recompute, Recompute::None);
     }
 }

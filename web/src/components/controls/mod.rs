@@ -24,7 +24,7 @@ use crate::components::kit::GridKit;
 use crate::i18n::T;
 use crate::lab::GridLab;
 
-pub use card::hardware_options;
+pub(crate) use card::card_options;
 use choice::{Choice, Options};
 use disclosure::Disclosure;
 use more::MoreControls;

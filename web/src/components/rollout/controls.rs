@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use parallel_core::link;
-use parallel_core::{Field, PlanConfig, Rollout, RolloutField};
+use parallel_core::{Field, PlanConfig, PlanError, Rollout, RolloutField};
 
 use super::inputs::{CountInput, POOL, ROUND};
 use super::phase::PhaseChoice;
@@ -44,12 +44,77 @@ fn chunk_spec(gpus: u32) -> SliderSpec {
     }
 }
 
-/// The KV cache's bytes per value as its option's DOM value (the format's name).
-fn kv_id(bytes: u32) -> &'static str {
-    match bytes {
-        1 => "fp8",
-        4 => "fp32",
-        _ => "bf16",
+/// The KV cache's number format: the bytes per cached value its select offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KvFormat {
+    /// 2 bytes: the model's own BF16 (seed 000's engines).
+    Bf16,
+    /// 1 byte.
+    Fp8,
+    /// 4 bytes.
+    Fp32,
+}
+
+impl KvFormat {
+    /// Every format, in the select's order.
+    pub const ALL: [KvFormat; 3] = [KvFormat::Bf16, KvFormat::Fp8, KvFormat::Fp32];
+
+    /// Bytes per cached value, as the plan holds them (`rollout.kv_bytes`, link `kv1`).
+    pub const fn bytes(self) -> u32 {
+        match self {
+            KvFormat::Bf16 => 2,
+            KvFormat::Fp8 => 1,
+            KvFormat::Fp32 => 4,
+        }
+    }
+
+    /// The format as its option's DOM value: "bf16", "fp8", "fp32".
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            KvFormat::Bf16 => "bf16",
+            KvFormat::Fp8 => "fp8",
+            KvFormat::Fp32 => "fp32",
+        }
+    }
+
+    /// The format of `bytes` per cached value; others are the core's [`PlanError::KvBytes`].
+    pub fn of_bytes(bytes: u32) -> Result<KvFormat, PlanError> {
+        KvFormat::ALL
+            .into_iter()
+            .find(|f| f.bytes() == bytes)
+            .ok_or(PlanError::KvBytes { got: bytes })
+    }
+
+    /// The option's words: (中文, English).
+    const fn words(self) -> (&'static str, &'static str) {
+        match self {
+            KvFormat::Bf16 => ("2：BF16", "2: BF16"),
+            KvFormat::Fp8 => ("1：FP8", "1: FP8"),
+            KvFormat::Fp32 => ("4：FP32", "4: FP32"),
+        }
+    }
+}
+
+/// The KV select's options. The plan's format is `None` when its bytes are none of them (a
+/// pasted config): the core refuses that plan ([`PlanError::KvBytes`]), and the select shows
+/// no option rather than another one. (Without engines it is `None` too; the select is hidden.)
+fn kv_options() -> Options<Option<KvFormat>> {
+    Options {
+        options: KvFormat::ALL
+            .into_iter()
+            .map(|f| {
+                let (zh, en) = f.words();
+                (Some(f), zh, en)
+            })
+            .collect(),
+        id: |f| f.map_or("", KvFormat::as_str),
+        get: |c| c.rollout.and_then(|r| KvFormat::of_bytes(r.kv_bytes).ok()),
+        // Every option is a format: `None` is offered by none.
+        set: |c, format| {
+            if let Some(format) = format {
+                with_rollout(c, |r| r.kv_bytes = format.bytes());
+            }
+        },
     }
 }
 
@@ -118,16 +183,7 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
                     test_id="select-kv"
                     label_zh="KV cache 每个值的字节数"
                     label_en="KV cache bytes per value"
-                    options=Options {
-                        options: vec![
-                            (2u32, "2：BF16", "2: BF16"),
-                            (1, "1：FP8", "1: FP8"),
-                            (4, "4：FP32", "4: FP32"),
-                        ],
-                        id: kv_id,
-                        get: |c| c.rollout.map_or(2, |r| r.kv_bytes),
-                        set: |c, bytes| with_rollout(c, |r| r.kv_bytes = bytes),
-                    }
+                    options=kv_options()
                 />
                 <Choice
                     lab=lab
@@ -168,6 +224,9 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::components::choices::testing::assert_round_trips;
+    use crate::components::choices::Choices;
+    use parallel_core::link::{decode_plan, encode_plan, GridId};
     use parallel_core::Plan;
 
     #[test]
@@ -186,11 +245,54 @@ mod tests {
                 e *= 2;
             }
             let separate = |c: &PlanConfig| c.rollout.is_some_and(|r| !r.colocated());
-            assert_eq!(kv_id(config.rollout.map_or(0, |r| r.kv_bytes)), "bf16");
+            let kv = kv_options();
+            assert_eq!((kv.id)((kv.get)(&config)), "bf16");
             assert_eq!(pool_id(separate(&config)), "colocated");
             with_rollout(&mut config, |r| r.rollout_gpus = 16);
             assert_eq!(pool_id(separate(&config)), "separate");
         }
+    }
+
+    #[test]
+    fn every_kv_format_round_trips_through_its_option_and_the_link() {
+        let kv = kv_options();
+        let choices = Choices {
+            list: kv.options.clone(),
+            id: kv.id,
+        };
+        assert_round_trips(&choices);
+        assert_eq!(
+            choices.values().collect::<Vec<_>>(),
+            KvFormat::ALL.map(Some),
+            "the select offers every format, in order"
+        );
+        for grid in GridId::ALL {
+            for format in KvFormat::ALL {
+                let mut config = PlanConfig {
+                    rollout: Some(Rollout::default()),
+                    ..grid.start()
+                };
+                (kv.set)(&mut config, choices.read(format.as_str()).ok().flatten());
+                assert_eq!(config.rollout.map(|r| r.kv_bytes), Some(format.bytes()));
+                assert_eq!((kv.get)(&config), Some(format));
+                let (decoded, ignored) = decode_plan(&encode_plan(&config, grid), grid);
+                assert!(ignored.is_empty(), "{format:?}: {ignored:?}");
+                assert_eq!(decoded, config, "{format:?} on {grid:?}");
+                assert_eq!(KvFormat::of_bytes(format.bytes()), Ok(format));
+            }
+        }
+        // Bytes no format has: no option is shown, and the core says why.
+        let odd = PlanConfig {
+            rollout: Some(Rollout {
+                kv_bytes: 3,
+                ..Rollout::default()
+            }),
+            ..PlanConfig::default()
+        };
+        assert_eq!((kv.get)(&odd), None);
+        assert_eq!((kv.get)(&PlanConfig::default()), None, "no engines");
+        assert_eq!((kv.id)(None), "");
+        assert_eq!(KvFormat::of_bytes(3), Err(PlanError::KvBytes { got: 3 }));
     }
 
     #[test]

@@ -61,32 +61,6 @@ pub fn decision_two_config(tp: u32, pp: u32, zero: u8, micro_batches: u32) -> Pl
     }
 }
 
-pub fn recompute_of(value: &str) -> Recompute {
-    match value {
-        "none" => Recompute::None,
-        "selective" => Recompute::Selective,
-        _ => Recompute::Full,
-    }
-}
-
-pub fn dim_of(value: &str) -> Option<Dim> {
-    match value {
-        "tp" => Some(Dim::Tp),
-        "pp" => Some(Dim::Pp),
-        "dp" => Some(Dim::Dp),
-        "cp" => Some(Dim::Cp),
-        _ => None,
-    }
-}
-
-pub fn link_of(value: &str) -> Option<Link> {
-    match value {
-        "nvlink" => Some(Link::NvLink),
-        "ib" => Some(Link::InfiniBand),
-        _ => None,
-    }
-}
-
 /// Decision 1 checked: the student's two figures against the core's memory for their plan.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecisionOne {

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use parallel_core::{Plan, PlanConfig, Recompute};
 
+use crate::components::choices::Choices;
 use crate::i18n::{use_lang, Lang};
 use crate::input::InputError;
 use crate::lab::GridLab;
@@ -57,27 +58,37 @@ pub fn recompute_name(lang: Lang, recompute: Recompute) -> &'static str {
     }
 }
 
-/// A `<select>` bound to a string signal, with its label.
+/// A `<select>` bound to a typed signal, with its label: the options are `choices`' values,
+/// and the browser's DOM value is read back by [`Choices::read`]. One no option spells (a bug
+/// of the page) is logged and the value stays.
 #[component]
-pub fn SelectField(
+pub fn SelectField<T>(
     id: &'static str,
     label_zh: &'static str,
     label_en: &'static str,
-    /// (value, 中文, English)
-    options: Vec<(&'static str, &'static str, &'static str)>,
-    value: RwSignal<String>,
-) -> impl IntoView {
+    choices: Choices<T>,
+    value: RwSignal<T>,
+) -> impl IntoView
+where
+    T: Copy + PartialEq + Send + Sync + 'static,
+{
     let lang = use_lang();
-    let options = options
-        .into_iter()
-        .map(|(v, zh, en)| {
-            view! { <option value=v selected=move || value.with(|s| s == v)>{move || lang.get().pick(zh, en)}</option> }
+    let spell = choices.id;
+    let options = choices
+        .list
+        .iter()
+        .map(|&(v, zh, en)| {
+            view! { <option value=spell(v) selected=move || value.with(|s| *s == v)>{move || lang.get().pick(zh, en)}</option> }
         })
         .collect_view();
+    let on_change = move |ev: leptos::ev::Event| match choices.read(&event_target_value(&ev)) {
+        Ok(chosen) => value.set(chosen),
+        Err(unknown) => leptos::logging::error!("{id}: {unknown}"),
+    };
     view! {
         <label for=id>
             <span>{move || lang.get().pick(label_zh, label_en)}</span>
-            <select id=id data-testid=id prop:value=move || value.get() on:change=move |ev| value.set(event_target_value(&ev))>
+            <select id=id data-testid=id prop:value=move || spell(value.get()) on:change=on_change>
                 {options}
             </select>
         </label>

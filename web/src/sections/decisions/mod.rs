@@ -5,11 +5,13 @@
 //! and compared with what the core computes for the student's own plan; every figure shown
 //! is the core's. Bad input (empty, text, negative, huge) becomes a message, never a panic.
 //!
-//! Rooms: [`check`] judges (no views), [`fields`] holds the shared form pieces, [`one`],
-//! [`two`], [`three`] are the three decisions and [`bench`] the TP bench.
+//! Rooms: [`check`] judges (no views), [`choices`] types what the selects hold, [`fields`]
+//! holds the shared form pieces, [`one`], [`two`], [`three`] are the three decisions and
+//! [`bench`] the TP bench.
 
 pub mod bench;
 pub mod check;
+pub mod choices;
 pub mod fields;
 pub mod one;
 pub mod three;

@@ -2,9 +2,10 @@
 //! memory figures checked against the core's.
 
 use leptos::prelude::*;
-use parallel_core::{Bytes, Memory, PlanConfig};
+use parallel_core::{Bytes, Memory, PlanConfig, Recompute};
 
 use super::check::*;
+use super::choices::{self, Degree, ZeroStage};
 use super::fields::*;
 use crate::error_text::rejected;
 use crate::format;
@@ -183,19 +184,13 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
 #[component]
 pub fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
     let lang = use_lang();
-    let zero = RwSignal::new("3".to_string());
-    let tp = RwSignal::new("1".to_string());
-    let recompute = RwSignal::new("full".to_string());
+    let zero = RwSignal::new(ZeroStage::Three);
+    let tp = RwSignal::new(Degree::One);
+    let recompute = RwSignal::new(Recompute::Full);
     let states = RwSignal::new(String::new());
     let activations = RwSignal::new(String::new());
     let checked = RwSignal::new(None::<DecisionOne>);
-    let current = move || {
-        decision_one_config(
-            zero.with(|z| z.parse().unwrap_or(3)),
-            tp.with(|t| t.parse().unwrap_or(1)),
-            recompute.with(|r| recompute_of(r)),
-        )
-    };
+    let current = move || decision_one_config(zero.get().get(), tp.get().get(), recompute.get());
     let dp = move || derived_dp(&current());
     let verdict = move || {
         let lang = lang.get();
@@ -222,11 +217,10 @@ pub fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
                 </p>
                 <div class="form-row">
                     <SelectField id="decision-1-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
-                        options=vec![("0", "0：不切", "0: none"), ("1", "1：切优化器状态", "1: optimizer states"), ("2", "2：再切梯度", "2: + gradients"), ("3", "3：再切参数", "3: + parameters")] />
-                    <SelectField id="decision-1-tp" label_zh="TP" label_en="TP" value=tp
-                        options=vec![("1", "1", "1"), ("2", "2", "2"), ("4", "4", "4"), ("8", "8", "8")] />
+                        choices=choices::zero_explained() />
+                    <SelectField id="decision-1-tp" label_zh="TP" label_en="TP" value=tp choices=choices::degrees() />
                     <SelectField id="decision-1-recompute" label_zh="激活重计算" label_en="Activation recompute" value=recompute
-                        options=vec![("full", "全量", "full"), ("selective", "选择性", "selective"), ("none", "不重计算", "none")] />
+                        choices=choices::recompute() />
                     <p class="derived-value"><T zh="DP（推出）" en="DP (derived)" />" = " <output data-testid="decision-1-dp">{dp}</output></p>
                 </div>
                 <div class="form-row">
@@ -248,7 +242,7 @@ pub fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parallel_core::{evaluate, Recompute};
+    use parallel_core::evaluate;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {

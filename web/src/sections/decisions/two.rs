@@ -6,6 +6,7 @@ use parallel_core::traffic::heaviest;
 use parallel_core::{Bubble, Dim, Link, Memory, PlanConfig, Traffic};
 
 use super::check::*;
+use super::choices::{self, Degree, ZeroStage};
 use super::fields::*;
 use crate::error_text::rejected;
 use crate::format;
@@ -112,22 +113,6 @@ fn problems(lang: Lang, check: &DecisionTwo) -> Vec<String> {
         );
     }
     problems
-}
-
-/// A select's options: "choose" first, then each of `values` as `id` writes it, named in both
-/// languages by `name`.
-fn choices<V: Copy>(
-    values: &[V],
-    id: fn(V) -> &'static str,
-    name: fn(Lang, V) -> &'static str,
-) -> Vec<(&'static str, &'static str, &'static str)> {
-    std::iter::once(("", "请选择", "choose"))
-        .chain(
-            values
-                .iter()
-                .map(|&v| (id(v), name(Lang::Zh, v), name(Lang::En, v))),
-        )
-        .collect()
 }
 
 /// The student's plan in one line.
@@ -292,30 +277,30 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
 #[component]
 pub fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
     let lang = use_lang();
-    let tp = RwSignal::new("8".to_string());
-    let pp = RwSignal::new("8".to_string());
-    let zero = RwSignal::new("1".to_string());
+    let tp = RwSignal::new(Degree::Eight);
+    let pp = RwSignal::new(Degree::Eight);
+    let zero = RwSignal::new(ZeroStage::One);
     let micro_batches = RwSignal::new("8".to_string());
-    let heaviest = RwSignal::new(String::new());
+    let heaviest = RwSignal::new(None::<Dim>);
     let bytes = RwSignal::new(String::new());
-    let link = RwSignal::new(String::new());
+    let link = RwSignal::new(None::<Link>);
     let threshold = RwSignal::new(String::new());
     let checked = RwSignal::new(None::<DecisionTwo>);
     let answer = move || DecisionTwoAnswer {
-        tp: tp.with(|t| t.parse().unwrap_or(8)),
-        pp: pp.with(|p| p.parse().unwrap_or(1)),
-        zero: zero.with(|z| z.parse().unwrap_or(1)),
+        tp: tp.get().get(),
+        pp: pp.get().get(),
+        zero: zero.get().get(),
         micro_batches: micro_batches.get_untracked(),
-        heaviest: heaviest.with(|h| dim_of(h)),
+        heaviest: heaviest.get(),
         bytes: bytes.get_untracked(),
-        link: link.with(|l| link_of(l)),
+        link: link.get(),
         threshold: threshold.get_untracked(),
     };
     let dp = move || {
         let config = decision_two_config(
-            tp.with(|t| t.parse().unwrap_or(8)),
-            pp.with(|p| p.parse().unwrap_or(1)),
-            zero.with(|z| z.parse().unwrap_or(1)),
+            tp.get().get(),
+            pp.get().get(),
+            zero.get().get(),
             PlanConfig::lesson_64_gpus().micro_batches,
         );
         derived_dp(&config)
@@ -333,14 +318,6 @@ pub fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
     let validate_gb: fn(&str) -> Result<(), InputError> = |text| parse_gb(text).map(|_| ());
     let validate_percent: fn(&str) -> Result<(), InputError> =
         |text| parse_percent(text, DEFAULT_BUBBLE_THRESHOLD).map(|_| ());
-    let degrees = || {
-        vec![
-            ("1", "1", "1"),
-            ("2", "2", "2"),
-            ("4", "4", "4"),
-            ("8", "8", "8"),
-        ]
-    };
     view! {
         <form class="decision" data-testid="decision-2" aria-labelledby="decision-2-title" novalidate
             on:submit=move |ev| {
@@ -356,19 +333,19 @@ pub fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
                        en="TP goes up to 8 (one machine). DP follows as 64 ÷ (TP × PP). Name the heaviest dimension, how many GB it sends per card per step and whether it runs over NVLink or IB; then pick an m that keeps the bubble (p−1)/m under a threshold you accept (10% if left empty)." />
                 </p>
                 <div class="form-row">
-                    <SelectField id="decision-2-tp" label_zh="TP" label_en="TP" value=tp options=degrees() />
-                    <SelectField id="decision-2-pp" label_zh="PP" label_en="PP" value=pp options=degrees() />
+                    <SelectField id="decision-2-tp" label_zh="TP" label_en="TP" value=tp choices=choices::degrees() />
+                    <SelectField id="decision-2-pp" label_zh="PP" label_en="PP" value=pp choices=choices::degrees() />
                     <SelectField id="decision-2-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
-                        options=vec![("0", "0", "0"), ("1", "1", "1"), ("2", "2", "2"), ("3", "3", "3")] />
+                        choices=choices::zero_bare() />
                     <p class="derived-value"><T zh="DP（推出）" en="DP (derived)" />" = " <output data-testid="decision-2-dp">{dp}</output></p>
                     <NumberField id="decision-2-m" label_zh="每步 micro-batch 数 m" label_en="Micro-batches per step m" unit="" example="32" value=micro_batches validate=validate_m />
                 </div>
                 <div class="form-row">
                     <SelectField id="decision-2-heaviest" label_zh="通信最重的一维" label_en="Heaviest dimension" value=heaviest
-                        options=choices(&[Dim::Tp, Dim::Pp, Dim::Dp], Dim::as_str, vocab::dim) />
+                        choices=choices::heaviest() />
                     <NumberField id="decision-2-bytes" label_zh="它每卡每步发送" label_en="Its bytes per card per step" unit="GB" example="12.3" value=bytes validate=validate_gb />
                     <SelectField id="decision-2-link" label_zh="它走的链路" label_en="Its link" value=link
-                        options=choices(&[Link::NvLink, Link::InfiniBand], Link::as_str, vocab::link_where) />
+                        choices=choices::link() />
                     <NumberField id="decision-2-threshold" label_zh="可接受的气泡" label_en="Acceptable bubble" unit="%" example="10" value=threshold validate=validate_percent optional=true />
                 </div>
                 <div class="form-actions">

@@ -1,10 +1,26 @@
-//! The search panel's inputs as text, read into the one `PlanConfig` the core searches. No
-//! views here: every field is parsed by [`crate::input`], and a bad one is named.
+//! The search panel's inputs, read into the one `PlanConfig` the core searches. No views here:
+//! the model and the card are typed selects ([`models`], [`cards`]); every number field is
+//! parsed by [`crate::input`], and a bad one is named.
 
 use parallel_core::hardware::Hardware;
 use parallel_core::{ModelChoice, PlanConfig, Preset};
 
+use crate::components::choices::Choices;
+use crate::components::controls::card_options;
 use crate::input::{parse_number, parse_whole, InputError};
+
+/// The model select's options: the presets by name, spelled by their ids.
+pub fn models() -> Choices<Preset> {
+    Choices::named(&Preset::ALL, Preset::id, |p| (p.name(), p.name()))
+}
+
+/// The card select's options: the grid's card picker's, spelled by their config words.
+pub fn cards() -> Choices<Hardware> {
+    Choices {
+        list: card_options(),
+        id: Hardware::as_str,
+    }
+}
 
 /// One input of the panel: its test id (also its element id), its names, an example, and
 /// how its text reads.
@@ -150,12 +166,12 @@ pub fn check(id: &str, text: &str) -> Result<(), InputError> {
         .map_or(Ok(()), |f| (f.check)(text))
 }
 
-/// The config to search from the model id, the card preset's id and the fields' texts (in
-/// [`FIELDS`] order; the card fields given there win over the preset's), or every field that
-/// does not read, with its problem.
+/// The config to search from the model, the card preset and the fields' texts (in [`FIELDS`]
+/// order; the card fields given there win over the preset's), or every field that does not
+/// read, with its problem.
 pub fn config_of(
-    model: &str,
-    hardware: &str,
+    model: Preset,
+    card: Hardware,
     texts: &[String; FIELDS.len()],
 ) -> Result<PlanConfig, Vec<(&'static str, InputError)>> {
     let mut values = [0.0; FIELDS.len()];
@@ -169,12 +185,7 @@ pub fn config_of(
     if !problems.is_empty() {
         return Err(problems);
     }
-    let preset = Preset::ALL
-        .into_iter()
-        .find(|p| p.id() == model)
-        .unwrap_or(Preset::Qwen38_27b);
     // A card field left as the picker wrote it is the preset's own value, to the bit.
-    let card = Hardware::from_id(hardware).unwrap_or_default();
     let written = card_texts(card);
     for (i, exact) in card_values(card).into_iter().enumerate() {
         if texts[FIRST_CARD_FIELD + i].trim() == written[i] {
@@ -184,7 +195,7 @@ pub fn config_of(
     // Whole numbers were checked by parse_whole: the casts are exact.
     let [gpus, gpn, seq, batch, memory, nvlink, ib, tflops] = values;
     Ok(PlanConfig {
-        model: ModelChoice::Preset(preset),
+        model: ModelChoice::Preset(model),
         gpus: gpus as u32,
         gpus_per_node: gpn as u32,
         seq_len: seq as u32,
@@ -193,7 +204,7 @@ pub fn config_of(
         nvlink_gbps: nvlink,
         ib_gbps: ib,
         gpu_tflops: tflops,
-        ..PlanConfig::on(Hardware::from_id(hardware).unwrap_or_default())
+        ..PlanConfig::on(card)
     })
 }
 
@@ -241,19 +252,19 @@ mod tests {
 
     #[test]
     fn the_defaults_read_as_the_lab_s_card() {
-        let config = config_of("qwen3.8-27b", DEFAULT_CARD.as_str(), &defaults()).unwrap();
+        let config = config_of(Preset::Qwen38_27b, DEFAULT_CARD, &defaults()).unwrap();
         assert_eq!(
             (config.gpus, config.gpus_per_node, config.seq_len),
             (64, 8, 4096)
         );
         assert_eq!(config.global_batch, Some(256));
         assert_eq!(config.gpu_tflops, PlanConfig::on(DEFAULT_CARD).gpu_tflops);
-        let mixtral = config_of("mixtral-8x7b", DEFAULT_CARD.as_str(), &defaults()).unwrap();
+        let mixtral = config_of(Preset::Mixtral8x7b, DEFAULT_CARD, &defaults()).unwrap();
         assert_eq!(mixtral.model, ModelChoice::Preset(Preset::Mixtral8x7b));
         // A card preset with its own texts is the preset's plan.
         let mut texts = defaults();
         texts[FIRST_CARD_FIELD..].clone_from_slice(&card_texts(Hardware::H100));
-        let h100 = config_of("qwen3.8-27b", "h100-sxm", &texts).unwrap();
+        let h100 = config_of(Preset::Qwen38_27b, Hardware::H100, &texts).unwrap();
         assert_eq!(
             h100,
             PlanConfig {
@@ -267,10 +278,39 @@ mod tests {
         for card in Hardware::ALL {
             let mut texts = defaults();
             texts[FIRST_CARD_FIELD..].clone_from_slice(&card_texts(card));
-            let config = config_of("qwen3.8-27b", card.as_str(), &texts).unwrap();
+            let config = config_of(Preset::Qwen38_27b, card, &texts).unwrap();
             assert_eq!(config.gpu_tflops, PlanConfig::on(card).gpu_tflops, "{card}");
         }
         assert_eq!(card_texts(Hardware::Mi300x)[3], "980.55");
+    }
+
+    #[test]
+    fn every_model_and_card_reads_back_and_travels_through_the_link() {
+        use crate::components::choices::testing::assert_round_trips;
+        use parallel_core::link::{decode_plan, encode_plan, GridId};
+        assert_round_trips(&models());
+        assert_round_trips(&cards());
+        assert_eq!(models().values().collect::<Vec<_>>(), Preset::ALL);
+        assert_eq!(cards().values().collect::<Vec<_>>(), Hardware::ALL);
+        for model in models().values() {
+            for card in cards().values() {
+                let mut texts = defaults();
+                texts[FIRST_CARD_FIELD..].clone_from_slice(&card_texts(card));
+                let config = config_of(model, card, &texts).unwrap();
+                assert_eq!(
+                    (config.model.clone(), config.hardware),
+                    (ModelChoice::Preset(model), card)
+                );
+                // A plan of the search loaded into a grid keeps its model and card in the link.
+                let (decoded, _) =
+                    decode_plan(&encode_plan(&config, GridId::SixtyFour), GridId::SixtyFour);
+                assert_eq!(
+                    (decoded.model, decoded.hardware, decoded.gpu_tflops),
+                    (config.model, card, config.gpu_tflops),
+                    "{model:?} on {card:?}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -280,7 +320,7 @@ mod tests {
         texts[3] = "abc".into();
         texts[4] = "-80".into();
         texts[7] = "".into();
-        let problems = config_of("qwen3.8-27b", "lesson", &texts).unwrap_err();
+        let problems = config_of(Preset::Qwen38_27b, Hardware::Lesson, &texts).unwrap_err();
         let ids: Vec<&str> = problems.iter().map(|(id, _)| *id).collect();
         assert_eq!(
             ids,

@@ -28,10 +28,13 @@ const HEADS: &[(&str, &str, bool)] = &[
 
 /// A measured or lab figure as the table writes it (as the CLI's table does): seconds or bytes.
 pub fn figure_text(value: f64, unit: Unit) -> String {
-    match unit {
-        Unit::Bytes => Show::Bytes.write(value),
-        _ => Show::Seconds.write(value),
-    }
+    let show = match unit {
+        Unit::Bytes => Show::Bytes,
+        Unit::Seconds => Show::Seconds,
+        Unit::Ratio => Show::Percent,
+        Unit::Count | Unit::TokensPerSecond => Show::Count,
+    };
+    show.write(value)
 }
 
 /// The notes under the table: one per distinct note, named by the first row it explains (as

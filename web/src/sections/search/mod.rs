@@ -46,24 +46,22 @@ pub const SETTLE_MS: u64 = 400;
 #[component]
 pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
     let lang = use_lang();
-    let model = RwSignal::new(Preset::Qwen38_27b.id().to_string());
-    let hardware = RwSignal::new(form::DEFAULT_CARD.as_str().to_string());
+    let model = RwSignal::new(Preset::Qwen38_27b);
+    let hardware = RwSignal::new(form::DEFAULT_CARD);
     let texts: [RwSignal<String>; FIELDS.len()] = defaults().map(RwSignal::new);
     // Picking a card writes its numbers into the card fields, which stay editable.
-    Effect::new(move |previous: Option<String>| {
-        let id = hardware.get();
-        if previous.is_some_and(|p| p != id) {
-            if let Some(card) = Hardware::from_id(&id) {
-                for (field, text) in texts[FIRST_CARD_FIELD..].iter().zip(card_texts(card)) {
-                    field.set(text);
-                }
+    Effect::new(move |previous: Option<Hardware>| {
+        let card = hardware.get();
+        if previous.is_some_and(|p| p != card) {
+            for (field, text) in texts[FIRST_CARD_FIELD..].iter().zip(card_texts(card)) {
+                field.set(text);
             }
         }
-        id
+        card
     });
     let config = Memo::new(move |_| {
         let values = texts.map(|t| t.get());
-        config_of(&model.get(), &hardware.get(), &values).ok()
+        config_of(model.get(), hardware.get(), &values).ok()
     });
     let status = RwSignal::new(Status::Idle);
     // Bumped by every input change and every start: a slice of an older run sees a newer
@@ -160,10 +158,6 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         crate::scroll::bring_into_view(format!("[data-testid=\"{section}\"]"));
     });
 
-    let model_options: Vec<(&'static str, &'static str, &'static str)> = Preset::ALL
-        .iter()
-        .map(|p| (p.id(), p.name(), p.name()))
-        .collect();
     let fields = FIELDS
         .iter()
         .zip(texts)
@@ -184,9 +178,8 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
                 {move || results::text::LEAD.fill(lang.get(), &[("safe", &format::safe_share())])}
             </p>
             <div class="search-form decision-form">
-                <SelectField id="search-model" label_zh="模型" label_en="Model" options=model_options value=model />
-                <SelectField id="search-hardware" label_zh="卡型" label_en="Card"
-                    options=crate::components::controls::hardware_options() value=hardware />
+                <SelectField id="search-model" label_zh="模型" label_en="Model" choices=form::models() value=model />
+                <SelectField id="search-hardware" label_zh="卡型" label_en="Card" choices=form::cards() value=hardware />
                 {fields}
                 <button type="button" data-testid="search-run" disabled=running on:click=move |_| run_now()>
                     <T zh="搜索" en="Search" />
