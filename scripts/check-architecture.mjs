@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // Holds ARCHITECTURE.md to the tree it describes (run by scripts/test.sh; no build, < 1 s):
 //   1. The API boundary names exactly the core's public modules (`pub mod` in its lib.rs).
-//   2. Each code map (core, CLI, page) names every module its crate root declares, and each
-//      module it names exists (`x` as src/x.rs or src/x/, `x/` as src/x/).
+//   2. Each code map (core, CLI, page) names every module of its crate, nested ones included
+//      (each `mod x;` reached from the crate root, less test modules), and each module it
+//      names exists (`x` as src/x.rs or src/x/, `x/` as src/x/). A map's module lines are list
+//      items (`- \`a\`, \`b/\`: …`, the modules before the first colon) or the rows of a
+//      `| module | … |` table; a nested module is named by its path (`sections/cluster`,
+//      `link/{state,change}`) or by its name on its parent's line (`- \`link/\`: \`state\`, …`).
 //   3. Each file path in backticks exists: `dir/file.ext`, `{a,b}.rs` and `dir/{a,b}` expanded,
-//      read from the root, the core's or the page's src/, scripts/ or assets/ (`BASES`) and,
-//      inside a code map, first from that crate (src/ first) and the modules its row names.
+//      read from the root, the core's or the page's src/, scripts/ or assets/ (`BASES`), from
+//      a folder its list item names (`crates/parallel-cli/tests/`: `hostile.rs`) and, inside a
+//      code map, first from that crate (src/ first) and the modules its line names.
 //   4. Each Rust path in backticks (`Plan::cards_memory`, `memory::ledger`), in ARCHITECTURE.md
 //      and docs/formulas.md, names an item defined in the core, the CLI or the page (`SOURCES`):
 //      its last segment is a `fn`, type, constant, module, field or variant there, and a
@@ -25,6 +30,15 @@
 //      docs/SPEC.md itself must not point outside the repository (`../`, `/work/`, `seeds/`),
 //      each repository path it gives in backticks (`crates/…`, `web/…`, `tests/…`,
 //      `scripts/…`, `docs/…`, `assets/…`) must exist, and each section heading appears once.
+//   6. The document stays a map one reads: under `MAX_WORDS` (2,500) words as `wc -w` counts
+//      them, and no table cell or list item over `MAX_CELL_WORDS` (40).
+//   7. The "where is X" table (`WHERE`): each row is a figure or control with its test ids,
+//      then the core's `file` and the names that compute it, then the page's `file` and the
+//      names that draw it (`memory.rs` `Plan::memory` | `components/figures.rs`
+//      `MemoryFigure`). Each file exists (read from its column's src/, else the root), each
+//      name is defined in the file named before it, the page's column names a file, and each
+//      test id is written, outside comments, in one of the row's files (`"mem-total"`; for
+//      `traffic-<dim>`, `"traffic-`).
 // A failure names the line of the document (for 5, file:line and the citation) and what is
 // wrong with it.
 //
@@ -37,7 +51,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The code maps: a `### ` heading of ARCHITECTURE.md, its folder and, for a crate, its root
- * file (whose modules its table must name). */
+ * file (whose modules, nested ones included, its map must name). */
 const MAPS = [
   { heading: '### `crates/parallel-core`', crate: 'crates/parallel-core', root: 'src/lib.rs' },
   { heading: '### `crates/parallel-cli`', crate: 'crates/parallel-cli', root: 'src/lib.rs' },
@@ -69,6 +83,75 @@ export function declaredModules(source) {
   }
   return mods;
 }
+
+/** Every module of a crate, as paths from its src/ (`charts/stages/series`): each `mod x;`
+ * reached from `rootFile`, less test modules (`mod tests;`, or under `#[cfg(test)]`). */
+export function moduleTree(rootFile) {
+  const out = [];
+  const walk = (file, prefix) => {
+    const text = readFileSync(file, 'utf8');
+    const base = path.basename(file);
+    const dir = base === 'mod.rs' || base === 'lib.rs' ? path.dirname(file) : file.replace(/\.rs$/, '');
+    for (const m of text.matchAll(/^(\s*#\[cfg\(test\)\]\s*\n)?\s*(?:pub(?:\([a-z]+\))?\s+)?mod\s+([a-z_][a-z0-9_]*)\s*;/gm)) {
+      if (m[1] || m[2] === 'tests') continue;
+      const name = prefix ? `${prefix}/${m[2]}` : m[2];
+      out.push(name);
+      const child = [path.join(dir, `${m[2]}.rs`), path.join(dir, m[2], 'mod.rs')].find((f) => existsSync(f));
+      if (child) walk(child, name);
+    }
+  };
+  if (existsSync(rootFile)) walk(rootFile, '');
+  return out;
+}
+
+/** A token as the module path it names: braces expanded, `src/`, `/mod.rs`, `.rs` and a
+ * trailing `/` taken off (`charts/stages/` and `charts/stages/mod.rs` are `charts/stages`). */
+const asModules = (token) =>
+  expand(token).map((t) => t.replace(/^src\//, '').replace(/(\/mod)?\.rs$/, '').replace(/\/$/, ''));
+
+/** The backticked tokens of a text. */
+const ticked = (text) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+
+/** A table row's cells (its outer pipes dropped; a `|` inside backticks is no separator). */
+export function cells(line) {
+  const out = [''];
+  let code = false;
+  for (const ch of line.trim().replace(/^\|/, '').replace(/\|$/, '')) {
+    if (ch === '`') code = !code;
+    if (ch === '|' && !code) out.push('');
+    else out[out.length - 1] += ch;
+  }
+  return out.map((c) => c.trim());
+}
+
+/** For each line of a list item (`- …` and the indented lines that continue it), the item's
+ * whole text; `null` for other lines and inside code blocks. */
+export function listItems(lines) {
+  const out = lines.map(() => null);
+  let fence = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].startsWith('```')) fence = !fence;
+    if (fence || !/^\s*[-*] /.test(lines[i])) continue;
+    let j = i + 1;
+    while (j < lines.length && /^\s+\S/.test(lines[j]) && !/^\s*[-*] /.test(lines[j])) j++;
+    const text = lines.slice(i, j).join(' ');
+    for (let k = i; k < j; k++) out[k] = text;
+    i = j - 1;
+  }
+  return out;
+}
+
+/** Words as `wc -w` counts them. */
+const words = (text) => text.split(/\s+/).filter(Boolean).length;
+
+/** The document stays a map one reads: fewer than `MAX_WORDS` words, and no table cell or
+ * list item over `MAX_CELL_WORDS`. */
+export const MAX_WORDS = 2500;
+export const MAX_CELL_WORDS = 40;
+
+/** The "where is X" table: its heading, and where each column's paths are read from (the
+ * first column holds test ids, the others `path` then the names defined in it). */
+export const WHERE = { heading: '## Where is X', bases: [null, 'crates/parallel-core/src', 'web/src'] };
 
 /** Every problem of the document `doc` against the tree at `root`, as `line N: what`. */
 export function check(root, doc) {
@@ -105,7 +188,25 @@ export function check(root, doc) {
     }
   }
 
-  // 2. The code maps' tables: first column, module names.
+  // 2. The code maps. A module line is a list item `- \`a\`, \`b/\`: …` (its modules: the
+  //    tokens before the first colon) or a row of a `| module | … |` table (its first column).
+  //    Each module it names exists. Each module the crate root declares leads a module line;
+  //    each nested one is named by its path (`sections/cluster`, `link/{state,change}`)
+  //    anywhere in the map, or by its name on its parent's module line (`- \`link/\`: \`state\``).
+  const items = listItems(lines);
+  const leads = lines.map(() => []);
+  let moduleTable = false;
+  lines.forEach((line, i) => {
+    if (!mapOf[i] || mapOf[i] !== mapOf[i - 1]) moduleTable = false;
+    if (!mapOf[i]) return;
+    const row = line.match(/^\|([^|]*)\|/);
+    if (!row) moduleTable = false;
+    else if (/^\s*-+\s*$/.test(row[1])) return;
+    else if (!/`/.test(row[1])) moduleTable = row[1].trim() === 'module';
+    else if (moduleTable) leads[i] = ticked(row[1]);
+    const item = line.match(/^\s*- ((?:[^`:]|`[^`]*`)*):/);
+    if (item) leads[i] = ticked(item[1]);
+  });
   for (const m of MAPS) {
     const start = lines.findIndex((l) => l.trim() === m.heading);
     if (!m.root) continue;
@@ -115,48 +216,42 @@ export function check(root, doc) {
     }
     const src = path.join(root, m.crate, 'src');
     const named = new Set();
-    let moduleTable = false;
+    const leading = new Set();
     for (let i = start + 1; i < lines.length && mapOf[i] === m; i++) {
-      const row = lines[i].match(/^\|([^|]*)\|/);
-      if (!row) {
-        moduleTable = false;
-        continue;
-      }
-      if (/^\s*-+\s*$/.test(row[1])) continue;
-      if (!/`/.test(row[1])) {
-        moduleTable = row[1].trim() === 'module';
-        continue;
-      }
-      if (!moduleTable) continue;
-      for (const [, token] of row[1].matchAll(/`([^`]+)`/g)) {
-        const name = token.replace(/\/$/, '');
-        named.add(name);
-        const isDir = token.endsWith('/');
-        const found = isDir
+      for (const token of ticked(lines[i])) asModules(token).forEach((name) => named.add(name));
+      const parents = leads[i].flatMap((token) => expand(token).map((t) => [t, asModules(t)[0]]));
+      for (const [token, name] of parents) {
+        leading.add(name);
+        const found = token.endsWith('/')
           ? existsSync(path.join(src, name))
           : existsSync(path.join(src, `${name}.rs`)) || existsSync(path.join(src, name, 'mod.rs'));
         if (!found) at(i, `\`${token}\`: no such module in ${m.crate}/src`);
+        for (const child of ticked(items[i] ?? lines[i])) asModules(child).forEach((c) => named.add(`${name}/${c}`));
       }
     }
-    const crateRoot = path.join(root, m.crate, m.root);
-    if (!existsSync(crateRoot)) continue;
-    for (const name of declaredModules(readFileSync(crateRoot, 'utf8')).keys()) {
-      if (!named.has(name)) at(start, `the code map of ${m.crate} leaves out its module \`${name}\``);
+    for (const name of moduleTree(path.join(root, m.crate, m.root))) {
+      if (!(name.includes('/') ? named : leading).has(name)) {
+        at(start, `the code map of ${m.crate} leaves out its module \`${name}\``);
+      }
     }
   }
 
-  // 3. File paths in backticks.
+  // 3. File paths in backticks. A list item's paths may also be read inside the folders it
+  //    names (`crates/parallel-core/tests/`: `links.rs`).
+  const where = lines.findIndex((l) => l.trim() === WHERE.heading);
+  const inWhere = (i) => where >= 0 && i > where && !lines.slice(where + 1, i + 1).some((l) => l.startsWith('## '));
   lines.forEach((line, i) => {
-    // A table row's paths may also be read inside the modules its first column names.
+    if (inWhere(i) && line.startsWith('|')) return; // the "where is X" check reads its own rows
+    // A module line's paths may also be read inside the modules it names.
     const rowModules = mapOf[i]
-      ? [...(line.match(/^\|([^|]*)\|/)?.[1] ?? '').matchAll(/`([^`]+)`/g)].map((r) =>
-          path.join(mapOf[i].crate, 'src', r[1].replace(/\/$/, '')))
+      ? leads[i].map((token) => path.join(mapOf[i].crate, 'src', token.replace(/\/$/, '')))
       : [];
+    const folders = items[i] ? ticked(items[i]).filter((t) => t.endsWith('/')) : [];
     for (const [, token] of line.matchAll(/`([^`\s]+)`/g)) {
       if (!FILE.test(token.replace(/[{}]/g, '')) || GENERIC.has(token)) continue;
       const bases = mapOf[i]
-        ? [path.join(mapOf[i].crate, 'src'), mapOf[i].crate, ...rowModules, ...BASES]
-        : BASES;
+        ? [path.join(mapOf[i].crate, 'src'), mapOf[i].crate, ...rowModules, ...folders, ...BASES]
+        : [...folders, ...BASES];
       for (const file of expand(token)) {
         if (!bases.some((b) => existsSync(path.join(root, b, file)))) {
           at(i, `\`${file}\` does not exist${mapOf[i] ? ` (in ${mapOf[i].crate} or the root)` : ''}`);
@@ -164,6 +259,91 @@ export function check(root, doc) {
       }
     }
   });
+
+  // 6. Its size: under MAX_WORDS words, no table cell or list item over MAX_CELL_WORDS.
+  const total = words(doc);
+  if (total >= MAX_WORDS) at(0, `${total} words: a map a newcomer reads stays under ${MAX_WORDS}`);
+  lines.forEach((line, i) => {
+    if (line.startsWith('|')) {
+      cells(line).forEach((cell, k) => {
+        const n = words(cell);
+        if (n > MAX_CELL_WORDS) at(i, `column ${k + 1} has ${n} words (at most ${MAX_CELL_WORDS} a cell)`);
+      });
+    } else if (items[i] && /^\s*[-*] /.test(line)) {
+      const n = words(items[i].replace(/^\s*[-*] /, ''));
+      if (n > MAX_CELL_WORDS) at(i, `a list item of ${n} words (at most ${MAX_CELL_WORDS})`);
+    }
+  });
+
+  // 7. The "where is X" table.
+  problems.push(...checkWhere(root, lines).map(([i, what]) => `ARCHITECTURE.md line ${i + 1}: ${what}`));
+  return problems;
+}
+
+/** A Rust file's text without its comment lines (`//`, `///`, `//!`). */
+const code = (text) => text.split('\n').filter((l) => !/^\s*\/\//.test(l)).join('\n');
+
+/**
+ * The "where is X" table against the tree: each row names a figure or control with its test
+ * ids (`mem-total`; `traffic-<dim>` for ids written with a part filled in), then the core's
+ * file and functions that compute it and the page's that draw it: `path` `name`, `name`;
+ * `path` `name`. Each path exists (read from its column's base, else from the root), each
+ * name is defined in the file before it (`Plan::memory`: a `fn memory` there), the page's
+ * column names a file, and each test id is written in one of the row's files (outside
+ * comments) as `"id"`, or `"prefix` for `prefix<part>`. Returns `[line index, what]`.
+ */
+export function checkWhere(root, lines) {
+  const problems = [];
+  const start = lines.findIndex((l) => l.trim() === WHERE.heading);
+  if (start < 0) return [[0, `no "${WHERE.heading}" section`]];
+  let rows = 0;
+  for (let i = start + 1; i < lines.length && !lines[i].startsWith('## '); i++) {
+    if (!lines[i].startsWith('|')) continue;
+    const row = cells(lines[i]);
+    rows += 1;
+    if (rows <= 2) continue; // its header and the line under it
+    if (row.length !== WHERE.bases.length) {
+      problems.push([i, `a row of ${row.length} columns, not ${WHERE.bases.length} (X, computed, drawn)`]);
+      continue;
+    }
+    const files = [];
+    row.forEach((cell, k) => {
+      const base = WHERE.bases[k];
+      if (!base) return;
+      let file = null;
+      for (const token of ticked(cell)) {
+        if (FILE.test(token.replace(/[{}]/g, ''))) {
+          // `a/{b,c}.rs` names two files; a name after it is defined in one of them.
+          file = [];
+          for (const one of expand(token)) {
+            const found = [path.join(base, one), one].find((f) => existsSync(path.join(root, f)));
+            if (!found) problems.push([i, `\`${one}\` does not exist (in ${base} or the root)`]);
+            else file.push({ file: found, text: readFileSync(path.join(root, found), 'utf8') });
+          }
+          files.push(...file);
+          if (file.length === 0) file = null;
+        } else if (!file) {
+          if (!problems.some(([j]) => j === i)) problems.push([i, `\`${token}\` names no file before it`]);
+        } else {
+          const name = token.replace(/\(.*\)$/, '').split('::').at(-1);
+          if (!defined(file, name)) problems.push([i, `\`${token}\` is not defined in ${file.map((f) => f.file).join(' or ')}`]);
+        }
+      }
+    });
+    if (!ticked(row[WHERE.bases.length - 1]).some((t) => FILE.test(t.replace(/[{}]/g, '')))) {
+      problems.push([i, `no file of ${WHERE.bases.at(-1)} draws "${row[0]}"`]);
+      continue;
+    }
+    const ids = ticked(row[0]);
+    if (ids.length === 0) problems.push([i, `"${row[0]}" gives no test id`]);
+    for (const id of ids) {
+      const written = id.includes('<') ? `"${id.slice(0, id.indexOf('<'))}` : `"${id}"`;
+      if (files.length > 0 && !files.some((f) => code(f.text).includes(written))) {
+        problems.push([i, `the test id \`${id}\` is in none of ${files.map((f) => f.file).join(', ')}`]);
+      }
+    }
+  }
+  if (rows <= 2) problems.push([start, 'the "where is X" table has no rows']);
   return problems;
 }
 
@@ -393,29 +573,56 @@ function selfTest() {
     writeFileSync(path.join(dir, file), text);
   };
   write('crates/parallel-core/src/lib.rs', 'pub mod alpha;\nmod beta;\n');
-  write('crates/parallel-core/src/alpha.rs', '');
-  write('crates/parallel-core/src/beta/mod.rs', '');
+  write('crates/parallel-core/src/beta/mod.rs', 'mod inner;\n#[cfg(test)]\nmod checked;\nmod tests;\n');
+  write('crates/parallel-core/src/beta/inner.rs', '');
   write('crates/parallel-cli/src/lib.rs', 'mod gamma;\n');
-  write('crates/parallel-cli/src/gamma.rs', '');
   write('web/src/lib.rs', 'pub mod delta;\n');
-  write('web/src/delta/mod.rs', '');
+  write('web/src/delta/mod.rs', 'pub(crate) mod view;\n');
+  write('web/src/delta/view.rs', [
+    '// data-testid="delta-commented"',
+    'pub fn DeltaView() { let _ = ("delta-figure", format!("delta-{}", 1)); }',
+    'pub fn delta_row() {}',
+  ].join('\n'));
   write('scripts/x.sh', '');
   write('crates/parallel-core/src/alpha.rs', 'pub struct Alpha { pub width: u32 }\nimpl Alpha {\n    pub fn reach(&self) -> u32 { 1 }\n}\n');
   write('crates/parallel-cli/src/gamma.rs', 'pub struct Gamma;\nimpl Gamma {\n    pub fn turn(&self) {}\n}\npub fn turn() {}\n');
+  // The core's map as a table, the page's as a list (its nested module named on its parent's
+  // line); beta's test modules need no naming.
   const clean = [
     '# A', 'See `scripts/x.sh`.',
-    '### `crates/parallel-core`', '| module | holds |', '|---|---|', '| `alpha` | `alpha.rs` |', '| `beta/` | b |',
+    '### `crates/parallel-core`', '| module | holds |', '|---|---|', '| `alpha` | `alpha.rs` |', '| `beta/` | b, `beta/inner` |',
     '### `crates/parallel-cli`', '| module | holds |', '|---|---|', '| `gamma` | `src/gamma.rs` |',
-    '### `web/`', '| module | holds |', '|---|---|', '| `delta/` | `delta/mod.rs` |',
+    '### `web/`', '- `delta/`: `delta/mod.rs`, and `view`.',
     '## API boundary', 'Its public modules: `alpha` (`lib.rs` declares every other module private).',
+    '## Where is X', '| X | core | page |', '|---|---|---|',
+    '| reach `delta-figure`, `delta-<n>` | `alpha.rs` `Alpha::reach` | `delta/{mod,view}.rs` `DeltaView`, `delta_row` |',
   ].join('\n');
+  const cell = (n) => Array(n).fill('w').join(' ');
   const cases = [
     ['clean', clean, 0],
     ['a public module left out', clean.replace('`alpha` (`lib.rs`', '(`lib.rs`'), 1],
     ['a private module listed', clean.replace('`alpha` (', '`alpha`, `beta` ('), 1],
-    ['a module missing from a map', clean.replace('| `beta/` | b |', ''), 1],
+    ['a module missing from a map', clean.replace('| `beta/` | b, `beta/inner` |', ''), 2],
     ['a mapped module that does not exist', clean.replace('`gamma` |', '`gamma`, `epsilon` |'), 1],
     ['a path that does not exist', clean.replace('`scripts/x.sh`', '`scripts/{x,y}.sh`'), 1],
+    ['a module only mentioned, leading no line', clean.replace('| `beta/` | b, `beta/inner` |', '| `alpha` | `alpha.rs`, not `beta`, `beta/inner` |'), 1],
+    ['a nested module left out', clean.replace(', `beta/inner`', ''), 1],
+    ['a nested module left out of its parent\'s line', clean.replace('and `view`', 'and the view'), 1],
+    ['an indented module line', clean.replace('- `delta/`:', '  - `delta/`:'), 0],
+    ['a nested module named on its parent\'s next line', clean.replace(', and `view`.', ',\n  and `view`.'), 0],
+    ['a listed module that does not exist', clean.replace('- `delta/`:', '- `delta/`, `omega`:'), 1],
+    ['a cell of more than 40 words', clean.replace('| b, `beta/inner` |', `| ${cell(41)} \`beta/inner\` |`), 1],
+    ['a list item of more than 40 words', clean.replace('and `view`.', `and \`view\`,\n  ${cell(40)}.`), 1],
+    ['a document of 2,500 words', `${clean}\n\n${cell(2500)}`, 1],
+    ['no "where is X"', clean.replace('## Where is X', '## Elsewhere'), 1],
+    ['a where path that does not exist', clean.replace('`alpha.rs` `Alpha', '`alpha2.rs` `Alpha'), 1],
+    ['a name not in the file before it', clean.replace('`Alpha::reach`', '`Alpha::reach`, `turn`'), 1],
+    ['a name before any file', clean.replace('`alpha.rs` `Alpha::reach`', '`Alpha::reach` `alpha.rs`'), 1],
+    ['a row the page draws nowhere', clean.replace('| `delta/{mod,view}.rs` `DeltaView`, `delta_row` |', '| — |'), 1],
+    ['a row of two columns', clean.replace(' `alpha.rs` `Alpha::reach` |', ''), 1],
+    ['a test id in none of its files', clean.replace('`delta-figure`', '`delta-figures`'), 1],
+    ['a test id only in a comment', clean.replace('`delta-figure`', '`delta-commented`'), 1],
+    ['a row with no test id', clean.replace('`delta-figure`, `delta-<n>`', 'its reach'), 1],
   ];
   let ok = true;
   for (const [name, doc, expected] of cases) {

@@ -5,7 +5,8 @@
 #      scripts/check-modules.mjs             no import circle between the source files of the core
 #                                            or of the page, no web crate in the core
 #      scripts/check-architecture.mjs        ARCHITECTURE.md names every module and public module,
-#                                            and every file path it gives exists
+#                                            every file path, function and test id of its
+#                                            "where is X" table exists, under 2,500 words
 #      scripts/check-prose.mjs               numbers the core owns (80%, 50 MB, 4/3…) quoted from
 #                                            its constants, never written out in prose
 #      scripts/check-doc-tests.mjs           every test docs/formulas.md names exists
@@ -63,7 +64,8 @@ export CHROMEDRIVER
 stage "format (cargo fmt)" fmt.log cargo fmt --all --check
 # Import circles from `use`/`super::`/`mod` paths, read without a build (and the script's own
 # fixtures first), in the core and in the page.
-# Then ARCHITECTURE.md against the tree (its module lists, API boundary and file paths).
+# Then ARCHITECTURE.md against the tree (its module lists, API boundary, file paths, its "where
+# is X" table's files, functions and test ids, and its length).
 module_checks() {
     node scripts/check-modules.mjs --self-test &&
         node scripts/check-modules.mjs --strict crates/parallel-core/src --strict web/src \
