@@ -102,8 +102,6 @@ pub(crate) fn effective(gpu_tflops: f64, peak_tflops: f64, fastest: f64) -> Resu
     }
 }
 
-/// `value` if it is inside its field's bound; else [`PlanError::OutOfRange`] naming the field,
-/// the value and the range. A field without a bound passes.
 /// A given total `params`, `ratio` times its shape's matrix parameters, on a card whose
 /// kernels run at most `fastest` TFLOP/s: MFU counts the total's FLOPs while the layers run at
 /// the shape's, so `fastest · ratio` must stay at most `peak_tflops`.
@@ -130,6 +128,8 @@ pub(crate) fn params_at_peak(
     })
 }
 
+/// `value` if it is inside its field's bound; else [`PlanError::OutOfRange`] naming the field,
+/// the value and the range. A field without a bound passes.
 pub(crate) fn bounded(value: f64, field: Field) -> Result<f64, PlanError> {
     match bounds::bound(field) {
         Some(b) if !b.holds(value) => Err(PlanError::OutOfRange {

@@ -181,9 +181,10 @@ impl Plan {
             };
             bounded(value, field)?;
         }
-        let fastest = Kernels::of(c).map_or(c.gpu_tflops, |k| k.max_rate());
+        let kernels = Kernels::of(c);
+        let fastest = kernels.map_or(c.gpu_tflops, |k| k.max_rate());
         effective(c.gpu_tflops, c.peak_tflops, fastest)?;
-        if Kernels::apply_to(c) {
+        if kernels.is_some() {
             let field = match c.model {
                 ModelChoice::Inline(_) => Field::InlineModel(ModelField::Params),
                 _ => Field::Model,
