@@ -76,7 +76,7 @@
 
   var root = document.documentElement;
   var hash = location.hash;
-  // The wasm reads the fragment as location.hash less its `#` (web/src/permalink.rs).
+  // The wasm reads the fragment as location.hash less its `#` (web/src/state/permalink.rs).
   var fragment = hash.charAt(0) === '#' ? hash.slice(1) : hash;
   var onEmbed = root.getAttribute('data-entry') === 'embed';
   if (!onEmbed && widgetOf(fragment) !== null) {

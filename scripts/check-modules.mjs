@@ -11,9 +11,12 @@
 //      test modules are not: a test that imports back is a circle too.
 //   2. The core depends on no web crate: no leptos, web-sys, wasm-bindgen, js-sys, plotters,
 //      gloo … in any dependency table of its Cargo.toml (ARCHITECTURE.md's first invariant).
+//   3. The page's rooms (`--rooms DIR`, web/src): a file under `pages/<page>/` imports no other
+//      page's files; `kit/` and `state/` import no page (modules/rooms.mjs).
 //
 // Usage:
 //   node scripts/check-modules.mjs [--strict DIR]... [--warn DIR]... [--no-web-deps CARGO_TOML]...
+//                                  [--rooms DIR]...
 //   node scripts/check-modules.mjs --self-test
 //   node scripts/check-modules.mjs --graph DIR      (each file and the files it imports)
 // `--strict DIR` fails (exit 1) on any circle in DIR (a crate's src/); `--warn DIR` prints its
@@ -22,7 +25,7 @@
 // one with a web dependency) and fails unless each is caught.
 //
 // The checks live in scripts/modules/: rust-source.mjs (lexing), file-graph.mjs (the module
-// tree and its circles), manifest.mjs (web crates), run.mjs, self-test.mjs.
+// tree and its circles), manifest.mjs (web crates), rooms.mjs, run.mjs, self-test.mjs.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileGraph } from './modules/file-graph.mjs';
@@ -39,15 +42,18 @@ function main(argv) {
     return true;
   }
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const opts = { strict: [], warn: [], manifests: [] };
+  const opts = { strict: [], warn: [], manifests: [], rooms: [] };
   if (argv.length === 0) {
     opts.strict.push(path.join(repo, 'crates/parallel-core/src'));
     opts.warn.push(path.join(repo, 'web/src'));
+    opts.rooms.push(path.join(repo, 'web/src'));
     opts.manifests.push(path.join(repo, 'crates/parallel-core/Cargo.toml'));
   }
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[i + 1]];
-    const lists = { '--strict': opts.strict, '--warn': opts.warn, '--no-web-deps': opts.manifests };
+    const lists = {
+      '--strict': opts.strict, '--warn': opts.warn, '--no-web-deps': opts.manifests, '--rooms': opts.rooms,
+    };
     const list = lists[flag];
     if (!list || value === undefined) {
       console.error(`check-modules: unknown argument ${flag}; see this script's header`);

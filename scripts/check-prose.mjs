@@ -4,7 +4,7 @@
 // estimate's factors (FULL_RECOMPUTE_FACTOR "4/3", TP_FULL_RECOMPUTE_BYTES "3/2",
 // BACKWARD_SHARE "2/3"). This scans the shipped code of the core, the CLI and the page (comments
 // and each file's `#[cfg(test)]` tail left out) for those numbers written out, and fails with
-// file:line for each. The texts fill them in from the constants instead (web/src/format.rs,
+// file:line for each. The texts fill them in from the constants instead (web/src/kit/format.rs,
 // crates/parallel-cli/src/usage.rs).
 //
 //   node scripts/check-prose.mjs              scan the repository

@@ -5,7 +5,7 @@
 //   comments, indentation or blank lines;
 // - the source pages' HTML comments (notes for whoever edits index.html or embed.html) go;
 //   the text of scripts and styles is left to the two steps above.
-// The sources keep their comments (web/src/landing.rs runs landing.js's source under Node.js);
+// The sources keep their comments (web/src/state/landing.rs runs landing.js's source under Node.js);
 // only the copies in dist/ are shrunk. Trunk's own module script is left as it is. A script
 // with a backtick keeps its indentation (a template literal's text). Runs before
 // scripts/csp.mjs, which hashes the scripts and the style as shipped.

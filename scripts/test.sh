@@ -68,7 +68,7 @@ stage "format (cargo fmt)" fmt.log cargo fmt --all --check
 # is X" table's files, functions and test ids, and its length).
 module_checks() {
     node scripts/check-modules.mjs --self-test &&
-        node scripts/check-modules.mjs --strict crates/parallel-core/src --strict web/src \
+        node scripts/check-modules.mjs --strict crates/parallel-core/src --strict web/src --rooms web/src \
             --no-web-deps crates/parallel-core/Cargo.toml &&
         node scripts/check-architecture.mjs --self-test &&
         node scripts/check-architecture.mjs &&

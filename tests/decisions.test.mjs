@@ -1,4 +1,4 @@
-// Part four (web/src/sections/decisions.rs): the three decision forms, checked against the
+// Part four (web/src/pages/lesson/decisions/mod.rs): the three decision forms, checked against the
 // page's own core, and the TP bench run in the page. Every expected figure is a reference value
 // (SPEC §9 for the 8-GPU plans; the lesson's 75.2 GB / 12.5% for 64 cards, TP 8 × PP 2, m = 8;
 // 56.3 MiB for the small model), never one recomputed here; where the page shows a figure twice

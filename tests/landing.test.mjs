@@ -6,7 +6,7 @@
 // to the lesson). Every malformed `embed=` value, opened at each entry point, is sent on at
 // most once, draws a page and names what was ignored in the notice; a valid one draws its
 // widget. The script is checked against the core over random links natively
-// (web/src/landing.rs), the rule itself in the core (link/landing.rs).
+// (web/src/state/landing.rs), the rule itself in the core (link/landing.rs).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

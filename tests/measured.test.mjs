@@ -20,7 +20,7 @@ after(async () => {
 
 const hasCjk = (text) => new RegExp(CJK.source).test(text);
 
-/** The colours of the chart's marks (web/src/charts/palette.rs: RUN, MEASURED). */
+/** The colours of the chart's marks (web/src/kit/charts/palette.rs: RUN, MEASURED). */
 const COLOURS = { run: [0x3b, 0x5b, 0xdb], measured: [0xb3, 0x5c, 0x00] };
 
 /** `parallel-lab table --table runs --format json --lang LANG`: its two tables by id. */

@@ -22,7 +22,7 @@ const FIELDS = {
   gpu_memory_gb: 'search-memory', nvlink_gbps: 'search-nvlink', ib_gbps: 'search-ib', gpu_tflops: 'search-tflops',
 };
 // The panel's starting inputs: 64 cards and 256 sequences a step (the panel's own) on the H100
-// SXM (its DEFAULT_CARD), the rest the core's defaults (web/src/sections/search/form.rs
+// SXM (its DEFAULT_CARD), the rest the core's defaults (web/src/pages/plan/search/form.rs
 // `defaults`); the card's numbers are the CLI's preset.
 const core = coreDefaults().config;
 const h100 = cli(['defaults']).ok.hardware.find((h) => h.id === 'h100-sxm').config;

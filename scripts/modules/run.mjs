@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { circles, describeCircles, fileGraph } from './file-graph.mjs';
 import { webDependencies } from './manifest.mjs';
+import { crossings } from './rooms.mjs';
 
 /** Runs the checks; returns the lines to print and whether they passed. */
-export function run({ strict = [], warn = [], manifests = [] }) {
+export function run({ strict = [], warn = [], manifests = [], rooms = [] }) {
   const out = [];
   let ok = true;
   for (const [dir, isStrict] of [...strict.map((d) => [d, true]), ...warn.map((d) => [d, false])]) {
@@ -19,6 +20,15 @@ export function run({ strict = [], warn = [], manifests = [] }) {
       out.push(`${dir}: ${count} import circle${count > 1 ? 's' : ''}${note}`);
       out.push(...describeCircles(graph, parts).map((l) => `  ${l}`));
       if (isStrict) ok = false;
+    }
+  }
+  for (const dir of rooms) {
+    const walls = crossings(fileGraph(dir));
+    if (walls.length === 0) out.push(`${dir}: no page imports another page, the kit or state imports no page`);
+    else {
+      out.push(`${dir}: ${walls.length} import${walls.length > 1 ? 's' : ''} across a page's walls:`);
+      out.push(...walls.map(([from, to]) => `  ${from} → ${to}`));
+      ok = false;
     }
   }
   for (const file of manifests) {

@@ -80,6 +80,24 @@ export function selfTest() {
       highTo === 'grid/names.rs low.rs');
     expect('low.rs imports nothing', !goodGraph.edges.has('low.rs'));
 
+    // Rooms: the planner importing the lesson, the kit importing the planner, are found; a page
+    // importing the kit and state, and pages/mod.rs naming every page, are not.
+    write('rooms/src/lib.rs', 'pub mod kit;\npub mod pages;\npub mod state;\n');
+    write('rooms/src/kit/mod.rs', 'pub mod share;\npub fn k() { crate::pages::plan::p(); }\n');
+    write('rooms/src/kit/share.rs', 'pub fn s() {}\n');
+    write('rooms/src/state/mod.rs', 'pub fn st() {}\n');
+    write('rooms/src/pages/mod.rs', 'pub mod lesson;\npub mod plan;\npub fn start() { lesson::l(); plan::p(); }\n');
+    write('rooms/src/pages/lesson/mod.rs', 'pub fn l() { crate::kit::share::s(); crate::state::st(); }\n');
+    write('rooms/src/pages/plan/mod.rs', 'pub mod form;\npub fn p() { form::f(); }\n');
+    write('rooms/src/pages/plan/form.rs', 'pub fn f() { crate::pages::lesson::l(); }\n');
+    const walls = run({ rooms: [path.join(root, 'rooms/src')] });
+    const wallText = walls.out.join('\n');
+    expect(`the planner's import of the lesson is found (${wallText})`,
+      wallText.includes('pages/plan/form.rs → pages/lesson/mod.rs'));
+    expect(`the kit's import of the planner is found (${wallText})`,
+      wallText.includes('kit/mod.rs → pages/plan/mod.rs'));
+    expect(`only those two (${wallText})`, walls.out.length === 3 && !walls.ok);
+
     // Manifests.
     write('web/Cargo.toml', [
       '[package]', 'name = "core"', '', '[dependencies]', 'serde = { workspace = true }',
@@ -106,6 +124,6 @@ export function selfTest() {
     for (const f of failures) console.log(`  ${f}`);
     return false;
   }
-  console.log('check-modules self-test: ok (circles and web dependencies are caught)');
+  console.log('check-modules self-test: ok (circles, crossed walls and web dependencies are caught)');
   return true;
 }

@@ -207,7 +207,7 @@ async fn a_permalink_restores_the_plan_the_card_and_the_language() {
     settled(&host).await;
     set_slider(&s64, "slider-m", 32);
     tick().await;
-    sleep(parallel_web::permalink::WRITE_DELAY_MS + 50).await;
+    sleep(parallel_web::state::permalink::WRITE_DELAY_MS + 50).await;
     // (The section in view, `sec=`, depends on the earlier tests' pages above this one.)
     let hash = window().location().hash().unwrap();
     assert!(hash.starts_with("#g64=tp8.pp2.m32.z1&c64=0&"), "{hash}");

@@ -302,8 +302,8 @@ async fn the_measured_table_and_the_ratio_chart_hold_the_core_rows() {
 
 #[wasm_bindgen_test]
 async fn the_real_tables_show_the_plans_as_the_core_computes_them() {
-    use parallel_web::sections::real_configs::deepseek::deepseek_plan;
-    use parallel_web::sections::real_configs::llama::llama_rows;
+    use parallel_web::kit::real_configs::deepseek::deepseek_plan;
+    use parallel_web::kit::real_configs::llama::llama_rows;
     let host = mount_page();
     settled(&host).await;
     let real = by_test_id(&host, "section-real");
@@ -320,7 +320,9 @@ async fn the_real_tables_show_the_plans_as_the_core_computes_them() {
         );
         assert_eq!(
             tokens.text_content(),
-            Some(parallel_web::format::thousands(row.tokens_per_step as u64))
+            Some(parallel_web::kit::format::thousands(
+                row.tokens_per_step as u64
+            ))
         );
     }
     let plan = deepseek_plan().unwrap();

@@ -237,7 +237,7 @@ proptest! {
 
     /// The traffic rows (plan-wide and a card's own) and the estimate's times list their
     /// dimensions in `Dim::ALL`'s order, each once: the page keeps one row slot per dimension
-    /// in that order (web/src/components/dim_rows.rs). Any preset (MoE: EP and expert DP rows),
+    /// in that order (web/src/kit/dim_rows.rs). Any preset (MoE: EP and expert DP rows),
     /// the optimizer on the host or not (the offload row).
     #[test]
     fn rows_follow_the_order_of_dim_all(

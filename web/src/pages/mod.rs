@@ -7,7 +7,7 @@
 //! ([`parallel_core::link::landing`]) to its link and, where the rule says the link belongs
 //! elsewhere, sends it there once ([`land`]).
 
-pub mod header;
+pub mod embed;
 pub mod lesson;
 pub mod plan;
 pub mod rl;
@@ -17,7 +17,7 @@ use parallel_core::link::{landing_of, Entry};
 /// Sends the page's link to the entry point the core's rule names, if that is not `here`.
 /// Returns whether it did (then nothing should be mounted).
 pub fn land(here: Entry) -> bool {
-    let fragment = crate::permalink::current_fragment();
+    let fragment = crate::state::permalink::current_fragment();
     let (state, _) = parallel_core::link::decode(&fragment);
     let there = landing_of(&state, here);
     if there == here {
@@ -41,7 +41,7 @@ pub fn start<V: leptos::IntoView + 'static>(here: Entry, app: fn() -> V) {
     if land(here) {
         return;
     }
-    crate::offline::register_service_worker();
+    crate::state::offline::register_service_worker();
     if let Some(shell) = leptos::prelude::document().get_element_by_id("shell") {
         shell.remove();
     }

@@ -25,7 +25,7 @@ pub fn mount_planner() -> HtmlElement {
 
 /// A fresh `<div>` with `embed.html`'s app mounted in it, as if opened with `fragment`.
 pub fn mount_embed_at(fragment: &str) -> HtmlElement {
-    mount_at(fragment, parallel_web::embed::EmbedApp)
+    mount_at(fragment, parallel_web::pages::embed::EmbedApp)
 }
 
 /// A fresh `<div>` on the test page, the address's fragment set to `fragment`.
@@ -117,7 +117,7 @@ pub async fn settled(host: &HtmlElement) {
         host.query_selector(".later-part").unwrap().is_none(),
         "the later parts are drawn"
     );
-    sleep(parallel_web::permalink::WRITE_DELAY_MS + 50).await;
+    sleep(parallel_web::state::permalink::WRITE_DELAY_MS + 50).await;
 }
 
 /// Waits `ms` milliseconds of the browser's clock.

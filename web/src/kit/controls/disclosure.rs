@@ -1,0 +1,75 @@
+//! "More controls": on the lesson's grids, the controls beyond the lesson's sit behind one
+//! disclosure. It starts closed, unless the plan (from a link, say) already sets one of them,
+//! and opens by itself whenever one of them changes from elsewhere (a guided step, a row's
+//! "load", a search result), so a field that something sets is never hidden.
+
+use leptos::html::Details;
+use leptos::prelude::*;
+use parallel_core::PlanConfig;
+
+use super::more::MoreControls;
+use crate::kit::grid_kit::GridKit;
+use crate::kit::i18n::T;
+use crate::state::lab::GridLab;
+
+/// The values of the fields behind the disclosure, to compare.
+#[derive(Clone, PartialEq)]
+struct Beyond {
+    model: parallel_core::ModelChoice,
+    hardware: parallel_core::hardware::Hardware,
+    ep: u32,
+    precision: parallel_core::Precision,
+    schedule: parallel_core::Schedule,
+    virtual_stages: u32,
+    accounting: parallel_core::Accounting,
+}
+
+impl Beyond {
+    fn of(c: &PlanConfig) -> Beyond {
+        Beyond {
+            model: c.model.clone(),
+            hardware: c.hardware,
+            ep: c.ep,
+            precision: c.precision,
+            schedule: c.schedule,
+            virtual_stages: c.virtual_stages,
+            accounting: c.accounting,
+        }
+    }
+}
+
+/// The disclosure and, inside it, [`MoreControls`].
+#[component]
+pub(super) fn Disclosure(lab: GridLab, kit: GridKit) -> impl IntoView {
+    let beyond = Memo::new(move |_| lab.config.with(Beyond::of));
+    let neutral = Beyond::of(&PlanConfig::default());
+    let open = RwSignal::new(beyond.with_untracked(|b| *b != neutral));
+    // A change to a field in here, made anywhere, opens it.
+    Effect::new(move |previous: Option<()>| {
+        beyond.track();
+        if previous.is_some() {
+            open.set(true);
+        }
+    });
+    let details = NodeRef::<Details>::new();
+    view! {
+        <details
+            class="more-controls"
+            data-testid="more-controls"
+            node_ref=details
+            prop:open=move || open.get()
+            on:toggle=move |_| {
+                if let Some(element) = details.get_untracked() {
+                    open.set(element.open());
+                }
+            }
+        >
+            <summary data-testid="more-controls-toggle">
+                <T zh="更多控件：模型、卡型、梯度字节、调度、显存记账" en="More controls: model, card, gradient bytes, schedule, memory accounting" />
+            </summary>
+            <div class="more-grid">
+                <MoreControls lab=lab kit=kit />
+            </div>
+        </details>
+    }
+}

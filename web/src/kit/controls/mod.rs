@@ -1,0 +1,134 @@
+//! The controls of a grid: sliders for TP, PP, CP, micro-batches and sequence length, and
+//! selectors for ZeRO and recomputation (the lesson's), then the others ([`more`]): model, card,
+//! EP, bytes per gradient, schedule, memory accounting. DP is derived and shown, never set.
+//!
+//! Every value a slider can reach is a number the core accepts on its own; a combination
+//! the core rejects (say TP 3 on 8 cards) shows the core's reason right under the control that
+//! was moved, while the figures keep the last valid plan, marked as such, and the derived DP
+//! is the controls' own (none when their degrees do not divide the cards). The sliders keep the values that do not divide on purpose: predicting that TP 3
+//! cannot split 8 cards, and reading why, is part of the lesson.
+
+mod card;
+pub(crate) mod choice;
+mod disclosure;
+mod more;
+pub(crate) mod slider;
+
+use leptos::prelude::*;
+use parallel_core::explain::Figure;
+use parallel_core::link::Control;
+use parallel_core::{Field, PlanConfig, Recompute};
+
+use crate::kit::explain_button::ExplainButton;
+use crate::kit::grid_kit::GridKit;
+use crate::kit::i18n::T;
+use crate::state::lab::GridLab;
+
+pub(crate) use card::card_options;
+use choice::{Choice, Options};
+use disclosure::Disclosure;
+use more::MoreControls;
+use slider::{slider_specs, Slider, SLIDER_CONTROLS};
+
+/// A ZeRO stage as its option's DOM value (and its word in a config: the stage's digit).
+fn zero_id(stage: u8) -> &'static str {
+    ["0", "1", "2", "3"]
+        .get(usize::from(stage))
+        .copied()
+        .unwrap_or("?")
+}
+
+/// All controls of one grid, its sliders over the values the core's [`Slider`] ranges offer
+/// on it; `kit` says what the page adds and whether the controls beyond the lesson's sit
+/// behind "more controls".
+///
+/// [`Slider`]: parallel_core::link::Slider
+#[component]
+pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
+    let sliders = slider_specs(lab.config.with_untracked(|c| c.gpus))
+        .into_iter()
+        .zip(SLIDER_CONTROLS)
+        .filter(|(_, control)| kit.shows(*control))
+        .map(|(spec, _)| view! { <Slider spec=spec lab=lab /> })
+        .collect_view();
+    // DP follows from the controls as they stand (the core's `derived_dp`): none when their
+    // degrees do not divide the cards, never the last valid plan's.
+    let dp = move || {
+        lab.config
+            .with(PlanConfig::derived_dp)
+            .map_or_else(|| "—".to_string(), |d| d.to_string())
+    };
+    let zero = kit.shows(Control::Zero).then(|| {
+        view! {
+                <Choice
+                    lab=lab
+                    field=Field::Zero
+                    test_id="select-zero"
+                    label_zh="ZeRO 阶段"
+                    label_en="ZeRO stage"
+                    options=Options {
+                        options: vec![
+                            (0u8, "0：不切", "0: none"),
+                            (1, "1：切优化器状态", "1: optimizer states"),
+                            (2, "2：再切梯度", "2: + gradients"),
+                            (3, "3：再切参数", "3: + parameters"),
+                        ],
+                        id: zero_id,
+                        get: |c| c.zero,
+                        set: |c, v| c.zero = v,
+                    }
+                />
+        }
+    });
+    let recompute = kit.shows(Control::Recompute).then(|| {
+        view! {
+                <Choice
+                    lab=lab
+                    field=Field::Recompute
+                    test_id="select-recompute"
+                    label_zh="激活重计算"
+                    label_en="Activation recompute"
+                    options=Options {
+                        options: vec![
+                            (Recompute::Full, "全量", "full"),
+                            (Recompute::Selective, "选择性", "selective"),
+                            (Recompute::None, "不重计算", "none"),
+                        ],
+                        id: Recompute::as_str,
+                        get: |c| c.recompute,
+                        set: |c, v| c.recompute = v,
+                    }
+                />
+        }
+    });
+    let lesson = view! {
+        {sliders}
+        {zero}
+        {recompute}
+            <div class="control derived">
+                <span class="control-name"><T zh="DP 数据并行（推出来的）" en="DP data parallel (derived)" /></span>
+                <output class="control-value" data-testid="derived-dp">{dp}</output>
+                " "<ExplainButton figure=Figure::Dp lab=lab />
+                <p class="control-note"><T zh="d = N ÷ (TP·PP·CP)" en="d = N ÷ (TP·PP·CP)" /></p>
+            </div>
+    };
+    let more = if kit.disclosure {
+        view! { <Disclosure lab=lab kit=kit /> }.into_any()
+    } else {
+        view! { <MoreControls lab=lab kit=kit /> }.into_any()
+    };
+    // The lesson's grids and embedded ones lead with the lesson's controls; the other pages
+    // with the model and the card.
+    let (first, second) = if kit.disclosure || kit.shown.is_some() {
+        (lesson.into_any(), more)
+    } else {
+        (more, lesson.into_any())
+    };
+    view! {
+        <div class="controls">
+            {first}
+            {second}
+            {GridKit::draw(kit.rollout, lab)}
+        </div>
+    }
+}

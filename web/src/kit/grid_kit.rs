@@ -1,0 +1,88 @@
+//! What a grid shows beyond the lesson's controls and figures, page by page.
+//!
+//! Each page hands its grids a [`GridKit`]: the lesson's keeps TP, PP, CP, m, the sequence,
+//! ZeRO and recompute in view and the rest behind "more controls"; the RL page and the planner
+//! add their own controls and figures. The additions are functions the page names, so a page
+//! that does not name one never links its code into its wasm: the lesson names only the
+//! rollout card's figure, an embedded widget none.
+
+use leptos::prelude::*;
+use parallel_core::link::{Control, Controls};
+
+use crate::kit::gpu_check::GpuCheckOffer;
+use crate::kit::rollout::RolloutFigure;
+use crate::state::lab::GridLab;
+
+/// A part a page adds to a grid, drawn for that grid's lab.
+pub type Part = fn(GridLab) -> AnyView;
+
+/// What a page adds to each of its grids.
+#[derive(Clone, Copy)]
+pub struct GridKit {
+    /// The lesson's controls in view and the others (model, card, bytes per gradient,
+    /// schedule, memory accounting, EP) behind a "more controls" disclosure, closed unless the
+    /// plan already uses one of them; otherwise every control is in view.
+    pub disclosure: bool,
+    /// After the model picker: the box for one's own config.json.
+    pub own_model: Option<Part>,
+    /// After bytes per gradient: where the optimizer lives (CPU Adam).
+    pub host: Option<Part>,
+    /// After every other control: the rollout engines.
+    pub rollout: Option<Part>,
+    /// After the memory figure: the host's memory and the rollout card.
+    pub figures: Option<Part>,
+    /// Under the traffic table: the launch flags, out and in.
+    pub run: Option<Part>,
+    /// Under the charts: one card's workload for a real GPU and its measured file beside the
+    /// lab ("check on a GPU").
+    pub check: Option<Part>,
+    /// Only these controls, in view (an embedded grid, as its link's `controls=` says);
+    /// `None`: every control.
+    pub shown: Option<Controls>,
+}
+
+impl GridKit {
+    /// Nothing added and every control in view: the base each page's kit names its parts over
+    /// (`GridKit { run: Some(…), ..GridKit::BARE }`).
+    pub const BARE: GridKit = GridKit {
+        disclosure: false,
+        own_model: None,
+        host: None,
+        rollout: None,
+        figures: None,
+        run: None,
+        check: None,
+        shown: None,
+    };
+
+    /// The lesson's grids: the rest behind "more controls"; the rollout card's memory (seed
+    /// 003's question on inference memory sets a plan with engines), but none of the RL page's
+    /// controls; "check on a GPU" under each.
+    pub const LESSON: GridKit = GridKit {
+        disclosure: true,
+        figures: Some(|lab| view! { <RolloutFigure lab=lab /> }.into_any()),
+        check: Some(|lab| view! { <GpuCheckOffer lab=lab /> }.into_any()),
+        ..GridKit::BARE
+    };
+
+    /// An embedded grid: `shown`, or the lesson's controls, in view; nothing added.
+    pub const fn embedded(shown: Option<Controls>) -> GridKit {
+        GridKit {
+            shown: Some(match shown {
+                Some(controls) => controls,
+                None => Controls::LESSON,
+            }),
+            ..GridKit::BARE
+        }
+    }
+
+    /// Whether the grid shows `control`.
+    pub fn shows(self, control: Control) -> bool {
+        self.shown.is_none_or(|set| set.contains(control))
+    }
+
+    /// Draws `part` for `lab`, or nothing.
+    pub fn draw(part: Option<Part>, lab: GridLab) -> impl IntoView {
+        part.map(|draw| draw(lab))
+    }
+}

@@ -1,0 +1,37 @@
+//! Part three of the lesson: the plans against real configurations. Llama 3 405B's three
+//! published runs (DP and tokens per step computed by the core, TFLOPs and MFU quoted),
+//! DeepSeek-V3's plan (memory and traffic per card computed, m = 32 assumed). The starting
+//! recipes of seed 000 ([`recipes`]: layouts, engines and caps; training, rollout and the shared
+//! peak where the lab knows the model, or is given it) are the RL page's.
+//!
+//! Rooms: [`llama`], [`deepseek`] and [`recipes`] hold one table each (the one-line traffic
+//! summary is [`crate::kit::format::traffic_line`], the rejected-plan line
+//! [`crate::kit::error_text::rejected`]).
+
+pub mod deepseek;
+pub mod llama;
+pub mod recipes;
+
+use leptos::prelude::*;
+use parallel_core::link::{Section, Widget};
+
+use crate::kit::i18n::T;
+
+use deepseek::DeepseekTable;
+use llama::LlamaTable;
+
+#[component]
+pub fn RealConfigs() -> impl IntoView {
+    view! {
+        <section class="part" id=Section::PartThree.id() data-testid="section-real" aria-labelledby="part-three-title">
+            <h2 id="part-three-title"><span class="part-number">"3"</span><T zh="和真实配置对照" en="Against real configurations" /></h2>
+            <p class="lead">
+                <T zh="同一套公式，换成公开报告里的模型和卡数。能现算的都现算；实测的吞吐只能引用，并注明出处。"
+                   en="The same formulas, now on the models and card counts of public reports. Whatever can be computed is computed; measured throughput can only be quoted, with its source." />
+            </p>
+            <LlamaTable />
+            <crate::kit::share::EmbedHere widget=Widget::Llama3 />
+            <DeepseekTable />
+        </section>
+    }
+}
