@@ -5,11 +5,11 @@
 // kernel terms), and the published runs, measured figures and their chart drawn (the states
 // with the most dynamic text).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { labForFile, openPage, settleAndCheck } from './harness.mjs';
 import { SLIDERS, keyboardTo } from './drive.mjs';
 
 const require = createRequire(import.meta.url);
@@ -17,13 +17,7 @@ const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** A measured file (tests/fixtures/check/) for the "check on a GPU" panel. */
 const MEASURED = new URL('./fixtures/check/synthetic.measured.json', import.meta.url);
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 /** Runs axe-core on the whole page; resolves to its violations, shortened for a message. */
 async function violations(page) {

@@ -5,21 +5,15 @@
 // runs table equals `parallel-lab table --table runs`. (The grids' card picker is driven over
 // every option with every figure against `eval` in controls.test.mjs, as a select of SELECTS.)
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, scrollToElement, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { labForFile, openPage, scrollToElement, settleAndCheck, visibleText } from './harness.mjs';
 import {
   SELECTS, SLIDERS, START, cardFields, choose, cli, coreDefaults, differences, expected, fullConfig,
   keyboardTo, shown, thousands,
 } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const CARD_TEXTS = { gpu_memory_gb: 'search-memory', nvlink_gbps: 'search-nvlink', ib_gbps: 'search-ib', gpu_tflops: 'search-tflops' };
 

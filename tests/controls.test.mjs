@@ -8,9 +8,9 @@
 //    controls, a random card clicked, every figure and every card's groups checked.
 // 3. The reasons a student can reach, in Chinese and in English.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CJK, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { CJK, labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
 import {
   SELECTS, SLIDERS, START, SWITCHES, flip, cardFields, choose, cli, controlError, coreDefaults, derivedDp, differences, expected, fullConfig,
   keyboardTo, pageStep, pointerTo, presetIds, rng, shown, sliderState, thousands,
@@ -19,13 +19,7 @@ import {
 const PLANS_PER_GRID = Number(process.env.PLANS ?? 50);
 const SEED = Number(process.env.SEED ?? Math.floor(Math.random() * 2 ** 32));
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 /** A grid under test: its section, the config its controls should hold, the last valid one. */
 function gridUnderTest(page, id) {

@@ -5,18 +5,12 @@
 // one row per token, and the pair counts are Σ (i + 1) over each rank's tokens; the lesson's
 // cases read 10 : 26 against 18 : 18 and 10 : 26 : 42 : 58 against equal shares.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { labForFile, openPage, settleAndCheck } from './harness.mjs';
 import { pointerTo } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 function oracle(s, c, layout) {
   const ranks = [];

@@ -4,18 +4,12 @@
 // --explain --card N`'s for the same plan, reached by keyboard (Enter opens, Esc closes and
 // gives the focus back) in both languages. The rollout engines' figures too, with rollout on.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, openPage, settleAndCheck, startLab } from './harness.mjs';
+import { DESKTOP, PHONE, labForFile, openPage, settleAndCheck } from './harness.mjs';
 import { SLIDERS, START, cli, keyboardTo, rng } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 /** The figure's own value attribute on the page, for an explained figure id. */
 async function figureValue(section, id) {

@@ -10,28 +10,21 @@
 // figure that is text) each get an alert naming the field as the CLI does, and the page
 // keeps working.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CJK, dropFile, openPage, scrollToElement, settleAndCheck, startLab } from './harness.mjs';
+import { CJK, dropFile, hasCjk, labForFile, openPage, scrollToElement, settleAndCheck } from './harness.mjs';
 import { CLI, START, SELECTS, SLIDERS, agree, choose, controlError, fullConfig, keyboardTo } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(HERE, 'fixtures', 'check');
 const MEASURED = readdirSync(FIXTURES).filter((f) => f.endsWith('.measured.json')).sort().map((f) => path.join(FIXTURES, f));
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
-const hasCjk = (text) => new RegExp(CJK.source).test(text);
 const tp = SLIDERS.find((s) => s.field === 'tp');
 const frame = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
 

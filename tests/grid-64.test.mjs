@@ -3,9 +3,9 @@
 // machine away, InfiniBand) and its DP group (cards 0, 16, 32, 48, InfiniBand); the bubble
 // (p − 1)/m goes from 1/8 to 1/32 when m goes from 8 to 32.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cardGroups, openPage, setRange, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { cardGroups, labForFile, openPage, setRange, settleAndCheck, visibleText } from './harness.mjs';
 import { cli } from './drive.mjs';
 
 /** "0–7", "0, 16, 32": the members as the legend writes them (runs of three or more as a range). */
@@ -54,13 +54,7 @@ async function checkLit(section, card, config) {
   }
 }
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 test('64 cards, TP 8 × PP 2 × DP 4: card 0 lights its TP, pipeline and DP groups', async () => {
   const { page, context, problems } = await openPage(lab);

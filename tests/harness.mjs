@@ -6,6 +6,7 @@
 // Not a test file itself: `node --test` only picks up `*.test.mjs`.
 
 import http from 'node:http';
+import { after, before } from 'node:test';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,6 +133,22 @@ export async function startLab({ isolated = false, prefix = '/', files = {}, dis
     await stopServer(server);
   };
   return { baseUrl, server, browser, close };
+}
+
+/**
+ * The lab of one test file: started (`startLab(options)`) before its first test and closed
+ * after its last. The object returned is filled in when the lab starts, so the file's tests
+ * read `lab.baseUrl` and pass `lab` to `openPage` as they would `startLab`'s own.
+ */
+export function labForFile(options) {
+  const lab = {};
+  before(async () => {
+    Object.assign(lab, await startLab(options));
+  });
+  after(async () => {
+    await lab.close?.();
+  });
+  return lab;
 }
 
 /**
@@ -262,6 +279,9 @@ export async function readingText(page) {
 
 /** CJK ideographs, CJK symbols and punctuation, fullwidth and halfwidth forms. */
 export const CJK = /[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]/g;
+
+/** Whether `text` holds a Chinese character (`CJK` without its global flag's state). */
+export const hasCjk = (text) => new RegExp(CJK.source).test(text);
 
 /** Drops a file named config.json holding `text` on `box`, as a file dragged from the desktop. */
 export async function dropFile(box, text) {

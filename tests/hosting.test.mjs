@@ -3,25 +3,21 @@
 // by its hash, WebAssembly by 'wasm-unsafe-eval'; no 'unsafe-eval' or 'unsafe-inline'), and
 // its service worker lets a reload work offline after the first visit.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DIST, openPage, origin, settleAndCheck, startLab, visibleText, waitForGrids, watchProblems } from './harness.mjs';
+import {
+  DIST, labForFile, openPage, origin, settleAndCheck, visibleText, waitForGrids, watchProblems,
+} from './harness.mjs';
 
 const PREFIX = '/course/parallel-lab/';
 // Trunk's entry points, the sources of dist/'s pages.
 const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-let lab;
-before(async () => {
-  lab = await startLab({ prefix: PREFIX });
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile({ prefix: PREFIX });
 
 /** The Content-Security-Policy meta tag's directives: { name: [source…] }. */
 function cspDirectives(html) {

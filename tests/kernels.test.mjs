@@ -6,24 +6,17 @@
 // `eval --explain`; on the lesson's card none of it is there and the estimate reads exactly as
 // before the student moved.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CJK, openPage, scrollToElement, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { hasCjk, labForFile, openPage, scrollToElement, settleAndCheck, visibleText } from './harness.mjs';
 import {
   SELECTS, START, cardFields, choose, cli, coreDefaults, differences, expected, fullConfig, secondsText,
   shown,
 } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const KERNEL_FIGURES = ['estimate-gemm', 'estimate-attention', 'estimate-memory-bound', 'estimate-optimizer'];
-const hasCjk = (text) => new RegExp(CJK.source).test(text);
 const CARD = 9;
 
 /** The grid's plan with card preset `id`. */

@@ -8,23 +8,17 @@
 // widget. The script is checked against the core over random links natively
 // (web/src/state/landing.rs), the rule itself in the core (link/landing.rs).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP, startLab, visibleText, waitForGrids, watchProblems } from './harness.mjs';
+import { DESKTOP, labForFile, visibleText, waitForGrids, watchProblems } from './harness.mjs';
 
 /** A config.json to paste: Llama 3 8B's, as the core's tests keep it. */
 const LLAMA_CONFIG = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'crates', 'parallel-core', 'tests', 'fixtures', 'hf', 'llama3-8b.json');
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 // The ways into the lab: the folder (old snippets, `…/#embed=…`) and the four files.
 const ENTRIES = ['', 'index.html', 'embed.html', 'rl.html', 'plan.html'];

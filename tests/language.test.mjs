@@ -4,17 +4,11 @@
 // Dynamic text is on screen too: a selected card in each grid (legend, per-card traffic) and a
 // rejected combination (TP 3 on 8 cards: the error under the slider and the stale note).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CJK, openPage, readingText, setRange, settleAndCheck, startLab } from './harness.mjs';
+import { CJK, labForFile, openPage, readingText, setRange, settleAndCheck } from './harness.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 /** Each CJK character of `text` with a little context, for a readable failure. */
 function cjkSpots(text) {

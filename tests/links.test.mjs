@@ -4,22 +4,16 @@
 // them; the header's "copy link" copies the whole address; a hostile link loads what is
 // valid and names the rest in a dismissable notice, as text only.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CJK, cardGroups, openPage, setRange, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { CJK, cardGroups, labForFile, openPage, setRange, settleAndCheck, visibleText } from './harness.mjs';
 
 // The 64-card grid at TP 8 × PP 2 (DP 4), ZeRO-1, card 0 selected.
 const PERMALINK = 'g64=tp8.pp2.z1&c64=0';
 // A new history entry needs a pause of at least this long after the previous write.
 const PAUSE_MS = 1100;
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 /** Card 0's groups at TP 8 × PP 2 × DP 4 on 64 cards: 1–7 tp, 8 pp, 16/32/48 dp. */
 function card0Groups() {

@@ -4,21 +4,15 @@
 //
 // Run: `node --test` in tests/ (scripts/test.sh does). CHROMIUM overrides /usr/bin/chromium.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
 
 // Model states per card, lesson start plan (8 GPUs, ZeRO-3, default model):
 // 27,781,427,952 parameters × 16 bytes / 8 cards.
 const MODEL_STATES_BYTES = '55562855904';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 test('the built page loads in Chinese and shows the model states per card, with no errors', async () => {
   const { page, context, problems } = await openPage(lab);

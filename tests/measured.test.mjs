@@ -5,20 +5,12 @@
 // ratios, each drawn where its ratio puts it on one log scale (`data-drawn`), in its kind's
 // colour (read back from the canvas's pixels), in Chinese and in English.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CJK, openPage, scrollToElement, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { CJK, hasCjk, labForFile, openPage, scrollToElement, settleAndCheck, visibleText } from './harness.mjs';
 import { cli } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
-
-const hasCjk = (text) => new RegExp(CJK.source).test(text);
+const lab = labForFile();
 
 /** The colours of the chart's marks (web/src/kit/charts/palette.rs: RUN, MEASURED). */
 const COLOURS = { run: [0x3b, 0x5b, 0xdb], measured: [0xb3, 0x5c, 0x00] };

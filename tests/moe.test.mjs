@@ -4,18 +4,12 @@
 // figure and every card's groups equal `parallel-lab eval --card` / `groups --card`. EP 16
 // does not divide Mixtral's 8 experts: the reason shows under the slider, in both languages.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CJK, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { CJK, labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
 import { SELECTS, SLIDERS, choose, cli, controlError, differences, expected, gb, keyboardTo, pointerTo, shown, sliderState, sliderOf, thousands } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const EP = sliderOf('ep', 64);
 

@@ -7,18 +7,12 @@
 // the step's plan never changes the step's height or shifts the controls below it: every step
 // of both grids, at the student's window and on a phone, in both languages.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PHONE, STUDENT, openPage, settleAndCheck, startLab } from './harness.mjs';
+import { PHONE, STUDENT, labForFile, openPage, settleAndCheck } from './harness.mjs';
 import { START, cli, fullConfig, gb } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 test('each part\'s steps stand within a screen of its grid\'s controls', async () => {
   const { page, context, problems } = await openPage(lab, STUDENT, { fragment: 'lang=en' });

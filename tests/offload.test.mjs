@@ -5,18 +5,12 @@
 // the estimate with its offload time, the cards) equals `parallel-lab eval --card` on the same
 // plan, and moving Adam to the host never raises the card's memory.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, scrollToElement, settleAndCheck, startLab } from './harness.mjs';
+import { labForFile, openPage, scrollToElement, settleAndCheck } from './harness.mjs';
 import { SELECTS, START, agree, choose, fullConfig, gb } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const precision = SELECTS.find((s) => s.field === 'precision');
 

@@ -5,17 +5,11 @@
 // test with their words and where they are. The page is walked to the bottom first, so that
 // the parts drawn late are drawn; both grids have a card selected (their groups lit).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, STUDENT, openPage, settleAndCheck, startLab } from './harness.mjs';
+import { DESKTOP, PHONE, STUDENT, labForFile, openPage, settleAndCheck } from './harness.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 /** Pairs of crossing lines of text on the whole page, in page coordinates (at most 10). */
 function crossings(page) {

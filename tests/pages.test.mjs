@@ -3,18 +3,12 @@
 // links between them carry the grids' plans, and every page's figures equal the CLI's for the
 // plan it landed with.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, STUDENT, openPage, settleAndCheck, startLab, waitForGrids } from './harness.mjs';
+import { DESKTOP, PHONE, STUDENT, labForFile, openPage, settleAndCheck, waitForGrids } from './harness.mjs';
 import { SLIDERS, START, differences, expected, fullConfig, keyboardTo, shown } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 /** The lesson's controls, in view on the lesson's grids. */
 const LESSON_CONTROLS = ['slider-tp', 'slider-pp', 'slider-cp', 'slider-m', 'slider-seq', 'select-zero', 'select-recompute'];

@@ -6,18 +6,12 @@
 // slider's whole range (keys on the 8-card grid, the pointer on the 64-card one). A separate
 // pool cannot be shown on the grid: the rollout option is off and the grid shows training.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, scrollToElement, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { labForFile, openPage, scrollToElement, settleAndCheck, visibleText } from './harness.mjs';
 import { START, SWITCHES, choose, cli, expected, flip, fullConfig, gb, keyboardTo, pointerTo, sliderOf } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const PHASE = { testId: 'select-phase', options: { training: 'training', rollout: 'rollout' } };
 const POOL = { testId: 'select-pool', options: { colocated: 0, separate: 'N' } };

@@ -12,18 +12,12 @@
 //    whole grid (DP, memory, traffic, bubble, every card's groups) equals the CLI's at each
 //    value, and a value that does not divide shows the CLI's reason at the slider.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PHONE, openPage, settleAndCheck, startLab } from './harness.mjs';
+import { PHONE, labForFile, openPage, settleAndCheck } from './harness.mjs';
 import { START, agree, cli, controlError, fullConfig, gb, sliderOf } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const frames = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 

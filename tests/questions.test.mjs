@@ -3,9 +3,9 @@
 // eval` of that plan), and an answer read from the grid that cites the figure on screen; the
 // answer waits while the grid shows another plan; what the lab cannot answer is said in a line.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
 import { differences, expected, shown } from './drive.mjs';
 
 /**
@@ -21,13 +21,7 @@ const QUESTIONS = [
   'still-tight', 'micro-batches', 'zero3-tp', 'bubble-memory', 'choose-degrees', 'inference-memory',
 ];
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 test('every question sets its plan up and answers from the figures on screen', async () => {
   const { page, context, problems } = await openPage(lab);

@@ -4,25 +4,19 @@
 // `parallel-lab eval` on the recipe's plan; a refused plan says why in the page's language;
 // a row whose N is a grid's loads into that grid, whose every figure then equals the CLI's.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dropFile, openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { dropFile, labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
 import { CLI, cli, differences, expected, fullConfig, gb, shown, thousands } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HF = path.join(HERE, '..', 'crates', 'parallel-core', 'tests', 'fixtures', 'hf');
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 /** Seed 000's table as the course page prints it: N, TP / PP / CP / EP, cards per engine. */
 const ROWS = {

@@ -6,18 +6,12 @@
 // stage chart, a note says which accounting the total uses; picking "by stage" makes the total
 // the CLI's busiest stage.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { labForFile, openPage, settleAndCheck } from './harness.mjs';
 import { SELECTS, SLIDERS, START, choose, cli, fullConfig, keyboardTo, shown } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const CP = SLIDERS.find((s) => s.field === 'cp');
 const PP = SLIDERS.find((s) => s.field === 'pp');

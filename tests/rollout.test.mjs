@@ -8,21 +8,15 @@
 // plan; a refused value shows the CLI's reason under its input (in English exactly, in
 // Chinese with its numbers), while the figures keep the last valid plan.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, scrollToElement, settleAndCheck, startLab } from './harness.mjs';
+import { labForFile, openPage, scrollToElement, settleAndCheck } from './harness.mjs';
 import {
   SELECTS, START, agree, choose, cli, controlError, controlOf, fullConfig, gb, keyboardTo, sliderState,
   sliderOf, thousands,
 } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const accounting = SELECTS.find((s) => s.field === 'accounting');
 /** The KV cache's select: option → kv_bytes, in the select's order. */

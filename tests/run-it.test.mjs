@@ -4,19 +4,13 @@
 // command sets the grid, whose every figure then equals `parallel-lab eval --megatron`, and
 // the flags the lab ignored or does not model are named; another grid's command is refused.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { openPage, scrollToElement, settleAndCheck, startLab } from './harness.mjs';
+import { labForFile, openPage, scrollToElement, settleAndCheck } from './harness.mjs';
 import { CLI, START, cli, differences, expected, fullConfig, keyboardTo, shown, SLIDERS } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const ENGINE = { testId: 'select-engine', options: { megatron: 1, slime: 2, deepspeed: 3 } };
 

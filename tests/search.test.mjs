@@ -4,18 +4,12 @@
 // plan into the grid of its size, whose figures then equal `eval --card`; a model that fits
 // nowhere says so, with its nearest misses greyed; a bad field is named and stops nothing.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, scrollToElement, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { labForFile, openPage, scrollToElement, settleAndCheck, visibleText } from './harness.mjs';
 import { cli, coreDefaults, differences, expected, gb, rng, shown, thousands } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const FIELDS = {
   gpus: 'search-gpus', gpus_per_node: 'search-gpn', seq_len: 'search-seq', global_batch: 'search-batch',

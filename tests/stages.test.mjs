@@ -5,18 +5,12 @@
 // title); "even" puts the lesson's
 // one figure on all 64 cards.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab } from './harness.mjs';
+import { labForFile, openPage, settleAndCheck } from './harness.mjs';
 import { SELECTS, SLIDERS, choose, cli, keyboardTo } from './drive.mjs';
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 const ACCOUNTING = SELECTS.find((s) => s.field === 'accounting');
 

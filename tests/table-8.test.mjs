@@ -3,9 +3,9 @@
 // visible text of each cell. A row's button loads its plan into the grid above, whose figures
 // must then say the same.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, settleAndCheck, startLab, visibleText } from './harness.mjs';
+import { labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
 
 // SPEC §9. `comm`: every dimension that sends, with its bytes per card per step.
 const SPEC_9 = {
@@ -22,13 +22,7 @@ function parseComm(text) {
   return comm;
 }
 
-let lab;
-before(async () => {
-  lab = await startLab();
-});
-after(async () => {
-  await lab?.close();
-});
+const lab = labForFile();
 
 test('the 8-GPU table shows the reference values of SPEC §9', async () => {
   const { page, context, problems } = await openPage(lab);

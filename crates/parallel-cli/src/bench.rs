@@ -54,13 +54,7 @@ pub fn run(quick: bool, out: &mut dyn Write) -> Result<(), CliError> {
             sweeps: 7,
         }
     };
-    let config = PlanConfig {
-        gpus: 64,
-        tp: 8,
-        pp: 2,
-        zero: 1,
-        ..PlanConfig::default()
-    };
+    let config = PlanConfig::lesson_64_zero1();
     let plan = Plan::new(&config)?;
 
     let full = median_ns_per_call(effort, || {

@@ -168,6 +168,9 @@ PLAN (a JSON object; every field is optional, empty input = all defaults)
     by E, prompt_len + response_len <= 2^26, kv_bytes 1, 2 or 4 (errors name rollout.<field>),
   log_probs_chunk 0 (tokens whose FP32 logits the last stage holds at once; 0 = the whole
     micro-batch: the logits term becomes 4*min(chunk, s'*b)*V/t; by_stage names it)
+  routing_skew 1 (MoE: the hottest expert's tokens over an even split, 1 to experts/top_k;
+    only 1 on a dense model), capacity_factor absent (dropless; else 1 to experts/top_k: an
+    expert keeps at most capacity_factor x an even split and drops the rest); SPEC §20
 
 REPORT
   {"dp", "memory", "comm", "bubble", "warnings", "estimate"}; with optimizer_offload "cpu",
@@ -183,7 +186,13 @@ REPORT
   (kv_lora_rank + qk_rope_head_dim)*kv_bytes), "total", "fits", "tight" (fits, above @SAFE@ of
   the card), "colocated", "cards" (N, or
   N + R), "peak" (colocated: max(training total, rollout total)), "peak_phase"
-  (training|rollout)}. In the estimate:
+  (training|rollout)}; for a MoE model, "routing" (SPEC §20) = {"skew", "capacity_factor",
+  "tokens_even" (slots an EP rank receives per MoE layer and micro-batch, s*b/(c*t)*top_k),
+  "tokens_hot" (EP rank 0, which holds the hottest expert), "tokens_cold", "dropped_share",
+  "dropped_per_step", "expert_activations_hot", "expert_activations_even", "dispatch_hot",
+  "dispatch_even", "excess" (what a card of EP rank 0 holds beyond the even split, in its
+  activations), "all_to_all_busiest", "all_to_all_even", "expert_s_even",
+  "expert_s_busiest", "added_s" (what the busiest rank adds to compute)}. In the estimate:
   FLOPs = (6*P_mm + 6*F*a*head_dim*s)*T (x @RECOMPUTE@ with full recompute), P_mm = P_act less an
   untied input embedding, the norms and the routers, as Megatron counts; compute = the weight
   FLOPs x max(1, R/T_l) (R = gpu_tflops/hbm_tbps, T_l = s*b/c tokens a card; routed experts
@@ -213,6 +222,7 @@ EXAMPLES
   echo '{"gpus":64,"global_batch":256,"seq_len":8192}' | parallel-lab search --top 5
   echo '{"zero":1,"optimizer_offload":"cpu","pcie_gbps":25}' | parallel-lab eval
   echo '{"gpus":32,"rollout":{"gpus_per_engine":2},"log_probs_chunk":1024}' | parallel-lab eval
+  echo '{"model":"mixtral-8x7b","gpus":64,"ep":8,"routing_skew":1.72,"capacity_factor":1.25}' | parallel-lab eval
   cargo run --release -p parallel-cli -- bench
 
 CONFIG.JSON (parallel-lab model, {"hf_config": ...})

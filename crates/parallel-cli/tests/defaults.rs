@@ -4,6 +4,7 @@
 mod common;
 
 use common::{json_of, run, stdout_of};
+use parallel_core::Field;
 
 /// `defaults`: the plan an empty input stands for, every field written out, and the presets
 /// in the picker's order; each preset id is a model `eval` takes.
@@ -16,47 +17,14 @@ fn defaults_prints_the_empty_plan_and_the_presets() {
         stdout_of(&["eval"], "{}"),
         "the defaults are the empty plan"
     );
-    let fields: Vec<&str> = config
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
+    let mut fields: Vec<String> = config.as_object().unwrap().keys().cloned().collect();
+    fields.sort_unstable();
+    // Every plain field of the config but global_batch (the search's, absent by default).
+    let mut every: Vec<String> = Field::PLAIN
+        .into_iter()
+        .filter(|field| *field != Field::GlobalBatch)
+        .map(Field::key)
         .collect();
-    // Every field of PLAN but global_batch (the search's, absent by default).
-    let mut every = vec![
-        "model",
-        "gpus",
-        "gpus_per_node",
-        "tp",
-        "pp",
-        "cp",
-        "ep",
-        "micro_batches",
-        "micro_batch_size",
-        "seq_len",
-        "zero",
-        "recompute",
-        "schedule",
-        "virtual_stages",
-        "precision",
-        "gpu_memory_gb",
-        "nvlink_gbps",
-        "ib_gbps",
-        "order",
-        "accounting",
-        "gpu_tflops",
-        "hardware",
-        "hbm_tbps",
-        "peak_tflops",
-        "matmul_efficiency",
-        "nvlink_latency_us",
-        "ib_latency_us",
-        "optimizer_offload",
-        "pcie_gbps",
-        "host_memory_gb",
-        "rollout",
-        "log_probs_chunk",
-    ];
     every.sort_unstable();
     assert_eq!(fields, every);
     assert_eq!(config["model"], "qwen3.8-27b");

@@ -4,18 +4,13 @@
 
 mod common;
 
-use common::{gb, json_of, stdout_of, LESSON_64_ZERO1};
+use common::{gb, json_of, keys, stdout_of, COMM_ROW_KEYS, LESSON_64_ZERO1};
 use serde_json::Value;
 
 #[test]
 fn eval_prints_the_spec_report() {
     let r = json_of(&["eval"], LESSON_64_ZERO1);
     // The shape of SPEC §10, exactly.
-    let keys = |v: &Value| {
-        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
-        k.sort();
-        k
-    };
     assert_eq!(
         keys(&r),
         ["bubble", "comm", "dp", "estimate", "memory", "warnings"]
@@ -74,17 +69,7 @@ fn eval_prints_the_spec_report() {
     );
     assert_eq!(keys(&r["bubble"]), ["ratio", "share"]);
     for entry in r["comm"].as_array().unwrap() {
-        assert_eq!(
-            keys(entry),
-            [
-                "bytes",
-                "collective",
-                "dim",
-                "group_size",
-                "link",
-                "seconds"
-            ]
-        );
+        assert_eq!(keys(entry), COMM_ROW_KEYS);
     }
 
     assert_eq!(r["dp"], 4);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{f, json_of, keys, run};
+use common::{assert_holds, error_line, f, json_of, keys, stdout_of, COMM_ROW_KEYS};
 use serde_json::Value;
 
 const OFFLOAD_ZERO1: &str = r#"{"zero":1,"optimizer_offload":"cpu","pcie_gbps":25}"#;
@@ -32,17 +32,7 @@ fn eval_carries_the_host_block_and_the_offload_row() {
     );
     let rows = on["comm"].as_array().unwrap();
     let row = rows.last().unwrap();
-    assert_eq!(
-        keys(row),
-        [
-            "bytes",
-            "collective",
-            "dim",
-            "group_size",
-            "link",
-            "seconds"
-        ]
-    );
+    assert_eq!(keys(row), COMM_ROW_KEYS);
     assert_eq!(
         (
             &row["dim"],
@@ -95,14 +85,7 @@ fn a_full_host_is_a_warning_and_bad_fields_are_errors_naming_them() {
         ),
     ];
     for (stdin, expected) in cases {
-        let out = run(&["eval"], stdin);
-        assert_eq!(out.status.code(), Some(2), "{stdin}");
-        let stderr = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(
-            stderr,
-            format!("parallel-lab: error: {expected}\n"),
-            "{stdin}"
-        );
+        assert_eq!(error_line(&["eval"], stdin), expected, "{stdin}");
     }
 }
 
@@ -137,16 +120,17 @@ fn a_link_carries_the_offload_and_explain_names_its_figures() {
 
 #[test]
 fn help_documents_the_new_fields() {
-    let out = run(&["--help"], "");
-    let text = String::from_utf8(out.stdout).unwrap();
-    for part in [
-        "optimizer_offload \"none\" (none|cpu)",
-        "pcie_gbps 50",
-        "host_memory_gb 2048",
-        "memory.host",
-        "\"link\": \"pcie\"",
-        "CPU's own Adam update",
-    ] {
-        assert!(text.contains(part), "help lacks {part}");
-    }
+    let text = stdout_of(&["--help"], "");
+    assert_holds(
+        "help",
+        &text,
+        &[
+            "optimizer_offload \"none\" (none|cpu)",
+            "pcie_gbps 50",
+            "host_memory_gb 2048",
+            "memory.host",
+            "\"link\": \"pcie\"",
+            "CPU's own Adam update",
+        ],
+    );
 }

@@ -4,7 +4,8 @@
 
 mod common;
 
-use common::{f, json_of, keys, run};
+use common::{assert_holds, error_line, f, json_of, run, stdout_of};
+use parallel_core::{evaluate, PlanConfig};
 use serde_json::Value;
 
 /// The anchor's recipe row: 32 cards, engines of 2, log-prob chunks of 1,024, CPU Adam.
@@ -14,25 +15,10 @@ const RECIPE: &str = r#"{"gpus":32,"optimizer_offload":"cpu","log_probs_chunk":1
 fn eval_carries_the_rollout_block() {
     let r = json_of(&["eval"], RECIPE);
     let rollout = &r["rollout"];
-    assert_eq!(
-        keys(rollout),
-        [
-            "cards",
-            "colocated",
-            "engines",
-            "fits",
-            "gpus_per_engine",
-            "kv_cache",
-            "peak",
-            "peak_phase",
-            "sequences",
-            "sequences_per_engine",
-            "tight",
-            "tokens_per_sequence",
-            "total",
-            "weights"
-        ]
-    );
+    // The core's rollout block, key for key (its keys: parallel-core's tests/rollout_memory.rs).
+    let config: PlanConfig = serde_json::from_str(RECIPE).unwrap();
+    let core = serde_json::to_value(evaluate(&config).unwrap()).unwrap();
+    assert_eq!(rollout, &core["rollout"]);
     assert_eq!(
         (
             &rollout["engines"],
@@ -97,14 +83,7 @@ fn bad_rollout_fields_exit_2_naming_the_field() {
         ),
     ];
     for (stdin, expected) in cases {
-        let out = run(&["eval"], stdin);
-        assert_eq!(out.status.code(), Some(2), "{stdin}");
-        let stderr = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(
-            stderr,
-            format!("parallel-lab: error: {expected}\n"),
-            "{stdin}"
-        );
+        assert_eq!(error_line(&["eval"], stdin), expected, "{stdin}");
     }
     let out = run(&["eval"], r#"{"rollout":{"engines":2}}"#);
     assert_eq!(out.status.code(), Some(2));
@@ -142,20 +121,21 @@ fn a_link_carries_the_engines_and_explain_names_their_figures() {
 
 #[test]
 fn help_documents_the_new_fields() {
-    let out = run(&["--help"], "");
-    let text = String::from_utf8(out.stdout).unwrap();
-    for part in [
-        "rollout null",
-        "\"gpus_per_engine\" 8",
-        "\"rollout_gpus\" 0",
-        "\"samples_per_prompt\" 8",
-        "\"response_len\" 131072",
-        "\"kv_bytes\" 2 (1|2|4)",
-        "log_probs_chunk 0",
-        "\"sequences_per_engine\"",
-        "\"peak_phase\"",
-        "kv_lora_rank",
-    ] {
-        assert!(text.contains(part), "help lacks {part}");
-    }
+    let text = stdout_of(&["--help"], "");
+    assert_holds(
+        "help",
+        &text,
+        &[
+            "rollout null",
+            "\"gpus_per_engine\" 8",
+            "\"rollout_gpus\" 0",
+            "\"samples_per_prompt\" 8",
+            "\"response_len\" 131072",
+            "\"kv_bytes\" 2 (1|2|4)",
+            "log_probs_chunk 0",
+            "\"sequences_per_engine\"",
+            "\"peak_phase\"",
+            "kv_lora_rank",
+        ],
+    );
 }

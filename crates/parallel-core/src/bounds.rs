@@ -49,6 +49,9 @@ pub enum Basis {
     /// A given total over its shape's count, at most what keeps MFU at 1 when the shape runs
     /// at the card's measured kernel rates.
     ParamsPeak,
+    /// A load over an even split of a MoE layer's tokens (SPEC §20): at least 1, at most
+    /// E/top_k (one expert receiving every token once); only 1 on a dense model.
+    Routing,
 }
 
 impl Basis {
@@ -80,6 +83,12 @@ impl Basis {
             }
             (Basis::ParamsPeak, Lang::Zh) => {
                 "各层按形状以实测的 kernel 速率计时，参数比形状多出太多会让 MFU 超过 100%"
+            }
+            (Basis::Routing, Lang::En) => {
+                "a load over an even split: at least even (1), at most every token once on one expert (experts/top_k; 1 on a dense model)"
+            }
+            (Basis::Routing, Lang::Zh) => {
+                "相对均匀分配的负载：至少是均匀（1），至多每个 token 都到同一个专家一次（专家数/top_k；稠密模型只能是 1）"
             }
         }
     }

@@ -82,6 +82,31 @@ pub(crate) fn non_negative(value: f64, field: Field) -> Result<f64, PlanError> {
     }
 }
 
+/// ρ (`routing_skew`) and c_f (`capacity_factor`), SPEC §20: each finite, at least 1 and at
+/// most E/top_k on a MoE model (`experts_over_top_k`), only 1 on a dense one.
+pub(crate) fn routing(
+    skew: f64,
+    capacity_factor: Option<f64>,
+    experts_over_top_k: Option<f64>,
+) -> Result<(), PlanError> {
+    let bound = bounds::Bound {
+        min: 1.0,
+        max: experts_over_top_k.unwrap_or(1.0),
+        min_allowed: true,
+        unit: "",
+        basis: bounds::Basis::Routing,
+    };
+    for (field, value) in [
+        (Field::RoutingSkew, Some(skew)),
+        (Field::CapacityFactor, capacity_factor),
+    ] {
+        if let Some(got) = value.filter(|v| !bound.holds(*v)) {
+            return Err(PlanError::OutOfRange { field, got, bound });
+        }
+    }
+    Ok(())
+}
+
 /// `gpu_tflops` if the card's fastest rate at it, `fastest` (gpu_tflops itself, or with
 /// kernel tables their fastest measured rate scaled to it), is at most `peak_tflops`: an MFU
 /// never passes 1. Both fields already inside their bounds.

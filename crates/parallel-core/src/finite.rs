@@ -181,48 +181,34 @@ impl Items<'_> {
     }
 }
 
-impl ser::SerializeSeq for Items<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Never> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
+/// The compound serializers whose parts are elements (`[i]`), then those whose parts are named
+/// fields (`.key`): each part is walked, and nothing is left to do at the end.
+macro_rules! parts {
+    ($($kind:ident :: $method:ident ( $($key:ident: $key_type:ty,)? ) => $step:ident;)+) => {$(
+        impl ser::$kind for Items<'_> {
+            type Ok = ();
+            type Error = Never;
+            fn $method<T: Serialize + ?Sized>(
+                &mut self,
+                $($key: $key_type,)?
+                value: &T,
+            ) -> Result<(), Never> {
+                self.$step($($key,)? value)
+            }
+            fn end(self) -> Result<(), Never> {
+                Ok(())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeTuple for Items<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Never> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for Items<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Never> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Items<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Never> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
+parts! {
+    SerializeSeq::serialize_element() => element;
+    SerializeTuple::serialize_element() => element;
+    SerializeTupleStruct::serialize_field() => element;
+    SerializeTupleVariant::serialize_field() => element;
+    SerializeStruct::serialize_field(key: &'static str,) => field;
+    SerializeStructVariant::serialize_field(key: &'static str,) => field;
 }
 
 impl ser::SerializeMap for Items<'_> {
@@ -245,36 +231,6 @@ impl ser::SerializeMap for Items<'_> {
             Ok(name) => self.field(&name, value),
             Err(Never) => self.element(value),
         }
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for Items<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Never> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for Items<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Never> {
-        self.field(key, value)
     }
     fn end(self) -> Result<(), Never> {
         Ok(())

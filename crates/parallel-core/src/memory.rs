@@ -407,7 +407,8 @@ impl Plan {
     /// ```
     pub fn memory(&self) -> Memory {
         let model_states = Bytes::new(self.states_total());
-        let activations = self.activations().total;
+        // Uneven routing (SPEC §20): the busiest card holds the hottest expert's excess.
+        let activations = self.activations().total + Bytes::new(self.routing_excess::<f64>());
         let total = model_states + activations;
         Memory {
             model_states,

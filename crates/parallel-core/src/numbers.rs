@@ -227,6 +227,28 @@ pub fn millions(count: f64) -> String {
     format!("{}M", thousands(count / 1e6))
 }
 
+/// A count in billions with one decimal: 653.9e9 → "653.9B" (a model's parameters in prose).
+///
+/// ```
+/// assert_eq!(parallel_core::numbers::billions(653_915_000_000.0), "653.9B");
+/// assert_eq!(parallel_core::numbers::billions(27.8e9), "27.8B");
+/// ```
+pub fn billions(count: f64) -> String {
+    format!("{:.1}B", count / 1e9)
+}
+
+/// A rate in whole teras (10¹²), its unit left to the sentence: 400e12 FLOP/s → "400" (an
+/// effective rate written "400 TFLOPS").
+///
+/// ```
+/// use parallel_core::evolution::EFFECTIVE_FLOPS;
+/// assert_eq!(parallel_core::numbers::teras(EFFECTIVE_FLOPS), "400");
+/// assert_eq!(parallel_core::numbers::teras(989.4e12), "989");
+/// ```
+pub fn teras(per_second: f64) -> String {
+    format!("{:.0}", per_second / 1e12)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

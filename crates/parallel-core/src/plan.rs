@@ -2,7 +2,8 @@
 //! trust it (every degree ≥ 1, t·p·c divides N, the model resolved).
 
 use crate::checks::{
-    at_least_one, at_most, bounded, effective, non_negative, params_at_peak, positive_finite, share,
+    at_least_one, at_most, bounded, effective, non_negative, params_at_peak, positive_finite,
+    routing, share,
 };
 use crate::config::{
     Field, ModelField, OptimizerOffload, PlanConfig, Precision, RankOrder, Recompute, Schedule,
@@ -161,19 +162,7 @@ impl Plan {
         at_least_one(c.virtual_stages, Field::VirtualStages)?;
         // Each real-valued field in the config's order: its kind (a latency may be 0, an
         // efficiency is a share, the others are positive), then its physical bound (`bounds`).
-        for (value, field) in [
-            (c.gpu_memory_gb, Field::GpuMemoryGb),
-            (c.nvlink_gbps, Field::NvlinkGbps),
-            (c.ib_gbps, Field::IbGbps),
-            (c.gpu_tflops, Field::GpuTflops),
-            (c.hbm_tbps, Field::HbmTbps),
-            (c.peak_tflops, Field::PeakTflops),
-            (c.matmul_efficiency, Field::MatmulEfficiency),
-            (c.nvlink_latency_us, Field::NvlinkLatencyUs),
-            (c.ib_latency_us, Field::IbLatencyUs),
-            (c.pcie_gbps, Field::PcieGbps),
-            (c.host_memory_gb, Field::HostMemoryGb),
-        ] {
+        for (field, value) in c.reals() {
             let value = match field {
                 Field::MatmulEfficiency => share(value, field)?,
                 Field::NvlinkLatencyUs | Field::IbLatencyUs => non_negative(value, field)?,
@@ -256,6 +245,13 @@ impl Plan {
             }
             _ => {}
         }
+        routing(
+            c.routing_skew,
+            c.capacity_factor,
+            model
+                .moe
+                .map(|moe| f64::from(moe.experts) / f64::from(moe.top_k)),
+        )?;
         if let Some(rollout) = &c.rollout {
             rollout.check(c.gpus)?;
         }

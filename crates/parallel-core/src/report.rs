@@ -37,6 +37,9 @@ pub struct Report {
     /// The rollout engines of an RL step (SPEC §15); `None` for a training-only plan (and
     /// then not written in the JSON).
     pub rollout: Option<RolloutReport>,
+    /// Uneven expert routing's figures (SPEC §20); `None` for a dense model (and then not
+    /// written in the JSON).
+    pub routing: Option<crate::routing::RoutingReport>,
     /// Soft problems.
     pub warnings: Vec<Warning>,
 }
@@ -72,6 +75,7 @@ impl Plan {
             estimate: self.estimate_with(&comm),
             comm,
             bubble: self.bubble(),
+            routing: self.routing(),
             warnings: self.warnings().to_vec(),
         }
     }
@@ -100,11 +104,12 @@ impl Plan {
         let even_experts = self
             .expert_states()
             .map_or(Bytes::ZERO, |experts| experts.total());
+        let uneven = self.uneven();
         (0..self.gpus())
             .filter_map(|card| {
                 let stage = grid.coords(card).map_or(0, |c| c.pp) as usize;
                 let own = *report.by_stage.get(stage.min(last))?;
-                Some(match self.config().accounting {
+                let memory = match self.config().accounting {
                     Accounting::Stages => own,
                     Accounting::Even => StageMemory {
                         model_states: report.memory.model_states,
@@ -115,6 +120,24 @@ impl Plan {
                         tight: report.memory.tight,
                         ..own
                     },
+                };
+                // Uneven routing (SPEC §20): only a card of EP rank 0 holds the hottest
+                // expert's excess, which the stage's (and the headline's) figures carry.
+                Some(if uneven && !self.holds_hot_expert(card) {
+                    let excess = Bytes::new(match self.config().accounting {
+                        Accounting::Stages => self.stage_routing_excess::<f64>(own.stage),
+                        Accounting::Even => self.routing_excess::<f64>(),
+                    });
+                    let total = memory.total - excess;
+                    StageMemory {
+                        activations: memory.activations - excess,
+                        total,
+                        fits: total <= self.capacity(),
+                        tight: crate::margin::tight(total, self.capacity()),
+                        ..memory
+                    }
+                } else {
+                    memory
                 })
             })
             .collect()
@@ -132,7 +155,7 @@ impl Serialize for Report {
             #[serde(skip_serializing_if = "Option::is_none")]
             busiest_stage: Option<u32>,
         }
-        let mut out = serializer.serialize_struct("Report", 7)?;
+        let mut out = serializer.serialize_struct("Report", 8)?;
         out.serialize_field("dp", &self.dp)?;
         out.serialize_field(
             "memory",
@@ -147,6 +170,9 @@ impl Serialize for Report {
         out.serialize_field("estimate", &self.estimate)?;
         if let Some(rollout) = &self.rollout {
             out.serialize_field("rollout", rollout)?;
+        }
+        if let Some(routing) = &self.routing {
+            out.serialize_field("routing", routing)?;
         }
         out.serialize_field("warnings", &self.warnings)?;
         out.end()

@@ -49,18 +49,60 @@ pub struct TpBench {
     pub output_max_abs: f64,
 }
 
-/// A small deterministic generator (SplitMix64) so that a seed reproduces the matrices.
-struct SplitMix(u64);
+impl TpBench {
+    /// A difference counts as rounding when it is below this fraction of the output's largest
+    /// value. f32 keeps about 7 significant digits (ε ≈ 1.2e-7) and the bench sums a few dozen
+    /// products, so rounding stays near 1e-7 of the output; splitting W by rows is off by a
+    /// sizeable fraction of it.
+    pub const ROUNDING_LEVEL: f64 = 1e-5;
+
+    /// Whether `diff` is at rounding level against an output whose largest |Y| is
+    /// `output_max_abs`: `diff` ≤ [`TpBench::ROUNDING_LEVEL`] · max(|Y|, 1).
+    ///
+    /// ```
+    /// use parallel_core::{tp_bench, BenchShape, TpBench};
+    /// let r = tp_bench(7, BenchShape::default())?;
+    /// assert!(TpBench::is_rounding_level(r.column_split_max_diff, r.output_max_abs));
+    /// assert!(!TpBench::is_rounding_level(r.row_split_max_diff, r.output_max_abs));
+    /// assert!(TpBench::is_rounding_level(1e-6, 0.5) && !TpBench::is_rounding_level(2e-5, 0.5));
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn is_rounding_level(diff: f64, output_max_abs: f64) -> bool {
+        diff <= Self::ROUNDING_LEVEL * output_max_abs.max(1.0)
+    }
+}
+
+/// A small deterministic generator (SplitMix64, Steele, Lea and Flood 2014): a seed gives the
+/// same numbers on every machine. The bench draws its matrices from it; tests draw their
+/// hostile inputs from it, with the seed printed for a replay.
+///
+/// ```
+/// use parallel_core::SplitMix;
+/// let mut rng = SplitMix::new(0);
+/// assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
+/// assert_eq!(rng.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SplitMix(u64);
 
 impl SplitMix {
-    fn next_unit(&mut self) -> f32 {
+    /// The generator at `seed`.
+    pub const fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        // 24 random bits → [-1, 1)
-        ((z >> 40) as f32 / (1u64 << 23) as f32) - 1.0
+        z ^ (z >> 31)
+    }
+
+    /// A number in [-1, 1) from 24 random bits, exact in `f32`.
+    fn next_unit(&mut self) -> f32 {
+        ((self.next_u64() >> 40) as f32 / (1u64 << 23) as f32) - 1.0
     }
 
     fn matrix(&mut self, rows: usize, cols: usize) -> Matrix {
@@ -189,7 +231,7 @@ pub fn tp_bench(seed: u64, shape: BenchShape) -> Result<TpBench, PlanError> {
             max: MAX_BENCH_CELLS,
         });
     }
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix::new(seed);
     let x = rng.matrix(tokens, hidden);
     let w = rng.matrix(hidden, ffn);
     let v = rng.matrix(ffn, hidden);

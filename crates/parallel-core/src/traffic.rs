@@ -187,18 +187,12 @@ impl Plan {
                     * Q::lit(2.0)
             }
             Dim::Ep => {
-                let moe = model.moe?;
-                let tokens = (count_of::<Q>("s", self.seq_len())
-                    * count_of("b", self.micro_batch_size())
-                    / (count_of::<Q>("c", d.cp) * t()))
-                .named("tokens", Show::Count);
-                m() * (count_of::<Q>("MoE layers", moe.moe_layers) / p())
-                    * Q::lit(4.0)
-                    * ring(count_of("e", d.ep))
-                    * tokens
-                    * count_of("top_k", moe.top_k)
-                    * count_of("h", model.hidden)
-                    * Q::lit(2.0)
+                let even = self.ep_bytes_even::<Q>()?;
+                if self.uneven() {
+                    even * self.busiest_rank::<Q>()
+                } else {
+                    even
+                }
             }
             Dim::Pp => {
                 let sent = m() * Q::lit(2.0) * self.tensor();
@@ -218,6 +212,28 @@ impl Plan {
             Dim::Offload if self.optimizer_offload().on_host() => self.offload_bytes(),
             Dim::Offload | Dim::Engine => return None,
         })
+    }
+
+    /// EP's all-to-all bytes per card per step at even routing (SPEC §5):
+    /// m·(L_moe/p)·4·((e−1)/e)·(s·b/(c·t))·top_k·h·2. Uneven routing (SPEC §20) scales the
+    /// plan's row by the busiest rank's load; `None` for a dense model.
+    pub(crate) fn ep_bytes_even<Q: Quantity>(&self) -> Option<Q> {
+        let d = self.degrees();
+        let model = self.model();
+        let moe = model.moe?;
+        let tokens = (count_of::<Q>("s", self.seq_len()) * count_of("b", self.micro_batch_size())
+            / (count_of::<Q>("c", d.cp) * count_of("t", d.tp)))
+        .named("tokens", Show::Count);
+        Some(
+            count_of::<Q>("m", self.micro_batches())
+                * (count_of::<Q>("MoE layers", moe.moe_layers) / count_of("p", d.pp))
+                * Q::lit(4.0)
+                * ring(count_of("e", d.ep))
+                * tokens
+                * count_of("top_k", moe.top_k)
+                * count_of("h", model.hidden)
+                * Q::lit(2.0),
+        )
     }
 
     /// time = bytes/bandwidth of the link (SPEC §1, §5).

@@ -5,7 +5,7 @@
 //! exist: `Bytes + Bytes`, `Bytes * f64`, `Bytes / f64`, `Bytes / BytesPerSec = Seconds`.
 
 use core::fmt;
-use core::ops::{Add, AddAssign, Div, Mul};
+use core::ops::{Add, AddAssign, Div, Mul, Sub};
 
 use serde::Serialize;
 
@@ -61,6 +61,17 @@ impl Bytes {
         self.0 / GIB
     }
 
+    /// In mebibytes (÷ 2^20): the lesson's notation for a small model's states.
+    ///
+    /// ```
+    /// use parallel_core::Bytes;
+    /// assert_eq!(Bytes::new(3_145_728.0).mib(), 3.0);
+    /// assert_eq!(Bytes::new(1_073_741_824.0).mib(), 1024.0);
+    /// ```
+    pub fn mib(self) -> f64 {
+        self.0 / 1_048_576.0
+    }
+
     /// Formats as GiB with one decimal, e.g. "2.5 GiB" (the lesson's C9 notation).
     ///
     /// ```
@@ -84,6 +95,13 @@ impl Add for Bytes {
     type Output = Bytes;
     fn add(self, rhs: Bytes) -> Bytes {
         Bytes(self.0 + rhs.0)
+    }
+}
+
+impl Sub for Bytes {
+    type Output = Bytes;
+    fn sub(self, rhs: Bytes) -> Bytes {
+        Bytes(self.0 - rhs.0)
     }
 }
 
@@ -169,6 +187,17 @@ impl Seconds {
     /// The raw number of seconds.
     pub const fn get(self) -> f64 {
         self.0
+    }
+
+    /// The length of a time whatever its sign: a difference written "more by 0.20 s".
+    ///
+    /// ```
+    /// use parallel_core::Seconds;
+    /// assert_eq!(Seconds::new(-0.2).abs(), Seconds::new(0.2));
+    /// assert_eq!(Seconds::new(1.5).abs(), Seconds::new(1.5));
+    /// ```
+    pub fn abs(self) -> Seconds {
+        Seconds(self.0.abs())
     }
 }
 

@@ -11,21 +11,26 @@ use parallel_core::{evaluate, Field, PlanConfig};
 /// The config with `field` set to `value`.
 fn with(field: Field, value: f64) -> PlanConfig {
     let mut c = PlanConfig::default();
-    match field {
-        Field::GpuMemoryGb => c.gpu_memory_gb = value,
-        Field::NvlinkGbps => c.nvlink_gbps = value,
-        Field::IbGbps => c.ib_gbps = value,
-        Field::GpuTflops => c.gpu_tflops = value,
-        Field::HbmTbps => c.hbm_tbps = value,
-        Field::PeakTflops => c.peak_tflops = value,
-        Field::MatmulEfficiency => c.matmul_efficiency = value,
-        Field::NvlinkLatencyUs => c.nvlink_latency_us = value,
-        Field::IbLatencyUs => c.ib_latency_us = value,
-        Field::PcieGbps => c.pcie_gbps = value,
-        Field::HostMemoryGb => c.host_memory_gb = value,
-        other => panic!("{other:?} is not bounded"),
-    }
+    *c.real_mut(field).unwrap() = value;
     c
+}
+
+/// The bounded fields are the config's real-valued ones, each read and set as the same field.
+#[test]
+fn the_bounded_fields_are_the_real_ones() {
+    let fields = PlanConfig::default().reals().map(|(field, _)| field);
+    assert_eq!(fields, BOUNDED);
+    for field in Field::PLAIN {
+        let mut c = PlanConfig::default();
+        let real = c.real_mut(field).is_some();
+        assert_eq!(real, BOUNDED.contains(&field), "{field:?}");
+        assert_eq!(real, bound(field).is_some(), "{field:?}");
+        if let Some(v) = c.real_mut(field) {
+            *v = 12.5;
+            assert!(c.reals().contains(&(field, 12.5)), "{field:?}");
+            assert_eq!(serde_json::to_value(&c).unwrap()[field.key()], 12.5);
+        }
+    }
 }
 
 #[test]

@@ -60,13 +60,7 @@ fn anchor_tp8_pp8_stage_table_by_hand() {
 
 #[test]
 fn anchor_tp8_pp2_zero1_stage_table_by_hand() {
-    let config = PlanConfig {
-        gpus: 64,
-        tp: 8,
-        pp: 2,
-        zero: 1,
-        ..PlanConfig::default()
-    };
+    let config = PlanConfig::lesson_64_zero1();
     let plan = Plan::new(&config).unwrap();
     let stages = plan.memory_by_stage();
     // Each stage: 32 layers, Ψ = (V·h + 32/64·B)/8 = 1,736,339,247; D = 4; ZeRO-1:

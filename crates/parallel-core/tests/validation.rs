@@ -128,13 +128,7 @@ fn warnings_leave_the_result_valid() {
 
 #[test]
 fn config_round_trips_through_json() {
-    let config = PlanConfig {
-        gpus: 64,
-        tp: 8,
-        pp: 2,
-        zero: 1,
-        ..PlanConfig::default()
-    };
+    let config = PlanConfig::lesson_64_zero1();
     let json = serde_json::to_string(&config).expect("serialize");
     assert!(json.contains(r#""model":"qwen3.8-27b""#), "{json}");
     assert!(json.contains(r#""schedule":"1f1b""#), "{json}");

@@ -12,16 +12,8 @@ pub const LESSON_64_ZERO1: &str = r#"{"gpus":64,"tp":8,"pp":2,"zero":1}"#;
 
 /// Runs the binary with `args`, feeding `stdin`.
 pub fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parallel-lab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The command may exit before reading stdin (a usage error): ignore a broken pipe here.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+    run_bytes(&args, stdin.as_bytes())
 }
 
 /// Runs the binary with arguments and stdin of any bytes (not UTF-8, 10 MB …).
@@ -75,6 +67,23 @@ pub fn error_line(args: &[&str], stdin: &str) -> String {
         .unwrap_or_else(|| panic!("{context}: not one `parallel-lab: error: ` line"))
         .to_string()
 }
+
+/// Asserts that `text`, what `what` printed, holds each of `parts`.
+pub fn assert_holds(what: &str, text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{what} lacks {part}");
+    }
+}
+
+/// The keys of a row of a report's `comm`, sorted.
+pub const COMM_ROW_KEYS: [&str; 6] = [
+    "bytes",
+    "collective",
+    "dim",
+    "group_size",
+    "link",
+    "seconds",
+];
 
 /// An object's keys, sorted.
 pub fn keys(v: &Value) -> Vec<String> {

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use parallel_core::flags::names as n;
+use parallel_core::SplitMix;
 use serde_json::{Map, Value};
 
 use crate::common::json_of;
@@ -15,25 +16,17 @@ use crate::common::json_of;
 /// What a long hostile value is made of: a run of it in stderr is the value echoed.
 pub const FILL: char = 'Ж';
 
-/// splitmix64: small, seeded, the same on every machine.
-pub struct Rng(u64);
+/// The core's seeded [`SplitMix`], drawing what a hostile input is made of.
+pub struct Rng(SplitMix);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        Rng(SplitMix::new(seed))
     }
 
     /// 0 ≤ n < `bound`.
     pub fn below(&mut self, bound: usize) -> usize {
-        (self.next() % bound as u64) as usize
+        (self.0.next_u64() % bound as u64) as usize
     }
 
     /// True `percent` times in a hundred.

@@ -89,6 +89,10 @@ pub enum Field {
     Rollout,
     /// `log_probs_chunk`.
     LogProbsChunk,
+    /// `routing_skew`, ρ: the hottest expert's load over an even split (SPEC §20).
+    RoutingSkew,
+    /// `capacity_factor`, c_f: an expert's capacity over an even split (SPEC §20).
+    CapacityFactor,
     /// `model.<name>`: a field of an inline model.
     InlineModel(ModelField),
     /// `model.hf_config.<key>`: a key of a Hugging Face `config.json` (external data, hence a
@@ -200,7 +204,7 @@ pub enum BenchField {
 
 impl Field {
     /// Every plain [`crate::PlanConfig`] field, in the struct's order.
-    pub const PLAIN: [Field; 33] = [
+    pub const PLAIN: [Field; 35] = [
         Field::Model,
         Field::Gpus,
         Field::GpusPerNode,
@@ -234,6 +238,8 @@ impl Field {
         Field::HostMemoryGb,
         Field::Rollout,
         Field::LogProbsChunk,
+        Field::RoutingSkew,
+        Field::CapacityFactor,
     ];
 
     /// The key as errors, reports and the CLI write it (the same as `to_string()`).
@@ -310,6 +316,8 @@ impl Field {
             Field::HostMemoryGb => "host_memory_gb",
             Field::Rollout => "rollout",
             Field::LogProbsChunk => "log_probs_chunk",
+            Field::RoutingSkew => "routing_skew",
+            Field::CapacityFactor => "capacity_factor",
             Field::Card => "card",
             Field::Bench(bench) => bench.name(),
             Field::Flag(flag) => flag,

@@ -47,6 +47,8 @@ pub(super) struct PlanConfigForm {
     host_memory_gb: f64,
     rollout: Option<Rollout>,
     log_probs_chunk: u32,
+    routing_skew: f64,
+    capacity_factor: Option<f64>,
 }
 
 impl Default for PlanConfigForm {
@@ -86,6 +88,8 @@ impl Default for PlanConfigForm {
             host_memory_gb: c.host_memory_gb,
             rollout: c.rollout,
             log_probs_chunk: c.log_probs_chunk,
+            routing_skew: c.routing_skew,
+            capacity_factor: c.capacity_factor,
         }
     }
 }
@@ -128,6 +132,8 @@ impl From<PlanConfigForm> for PlanConfig {
             host_memory_gb: f.host_memory_gb,
             rollout: f.rollout,
             log_probs_chunk: f.log_probs_chunk,
+            routing_skew: f.routing_skew,
+            capacity_factor: f.capacity_factor,
         };
         // An explicit efficiency sets a measured card's rate too (SPEC §18): the H200 and the
         // H100 state their measured large-GEMM rate only while no efficiency is given.

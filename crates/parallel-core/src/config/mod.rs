@@ -199,6 +199,13 @@ pub struct PlanConfig {
     /// Tokens whose FP32 logits the last stage holds at once for the log-probabilities
     /// (SPEC §15); 0 (default) = the whole micro-batch, s'·b.
     pub log_probs_chunk: u32,
+    /// ρ, the hottest expert's share of its MoE layer's tokens over an even split (SPEC §20);
+    /// default 1 (even). MoE models only.
+    pub routing_skew: f64,
+    /// c_f: an expert keeps at most c_f × an even split's tokens and drops the rest (Switch
+    /// Transformer, GShard); `None` (default) drops nothing, Megatron-LM's default (SPEC §20).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capacity_factor: Option<f64>,
 }
 
 impl Default for PlanConfig {
@@ -237,6 +244,8 @@ impl Default for PlanConfig {
             host_memory_gb: 2048.0,
             rollout: None,
             log_probs_chunk: 0,
+            routing_skew: 1.0,
+            capacity_factor: None,
         }
     }
 }
@@ -296,6 +305,23 @@ impl PlanConfig {
         }
     }
 
+    /// The lesson's worked 64-GPU plan (SPEC §2's example): TP 8 × PP 2 × DP 4 with ZeRO-1.
+    ///
+    /// ```
+    /// use parallel_core::{evaluate, PlanConfig};
+    /// let r = evaluate(&PlanConfig::lesson_64_zero1()).unwrap();
+    /// assert_eq!((r.dp, r.memory.model_states.to_string()), (4, "12.2 GB".to_string()));
+    /// ```
+    pub fn lesson_64_zero1() -> PlanConfig {
+        PlanConfig {
+            gpus: 64,
+            tp: 8,
+            pp: 2,
+            zero: 1,
+            ..PlanConfig::default()
+        }
+    }
+
     /// Where the page's 64-GPU grid starts (SPEC §2): TP 8 × PP 8, full recompute, m = 8.
     pub fn lesson_64_gpus() -> PlanConfig {
         PlanConfig {
@@ -305,6 +331,61 @@ impl PlanConfig {
             ..PlanConfig::default()
         }
     }
+}
+
+/// The real-valued fields of [`PlanConfig`], each named once with its [`Field`]: the ones the
+/// physical bounds cover ([`crate::bounds::BOUNDED`], in the same order). One list gives
+/// both ways in, so a field read by [`Plan::new`](crate::Plan::new) and one a test or a control
+/// sets cannot be two different fields.
+macro_rules! real_fields {
+    ($($field:ident => $name:ident),+ $(,)?) => {
+        impl PlanConfig {
+            /// Every real-valued field with its value, in the struct's order.
+            ///
+            /// ```
+            /// use parallel_core::{Field, PlanConfig};
+            /// let reals = PlanConfig::default().reals();
+            /// assert_eq!(reals[0], (Field::GpuMemoryGb, 80.0));
+            /// assert_eq!(reals.len(), 11);
+            /// ```
+            pub fn reals(&self) -> [(Field, f64); 11] {
+                [$((Field::$field, self.$name)),+]
+            }
+
+            /// The real-valued field `field`, to read or set; `None` for a field that is not
+            /// one (a count, a choice, a nested field).
+            ///
+            /// ```
+            /// use parallel_core::{Field, PlanConfig};
+            /// let mut c = PlanConfig::default();
+            /// if let Some(v) = c.real_mut(Field::IbGbps) {
+            ///     *v = 25.0;
+            /// }
+            /// assert_eq!(c.ib_gbps, 25.0);
+            /// assert!(c.real_mut(Field::Tp).is_none());
+            /// ```
+            pub fn real_mut(&mut self, field: Field) -> Option<&mut f64> {
+                match field {
+                    $(Field::$field => Some(&mut self.$name),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+real_fields! {
+    GpuMemoryGb => gpu_memory_gb,
+    NvlinkGbps => nvlink_gbps,
+    IbGbps => ib_gbps,
+    GpuTflops => gpu_tflops,
+    HbmTbps => hbm_tbps,
+    PeakTflops => peak_tflops,
+    MatmulEfficiency => matmul_efficiency,
+    NvlinkLatencyUs => nvlink_latency_us,
+    IbLatencyUs => ib_latency_us,
+    PcieGbps => pcie_gbps,
+    HostMemoryGb => host_memory_gb,
 }
 
 /// Names used in reports and links for the enum values: their serde spelling.

@@ -316,6 +316,43 @@ impl PlanError {
         }
     }
 
+    /// The number a reason computes from the variant's own, so that every language quotes the
+    /// same: the product a count must divide by (tp·pp·cp, pp·v, ep·pp), the last card
+    /// (gpus − 1), a sequence's tokens (prompt_len + response_len); `None` for the others.
+    ///
+    /// ```
+    /// use parallel_core::PlanError;
+    /// let (prompt_len, response_len, max) = (1_000, 70_000_000, 67_108_864);
+    /// for (error, n) in [
+    ///     (PlanError::NotDivisible { gpus: 8, tp: 3, pp: 2, cp: 1 }, 6),
+    ///     (PlanError::InterleavedLayers { layers: 64, pp: 4, virtual_stages: 3 }, 12),
+    ///     (PlanError::EpNotDivisible { gpus: 12, ep: 8, pp: 2 }, 16),
+    ///     (PlanError::NoSuchCard { card: 9, gpus: 8 }, 7),
+    ///     (PlanError::RolloutTooLong { prompt_len, response_len, max }, 70_001_000),
+    /// ] {
+    ///     assert_eq!(error.derived(), Some(n));
+    ///     assert!(error.reason().contains(&n.to_string()), "{error}");
+    /// }
+    /// assert_eq!(PlanError::InterleavedNeedsPipeline.derived(), None);
+    /// ```
+    pub fn derived(&self) -> Option<u128> {
+        let n = u128::from;
+        match *self {
+            PlanError::NotDivisible { tp, pp, cp, .. } => Some(n(tp) * n(pp) * n(cp)),
+            PlanError::InterleavedLayers {
+                pp, virtual_stages, ..
+            } => Some(n(pp) * n(virtual_stages)),
+            PlanError::EpNotDivisible { ep, pp, .. } => Some(n(ep) * n(pp)),
+            PlanError::NoSuchCard { gpus, .. } => Some(n(gpus.saturating_sub(1))),
+            PlanError::RolloutTooLong {
+                prompt_len,
+                response_len,
+                ..
+            } => Some(n(prompt_len) + n(response_len)),
+            _ => None,
+        }
+    }
+
     /// The English reason, without the field name.
     pub fn reason(&self) -> String {
         match self {
@@ -344,7 +381,7 @@ impl PlanError {
             }
             PlanError::NotDivisible { gpus, tp, pp, cp } => format!(
                 "{gpus} GPUs do not divide by tp·pp·cp = {tp}·{pp}·{cp} = {}",
-                u128::from(*tp) * u128::from(*pp) * u128::from(*cp)
+                self.derived().unwrap_or_default()
             ),
             PlanError::ChunksNeedInterleaved {
                 virtual_stages,
@@ -364,14 +401,14 @@ impl PlanError {
                 virtual_stages,
             } => format!(
                 "interleaved needs the {layers} layers (or {layers} + 2, with one layer fewer on the first and the last stage) divisible by pp·virtual_stages = {pp}·{virtual_stages} = {}",
-                u64::from(*pp) * u64::from(*virtual_stages)
+                self.derived().unwrap_or_default()
             ),
             PlanError::EpNeedsMoe { model } => {
                 format!("expert parallelism needs an MoE model; {model} is dense")
             }
             PlanError::EpNotDivisible { gpus, ep, pp } => format!(
                 "{gpus} GPUs do not divide by ep·pp = {ep}·{pp} = {}",
-                u64::from(*ep) * u64::from(*pp)
+                self.derived().unwrap_or_default()
             ),
             PlanError::ExpertsNotDivisible { experts, ep } => {
                 format!("the {experts} experts of an MoE layer do not split evenly over ep = {ep} cards")
@@ -399,9 +436,9 @@ impl PlanError {
                 quoted(*ceiling),
                 quoted(*got)
             ),
-            PlanError::NoSuchCard { card, gpus } => format!(
+            PlanError::NoSuchCard { card, .. } => format!(
                 "card {card} does not exist: the grid has cards 0–{}",
-                gpus.saturating_sub(1)
+                self.derived().unwrap_or_default()
             ),
             PlanError::CpAboveSeqLen { cp, seq_len } => {
                 format!("{cp} ranks cannot share {seq_len} tokens")
@@ -433,7 +470,7 @@ impl PlanError {
                 max,
             } => format!(
                 "prompt_len + response_len = {prompt_len} + {response_len} = {} tokens, more than {max}",
-                u64::from(*prompt_len) + u64::from(*response_len)
+                self.derived().unwrap_or_default()
             ),
             PlanError::KvBytes { got } => {
                 format!("bytes per cached value must be 1 (FP8), 2 (BF16) or 4 (FP32) (got {got})")

@@ -50,6 +50,23 @@ impl Warning {
             Warning::HostMemoryOver { .. } => Field::HostMemoryGb,
         }
     }
+
+    /// The chunks the zigzag layout cuts the sequence into, 2·CP (each rank holds one early and
+    /// one late chunk), for [`Warning::ZigzagPadding`]; `None` for the other warnings.
+    ///
+    /// ```
+    /// use parallel_core::Warning;
+    /// let padding = Warning::ZigzagPadding { seq_len: 4_100, cp: 4 };
+    /// assert_eq!(padding.zigzag_chunks(), Some(8));
+    /// assert!(padding.to_string().contains("2·CP = 8 chunks"));
+    /// assert_eq!(Warning::LayersNotDivisible { layers: 64, pp: 3 }.zigzag_chunks(), None);
+    /// ```
+    pub fn zigzag_chunks(&self) -> Option<u64> {
+        match *self {
+            Warning::ZigzagPadding { cp, .. } => Some(2 * u64::from(cp)),
+            _ => None,
+        }
+    }
 }
 
 /// L/p, the layers of an average stage when p does not divide L (SPEC §2's warning).
@@ -73,10 +90,10 @@ impl fmt::Display for Warning {
                 "pp: {layers} layers do not divide by PP {pp}; per-stage figures use the average {:.2} layers",
                 average_layers(layers, pp)
             ),
-            Warning::ZigzagPadding { seq_len, cp } => write!(
+            Warning::ZigzagPadding { seq_len, .. } => write!(
                 f,
                 "seq_len: {seq_len} tokens do not divide into 2·CP = {} chunks; zigzag needs padding",
-                2 * u64::from(cp)
+                self.zigzag_chunks().unwrap_or_default()
             ),
             Warning::HostMemoryOver {
                 per_node_gb,

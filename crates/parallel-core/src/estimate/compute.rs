@@ -124,11 +124,46 @@ impl Plan {
     /// every token meets (P_mm less the routed experts' share) and P_e = P_routed·top_k/experts
     /// that share (a dense model has only the first term, with P_mm). Attention's products
     /// are not weight-bound.
+    ///
+    /// Under uneven routing (SPEC §20) every rank waits for the busiest EP rank: its routed
+    /// experts run (busiest − 1) × their even seconds longer.
     pub(crate) fn compute<Q: Quantity>(&self) -> Q {
-        match Kernels::of(self.config()) {
+        let even: Q = match Kernels::of(self.config()) {
             Some(kernels) => self.kernel_compute(&kernels),
             None => self.roofline_compute(),
+        };
+        match self.routed_expert_seconds::<Q>().filter(|_| self.uneven()) {
+            Some(routed) => {
+                even.named("even compute", Show::Seconds)
+                    + (self.busiest_rank::<Q>() - Q::lit(1.0)) * routed
+            }
+            None => even,
         }
+    }
+
+    /// The routed experts' compute per step on an even EP rank (SPEC §20): from the kernel
+    /// tables, or at the roofline (6·P_e·T·max(1, R/T_e), × 4/3 with full recompute, ÷
+    /// (N·TFLOP/s·10¹²)). `None` for a dense model.
+    pub(crate) fn routed_expert_seconds<Q: Quantity>(&self) -> Option<Q> {
+        let routed = match Kernels::of(self.config()) {
+            Some(kernels) => self.routed_kernel_seconds(&kernels)?,
+            None => {
+                let model = self.model();
+                let moe = model.moe?;
+                let active = count_of::<Q>("P_routed", model.routed_params())
+                    * count_of("top_k", moe.top_k)
+                    / count_of("experts", moe.experts);
+                self.with_recompute(
+                    Q::lit(6.0)
+                        * active.named("P_e", Show::Count)
+                        * self.tokens::<Q>().named("T", Show::Count)
+                        * self.expert_roofline::<Q>()?,
+                ) / (count_of::<Q>("N", self.gpus())
+                    * count_of("TFLOP/s", self.config().gpu_tflops)
+                    * Q::constant("10¹²", 1e12))
+            }
+        };
+        Some(routed.named("t_experts", Show::Seconds))
     }
 
     /// Compute from measured kernel rates (SPEC §18): m·(t_gemm + t_attn + t_mem), a card's

@@ -215,28 +215,51 @@ impl Plan {
     fn moe_times<Q: Quantity>(&self, k: &Kernels) -> Option<Q> {
         let moe = self.model().moe?;
         let (d, h) = (self.degrees(), f64::from(self.model().hidden));
-        let (t, e) = (f64::from(d.tp), f64::from(d.ep));
+        let t = f64::from(d.tp);
         let experts = f64::from(moe.experts);
         let ffn = f64::from(moe.expert_ffn);
         let tokens = ("T_l", self.card_tokens());
-        let routed = (
-            "T_e",
-            self.card_tokens() * f64::from(moe.top_k) * e / experts,
-        );
         let router = Gemm {
             time: "t_router",
             rate: "r_router",
             n: ("experts", experts),
             k: ("h", h),
         };
-        let one_expert = self.mlp_time::<Q>(k, routed, (ffn, Mlp::Gated), &EXPERT_MLP);
-        let mut total = self.gemm_time::<Q>(k, tokens, router)
-            + count_of::<Q>("experts", experts) / count_of("e", e) * one_expert;
+        let mut total = self.gemm_time::<Q>(k, tokens, router) + self.routed_experts_time(k)?;
         if moe.shared_experts > 0 {
             let width = f64::from(moe.shared_experts) * ffn / t;
             total = total + self.mlp_time(k, tokens, (width, Mlp::Gated), &SHARED_MLP);
         }
         Some(total)
+    }
+
+    /// The routed experts of one MoE layer on a card: its experts/e experts at
+    /// T_e = T_l·top_k·e/experts tokens each (expert TP = 1). `None` for a dense model.
+    fn routed_experts_time<Q: Quantity>(&self, k: &Kernels) -> Option<Q> {
+        let moe = self.model().moe?;
+        let (e, experts) = (f64::from(self.degrees().ep), f64::from(moe.experts));
+        let routed = (
+            "T_e",
+            self.card_tokens() * f64::from(moe.top_k) * e / experts,
+        );
+        let one_expert = self.mlp_time::<Q>(
+            k,
+            routed,
+            (f64::from(moe.expert_ffn), Mlp::Gated),
+            &EXPERT_MLP,
+        );
+        Some(count_of::<Q>("experts", experts) / count_of("e", e) * one_expert)
+    }
+
+    /// The routed experts' seconds of a step on an even EP rank, from the kernel tables:
+    /// m·(L_moe/p)·(experts/e)·t_expert (SPEC §20). `None` for a dense model.
+    pub(super) fn routed_kernel_seconds<Q: Quantity>(&self, k: &Kernels) -> Option<Q> {
+        let moe = self.model().moe?;
+        Some(
+            count_of::<Q>("m", self.micro_batches())
+                * (count_of::<Q>("L_moe", moe.moe_layers) / count_of("p", self.degrees().pp))
+                * self.routed_experts_time(k)?,
+        )
     }
 
     /// The output head on a card: N = V/t, K = h; outside the layers, so full recompute does

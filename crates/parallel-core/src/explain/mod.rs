@@ -163,7 +163,12 @@ impl Plan {
                         None => {
                             let held = self.held_even::<Worked>();
                             let per_micro_batch = held.per_micro_batch();
-                            held.total(per_micro_batch)
+                            let even = held.total(per_micro_batch);
+                            if self.uneven() {
+                                even + self.routing_excess::<Worked>()
+                            } else {
+                                even
+                            }
                         }
                         Some(i) => self.stage_activations(i),
                     },

@@ -196,6 +196,22 @@ impl Grid {
         })
     }
 
+    /// The card's rank in its EP group, q mod e with q its position in its stage (SPEC §3):
+    /// rank r holds experts r·E/e … (r + 1)·E/e − 1, so rank 0 holds the first (SPEC §20: the
+    /// hottest). 0 on a dense model's grid.
+    ///
+    /// ```
+    /// use parallel_core::{ModelChoice, Plan, PlanConfig, Preset};
+    /// let moe = PlanConfig { model: ModelChoice::Preset(Preset::Mixtral8x7b), gpus: 16, ep: 4, ..PlanConfig::default() };
+    /// let grid = Plan::new(&moe)?.grid();
+    /// assert_eq!((0..6).map(|c| grid.ep_rank(c).unwrap()).collect::<Vec<_>>(), [0, 1, 2, 3, 0, 1]);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn ep_rank(&self, card: u32) -> Result<u32, PlanError> {
+        self.check_card(card)?;
+        Ok(self.stage_position(card).1 % self.ep.max(1))
+    }
+
     /// The cards holding the same (dense) weights as `card`: its CP and DP groups together,
     /// D = d·c cards (SPEC §4–§5). This is the group of the `dp` traffic entry.
     ///

@@ -43,6 +43,10 @@ pub(super) enum Change {
     Offload(OptimizerOffload),
     Pcie(f64),
     HostMemory(f64),
+    /// ρ, `routing_skew` (SPEC §20).
+    Skew(f64),
+    /// c_f, `capacity_factor`; `None`: dropless (SPEC §20).
+    Capacity(Option<f64>),
     /// The rollout engines and the log-probability chunk (SPEC §15).
     Rollout(RolloutChange),
 }
@@ -83,7 +87,9 @@ impl Change {
             Change::Offload(_) => 27,
             Change::Pcie(_) => 28,
             Change::HostMemory(_) => 29,
-            Change::Rollout(r) => 30 + r.rank(),
+            Change::Skew(_) => 30,
+            Change::Capacity(_) => 31,
+            Change::Rollout(r) => 32 + r.rank(),
         }
     }
 
@@ -119,6 +125,8 @@ impl Change {
             Change::Offload(v) => c.optimizer_offload = v,
             Change::Pcie(v) => c.pcie_gbps = v,
             Change::HostMemory(v) => c.host_memory_gb = v,
+            Change::Skew(v) => c.routing_skew = v,
+            Change::Capacity(v) => c.capacity_factor = v,
             Change::Rollout(r) => r.apply(c),
         }
     }
@@ -126,7 +134,7 @@ impl Change {
 
 /// The words of enum values, and the preset aliases (one distinct word per preset but the
 /// anchor, whose word is [`ANCHOR_WORD`]).
-const WORDS: [(&str, Change); 26] = [
+const WORDS: [(&str, Change); 27] = [
     ("full", Change::Recompute(Recompute::Full)),
     ("selective", Change::Recompute(Recompute::Selective)),
     ("none", Change::Recompute(Recompute::None)),
@@ -153,15 +161,16 @@ const WORDS: [(&str, Change); 26] = [
     ("mi300x", Change::Hardware(Hardware::Mi300x)),
     ("cpuadam", Change::Offload(OptimizerOffload::Cpu)),
     ("gpuadam", Change::Offload(OptimizerOffload::None)),
+    ("dropless", Change::Capacity(None)),
 ];
 
 /// The anchor's alias (the default model, written only to return to it).
 pub(super) const ANCHOR_WORD: &str = "qwen";
 
 /// Keys of numeric tokens.
-const NUMBER_KEYS: [&str; 22] = [
+const NUMBER_KEYS: [&str; 24] = [
     "n", "gpn", "tp", "pp", "cp", "ep", "m", "b", "s", "z", "v", "mem", "nvl", "ib", "tf", "hbm",
-    "pk", "eff", "anv", "aib", "pcie", "host",
+    "pk", "eff", "anv", "aib", "pcie", "host", "rho", "cf",
 ];
 
 /// Reads one token. Err(reason) when it is not a well-formed token.
@@ -230,6 +239,8 @@ pub(super) fn parse_token(token: &str) -> Result<Change, IgnoredReason> {
         "aib" => Change::IbLatency(float()?),
         "pcie" => Change::Pcie(float()?),
         "host" => Change::HostMemory(float()?),
+        "rho" => Change::Skew(float()?),
+        "cf" => Change::Capacity(Some(float()?)),
         _ => Change::Ib(float()?),
     })
 }

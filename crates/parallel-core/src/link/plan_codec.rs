@@ -131,8 +131,15 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
         &[
             ("pcie", config.pcie_gbps, base.pcie_gbps),
             ("host", config.host_memory_gb, base.host_memory_gb),
+            ("rho", config.routing_skew, base.routing_skew),
         ],
     );
+    if config.capacity_factor != base.capacity_factor {
+        out.push(match config.capacity_factor {
+            Some(cf) => format!("cf{}", float_value(cf)),
+            None => "dropless".to_string(),
+        });
+    }
     out.extend(rollout_tokens(config, base));
     out
 }

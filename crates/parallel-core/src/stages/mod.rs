@@ -255,7 +255,9 @@ impl Plan {
                 if middle {
                     previous = Some((layers_i, model_states, expert_states, per_micro_batch));
                 }
-                let activations = Bytes::new(held.total(per_micro_batch));
+                let activations = Bytes::new(
+                    held.total(per_micro_batch) + self.stage_routing_excess::<f64>(stage),
+                );
                 let model_states = Bytes::new(model_states);
                 let total = model_states + activations;
                 StageMemory {
@@ -348,8 +350,28 @@ impl Plan {
     pub(crate) fn stage_activations<Q: Quantity>(&self, stage: u32) -> Q {
         let layer = self.layer_activations();
         let held = self.held_on(&ShardBasis::of(self), &StageRule::of(self), stage, layer);
-        let per_micro_batch = held.per_micro_batch();
-        held.total(per_micro_batch)
+        let per_micro_batch: Q = held.per_micro_batch();
+        let even = held.total(per_micro_batch);
+        if self.uneven() {
+            even + self.stage_routing_excess(stage)
+        } else {
+            even
+        }
+    }
+
+    /// What stage `stage`'s card of EP rank 0 holds beyond an even split (SPEC §20): its
+    /// (L_i/L)·L_moe MoE layers and micro-batches in flight; 0 unless routing is uneven.
+    pub(crate) fn stage_routing_excess<Q: Quantity>(&self, stage: u32) -> Q {
+        match self.model().moe.filter(|_| self.uneven()) {
+            Some(moe) => {
+                let rule = StageRule::of(self);
+                let layers = count_of::<Q>("L_i", rule.layers(stage))
+                    / count_of("L", self.model().layers)
+                    * count_of("L_moe", moe.moe_layers);
+                self.routing_excess_with(layers, rule.in_flight(stage))
+            }
+            None => Q::lit(0.0),
+        }
     }
 
     /// The parameters stage i holds per card (SPEC §11): the dense shard

@@ -38,6 +38,8 @@ fn every_field_writes_its_key() {
         "host_memory_gb",
         "rollout",
         "log_probs_chunk",
+        "routing_skew",
+        "capacity_factor",
     ];
     let keys: Vec<String> = Field::PLAIN.into_iter().map(Field::key).collect();
     assert_eq!(keys, plain);
