@@ -229,3 +229,40 @@ proptest! {
         prop_assert_eq!(unbinding.estimate(), even.estimate());
     }
 }
+
+/// The two figures explain themselves: the worked formula gives the report's value, and they
+/// are offered only where routing is uneven.
+#[test]
+fn routing_figures_explain_themselves() {
+    use parallel_core::explain::Figure;
+    for accounting in [Accounting::Even, Accounting::Stages] {
+        let config = PlanConfig {
+            routing_skew: 1.6,
+            accounting,
+            ..mixtral(8)
+        };
+        let plan = Plan::new(&config).unwrap();
+        let report = plan.report();
+        let r = report.routing.unwrap();
+        for (figure, want) in [
+            (Figure::RoutingExcess, r.excess.get()),
+            (Figure::RoutingWait, r.added_s.get()),
+        ] {
+            let e = plan.explain(figure, &report).unwrap();
+            assert!(close(e.worked, want), "{figure:?}: {} vs {want}", e.worked);
+            assert_eq!(e.result, want);
+            assert!(e.source.contains("SPEC §20"));
+        }
+        let ids: Vec<String> = plan
+            .explain_all(&report)
+            .iter()
+            .map(|e| e.figure.clone())
+            .collect();
+        assert!(ids.contains(&"routing-excess".to_string()));
+        let even = Plan::new(&mixtral(8)).unwrap();
+        assert!(!even
+            .explain_all(&even.report())
+            .iter()
+            .any(|e| e.figure.starts_with("routing-")));
+    }
+}

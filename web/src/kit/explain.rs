@@ -103,6 +103,18 @@ pub fn figure_name(lang: Lang, figure: Figure) -> String {
                 "a card's peak over training and rollout",
             )
             .into(),
+        Figure::RoutingExcess => lang
+            .pick(
+                "最热专家所在卡多占的显存",
+                "what the hottest expert's card holds beyond an even split",
+            )
+            .into(),
+        Figure::RoutingWait => lang
+            .pick(
+                "最忙的 EP rank 让这一步多算的时间",
+                "what the busiest EP rank adds to the step's compute",
+            )
+            .into(),
     }
 }
 

@@ -59,6 +59,10 @@ pub enum Figure {
     RolloutTotal,
     /// A card's peak over training and rollout (SPEC §15).
     RolloutPeak,
+    /// What the hottest expert's EP rank holds beyond an even split (SPEC §20).
+    RoutingExcess,
+    /// What the busiest EP rank adds to compute (SPEC §20).
+    RoutingWait,
 }
 
 impl Figure {
@@ -92,6 +96,8 @@ impl Figure {
             Figure::RolloutKv => "rollout-kv".into(),
             Figure::RolloutTotal => "rollout-total".into(),
             Figure::RolloutPeak => "rollout-peak".into(),
+            Figure::RoutingExcess => "routing-excess".into(),
+            Figure::RoutingWait => "routing-wait".into(),
         }
     }
 
@@ -121,6 +127,8 @@ impl Figure {
             Figure::RolloutKv,
             Figure::RolloutTotal,
             Figure::RolloutPeak,
+            Figure::RoutingExcess,
+            Figure::RoutingWait,
         ];
         fixed
             .into_iter()

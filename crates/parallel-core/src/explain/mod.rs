@@ -88,6 +88,8 @@ const NCCL_ALPHA_BETA_SOURCE: &str =
 const MFU_SOURCE: &str = "PaLM (Chowdhery et al. 2022) appendix B; SPEC §17";
 const ROLLOUT_SOURCE: &str =
     "GQA (Ainslie et al. 2023) and MLA (DeepSeek-V2, 2024) KV caches; seed 000's RL recipes; SPEC §15";
+const ROUTING_SOURCE: &str =
+    "Switch Transformer (Fedus et al. 2022) §2.2 for the capacity; Wang et al. 2024 (arXiv 2408.15664) for measured loads; Korthikanti et al. 2022 §4.1 for an expert's activations; SPEC §20";
 const OFFLOAD_SOURCE: &str =
     "ZeRO-Offload (Ren et al. 2021): FP32 master weights, Adam moments and gradients on the host; SPEC §14";
 
@@ -338,6 +340,19 @@ impl Plan {
                     bytes(report.rollout?.peak),
                     ROLLOUT_SOURCE,
                 ),
+                Figure::RoutingExcess => (
+                    "routing excess",
+                    self.routing_excess(),
+                    bytes(report.routing?.excess),
+                    ROUTING_SOURCE,
+                ),
+                Figure::RoutingWait => (
+                    "routing wait",
+                    (self.busiest_rank::<Worked>() - Worked::lit(1.0))
+                        * self.routed_expert_seconds::<Worked>()?,
+                    seconds(report.routing?.added_s),
+                    ROUTING_SOURCE,
+                ),
             };
         Some(Explanation {
             figure: figure.id(),
@@ -365,6 +380,10 @@ impl Plan {
             Figure::RolloutTotal,
             Figure::RolloutPeak,
         ];
+        // Uneven routing's two figures, where routing is uneven (SPEC §20).
+        if self.uneven() {
+            figures.extend([Figure::RoutingExcess, Figure::RoutingWait]);
+        }
         for row in &report.comm {
             figures.push(Figure::Traffic(row.dim));
             figures.push(Figure::TrafficTime(row.dim));

@@ -51,8 +51,8 @@ pub struct RoutingReport {
     pub dispatch_hot: Bytes,
     /// The same at even routing.
     pub dispatch_even: Bytes,
-    /// What a card of EP rank 0 holds beyond the even split the memory figures count (added
-    /// to its memory).
+    /// What a card of EP rank 0 of the first stage holds beyond the even split the memory
+    /// figures count (added to its activations; each stage adds its own, SPEC §20).
     pub excess: Bytes,
     /// The busiest EP rank's all-to-all bytes per step (the EP traffic row's).
     pub all_to_all_busiest: Bytes,

@@ -35,6 +35,8 @@ pub fn field_zh(field: Field) -> String {
         Field::GlobalBatch => "全局批量（每步的序列数）",
         Field::Bench(BenchField::Hidden) => "隐藏维度 h",
         Field::Bench(BenchField::Ffn) => "FFN 宽度",
+        Field::RoutingSkew => "路由不均 ρ（最热专家的负载 ÷ 均匀）",
+        Field::CapacityFactor => "专家容量因子 c_f",
         Field::InRollout(rollout) => match rollout {
             RolloutField::GpusPerEngine => "每个推理引擎的卡数 E",
             RolloutField::RolloutGpus => "推理卡池的卡数 R",
