@@ -74,6 +74,8 @@ module_checks() {
         node scripts/check-architecture.mjs &&
         node scripts/check-prose.mjs --self-test &&
         node scripts/check-prose.mjs &&
+        node scripts/check-figures.mjs --self-test &&
+        node scripts/check-figures.mjs &&
         node scripts/check-doc-tests.mjs --self-test &&
         node scripts/check-doc-tests.mjs
 }

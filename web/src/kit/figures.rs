@@ -115,6 +115,7 @@ fn memory_title(lang: Lang, busiest: Option<u32>) -> String {
 
 /// The figure's bars: each part's share of the larger of total and capacity.
 fn share(m: &Memory, part: Bytes) -> String {
+    // figures: the core's share written as a CSS width, in percent (formatting)
     format!("{:.2}%", 100.0 * m.bar_share(part))
 }
 
@@ -400,9 +401,9 @@ pub fn warning_zh(warning: parallel_core::Warning) -> String {
             "{layers} 层不能被 PP {pp} 整除：每段按平均 {:.2} 层计。",
             parallel_core::average_layers(layers, pp)
         ),
-        Warning::ZigzagPadding { seq_len, cp } => format!(
+        Warning::ZigzagPadding { seq_len, .. } => format!(
             "序列长度 {seq_len} 不能切成 2·CP = {} 块：zigzag 需要补齐。",
-            2 * u64::from(cp)
+            warning.zigzag_chunks().unwrap_or_default()
         ),
         Warning::HostMemoryOver {
             per_node_gb,

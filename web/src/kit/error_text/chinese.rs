@@ -1,7 +1,7 @@
 //! The reason a plan is rejected, in Chinese: one sentence per variant of [`PlanError`],
 //! written from the variant's numbers (English is the core's own `Display`).
 
-use parallel_core::numbers::quoted;
+use parallel_core::numbers::{self, quoted};
 use parallel_core::{Field, Lang, PlanError};
 
 use super::fields::field_zh;
@@ -37,7 +37,7 @@ pub(super) fn chinese(error: &PlanError) -> String {
         }
         PlanError::NotDivisible { gpus, tp, pp, cp } => format!(
             "{gpus} 张卡不能被 TP·PP·CP = {tp}·{pp}·{cp} = {} 整除。",
-            u128::from(*tp) * u128::from(*pp) * u128::from(*cp)
+            derived(error)
         ),
         PlanError::ChunksNeedInterleaved {
             virtual_stages,
@@ -57,7 +57,7 @@ pub(super) fn chinese(error: &PlanError) -> String {
             virtual_stages,
         } => format!(
             "interleaved 调度要求 {layers} 层（或首尾两段各少一层时的 {layers} + 2）能被 PP·v = {pp}·{virtual_stages} = {} 整除。",
-            u64::from(*pp) * u64::from(*virtual_stages)
+            derived(error)
         ),
         PlanError::EpNeedsMoe { model } => {
             // An inline model (a config pasted into the page) has no name of its own.
@@ -69,7 +69,7 @@ pub(super) fn chinese(error: &PlanError) -> String {
         }
         PlanError::EpNotDivisible { gpus, ep, pp } => format!(
             "{gpus} 张卡不能被 EP·PP = {ep}·{pp} = {} 整除。",
-            u64::from(*ep) * u64::from(*pp)
+            derived(error)
         ),
         PlanError::ExpertsNotDivisible { experts, ep } => {
             format!("每个 MoE 层的 {experts} 个专家不能平均分到 EP = {ep} 张卡上。")
@@ -116,9 +116,9 @@ pub(super) fn chinese(error: &PlanError) -> String {
             quoted(*ceiling),
             quoted(*got)
         ),
-        PlanError::NoSuchCard { card, gpus } => format!(
+        PlanError::NoSuchCard { card, .. } => format!(
             "没有 {card} 号卡：这个网格只有 0–{} 号卡。",
-            gpus.saturating_sub(1)
+            derived(error)
         ),
         PlanError::CpAboveSeqLen { cp, seq_len } => {
             format!("{seq_len} 个 token 分不到 {cp} 个 CP rank 上。")
@@ -152,7 +152,7 @@ pub(super) fn chinese(error: &PlanError) -> String {
             "prompt 长度加回答长度上限 = {} + {} = {} 个 token，超过了上限 {}。",
             thousands(u64::from(*prompt_len)),
             thousands(u64::from(*response_len)),
-            thousands(u64::from(*prompt_len) + u64::from(*response_len)),
+            numbers::thousands(derived(error) as f64),
             thousands(*max)
         ),
         PlanError::KvBytes { got } => format!(
@@ -169,4 +169,10 @@ pub(super) fn chinese(error: &PlanError) -> String {
         // Launch flags (SPEC §16) word their Chinese in the core, beside the English.
         PlanError::Launch(launch) => format!("{}。", launch.reason(parallel_core::Lang::Zh)),
     }
+}
+
+/// The number `error`'s reason computes from its own ([`PlanError::derived`]): a product, the
+/// last card, a sequence's tokens.
+fn derived(error: &PlanError) -> u128 {
+    error.derived().unwrap_or_default()
 }

@@ -45,7 +45,7 @@ fn contents_line(section: Section) -> Option<(&'static str, &'static str)> {
 /// The anchor's shape in one line, from its preset.
 fn anchor_shape(lang: Lang) -> String {
     let m = Preset::Qwen38_27b.model();
-    let linear = m.layers.saturating_sub(m.full_attention_layers);
+    let linear = m.linear_attention_layers();
     text::ANCHOR_SHAPE.fill(
         lang,
         &[

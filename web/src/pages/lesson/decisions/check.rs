@@ -3,7 +3,7 @@
 
 use parallel_core::traffic::heaviest;
 use parallel_core::{
-    Bytes, Dim, Link, Memory, Plan, PlanConfig, PlanError, Recompute, Report, Traffic,
+    Bytes, Dim, Link, Memory, Plan, PlanConfig, PlanError, Recompute, Report, TpBench, Traffic,
 };
 
 use crate::kit::input::{parse_gb, parse_percent, parse_whole, InputError};
@@ -15,11 +15,6 @@ pub const MAX_GB: f64 = 100_000.0;
 pub const MAX_MICRO_BATCHES: u32 = 1024;
 /// The bubble threshold when the student leaves it empty: 10% ((p−1)/m).
 pub const DEFAULT_BUBBLE_THRESHOLD: f64 = 0.10;
-/// A TP bench difference counts as rounding when it is below this fraction of the output's
-/// largest value. f32 keeps about 7 significant digits (ε ≈ 1.2e-7) and the bench sums a few
-/// dozen products, so rounding stays near 1e-7 of the output; splitting W by rows is off by
-/// a sizeable fraction of it.
-pub const ROUNDING_LEVEL: f64 = 1e-5;
 
 /// Whether a typed GB figure matches the core's by the page's one rule
 /// ([`crate::kit::tolerance`]).
@@ -35,9 +30,10 @@ pub fn is_heaviest(comm: &[Traffic], dim: Dim) -> bool {
     }
 }
 
-/// Whether a TP bench difference is at rounding level against the output's scale.
+/// Whether a TP bench difference is at rounding level against the output's scale (the core's
+/// [`TpBench::is_rounding_level`]).
 pub fn is_rounding_level(diff: f64, output_max_abs: f64) -> bool {
-    diff <= ROUNDING_LEVEL * output_max_abs.max(1.0)
+    TpBench::is_rounding_level(diff, output_max_abs)
 }
 
 /// Decision 1's plan: one machine of 8 × 80 GB, s = 4,096, the student's ZeRO, TP and recompute.
@@ -206,7 +202,7 @@ impl DecisionTwo {
 
 /// "56.3 MiB": one decimal in mebibytes (the lesson's notation for small models).
 pub fn mib(bytes: Bytes) -> String {
-    format!("{:.1} MiB", bytes.gib() * 1024.0)
+    format!("{:.1} MiB", bytes.mib())
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 use parallel_core::evolution::{EvolutionFigures, DEEPSEEK_V3_GPU_HOURS, EFFECTIVE_FLOPS};
 use parallel_core::lesson::deepseek_v3_plan;
+use parallel_core::numbers;
 use parallel_core::{causal_pairs, Bytes, CpLayout, Plan, PlanConfig, Preset};
 
 use crate::kit::format;
@@ -115,7 +116,7 @@ pub fn generations(lang: Lang, inputs: &MapInputs) -> Vec<Generation> {
     );
     let ib_time = format::seconds(f.ring_dp_8_over_ib);
     let backward = format::seconds(f.backward_4096_tokens);
-    let tflops = format!("{:.0}", EFFECTIVE_FLOPS / 1e12);
+    let tflops = numbers::teras(EFFECTIVE_FLOPS);
     let (nv, ib) = (
         format!("{:.0}", inputs.nvlink_gbps),
         format!("{:.0}", inputs.ib_gbps),
@@ -137,7 +138,7 @@ pub fn generations(lang: Lang, inputs: &MapInputs) -> Vec<Generation> {
     let (contiguous, zigzag) = (pairs(&f.cp4_contiguous_pairs), pairs(&inputs.zigzag_pairs));
     let cp_layer = gb(f.cp8_per_layer_131k);
     let kv = inputs.anchor_kv_heads;
-    let routed = format!("{:.1}B", f.deepseek_routed_params / 1e9);
+    let routed = numbers::billions(f.deepseek_routed_params);
     let per_card = format!("{:.0}", f.deepseek_experts_per_card);
     let ib_share = format::percent(f.ib_over_nvlink);
     let (ds_pp, ds_ep) = inputs.deepseek_pp_ep;
@@ -243,7 +244,7 @@ type Args<'a> = &'a [(&'a str, &'a dyn std::fmt::Display)];
 /// Where the map's numbers come from, in `lang`.
 pub fn sources_note(lang: Lang, inputs: &MapInputs) -> String {
     let card = gb(inputs.card);
-    let tflops = format!("{:.0}", EFFECTIVE_FLOPS / 1e12);
+    let tflops = numbers::teras(EFFECTIVE_FLOPS);
     let backward = format::seconds(inputs.figures.backward_4096_tokens);
     let ib = format!("{:.0}", inputs.ib_gbps);
     text::SOURCES.fill(

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use parallel_core::estimate::Term;
 use parallel_core::link::GridId;
 use parallel_core::search::{Ahead, Found, SearchOutcome, EQUAL_TIME_SHARE};
-use parallel_core::{Bytes, PlanConfig, Recompute, Schedule, Seconds};
+use parallel_core::{Bytes, PlanConfig, Recompute, Schedule};
 
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
@@ -81,8 +81,7 @@ pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<Stri
                 let by = if by.get() >= 0.0 {
                     lang.pick("少 ", "less by ").to_string() + &format::seconds(by)
                 } else {
-                    lang.pick("反而多 ", "more by ").to_string()
-                        + &format::seconds(Seconds::new(-by.get()))
+                    lang.pick("反而多 ", "more by ").to_string() + &format::seconds(by.abs())
                 };
                 text::AHEAD_TIME.fill(
                     lang,
