@@ -28,3 +28,14 @@ pub fn head_cells(heads: &'static [(&'static str, &'static str, bool)]) -> impl 
         })
         .collect_view()
 }
+
+/// A table's heading and the paragraph that introduces it, each (中文, English).
+pub fn table_intro(
+    title: (&'static str, &'static str),
+    intro: (&'static str, &'static str),
+) -> impl IntoView {
+    view! {
+        <h3><T zh=title.0 en=title.1 /></h3>
+        <p><T zh=intro.0 en=intro.1 /></p>
+    }
+}

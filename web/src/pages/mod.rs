@@ -12,7 +12,17 @@ pub mod lesson;
 pub mod plan;
 pub mod rl;
 
+use leptos::prelude::*;
 use parallel_core::link::{landing_of, Entry};
+
+use crate::kit::grid_kit::GridKit;
+use crate::kit::grid_section::BothGrids;
+use crate::kit::header::PageHeader;
+use crate::kit::i18n::T;
+use crate::kit::share::LinkNotice;
+use crate::state::later::LaterParts;
+use crate::state::permalink::PageState;
+use crate::state::start;
 
 /// Sends the page's link to the entry point the core's rule names, if that is not `here`.
 /// Returns whether it did (then nothing should be mounted).
@@ -46,4 +56,43 @@ pub fn start<V: leptos::IntoView + 'static>(here: Entry, app: fn() -> V) {
         shell.remove();
     }
     leptos::mount::mount_to_body(app);
+}
+
+/// A page's top: its header (`title` in 中文 and English, `here` marked among the pages) and
+/// the notice of what its link held.
+pub fn page_top(
+    page: PageState,
+    here: Entry,
+    title: (&'static str, &'static str),
+) -> impl IntoView {
+    view! {
+        <PageHeader page=page here=here title_zh=title.0 title_en=title.1 />
+        <LinkNotice page=page />
+    }
+}
+
+/// A tool page (the planner, the RL step), its parts drawn after the first frame: its top, a
+/// lead paragraph (中文, English), both grids with what the page adds to them (`kit`), then
+/// what `rest` draws of the page's state.
+pub fn grid_page(
+    here: Entry,
+    title: (&'static str, &'static str),
+    lead: (&'static str, &'static str),
+    kit: GridKit,
+    rest: impl FnOnce(PageState) -> AnyView,
+) -> impl IntoView {
+    let (page, _) = start::start_page(here);
+    let later = LaterParts::new(false);
+    provide_context(later);
+    later.draw_after_first_frame();
+    view! {
+        {page_top(page, here, title)}
+        <main class="page">
+            <section class="part intro">
+                <p class="lead"><T zh=lead.0 en=lead.1 /></p>
+            </section>
+            <BothGrids page=page kit=kit />
+            {rest(page)}
+        </main>
+    }
 }

@@ -9,13 +9,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use super::canvas::{series_canvas, CanvasSpec};
-use super::layout::{
-    fail, label, legend, log_ticks, message, tick_text, Mark, Place, Scale, Ticked,
-};
-use super::palette::{GRID, INK, MUTED, PAPER, PP};
+use super::axes::{mesh, plot, under_legend, Margins, Ticks};
+use super::canvas::{series_figure, CanvasSpec};
+use super::layout::{fail, label, log_ticks, message, tick_text, Mark, Place, Scale, Ticked};
+use super::palette::{INK, MUTED, PP};
 use crate::kit::format;
-use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::i18n::Lang;
 
 /// The chart runs over m = 1..=M_MAX, further when the plan's own m is larger.
 pub const M_MAX: u32 = 64;
@@ -162,12 +161,10 @@ pub fn draw<DB: DrawingBackend>(
     let (Some(first), Some(last)) = (points.first().copied(), points.last().copied()) else {
         return message(area, lang.pick("没有可画的点。", "Nothing to draw."));
     };
-    area.fill(&PAPER).map_err(fail)?;
-    let (top, body) = area.split_vertically(s.px(32.0));
     let current_label = text::CURRENT.fill(lang, &[("m", &data.current_m)]);
     let stages = stages_text(data);
-    legend(
-        &top,
+    let body = under_legend(
+        area,
         s,
         &[
             (
@@ -187,46 +184,29 @@ pub fn draw<DB: DrawingBackend>(
     let highest = points.iter().map(|p| p.1).fold(0.0, f64::max);
     // Room below the lowest point and above the highest for the current point's labels.
     let (ticks, range) = log_ticks(lowest / 2.0, highest * 1.5);
-    let y_ticks: Vec<(f64, String)> = ticks
-        .into_iter()
-        .map(|(v, d)| (v.log10(), format!("{}%", tick_text(v, d))))
-        .collect();
+    let y_ticks = Ticks(
+        ticks
+            .into_iter()
+            .map(|(v, d)| (v.log10(), format!("{}%", tick_text(v, d))))
+            .collect(),
+    );
     let x_end = last.0.max(first.0 + 1.0);
-    let mut chart = ChartBuilder::on(&body)
-        .margin_left(s.px(8.0))
-        .margin_right(s.px(20.0))
-        .margin_top(s.px(6.0))
-        .x_label_area_size(s.px(44.0))
-        .y_label_area_size(s.px(58.0))
-        .build_cartesian_2d(
-            Ticked::new(first.0..x_end, m_ticks(x_end as u32)),
-            Ticked::new(
-                range.start.log10()..range.end.log10(),
-                y_ticks.iter().map(|t| t.0).collect(),
-            ),
-        )
-        .map_err(fail)?;
-    let y_label = |v: &f64| {
-        y_ticks
-            .iter()
-            .find(|(at, _)| (at - v).abs() < 1e-9)
-            .map(|(_, text)| text.clone())
-            .unwrap_or_default()
+    let room = Margins {
+        right: 20.0,
+        x_labels: 44.0,
+        y_labels: 58.0,
     };
-    chart
-        .configure_mesh()
-        .bold_line_style(GRID.stroke_width(1))
-        .light_line_style(TRANSPARENT)
-        .axis_style(MUTED.stroke_width(s.stroke(1.0)))
-        .set_all_tick_mark_size(s.px(4.0))
-        .label_style(s.text(12.0, &MUTED))
-        .x_label_formatter(&|m| format!("{m:.0}"))
+    let x = Ticked::new(first.0..x_end, m_ticks(x_end as u32));
+    let y = Ticked::new(range.start.log10()..range.end.log10(), y_ticks.places());
+    let mut chart = plot(&body, s, room, x, y)?;
+    let y_label = |v: &f64| y_ticks.label(v);
+    let m_label = |m: &f64| format!("{m:.0}");
+    let mut grid = mesh(&mut chart, s, 12.0);
+    grid.x_label_formatter(&m_label)
         .y_label_formatter(&y_label)
         .x_desc(lang.pick("m（每步 micro-batch 数）", "m (micro-batches per step)"))
-        .y_desc(lang.pick("%（对数坐标）", "% (log scale)"))
-        .axis_desc_style(s.text(12.0, &MUTED))
-        .draw()
-        .map_err(fail)?;
+        .y_desc(lang.pick("%（对数坐标）", "% (log scale)"));
+    grid.draw().map_err(fail)?;
 
     chart
         .draw_series(DashedLineSeries::new(
@@ -326,33 +306,25 @@ pub fn summary(data: &BubbleSeries, lang: Lang) -> String {
 /// point as "p=… v=… m=… ratio=… share=…".
 #[component]
 pub fn BubbleChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
-    let lang = use_lang();
     let series = Memo::new(move |_| plan.with(bubble_series));
-    let spec = CanvasSpec {
-        test_id: "chart-bubble",
-        summary: Signal::derive(move || series.with(|s| summary(s, lang.get()))),
-        values: Signal::derive(move || {
-            series.with(|s| {
-                format!(
-                    "p={} v={} m={} ratio={} share={}",
-                    s.pp, s.virtual_stages, s.current_m, s.current.ratio, s.current.share
-                )
-            })
-        }),
-        note: Signal::derive(move || {
-            series
-                .with(|s| s.pp <= 1)
-                .then(|| no_bubble_text(lang.get()).to_string())
-        }),
+    let values = |s: &BubbleSeries| {
+        format!(
+            "p={} v={} m={} ratio={} share={}",
+            s.pp, s.virtual_stages, s.current_m, s.current.ratio, s.current.share
+        )
     };
-    view! {
-        <div class="figure chart-figure chart-bubble-figure">
-            <h4><T zh="流水线气泡随 m 的变化" en="Pipeline bubble against m" /></h4>
-            {series_canvas(spec, series, draw)}
-        </div>
-    }
+    let note = |s: &BubbleSeries, lang| (s.pp <= 1).then(|| no_bubble_text(lang).to_string());
+    let spec = CanvasSpec::of("chart-bubble", series, summary, values, note);
+    series_figure(
+        ("流水线气泡随 m 的变化", "Pipeline bubble against m"),
+        spec,
+        series,
+        draw,
+    )
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
+// `|a, d, l| draw(a, d, l)` is no redundant closure: it takes an SVG of any lifetime, which
+// the generic `draw` alone does not.
+#[allow(clippy::unwrap_used, clippy::panic, clippy::redundant_closure)]
 mod tests;

@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::layout::{fail, DESIGN};
-use crate::kit::i18n::use_lang;
+use crate::kit::i18n::{use_lang, Lang, T};
 
 /// Plotters' canvas backend, with text measured by the canvas instead of the page's layout.
 pub struct MeasuredCanvas {
@@ -157,6 +157,26 @@ pub struct CanvasSpec {
     pub values: Signal<String>,
     /// When set, the canvas is hidden and this note is shown instead (nothing to draw).
     pub note: Signal<Option<String>>,
+}
+
+impl CanvasSpec {
+    /// The spec of the canvas `test_id` of a chart drawn from `series`: its summary, its values
+    /// and its note, each a function of the series (and of the page's language).
+    pub fn of<S: Send + Sync + 'static>(
+        test_id: &'static str,
+        series: Memo<S>,
+        summary: fn(&S, Lang) -> String,
+        values: fn(&S) -> String,
+        note: fn(&S, Lang) -> Option<String>,
+    ) -> CanvasSpec {
+        let lang = use_lang();
+        CanvasSpec {
+            test_id,
+            summary: Signal::derive(move || series.with(|s| summary(s, lang.get()))),
+            values: Signal::derive(move || series.with(values)),
+            note: Signal::derive(move || series.with(|s| note(s, lang.get()))),
+        }
+    }
 }
 
 /// The largest backing store side, in device pixels.
@@ -327,8 +347,7 @@ fn canvas_view(spec: CanvasSpec, track: Box<dyn Fn()>, paint: std::rc::Rc<Paint>
 }
 
 /// A chart's drawing: a series in a language, on the page's canvas.
-pub type DrawSeries<S> =
-    fn(&DrawingArea<MeasuredCanvas, Shift>, &S, crate::kit::i18n::Lang) -> Result<(), String>;
+pub type DrawSeries<S> = fn(&DrawingArea<MeasuredCanvas, Shift>, &S, Lang) -> Result<(), String>;
 
 /// The canvas of a chart that is a pure function of a series and the page's language: redrawn
 /// when either changes.
@@ -345,6 +364,31 @@ where
         },
         move |area| series.with(|s| draw(area, s, lang.get())),
     )
+}
+
+/// A chart's figure: its title (中文, English) over the canvas of [`series_canvas`], in a
+/// `<div>` of class `figure chart-figure <test id>-figure`.
+pub fn series_figure<S>(
+    title: (&'static str, &'static str),
+    spec: CanvasSpec,
+    series: Memo<S>,
+    draw: DrawSeries<S>,
+) -> impl IntoView
+where
+    S: PartialEq + Send + Sync + 'static,
+{
+    let class = format!("figure chart-figure {}-figure", spec.test_id);
+    view! {
+        <div class=class>
+            <h4><T zh=title.0 en=title.1 /></h4>
+            {series_canvas(spec, series, draw)}
+        </div>
+    }
+}
+
+/// A chart's values for `data-series`: one item per bar, separated by spaces.
+pub fn spaced(items: impl Iterator<Item = String>) -> String {
+    items.collect::<Vec<_>>().join(" ")
 }
 
 /// Keeps `visible` true while `element` is on screen or within 400 px of it (an

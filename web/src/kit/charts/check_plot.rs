@@ -12,10 +12,11 @@ use parallel_core::Bytes;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::axes::{mesh, point, points_legend, under_legend, Dot, Ticks};
 use super::canvas::{series_canvas, CanvasSpec};
-use super::layout::{fail, legend, log_ticks, message, tick_text, Mark, Scale, Ticked};
-use super::palette::{GRID, INK, MEASURED, MUTED, PAPER, RUN};
-use crate::kit::i18n::{use_lang, Lang, T};
+use super::layout::{fail, log_ticks, message, tick_text, Scale, Ticked};
+use super::palette::INK;
+use crate::kit::i18n::{Lang, T};
 
 /// The chart's sentences.
 mod text {
@@ -221,12 +222,13 @@ fn draw_panel<DB: DrawingBackend>(
     // Room around the outermost points, so that none sits on the frame.
     let (ticks, range) = log_ticks(lo / 1.5, hi * 1.5);
     let log_range = range.start.log10()..range.end.log10();
-    let axis = || {
-        Ticked::new(
-            log_range.clone(),
-            ticks.iter().map(|(v, _)| v.log10()).collect(),
-        )
-    };
+    let ticks = Ticks(
+        ticks
+            .into_iter()
+            .map(|(v, decimals)| (v.log10(), tick_text(v, decimals)))
+            .collect(),
+    );
+    let axis = || Ticked::new(log_range.clone(), ticks.places());
     let (title, unit_name) = panel.title(lang);
     let mut chart = ChartBuilder::on(area)
         .caption(title, s.bold(13.0, &INK))
@@ -236,27 +238,13 @@ fn draw_panel<DB: DrawingBackend>(
         .y_label_area_size(s.px(52.0))
         .build_cartesian_2d(axis(), axis())
         .map_err(fail)?;
-    let tick_label = |v: &f64| {
-        ticks
-            .iter()
-            .find(|(t, _)| (t.log10() - v).abs() < 1e-9)
-            .map(|&(t, decimals)| tick_text(t, decimals))
-            .unwrap_or_default()
-    };
-    chart
-        .configure_mesh()
-        .bold_line_style(GRID.stroke_width(1))
-        .light_line_style(TRANSPARENT)
-        .axis_style(MUTED.stroke_width(s.stroke(1.0)))
-        .set_all_tick_mark_size(s.px(4.0))
-        .label_style(s.text(11.0, &MUTED))
-        .x_label_formatter(&tick_label)
+    let tick_label = |v: &f64| ticks.label(v);
+    let mut grid = mesh(&mut chart, s, 11.0);
+    grid.x_label_formatter(&tick_label)
         .y_label_formatter(&tick_label)
         .x_desc(format!("{} ({unit_name})", lang.pick("实测", "measured")))
-        .y_desc(format!("{} ({unit_name})", lang.pick("实验室", "lab")))
-        .axis_desc_style(s.text(12.0, &MUTED))
-        .draw()
-        .map_err(fail)?;
+        .y_desc(format!("{} ({unit_name})", lang.pick("实验室", "lab")));
+    grid.draw().map_err(fail)?;
     chart
         .draw_series(LineSeries::new(
             [
@@ -266,24 +254,17 @@ fn draw_panel<DB: DrawingBackend>(
             INK.stroke_width(s.stroke(1.5)),
         ))
         .map_err(fail)?;
-    let base = area.get_base_pixel();
-    let radius = s.stroke(4.0);
-    let half = s.px(4.0).max(1);
     let mut drawn = Vec::with_capacity(points.len());
     for p in points {
         let at = chart.backend_coord(&(
             panel.shown(p.measured).log10(),
             panel.shown(p.predicted).log10(),
         ));
-        let (x, y) = (at.0 - base.0, at.1 - base.1);
-        match p.mode {
-            Mode::Eager => area.draw(&Circle::new((x, y), radius, RUN.filled())),
-            Mode::Compiled => area.draw(&Rectangle::new(
-                [(x - half, y - half), (x + half, y + half)],
-                MEASURED.filled(),
-            )),
-        }
-        .map_err(fail)?;
+        let dot = match p.mode {
+            Mode::Eager => Dot::Round,
+            Mode::Compiled => Dot::Square,
+        };
+        point(area, s, at, dot)?;
         drawn.push((p.figure, p.mode, at));
     }
     Ok(drawn)
@@ -301,21 +282,9 @@ pub fn draw_points<DB: DrawingBackend>(
         message(area, text::EMPTY.get(lang))?;
         return Ok(Vec::new());
     }
-    area.fill(&PAPER).map_err(fail)?;
-    let (top, body) = area.split_vertically(s.px(32.0));
-    legend(
-        &top,
-        s,
-        &[
-            (Mark::Dot(RUN), "eager".to_owned()),
-            (Mark::Swatch(MEASURED), "compiled".to_owned()),
-            (
-                Mark::Line(INK),
-                lang.pick("实验室 = 实测", "lab = measured").to_owned(),
-            ),
-        ],
-        None,
-    )?;
+    let line = lang.pick("实验室 = 实测", "lab = measured");
+    let entries = points_legend("eager", "compiled", line);
+    let body = under_legend(area, s, &entries, None)?;
     let mut drawn = Vec::new();
     for (part, panel) in body.split_evenly((1, panels.len())).iter().zip(panels) {
         drawn.extend(draw_panel(part, data, panel, lang)?);
@@ -336,19 +305,14 @@ pub fn draw<DB: DrawingBackend>(
 /// in `data-series`.
 #[component]
 pub fn CheckPlot(comparison: Memo<Option<Comparison>>) -> impl IntoView {
-    let lang = use_lang();
     let series =
         Memo::new(move |_| comparison.with(|c| c.as_ref().map(check_series).unwrap_or_default()));
-    let spec = CanvasSpec {
-        test_id: "gpu-check-plot",
-        summary: Signal::derive(move || series.with(|s| summary(s, lang.get()))),
-        values: Signal::derive(move || series.with(CheckSeries::json)),
-        note: Signal::derive(move || {
-            series
-                .with(|s| s.points.is_empty())
-                .then(|| text::EMPTY.get(lang.get()).to_owned())
-        }),
+    let note = |s: &CheckSeries, lang| {
+        s.points
+            .is_empty()
+            .then(|| text::EMPTY.get(lang).to_owned())
     };
+    let spec = CanvasSpec::of("gpu-check-plot", series, summary, CheckSeries::json, note);
     view! {
         <div class="figure chart-figure" data-testid="gpu-check-plot-figure">
             <h4><T zh="实验室对实测" en="The lab against the measurement" /></h4>

@@ -9,15 +9,13 @@ use leptos::prelude::*;
 use parallel_core::{Bytes, ModelStates, Plan, PlanConfig};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
 
-use super::canvas::{series_canvas, CanvasSpec};
-use super::layout::{
-    category_axis, fail, label, legend, linear_ticks, message, Mark, Place, Scale, Ticked,
-};
-use super::palette::{ACTIVATIONS, BAD, GRADIENTS, GRID, INK, MUTED, OPTIMIZER, PAPER, WEIGHTS};
+use super::axes::{bar_plot, capacity_line, mesh, outline, short, under_legend, HALF_BAR};
+use super::canvas::{series_figure, spaced, CanvasSpec};
+use super::layout::{fail, label, linear_ticks, message, Mark, Place, Scale, Ticked};
+use super::palette::{ACTIVATIONS, BAD, GRADIENTS, INK, MUTED, OPTIMIZER, WEIGHTS};
 use crate::kit::format;
-use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::i18n::Lang;
 
 /// The sentences of the memory chart.
 mod text {
@@ -134,11 +132,6 @@ pub fn memory_series(plan: &Plan) -> MemorySeries {
     }
 }
 
-/// A number of an axis without noise: 0.30000000000000004 → "0.3", 500 → "500".
-fn short(value: f64) -> String {
-    format!("{}", (value * 100.0).round() / 100.0)
-}
-
 /// Draws the memory chart on `area`.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -149,35 +142,19 @@ pub fn draw<DB: DrawingBackend>(
     if data.bars.is_empty() {
         return message(area, lang.pick("没有可画的方案。", "No plan to draw."));
     }
-    area.fill(&PAPER).map_err(fail)?;
-    let (top, body) = area.split_vertically(s.px(32.0));
-    legend(
-        &top,
-        s,
-        &[
-            (
-                Mark::Swatch(WEIGHTS),
-                lang.pick("权重", "weights").to_string(),
-            ),
-            (
-                Mark::Swatch(GRADIENTS),
-                lang.pick("梯度", "gradients").to_string(),
-            ),
-            (
-                Mark::Swatch(OPTIMIZER),
-                lang.pick("优化器状态", "optimizer states").to_string(),
-            ),
-            (
-                Mark::Swatch(ACTIVATIONS),
-                lang.pick("激活", "activations").to_string(),
-            ),
-            (
-                Mark::Dashed(BAD),
-                text::CAPACITY.fill(lang, &[("capacity", &format::bytes(data.capacity))]),
-            ),
-        ],
-        None,
-    )?;
+    let capacity = text::CAPACITY.fill(lang, &[("capacity", &format::bytes(data.capacity))]);
+    let entries = [
+        (Mark::Swatch(WEIGHTS), lang.pick("权重", "weights")),
+        (Mark::Swatch(GRADIENTS), lang.pick("梯度", "gradients")),
+        (
+            Mark::Swatch(OPTIMIZER),
+            lang.pick("优化器状态", "optimizer states"),
+        ),
+        (Mark::Swatch(ACTIVATIONS), lang.pick("激活", "activations")),
+        (Mark::Dashed(BAD), capacity.as_str()),
+    ]
+    .map(|(mark, name)| (mark, name.to_string()));
+    let body = under_legend(area, s, &entries, None)?;
 
     let highest = data
         .bars
@@ -186,31 +163,14 @@ pub fn draw<DB: DrawingBackend>(
         .filter(|gb| gb.is_finite())
         .fold(data.capacity.gb(), f64::max);
     let (ticks, y_end) = linear_ticks(highest * 1.1, 5);
-    let (x_range, centres) = category_axis(data.bars.len(), 4);
-    let x_end = x_range.end;
-    let mut chart = ChartBuilder::on(&body)
-        .margin_left(s.px(8.0))
-        .margin_right(s.px(16.0))
-        .margin_top(s.px(6.0))
-        .x_label_area_size(s.px(44.0))
-        .y_label_area_size(s.px(52.0))
-        .build_cartesian_2d(Ticked::new(x_range, vec![]), Ticked::new(0.0..y_end, ticks))
-        .map_err(fail)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .bold_line_style(GRID.stroke_width(1))
-        .light_line_style(TRANSPARENT)
-        .axis_style(MUTED.stroke_width(s.stroke(1.0)))
-        .set_all_tick_mark_size(s.px(4.0))
-        .label_style(s.text(12.0, &MUTED))
-        .y_label_formatter(&|v| short(*v))
-        .y_desc("GB")
-        .axis_desc_style(s.text(12.0, &MUTED))
-        .draw()
-        .map_err(fail)?;
+    let (mut chart, centres) = bar_plot(&body, s, data.bars.len(), Ticked::new(0.0..y_end, ticks))?;
+    let y_label = |v: &f64| short(*v);
+    let mut grid = mesh(&mut chart, s, 12.0);
+    grid.disable_x_mesh()
+        .y_label_formatter(&y_label)
+        .y_desc("GB");
+    grid.draw().map_err(fail)?;
 
-    const HALF: f64 = 0.3;
     for (bar, &x) in data.bars.iter().zip(&centres) {
         let current = bar.zero == data.current_zero;
         let alpha = if current { 1.0 } else { 0.55 };
@@ -225,64 +185,43 @@ pub fn draw<DB: DrawingBackend>(
         for (bytes, color) in parts {
             let top = base + bytes.gb();
             rects.push(Rectangle::new(
-                [(x - HALF, base), (x + HALF, top)],
+                [(x - HALF_BAR, base), (x + HALF_BAR, top)],
                 color.mix(alpha).filled(),
             ));
             base = top;
         }
         chart.draw_series(rects).map_err(fail)?;
         if current {
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(x - HALF, 0.0), (x + HALF, bar.total.gb())],
-                    INK.stroke_width(s.stroke(2.0)),
-                )))
-                .map_err(fail)?;
+            outline(&mut chart, x, bar.total.gb(), s)?;
         }
     }
-    chart
-        .draw_series(DashedLineSeries::new(
-            vec![(0.0, data.capacity.gb()), (x_end, data.capacity.gb())],
-            s.px(7.0),
-            s.px(4.0),
-            BAD.stroke_width(s.stroke(1.5)),
-        ))
-        .map_err(fail)?;
+    capacity_line(&mut chart, data.capacity.gb(), s)?;
 
     for (bar, &x) in data.bars.iter().zip(&centres) {
         let current = bar.zero == data.current_zero;
         let color = if bar.fits { INK } else { BAD };
-        let value = if current {
-            s.bold(12.0, &color)
+        let (value, name) = if current {
+            (s.bold(12.0, &color), s.bold(13.0, &INK))
         } else {
-            s.text(12.0, &color)
+            (s.text(12.0, &color), s.text(13.0, &INK))
         };
         let top = chart.backend_coord(&(x, bar.total.gb()));
-        let above = Place {
-            at: top,
-            shift: (0, -s.px(4.0)),
-            h: HPos::Center,
-            v: VPos::Bottom,
-        };
-        label(area, &format::bytes(bar.total), above, value, true)?;
+        label(
+            area,
+            &format::bytes(bar.total),
+            Place::above(top, s),
+            value,
+            true,
+        )?;
         let foot = chart.backend_coord(&(x, 0.0));
-        let name = if current {
-            s.bold(13.0, &INK)
-        } else {
-            s.text(13.0, &INK)
-        };
-        let below = |dy: f64| Place {
-            at: foot,
-            shift: (0, s.px(dy)),
-            h: HPos::Center,
-            v: VPos::Top,
-        };
-        label(area, &format!("ZeRO-{}", bar.zero), below(8.0), name, false)?;
+        let zero = format!("ZeRO-{}", bar.zero);
+        label(area, &zero, Place::below(foot, s, 8.0), name, false)?;
         if current {
+            let below = Place::below(foot, s, 24.0);
             label(
                 area,
                 lang.pick("当前", "current"),
-                below(24.0),
+                below,
                 s.text(12.0, &MUTED),
                 false,
             )?;
@@ -322,30 +261,24 @@ pub fn summary(data: &MemorySeries, lang: Lang) -> String {
 /// `data-series` holds "stage:total bytes" pairs for tests.
 #[component]
 pub fn MemoryChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
-    let lang = use_lang();
     let series = Memo::new(move |_| plan.with(memory_series));
-    let spec = CanvasSpec {
-        test_id: "chart-memory",
-        summary: Signal::derive(move || series.with(|s| summary(s, lang.get()))),
-        values: Signal::derive(move || {
-            series.with(|s| {
-                s.bars
-                    .iter()
-                    .map(|bar| format!("{}:{}", bar.zero, bar.total.get()))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-        }),
-        note: Signal::stored(None),
+    let values = |s: &MemorySeries| {
+        spaced(
+            s.bars
+                .iter()
+                .map(|b| format!("{}:{}", b.zero, b.total.get())),
+        )
     };
-    view! {
-        <div class="figure chart-figure chart-memory-figure">
-            <h4><T zh="各 ZeRO 阶段的每卡显存" en="Memory per card at each ZeRO stage" /></h4>
-            {series_canvas(spec, series, draw)}
-        </div>
-    }
+    let spec = CanvasSpec::of("chart-memory", series, summary, values, |_, _| None);
+    let title = (
+        "各 ZeRO 阶段的每卡显存",
+        "Memory per card at each ZeRO stage",
+    );
+    series_figure(title, spec, series, draw)
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
+// `|a, d, l| draw(a, d, l)` is no redundant closure: it takes an SVG of any lifetime, which
+// the generic `draw` alone does not.
+#[allow(clippy::unwrap_used, clippy::panic, clippy::redundant_closure)]
 mod tests;

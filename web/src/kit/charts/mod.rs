@@ -17,6 +17,7 @@
 //! (as the page's SVG figures do) and stays crisp. Fonts are the browser's "sans-serif": the
 //! page loads nothing from outside.
 
+mod axes;
 mod bubble;
 pub(crate) mod canvas;
 mod check_plot;

@@ -12,9 +12,10 @@ use parallel_core::runs::RunRow;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::axes::{mesh, plot, point, points_legend, under_legend, Dot, Margins, Ticks};
 use super::canvas::{chart_canvas, CanvasSpec};
-use super::layout::{fail, legend, message, Mark, Scale, Ticked};
-use super::palette::{BAND, GRID, INK, MEASURED, MUTED, PAPER, RUN};
+use super::layout::{fail, message, Mark, Scale, Ticked};
+use super::palette::{BAND, INK, MUTED};
 use crate::kit::i18n::{use_lang, Lang, T};
 
 /// The ±20% band: lab ÷ reference from 0.8 to 1.2.
@@ -229,29 +230,13 @@ pub fn draw_points<DB: DrawingBackend>(
         message(area, lang.pick("没有可画的点。", "Nothing to draw."))?;
         return Ok(vec![None; data.points.len()]);
     }
-    area.fill(&PAPER).map_err(fail)?;
-    let (top, body) = area.split_vertically(s.px(32.0));
-    legend(
-        &top,
-        s,
-        &[
-            (
-                Mark::Dot(RUN),
-                lang.pick("公开实测", "published runs").to_string(),
-            ),
-            (
-                Mark::Swatch(MEASURED),
-                lang.pick("一张 H200 上实测", "measured on one H200")
-                    .to_string(),
-            ),
-            (
-                Mark::Line(INK),
-                lang.pick("实验室 = 参照", "lab = reference").to_string(),
-            ),
-            (Mark::Swatch(BAND), "±20%".to_string()),
-        ],
-        None,
-    )?;
+    let mut entries = points_legend(
+        lang.pick("公开实测", "published runs"),
+        lang.pick("一张 H200 上实测", "measured on one H200"),
+        lang.pick("实验室 = 参照", "lab = reference"),
+    );
+    entries.push((Mark::Swatch(BAND), "±20%".to_string()));
+    let body = under_legend(area, s, &entries, None)?;
 
     let slots = slots(data);
     let runs = data.of(Kind::Run).count();
@@ -270,48 +255,33 @@ pub fn draw_points<DB: DrawingBackend>(
         }
     };
     let (low, high) = y_range(data);
-    let y_ticks: Vec<f64> = {
+    let y_ticks = {
         let (from, to) = (low.log2().round() as i32, high.log2().round() as i32);
-        (from..=to).map(|k| 2f64.powi(k)).collect()
-    };
-    let mut chart = ChartBuilder::on(&body)
-        .margin_left(s.px(8.0))
-        .margin_right(s.px(20.0))
-        .margin_top(s.px(6.0))
-        .x_label_area_size(s.px(30.0))
-        .y_label_area_size(s.px(58.0))
-        .build_cartesian_2d(
-            Ticked::new(x_range.clone(), vec![run_centre, measured_centre]),
-            Ticked::new(
-                low.log10()..high.log10(),
-                y_ticks.iter().map(|v| v.log10()).collect(),
-            ),
+        let tick = |k| 2f64.powi(k);
+        Ticks(
+            (from..=to)
+                .map(|k| (tick(k).log10(), tick(k).to_string()))
+                .collect(),
         )
-        .map_err(fail)?;
-    let y_label = |v: &f64| {
-        y_ticks
-            .iter()
-            .find(|t| (t.log10() - v).abs() < 1e-9)
-            .map(|t| t.to_string())
-            .unwrap_or_default()
     };
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .bold_line_style(GRID.stroke_width(1))
-        .light_line_style(TRANSPARENT)
-        .axis_style(MUTED.stroke_width(s.stroke(1.0)))
-        .set_all_tick_mark_size(s.px(4.0))
-        .label_style(s.text(12.0, &MUTED))
+    let room = Margins {
+        right: 20.0,
+        x_labels: 30.0,
+        y_labels: 58.0,
+    };
+    let x = Ticked::new(x_range.clone(), vec![run_centre, measured_centre]);
+    let y = Ticked::new(low.log10()..high.log10(), y_ticks.places());
+    let mut chart = plot(&body, s, room, x, y)?;
+    let y_label = |v: &f64| y_ticks.label(v);
+    let mut grid = mesh(&mut chart, s, 12.0);
+    grid.disable_x_mesh()
         .x_label_formatter(&group_label)
         .y_label_formatter(&y_label)
         .y_desc(lang.pick(
             "实验室 ÷ 公开或实测（对数坐标）",
             "lab ÷ published or measured (log scale)",
-        ))
-        .axis_desc_style(s.text(12.0, &MUTED))
-        .draw()
-        .map_err(fail)?;
+        ));
+    grid.draw().map_err(fail)?;
 
     // The ±20% band, the line lab = reference, and a dashed line between the two tables.
     chart
@@ -342,25 +312,18 @@ pub fn draw_points<DB: DrawingBackend>(
     }
 
     // The points, in backend pixels: dots for the runs, squares for the measured figures.
-    let base = area.get_base_pixel();
-    let radius = s.stroke(4.0);
-    let half = s.px(4.0).max(1);
     let mut drawn = Vec::with_capacity(data.points.len());
-    for (point, x) in data.points.iter().zip(slots) {
-        if !drawable(point.ratio) {
+    for (p, x) in data.points.iter().zip(slots) {
+        if !drawable(p.ratio) {
             drawn.push(None);
             continue;
         }
-        let at = chart.backend_coord(&(x, point.ratio.log10()));
-        let (px, py) = (at.0 - base.0, at.1 - base.1);
-        match point.kind {
-            Kind::Run => area.draw(&Circle::new((px, py), radius, RUN.filled())),
-            Kind::Measured => area.draw(&Rectangle::new(
-                [(px - half, py - half), (px + half, py + half)],
-                MEASURED.filled(),
-            )),
-        }
-        .map_err(fail)?;
+        let at = chart.backend_coord(&(x, p.ratio.log10()));
+        let dot = match p.kind {
+            Kind::Run => Dot::Round,
+            Kind::Measured => Dot::Square,
+        };
+        point(area, s, at, dot)?;
         drawn.push(Some(at));
     }
     Ok(drawn)
@@ -398,18 +361,11 @@ pub fn RatioChart() -> impl IntoView {
         ratio_series(&runs, &measured)
     });
     let drawn = RwSignal::new(String::new());
-    let spec = CanvasSpec {
-        test_id: "chart-ratios",
-        summary: Signal::derive(move || series.with(|s| summary(s, lang.get()))),
-        values: Signal::derive(move || series.with(RatioSeries::json)),
-        note: Signal::derive(move || {
-            series.with(|s| s.points.is_empty()).then(|| {
-                lang.get()
-                    .pick("没有可画的点。", "Nothing to draw.")
-                    .to_string()
-            })
-        }),
+    let note = |s: &RatioSeries, lang: Lang| {
+        let nothing = lang.pick("没有可画的点。", "Nothing to draw.");
+        s.points.is_empty().then(|| nothing.to_string())
     };
+    let spec = CanvasSpec::of("chart-ratios", series, summary, RatioSeries::json, note);
     let canvas = chart_canvas(
         spec,
         move || {
@@ -439,5 +395,7 @@ pub fn RatioChart() -> impl IntoView {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
+// `|a, d, l| draw(a, d, l)` is no redundant closure: it takes an SVG of any lifetime, which
+// the generic `draw` alone does not.
+#[allow(clippy::unwrap_used, clippy::panic, clippy::redundant_closure)]
 mod tests;

@@ -2,6 +2,8 @@
 use plotters::backend::SVGBackend;
 use plotters::prelude::IntoDrawingArea;
 
+use crate::kit::i18n::Lang;
+
 /// Draws with `paint` on an SVG of `size` and returns the outcome and the SVG text.
 pub fn svg(
     size: (u32, u32),
@@ -20,6 +22,50 @@ pub fn svg(
 
 /// Whether `text` holds a CJK character (the English page must hold none).
 pub use parallel_core::lang::has_cjk;
+
+/// What a chart says in each language: texts its English drawing (640 × 360) holds, texts its
+/// Chinese drawing (1280 × 720) holds, and texts its Chinese summary holds.
+pub struct Said<'a> {
+    /// In the English drawing.
+    pub en: &'a [&'a str],
+    /// In the Chinese drawing.
+    pub zh: &'a [&'a str],
+    /// In the Chinese summary.
+    pub zh_summary: &'a [&'a str],
+}
+
+/// Draws `data` in both languages and checks that each drawing holds what `said` lists, and
+/// that neither the English drawing nor the English `summary` holds Chinese.
+pub fn assert_said<S>(
+    draw: impl Fn(
+        &plotters::drawing::DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+        &S,
+        Lang,
+    ) -> Result<(), String>,
+    summary: impl Fn(&S, Lang) -> String,
+    data: &S,
+    said: Said<'_>,
+) {
+    let drawn = |size, lang| {
+        let (ok, out) = svg(size, |area| draw(area, data, lang));
+        assert_eq!(ok, Ok(()));
+        out
+    };
+    let en = drawn((640, 360), Lang::En);
+    let zh = drawn((1280, 720), Lang::Zh);
+    let zh_summary = summary(data, Lang::Zh);
+    for (out, texts) in [
+        (&en, said.en),
+        (&zh, said.zh),
+        (&zh_summary, said.zh_summary),
+    ] {
+        for text in texts {
+            assert!(out.contains(text), "{text} missing");
+        }
+    }
+    assert!(!has_cjk(&en), "English chart holds Chinese text");
+    assert!(!has_cjk(&summary(data, Lang::En)));
+}
 
 /// The value of attribute `name` in an SVG element's text (its attributes, as [`elements`]
 /// gives them).

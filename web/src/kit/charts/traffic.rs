@@ -6,16 +6,15 @@ use leptos::prelude::*;
 use parallel_core::{Bytes, Collective, Dim, Link, Traffic};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
 
-use super::canvas::{series_canvas, CanvasSpec};
+use super::axes::{bar_plot, mesh, short, under_legend, Ticks};
+use super::canvas::{series_figure, spaced, CanvasSpec};
 use super::layout::{
-    category_axis, fail, label, legend, linear_ticks, log_ticks, message, tick_text, Mark, Place,
-    Scale, Ticked,
+    fail, label, linear_ticks, log_ticks, message, tick_text, Mark, Place, Scale, Ticked,
 };
-use super::palette::{self, GRID, IB, INK, MUTED, NVLINK, PAPER};
+use super::palette::{self, IB, INK, NVLINK};
 use crate::kit::format;
-use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::i18n::Lang;
 use crate::kit::vocab;
 
 /// Bars whose largest and smallest non-zero values differ by this factor or more are drawn on
@@ -105,7 +104,7 @@ fn empty_text(lang: Lang) -> &'static str {
 /// The y axis: its range, its ticks with their text, and how a GB value maps onto it.
 struct YAxis {
     range: std::ops::Range<f64>,
-    ticks: Vec<(f64, String)>,
+    ticks: Ticks,
     log: bool,
 }
 
@@ -117,20 +116,19 @@ impl YAxis {
             let (ticks, range) = log_ticks(lo, hi * 3.0);
             YAxis {
                 range: range.start.log10()..range.end.log10(),
-                ticks: ticks
-                    .into_iter()
-                    .map(|(v, d)| (v.log10(), tick_text(v, d)))
-                    .collect(),
+                ticks: Ticks(
+                    ticks
+                        .into_iter()
+                        .map(|(v, d)| (v.log10(), tick_text(v, d)))
+                        .collect(),
+                ),
                 log: true,
             }
         } else {
             let (ticks, end) = linear_ticks(hi * 1.15, 5);
             YAxis {
                 range: 0.0..end,
-                ticks: ticks
-                    .into_iter()
-                    .map(|v| (v, format!("{}", (v * 100.0).round() / 100.0)))
-                    .collect(),
+                ticks: Ticks(ticks.into_iter().map(|v| (v, short(v))).collect()),
                 log: false,
             }
         }
@@ -158,63 +156,29 @@ pub fn draw<DB: DrawingBackend>(
     if data.bars.is_empty() {
         return message(area, empty_text(lang));
     }
-    area.fill(&PAPER).map_err(fail)?;
-    let (top, body) = area.split_vertically(s.px(32.0));
-    legend(
-        &top,
-        s,
-        &[
-            (
-                Mark::Swatch(NVLINK),
-                vocab::link_where(lang, Link::NvLink).to_string(),
-            ),
-            (
-                Mark::Swatch(IB),
-                vocab::link_where(lang, Link::InfiniBand).to_string(),
-            ),
-        ],
-        data.log_scale.then(|| lang.pick("对数坐标", "log scale")),
-    )?;
+    let entries = [(NVLINK, Link::NvLink), (IB, Link::InfiniBand)].map(|(color, link)| {
+        (
+            Mark::Swatch(color),
+            vocab::link_where(lang, link).to_string(),
+        )
+    });
+    let note = data.log_scale.then(|| lang.pick("对数坐标", "log scale"));
+    let body = under_legend(area, s, &entries, note)?;
 
     let axis = YAxis::of(data);
-    let (x_range, centres) = category_axis(data.bars.len(), 4);
-    let key_points: Vec<f64> = axis.ticks.iter().map(|(v, _)| *v).collect();
-    let mut chart = ChartBuilder::on(&body)
-        .margin_left(s.px(8.0))
-        .margin_right(s.px(16.0))
-        .margin_top(s.px(6.0))
-        .x_label_area_size(s.px(44.0))
-        .y_label_area_size(s.px(52.0))
-        .build_cartesian_2d(
-            Ticked::new(x_range, vec![]),
-            Ticked::new(axis.range.clone(), key_points),
-        )
-        .map_err(fail)?;
-    let tick_label = |v: &f64| {
-        axis.ticks
-            .iter()
-            .find(|(at, _)| (at - v).abs() < 1e-9)
-            .map(|(_, text)| text.clone())
-            .unwrap_or_default()
-    };
+    let y = Ticked::new(axis.range.clone(), axis.ticks.places());
+    let (mut chart, centres) = bar_plot(&body, s, data.bars.len(), y)?;
+    let tick_label = |v: &f64| axis.ticks.label(v);
     let y_desc = if axis.log {
         lang.pick("GB（对数）", "GB (log)")
     } else {
         "GB"
     };
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .bold_line_style(GRID.stroke_width(1))
-        .light_line_style(TRANSPARENT)
-        .axis_style(MUTED.stroke_width(s.stroke(1.0)))
-        .set_all_tick_mark_size(s.px(4.0))
-        .label_style(s.text(12.0, &MUTED))
+    let mut grid = mesh(&mut chart, s, 12.0);
+    grid.disable_x_mesh()
         .y_label_formatter(&tick_label)
-        .y_desc(y_desc)
-        .axis_desc_style(s.text(12.0, &MUTED))
-        .draw()
-        .map_err(fail)?;
+        .y_desc(y_desc);
+    grid.draw().map_err(fail)?;
 
     let floor = axis.range.start;
     let half = 0.28;
@@ -230,40 +194,16 @@ pub fn draw<DB: DrawingBackend>(
                 .map_err(fail)?;
         }
         let top = chart.backend_coord(&(x, top.unwrap_or(floor)));
-        let above = Place {
-            at: top,
-            shift: (0, -s.px(4.0)),
-            h: HPos::Center,
-            v: VPos::Bottom,
-        };
-        label(
-            area,
-            &format::bytes(bar.bytes),
-            above,
-            s.text(12.0, &INK),
-            true,
-        )?;
+        let bytes = format::bytes(bar.bytes);
+        label(area, &bytes, Place::above(top, s), s.text(12.0, &INK), true)?;
         let foot = chart.backend_coord(&(x, floor));
-        let below = |dy: f64| Place {
-            at: foot,
-            shift: (0, s.px(dy)),
-            h: HPos::Center,
-            v: VPos::Top,
-        };
-        label(
-            area,
-            vocab::dim(lang, bar.dim),
-            below(8.0),
-            s.bold(13.0, &INK),
-            false,
-        )?;
-        label(
-            area,
-            bar.link.short_name(),
-            below(24.0),
-            s.bold(12.0, &color),
-            false,
-        )?;
+        let names = [
+            (vocab::dim(lang, bar.dim), 8.0, s.bold(13.0, &INK)),
+            (bar.link.short_name(), 24.0, s.bold(12.0, &color)),
+        ];
+        for (name, dy, style) in names {
+            label(area, name, Place::below(foot, s, dy), style, false)?;
+        }
     }
     Ok(())
 }
@@ -302,39 +242,30 @@ pub fn summary(data: &TrafficSeries, lang: Lang) -> String {
 /// holds "dim:link:bytes" triples for tests.
 #[component]
 pub fn TrafficChart(#[prop(into)] traffic: Signal<Vec<Traffic>>) -> impl IntoView {
-    let lang = use_lang();
     let series = Memo::new(move |_| traffic.with(|t| traffic_series(t)));
-    let spec = CanvasSpec {
-        test_id: "chart-traffic",
-        summary: Signal::derive(move || series.with(|s| summary(s, lang.get()))),
-        values: Signal::derive(move || {
-            series.with(|s| {
-                s.bars
-                    .iter()
-                    .map(|bar| format!("{}:{}:{}", bar.dim, bar.link.as_str(), bar.bytes.get()))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-        }),
-        note: Signal::derive(move || {
-            series
-                .with(|s| s.bars.is_empty())
-                .then(|| empty_text(lang.get()).to_string())
-        }),
+    let values = |s: &TrafficSeries| {
+        spaced(
+            s.bars
+                .iter()
+                .map(|bar| format!("{}:{}:{}", bar.dim, bar.link.as_str(), bar.bytes.get())),
+        )
     };
-    view! {
-        <div class="figure chart-figure chart-traffic-figure">
-            <h4><T zh="每卡每步通信量（按维度）" en="Traffic per card per step, by dimension" /></h4>
-            {series_canvas(spec, series, draw)}
-        </div>
-    }
+    let note = |s: &TrafficSeries, lang| s.bars.is_empty().then(|| empty_text(lang).to_string());
+    let spec = CanvasSpec::of("chart-traffic", series, summary, values, note);
+    let title = (
+        "每卡每步通信量（按维度）",
+        "Traffic per card per step, by dimension",
+    );
+    series_figure(title, spec, series, draw)
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
+// `|a, d, l| draw(a, d, l)` is no redundant closure: it takes an SVG of any lifetime, which
+// the generic `draw` alone does not.
+#[allow(clippy::unwrap_used, clippy::panic, clippy::redundant_closure)]
 mod tests {
     use super::*;
-    use crate::kit::charts::test_support::{has_cjk, svg};
+    use crate::kit::charts::test_support::{assert_said, svg, Said};
     use parallel_core::{Plan, PlanConfig, Precision};
 
     fn traffic(config: PlanConfig) -> Vec<Traffic> {
@@ -455,25 +386,25 @@ mod tests {
 
     #[test]
     fn draws_link_names_beside_colours() {
-        let series = traffic_series(&wide_span());
-        let (ok, en) = svg((640, 360), |area| draw(area, &series, Lang::En));
-        ok.unwrap();
-        for text in [
-            "NVLink",
-            "IB",
-            "InfiniBand (across nodes)",
-            "log scale",
-            "DP",
-            "PP",
-            "97.2 GB",
-        ] {
-            assert!(en.contains(text), "{text} missing");
-        }
-        assert!(!has_cjk(&en) && !has_cjk(&summary(&series, Lang::En)));
-        let (ok, zh) = svg((1280, 720), |area| draw(area, &series, Lang::Zh));
-        ok.unwrap();
-        assert!(zh.contains("跨机") && zh.contains("对数坐标"));
-        assert!(summary(&series, Lang::Zh).contains("InfiniBand（跨机）"));
+        let said = Said {
+            en: &[
+                "NVLink",
+                "IB",
+                "InfiniBand (across nodes)",
+                "log scale",
+                "DP",
+                "PP",
+                "97.2 GB",
+            ],
+            zh: &["跨机", "对数坐标"],
+            zh_summary: &["InfiniBand（跨机）"],
+        };
+        assert_said(
+            |a, d, l| draw(a, d, l),
+            summary,
+            &traffic_series(&wide_span()),
+            said,
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::kit::error_text::rejected;
 use crate::kit::figures::warning_text;
 use crate::kit::format::{self, traffic_line};
 use crate::kit::i18n::{use_lang, Lang, T};
-use crate::kit::table_scroll::{head_cells, TableScroll};
+use crate::kit::table_scroll::{head_cells, table_intro, TableScroll};
 use crate::kit::vocab;
 
 /// The sentences beside the DeepSeek-V3 table.
@@ -171,13 +171,13 @@ pub fn DeepseekTable() -> impl IntoView {
         .into_any(),
     };
     view! {
-        <h3><T zh="DeepSeek-V3：另一条路" en="DeepSeek-V3: another road" /></h3>
-        <p>
-            <T
-                zh="DeepSeek-V3 的报告给出的做法：2,048 张 H800，流水线切 16 段，专家并行 64 路（横跨 8 个节点），外层是 ZeRO-1 的数据并行，一路张量并行都没用。专家之间的 all-to-all 和段间通信由 DualPipe 安排在计算的同时进行；显存则靠重计算、把参数的 EMA 挪到 CPU、embedding 与输出头共用一份来省。"
-                en="The plan published in the DeepSeek-V3 report: 2,048 H800 GPUs, a 16-stage pipeline × 64-way expert parallelism spanning 8 nodes × ZeRO-1 data parallelism, and no tensor parallelism at all. DualPipe hides the expert all-to-all and the pipeline traffic behind computation; recomputation, an EMA kept on the CPU and an embedding shared with the output head keep memory down."
-            />
-        </p>
+        {table_intro(
+            ("DeepSeek-V3：另一条路", "DeepSeek-V3: another road"),
+            (
+                "DeepSeek-V3 的报告给出的做法：2,048 张 H800，流水线切 16 段，专家并行 64 路（横跨 8 个节点），外层是 ZeRO-1 的数据并行，一路张量并行都没用。专家之间的 all-to-all 和段间通信由 DualPipe 安排在计算的同时进行；显存则靠重计算、把参数的 EMA 挪到 CPU、embedding 与输出头共用一份来省。",
+                "The plan published in the DeepSeek-V3 report: 2,048 H800 GPUs, a 16-stage pipeline × 64-way expert parallelism spanning 8 nodes × ZeRO-1 data parallelism, and no tensor parallelism at all. DualPipe hides the expert all-to-all and the pipeline traffic behind computation; recomputation, an EMA kept on the CPU and an embedding shared with the output head keep memory down.",
+            ),
+        )}
         {figures}
     }
 }

@@ -8,7 +8,7 @@ use parallel_core::{Dim, Plan, PlanError, Traffic};
 use crate::kit::error_text::rejected;
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
-use crate::kit::table_scroll::{head_cells, TableScroll};
+use crate::kit::table_scroll::{head_cells, table_intro, TableScroll};
 
 /// The lessons of the table, Chinese and English side by side.
 mod text {
@@ -244,13 +244,13 @@ pub fn LlamaTable() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <h3><T zh="Llama 3 405B：公开的三种配置" en="Llama 3 405B: three published configurations" /></h3>
-        <p>
-            <T
-                zh="Llama 3 的报告（表 4）公开了三种 4D 并行配置，按 [TP, CP, PP, DP] 从内到外排，DP 用的是 FSDP。卡数、各维度、序列长度、每个 DP 副本的 batch 和实测数字来自报告；DP 与每步 token 由核心现算。"
-                en="The Llama 3 report (its table 4) publishes three 4D-parallel configurations, ranks ordered [TP, CP, PP, DP] from the innermost out, with FSDP as the DP. GPU counts, degrees, sequence length, batch per DP replica and the measured figures come from the report; DP and tokens per step are computed by the core."
-            />
-        </p>
+        {table_intro(
+            ("Llama 3 405B：公开的三种配置", "Llama 3 405B: three published configurations"),
+            (
+                "Llama 3 的报告（表 4）公开了三种 4D 并行配置，按 [TP, CP, PP, DP] 从内到外排，DP 用的是 FSDP。卡数、各维度、序列长度、每个 DP 副本的 batch 和实测数字来自报告；DP 与每步 token 由核心现算。",
+                "The Llama 3 report (its table 4) publishes three 4D-parallel configurations, ranks ordered [TP, CP, PP, DP] from the innermost out, with FSDP as the DP. GPU counts, degrees, sequence length, batch per DP replica and the measured figures come from the report; DP and tokens per step are computed by the core.",
+            ),
+        )}
         <TableScroll zh="Llama 3 405B 配置表" en="Llama 3 405B configurations">
             <table class="lesson-table real-table" data-testid="table-llama3">
                 <caption class="sr-only">

@@ -16,15 +16,14 @@ pub mod tasks;
 use leptos::prelude::*;
 use parallel_core::link::Entry;
 
-use crate::kit::header::PageHeader;
 use crate::kit::real_configs::RealConfigs;
-use crate::kit::share::LinkNotice;
 use crate::pages::lesson::cluster::Cluster;
 use crate::pages::lesson::counting_note::CountingNote;
 use crate::pages::lesson::decisions::Decisions;
 use crate::pages::lesson::evolution::EvolutionMap;
 use crate::pages::lesson::intro::Intro;
 use crate::pages::lesson::one_machine::OneMachine;
+use crate::pages::page_top;
 use crate::state::later::{Later, LaterParts, Piece};
 use crate::state::{permalink, start};
 
@@ -50,13 +49,11 @@ pub fn LessonPage() -> impl IntoView {
         later.draw_after_first_frame();
     }
     view! {
-        <PageHeader
-            page=page
-            here=Entry::Lesson
-            title_zh="并行实验室：给锚点配一套并行方案"
-            title_en="Parallel Lab: a parallel plan for the anchor model"
-        />
-        <LinkNotice page=page />
+        {page_top(
+            page,
+            Entry::Lesson,
+            ("并行实验室：给锚点配一套并行方案", "Parallel Lab: a parallel plan for the anchor model"),
+        )}
         <main class="page">
             <Intro />
             <OneMachine lab=lab8 />

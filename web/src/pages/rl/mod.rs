@@ -8,18 +8,13 @@ use leptos::prelude::*;
 use parallel_core::link::Entry;
 
 use crate::kit::grid_kit::GridKit;
-use crate::kit::grid_section::BothGrids;
-use crate::kit::header::PageHeader;
-use crate::kit::i18n::T;
 use crate::kit::own_model::OwnModel;
 use crate::kit::real_configs::recipes::RecipeTable;
 use crate::kit::rollout::{RolloutFigure, RolloutPanel};
 use crate::kit::run_it::RunIt;
-use crate::kit::share::LinkNotice;
+use crate::pages::grid_page;
 use crate::pages::rl::offload::{HostMemoryFigure, OffloadSwitch};
 use crate::state::lab::{part, GridLab};
-use crate::state::later::LaterParts;
-use crate::state::start;
 
 /// The host's memory and the rollout card, after the memory figure.
 fn figures(lab: GridLab) -> AnyView {
@@ -45,29 +40,24 @@ const KIT: GridKit = GridKit {
 /// The RL layout page. `bin/rl.rs` mounts it on `<body>`.
 #[component]
 pub fn RlPage() -> impl IntoView {
-    let (page, _) = start::start_page(Entry::Rl);
-    let later = LaterParts::new(false);
-    provide_context(later);
-    later.draw_after_first_frame();
-    view! {
-        <PageHeader
-            page=page
-            here=Entry::Rl
-            title_zh="并行实验室：RL 一步的卡怎么摆"
-            title_en="Parallel Lab: laying out the cards of an RL step"
-        />
-        <LinkNotice page=page />
-        <main class="page">
-            <section class="part intro">
-                <p class="lead">
-                    <T zh="RL 的一步里，训练和 rollout 抢同一批卡的显存：优化器可以放到主机（CPU Adam），rollout 引擎可以和训练同卡或单独成池。在网格里打开它们，看每卡显存、rollout 卡的权重与 KV cache、PCIe 流量和启动命令；最后对照种子 000 的起步配方。"
-                       en="In one RL step, training and rollout share the cards' memory: the optimizer can move to the host (CPU Adam), and the rollout engines can share the training cards or form a pool of their own. Turn them on in a grid and see each card's memory, the rollout card's weights and KV cache, the PCIe traffic and the launch command; then compare seed 000's starting recipes." />
-                </p>
-            </section>
-            <BothGrids page=page kit=KIT />
-            <section class="part" data-testid="section-recipes">
-                <RecipeTable />
-            </section>
-        </main>
-    }
+    grid_page(
+        Entry::Rl,
+        (
+            "并行实验室：RL 一步的卡怎么摆",
+            "Parallel Lab: laying out the cards of an RL step",
+        ),
+        (
+            "RL 的一步里，训练和 rollout 抢同一批卡的显存：优化器可以放到主机（CPU Adam），rollout 引擎可以和训练同卡或单独成池。在网格里打开它们，看每卡显存、rollout 卡的权重与 KV cache、PCIe 流量和启动命令；最后对照种子 000 的起步配方。",
+            "In one RL step, training and rollout share the cards' memory: the optimizer can move to the host (CPU Adam), and the rollout engines can share the training cards or form a pool of their own. Turn them on in a grid and see each card's memory, the rollout card's weights and KV cache, the PCIe traffic and the launch command; then compare seed 000's starting recipes.",
+        ),
+        KIT,
+        |_| {
+            view! {
+                <section class="part" data-testid="section-recipes">
+                    <RecipeTable />
+                </section>
+            }
+            .into_any()
+        },
+    )
 }

@@ -1,20 +1,37 @@
 //! The bubble chart's tests: its series and its drawing, natively.
 
 use super::*;
-use crate::kit::charts::test_support::{has_cjk, svg};
+use crate::kit::charts::test_support::{assert_said, svg, Said};
 use parallel_core::{PlanConfig, Schedule};
 
 fn series(config: PlanConfig) -> BubbleSeries {
     bubble_series(&Plan::new(&config).unwrap())
 }
 
-/// TP 2 × PP 4 on 8 cards (m = 8: a 37.5% bubble) and its chart drawn at `size` in `lang`.
-fn tp2_pp4_drawn(size: (u32, u32), lang: Lang) -> (BubbleSeries, String) {
-    let data = series(PlanConfig {
+/// TP 2 × PP 4 on 8 cards, m = 8: a 37.5% bubble.
+fn tp2_pp4() -> BubbleSeries {
+    series(PlanConfig {
         tp: 2,
         pp: 4,
         ..PlanConfig::default()
-    });
+    })
+}
+
+/// 64 cards, TP 8 × PP 4, interleaved with v = 2.
+fn interleaved() -> BubbleSeries {
+    series(PlanConfig {
+        gpus: 64,
+        tp: 8,
+        pp: 4,
+        schedule: Schedule::Interleaved,
+        virtual_stages: 2,
+        ..PlanConfig::default()
+    })
+}
+
+/// TP 2 × PP 4 on 8 cards and its chart drawn at `size` in `lang`.
+fn tp2_pp4_drawn(size: (u32, u32), lang: Lang) -> (BubbleSeries, String) {
+    let data = tp2_pp4();
     let (ok, out) = svg(size, |area| draw(area, &data, lang));
     ok.unwrap();
     (data, out)
@@ -22,11 +39,7 @@ fn tp2_pp4_drawn(size: (u32, u32), lang: Lang) -> (BubbleSeries, String) {
 
 #[test]
 fn ratio_is_p_minus_one_over_m() {
-    let data = series(PlanConfig {
-        tp: 2,
-        pp: 4,
-        ..PlanConfig::default()
-    });
+    let data = tp2_pp4();
     assert_eq!((data.pp, data.virtual_stages, data.current_m), (4, 1, 8));
     assert_eq!(data.points.len(), 64);
     for (point, m) in data.points.iter().zip(1..=64u32) {
@@ -41,14 +54,7 @@ fn ratio_is_p_minus_one_over_m() {
 
 #[test]
 fn interleaving_divides_by_v() {
-    let data = series(PlanConfig {
-        gpus: 64,
-        tp: 8,
-        pp: 4,
-        schedule: Schedule::Interleaved,
-        virtual_stages: 2,
-        ..PlanConfig::default()
-    });
+    let data = interleaved();
     assert_eq!(data.virtual_stages, 2);
     assert_eq!(data.points[0].bubble.ratio, 1.5);
     assert_eq!(data.points[7].bubble, data.current);
@@ -74,32 +80,18 @@ fn a_large_m_extends_the_range() {
 
 #[test]
 fn draws_in_both_languages_with_the_current_m() {
-    let (data, en) = tp2_pp4_drawn((640, 360), Lang::En);
-    for text in ["current m = 8", "37.5%", "27.3%", "log scale", "p = 4"] {
-        assert!(en.contains(text), "{text} missing");
-    }
-    assert!(!has_cjk(&en) && !has_cjk(&summary(&data, Lang::En)));
-    let (ok, zh) = svg((1280, 720), |area| draw(area, &data, Lang::Zh));
-    ok.unwrap();
-    assert!(zh.contains("当前 m = 8") && zh.contains("对数坐标"));
-    assert!(summary(&data, Lang::Zh).contains("占整步"));
+    let said = Said {
+        en: &["current m = 8", "37.5%", "27.3%", "log scale", "p = 4"],
+        zh: &["当前 m = 8", "对数坐标"],
+        zh_summary: &["占整步"],
+    };
+    assert_said(|a, d, l| draw(a, d, l), summary, &tp2_pp4(), said);
 }
 
 #[test]
 fn every_sentence_is_filled_with_its_names() {
-    let plain = series(PlanConfig {
-        tp: 2,
-        pp: 4,
-        ..PlanConfig::default()
-    });
-    let interleaved = series(PlanConfig {
-        gpus: 64,
-        tp: 8,
-        pp: 4,
-        schedule: Schedule::Interleaved,
-        virtual_stages: 2,
-        ..PlanConfig::default()
-    });
+    let plain = tp2_pp4();
+    let interleaved = interleaved();
     crate::kit::text::testing::assert_all_used(text::ALL, || {
         for lang in [Lang::Zh, Lang::En] {
             for data in [&plain, &interleaved] {
@@ -125,11 +117,7 @@ fn one_stage_has_no_bubble_and_nothing_panics() {
     assert!(en.contains("no bubble"));
     assert_eq!(summary(&data, Lang::Zh), no_bubble_text(Lang::Zh));
 
-    let good = series(PlanConfig {
-        tp: 2,
-        pp: 4,
-        ..PlanConfig::default()
-    });
+    let good = tp2_pp4();
     let empty = BubbleSeries {
         points: vec![],
         ..good.clone()

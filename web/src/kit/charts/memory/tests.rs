@@ -1,7 +1,7 @@
 //! The memory chart's tests: its series and its drawing, natively.
 
 use super::*;
-use crate::kit::charts::test_support::{has_cjk, svg};
+use crate::kit::charts::test_support::{assert_said, svg, Said};
 use parallel_core::{lesson, InlineModel, ModelChoice};
 
 fn plan(config: PlanConfig) -> Plan {
@@ -103,15 +103,12 @@ fn configs_round_trip_for_presets_and_inline_models() {
 #[test]
 fn draws_in_both_languages() {
     let series = memory_series(&plan(PlanConfig::lesson_8_gpus()));
-    let (ok, en) = svg((640, 360), |area| draw(area, &series, Lang::En));
-    ok.unwrap();
-    assert!(en.contains("ZeRO-3") && en.contains("58.2 GB") && en.contains("current"));
-    assert!(!has_cjk(&en), "English chart holds Chinese text");
-    assert!(!has_cjk(&summary(&series, Lang::En)));
-    let (ok, zh) = svg((1280, 720), |area| draw(area, &series, Lang::Zh));
-    ok.unwrap();
-    assert!(zh.contains("当前") && zh.contains("优化器状态"));
-    assert!(summary(&series, Lang::Zh).contains("放得下"));
+    let said = Said {
+        en: &["ZeRO-3", "58.2 GB", "current"],
+        zh: &["当前", "优化器状态"],
+        zh_summary: &["放得下"],
+    };
+    assert_said(|a, d, l| draw(a, d, l), summary, &series, said);
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! each point (natively, on the SVG backend).
 
 use super::*;
-use crate::kit::charts::test_support::{attribute, elements, has_cjk, hex, number, svg};
+use crate::kit::charts::palette::{MEASURED, RUN};
+use crate::kit::charts::test_support::{assert_said, attribute, elements, hex, number, svg, Said};
 use parallel_core::measured::measured_rows;
 use parallel_core::runs::run_rows;
 
@@ -189,22 +190,18 @@ fn the_core_rows_lie_on_one_log_scale() {
 
 #[test]
 fn draws_in_both_languages() {
-    let data = core_series();
-    let (_, en) = drawn(&data, (640, 360), Lang::En);
-    for text in [
-        "published runs",
-        "measured on one H200",
-        "lab = reference",
-        "±20%",
-        "log scale",
-    ] {
-        assert!(en.contains(text), "{text} missing");
-    }
-    assert!(!has_cjk(&en) && !has_cjk(&summary(&data, Lang::En)));
-    let (_, zh) = drawn(&data, (640, 360), Lang::Zh);
-    for text in ["公开实测", "一张 H200 上实测", "对数坐标"] {
-        assert!(zh.contains(text), "{text} missing");
-    }
+    let said = Said {
+        en: &[
+            "published runs",
+            "measured on one H200",
+            "lab = reference",
+            "±20%",
+            "log scale",
+        ],
+        zh: &["公开实测", "一张 H200 上实测", "对数坐标"],
+        zh_summary: &["公开实测"],
+    };
+    assert_said(|a, d, l| draw(a, d, l), summary, &core_series(), said);
 }
 
 #[test]

@@ -3,8 +3,8 @@
 //! capacity, the caption and legend above, and the totals and stage names beside the bars.
 //!
 //! [`draw`] runs the steps in drawing order: [`draw_head`], the axes ([`Axes::of`]), which
-//! names fit under the bars ([`BarNames::fit`]), [`draw_mesh`], [`draw_bars`],
-//! [`draw_capacity_line`], [`label_bars`] and [`label_capacity`].
+//! names fit under the bars ([`BarNames::fit`]), [`draw_mesh`], [`draw_bars`], the capacity
+//! line ([`capacity_line`]), [`label_bars`] and [`label_capacity`].
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -12,20 +12,17 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::series::{gb, ratio, StageSeries};
 use super::text;
-use crate::kit::charts::layout::{
-    anchored, category_axis, fail, label, legend, linear_ticks, message, Mark, Place, Scale, Ticked,
+use crate::kit::charts::axes::{
+    bar_plot, capacity_line, mesh, outline, short, Plot as Chart, HALF_BAR as HALF,
 };
-use crate::kit::charts::palette::{ACTIVATIONS, BAD, GRID, INK, MUTED, PAPER, WEIGHTS};
+use crate::kit::charts::layout::{
+    anchored, fail, label, legend, linear_ticks, message, Mark, Place, Scale, Ticked,
+};
+use crate::kit::charts::palette::{ACTIVATIONS, BAD, INK, PAPER, WEIGHTS};
 use crate::kit::i18n::Lang;
 
 /// Model states: the colour at the foot of the memory chart's stacks (weights).
 pub(super) const STATES: RGBColor = WEIGHTS;
-
-/// Half a bar's width, in x units (one unit a slot).
-const HALF: f64 = 0.3;
-
-/// The chart's plotting area: stages along x, GB up y.
-type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Ticked, Ticked>>;
 
 /// Draws the stage chart on `area`.
 pub fn draw<DB: DrawingBackend>(
@@ -42,27 +39,18 @@ pub fn draw<DB: DrawingBackend>(
     draw_head(&head, s, data, lang)?;
 
     let axes = Axes::of(data);
-    let mut chart = ChartBuilder::on(&body)
-        .margin_left(s.px(8.0))
-        .margin_right(s.px(16.0))
-        .margin_top(s.px(6.0))
-        .x_label_area_size(s.px(44.0))
-        .y_label_area_size(s.px(52.0))
-        .build_cartesian_2d(
-            Ticked::new(axes.x_range.clone(), vec![]),
-            Ticked::new(0.0..axes.y_end, axes.ticks.clone()),
-        )
-        .map_err(fail)?;
+    let y = Ticked::new(0.0..axes.y_end, axes.ticks.clone());
+    let (mut chart, centres) = bar_plot(&body, s, data.stages.len(), y)?;
 
     let names = BarNames::fit(area, &chart, data, s, lang)?;
     draw_mesh(&mut chart, s, lang, names.named)?;
-    draw_bars(&mut chart, data, &axes.centres, s)?;
+    draw_bars(&mut chart, data, &centres, s)?;
     if let Some(capacity) = axes.capacity {
-        draw_capacity_line(&mut chart, capacity, axes.x_range.end, s)?;
+        capacity_line(&mut chart, capacity, s)?;
     }
-    label_bars(area, &chart, data, &axes.centres, s, lang, &names)?;
+    label_bars(area, &chart, data, &centres, s, lang, &names)?;
     if let Some(capacity) = axes.capacity {
-        label_capacity(area, &chart, capacity, axes.x_range.end, s, lang)?;
+        label_capacity(area, &chart, capacity, s, lang)?;
     }
     Ok(())
 }
@@ -103,12 +91,8 @@ fn draw_head<DB: DrawingBackend>(
     )
 }
 
-/// The axes: a slot per stage along x, and GB up to the tallest bar or the capacity (with
-/// room above) along y.
+/// The y axis: GB up to the tallest bar or the capacity (with room above).
 struct Axes {
-    x_range: std::ops::Range<f64>,
-    /// Each bar's centre on x.
-    centres: Vec<f64>,
     ticks: Vec<f64>,
     y_end: f64,
     /// The card's capacity in GB, when there is one to draw.
@@ -125,10 +109,7 @@ impl Axes {
             .filter(|gb| gb.is_finite())
             .fold(capacity.unwrap_or(0.0), f64::max);
         let (ticks, y_end) = linear_ticks(highest * 1.1, 5);
-        let (x_range, centres) = category_axis(data.stages.len(), 4);
         Axes {
-            x_range,
-            centres,
             ticks,
             y_end,
             capacity,
@@ -198,20 +179,14 @@ fn draw_mesh<DB: DrawingBackend>(
     named: bool,
 ) -> Result<(), String> {
     let y_label = |v: &f64| short(*v);
-    let mut mesh = chart.configure_mesh();
-    mesh.disable_x_mesh()
-        .bold_line_style(GRID.stroke_width(1))
-        .light_line_style(TRANSPARENT)
-        .axis_style(MUTED.stroke_width(s.stroke(1.0)))
-        .set_all_tick_mark_size(s.px(4.0))
-        .label_style(s.text(12.0, &MUTED))
+    let mut grid = mesh(chart, s, 12.0);
+    grid.disable_x_mesh()
         .y_label_formatter(&y_label)
-        .y_desc("GB")
-        .axis_desc_style(s.text(12.0, &MUTED));
+        .y_desc("GB");
     if !named {
-        mesh.x_desc(text::STAGE_AXIS.get(lang));
+        grid.x_desc(text::STAGE_AXIS.get(lang));
     }
-    mesh.draw().map_err(fail)
+    grid.draw().map_err(fail)
 }
 
 /// One stacked bar per stage, the busiest outlined (when there are several).
@@ -230,32 +205,9 @@ fn draw_bars<DB: DrawingBackend>(
             ])
             .map_err(fail)?;
         if stage == data.busiest && data.stages.len() > 1 {
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(x - HALF, 0.0), (x + HALF, top)],
-                    INK.stroke_width(s.stroke(2.0)),
-                )))
-                .map_err(fail)?;
+            outline(chart, x, top, s)?;
         }
     }
-    Ok(())
-}
-
-/// The dashed line at the card's capacity, across the chart.
-fn draw_capacity_line<DB: DrawingBackend>(
-    chart: &mut Chart<'_, DB>,
-    capacity: f64,
-    x_end: f64,
-    s: Scale,
-) -> Result<(), String> {
-    chart
-        .draw_series(DashedLineSeries::new(
-            vec![(0.0, capacity), (x_end, capacity)],
-            s.px(7.0),
-            s.px(4.0),
-            BAD.stroke_width(s.stroke(1.5)),
-        ))
-        .map_err(fail)?;
     Ok(())
 }
 
@@ -278,21 +230,11 @@ fn label_bars<DB: DrawingBackend>(
             } else {
                 s.text(12.0, &INK)
             };
-            let above = Place {
-                at: chart.backend_coord(&(x, total)),
-                shift: (0, -s.px(4.0)),
-                h: HPos::Center,
-                v: VPos::Bottom,
-            };
+            let above = Place::above(chart.backend_coord(&(x, total)), s);
             label(area, &gb(total), above, value, true)?;
         }
         if stage as usize % names.every == 0 {
-            let below = Place {
-                at: chart.backend_coord(&(x, 0.0)),
-                shift: (0, s.px(8.0)),
-                h: HPos::Center,
-                v: VPos::Top,
-            };
+            let below = Place::below(chart.backend_coord(&(x, 0.0)), s, 8.0);
             let style = if busiest {
                 s.bold(13.0, &INK)
             } else {
@@ -314,23 +256,17 @@ fn label_capacity<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &Chart<'_, DB>,
     capacity: f64,
-    x_end: f64,
     s: Scale,
     lang: Lang,
 ) -> Result<(), String> {
     let place = Place {
-        at: chart.backend_coord(&(x_end, capacity)),
+        at: chart.backend_coord(&(chart.x_range().end, capacity)),
         shift: (-s.px(4.0), -s.px(3.0)),
         h: HPos::Right,
         v: VPos::Bottom,
     };
     let text = text::CAPACITY.fill(lang, &[("capacity", &gb(capacity))]);
     label(area, &text, place, s.text(12.0, &BAD), true)
-}
-
-/// A number of an axis without noise: 0.30000000000000004 → "0.3", 500 → "500".
-fn short(value: f64) -> String {
-    format!("{}", (value * 100.0).round() / 100.0)
 }
 
 /// The smallest round stride (1, 2, 5 × 10^k) of at least `needed`.

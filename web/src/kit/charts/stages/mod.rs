@@ -28,12 +28,7 @@ pub use series::{note, series, summary, values, StageSeries};
 pub fn StageChart(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
     let lang = use_lang();
     let data = Memo::new(move |_| plan.with(series));
-    let spec = CanvasSpec {
-        test_id: "chart-stages",
-        summary: Signal::derive(move || data.with(|d| summary(d, lang.get()))),
-        values: Signal::derive(move || data.with(values)),
-        note: Signal::derive(move || data.with(|d| note(d, lang.get()))),
-    };
+    let spec = CanvasSpec::of("chart-stages", data, summary, values, note);
     let by_stage = Memo::new(move |_| plan.with(|p| p.config().accounting == Accounting::Stages));
     view! {
         <div class="figure chart-figure chart-stages-figure">
