@@ -1,12 +1,13 @@
-//! The pieces the three decision forms share: labelled fields, the ✓/✗ mark, the line that
-//! loads a decided plan into its grid.
+//! The pieces the three decision forms share: the form around a decision with its "Check"
+//! button and verdict box, labelled fields, the ✓/✗ mark, the line that loads a decided plan
+//! into its grid.
 
 use leptos::prelude::*;
 use parallel_core::{Plan, PlanConfig, Recompute};
 
 use crate::kit::choices::Choices;
-use crate::kit::i18n::{use_lang, Lang};
-use crate::kit::input::InputError;
+use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::input::{parse_gb, InputError};
 use crate::state::lab::GridLab;
 
 /// The sentences the three forms share.
@@ -144,6 +145,72 @@ pub fn NumberField(
             </span>
         </label>
     }
+}
+
+/// Reads as gigabytes ([`parse_gb`]): a [`NumberField`]'s check for a figure in GB.
+pub fn validate_gb(text: &str) -> Result<(), InputError> {
+    parse_gb(text).map(|_| ())
+}
+
+/// A decision's form (`id`, `decision-N`): its legend, its fields (`children`), the "Check"
+/// button (`decision-N-check`, which calls `on_check`) and the verdict box (`decision-N-verdict`),
+/// which shows `verdict` and is marked by `passed` (`None` while nothing is checked).
+#[component]
+pub fn DecisionForm(
+    /// Its test id, `decision-N`: the ids of its parts follow from it.
+    id: &'static str,
+    legend_zh: &'static str,
+    legend_en: &'static str,
+    on_check: impl Fn() + 'static,
+    passed: Signal<Option<bool>>,
+    #[prop(into)] verdict: ViewFn,
+    children: Children,
+) -> impl IntoView {
+    let title = move || format!("{id}-title");
+    view! {
+        <form class="decision" data-testid=id aria-labelledby=title() novalidate
+            on:submit=move |ev| {
+                ev.prevent_default();
+                on_check();
+            }>
+            <fieldset>
+                <legend id=title()>
+                    <T zh=legend_zh en=legend_en />
+                </legend>
+                {children()}
+                <div class="form-actions">
+                    <button type="submit" data-testid=format!("{id}-check")><T zh="核对" en="Check" /></button>
+                </div>
+                <div class=move || verdict_class(passed.get()) data-testid=format!("{id}-verdict") role="status" aria-live="polite"
+                    data-pass=move || passed.get().unwrap_or(false).to_string()>
+                    {move || verdict.run()}
+                </div>
+            </fieldset>
+        </form>
+    }
+}
+
+/// The verdict of a form checked (`checked`) as `render` writes it, or, before any check, a
+/// line that says what to do.
+pub fn verdict_or_hint<C>(
+    lang: Lang,
+    checked: Option<&C>,
+    render: impl FnOnce(&C) -> AnyView,
+) -> AnyView {
+    match checked {
+        None => view! { <p class="muted">{lang.pick("填好后点「核对」。", "Fill in the form, then press Check.")}</p> }.into_any(),
+        Some(check) => render(check),
+    }
+}
+
+/// A verdict's lines: what cannot be read in the form (`problems`), then the figures'
+/// (`lines`), each an item of `verdict-lines`.
+pub fn verdict_lines(problems: Vec<String>, lines: impl IntoView) -> impl IntoView {
+    let problems = problems
+        .into_iter()
+        .map(|p| view! { <li class="input-problem">{p}</li> })
+        .collect_view();
+    view! { <ul class="verdict-lines">{problems}{lines}</ul> }
 }
 
 /// "Field: what is wrong with it", for the list of problems under a form.

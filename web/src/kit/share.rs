@@ -7,6 +7,7 @@ use wasm_bindgen_futures::JsFuture;
 use parallel_core::link::{self, Control, Controls, Origin, OriginError, Widget};
 
 use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::text::Text;
 use crate::state::permalink::{base_url, describe, embed_url, PageState};
 
 /// Copies `text` to the clipboard; false when the browser refuses (then the caller shows the
@@ -26,43 +27,31 @@ fn initial_height(widget: Widget) -> u32 {
     }
 }
 
-/// The title of a widget, for the iframe's `title` (read by screen readers).
-pub fn widget_title(lang: Lang, widget: Widget) -> &'static str {
+/// What a widget shows, after "Parallel Lab: " in its title (中文, English).
+fn widget_subject(widget: Widget) -> (&'static str, &'static str) {
     match widget {
-        Widget::Grid8 => lang.pick(
-            "并行实验室：8 卡设备网格",
-            "Parallel Lab: the 8-GPU device grid",
-        ),
-        Widget::Grid64 => lang.pick(
-            "并行实验室：64 卡设备网格",
-            "Parallel Lab: the 64-GPU device grid",
-        ),
-        Widget::Table8 => lang.pick(
-            "并行实验室：8 卡方案对照表",
-            "Parallel Lab: the 8-GPU plans",
-        ),
-        Widget::Table64 => lang.pick(
-            "并行实验室：64 卡方案对照表",
-            "Parallel Lab: the 64-GPU plans",
-        ),
-        Widget::Llama3 => lang.pick(
-            "并行实验室：Llama 3 的并行配置",
-            "Parallel Lab: Llama 3's parallel configurations",
-        ),
-        Widget::ChartMemory64 => lang.pick(
-            "并行实验室：每卡显存图",
-            "Parallel Lab: memory per card chart",
-        ),
-        Widget::ChartBubble64 => lang.pick(
-            "并行实验室：流水线气泡图",
-            "Parallel Lab: pipeline bubble chart",
-        ),
-        Widget::ChartTraffic64 => lang.pick(
-            "并行实验室：每卡通信图",
-            "Parallel Lab: traffic per card chart",
-        ),
+        Widget::Grid8 => ("8 卡设备网格", "the 8-GPU device grid"),
+        Widget::Grid64 => ("64 卡设备网格", "the 64-GPU device grid"),
+        Widget::Table8 => ("8 卡方案对照表", "the 8-GPU plans"),
+        Widget::Table64 => ("64 卡方案对照表", "the 64-GPU plans"),
+        Widget::Llama3 => ("Llama 3 的并行配置", "Llama 3's parallel configurations"),
+        Widget::ChartMemory64 => ("每卡显存图", "memory per card chart"),
+        Widget::ChartBubble64 => ("流水线气泡图", "pipeline bubble chart"),
+        Widget::ChartTraffic64 => ("每卡通信图", "traffic per card chart"),
     }
 }
+
+/// The title of a widget, for the iframe's `title` (read by screen readers).
+pub fn widget_title(lang: Lang, widget: Widget) -> String {
+    let (zh, en) = widget_subject(widget);
+    TITLE.fill(lang, &[("widget", &lang.pick(zh, en))])
+}
+
+/// A widget's iframe title.
+const TITLE: Text = Text {
+    zh: "并行实验室：{widget}",
+    en: "Parallel Lab: {widget}",
+};
 
 /// The label of a widget's embed button.
 fn embed_label(lang: Lang, widget: Widget) -> &'static str {
@@ -149,26 +138,17 @@ fn control_name(control: Control) -> (&'static str, &'static str) {
     }
 }
 
-/// Why the course page's address does not give an origin, beside its field.
-fn origin_error(lang: Lang, error: OriginError) -> &'static str {
+/// Why the course page's address does not give an origin, beside its field (中文, English).
+fn origin_error(error: OriginError) -> (&'static str, &'static str) {
     match error {
-        OriginError::Scheme => lang.pick(
-            "地址要以 http:// 或 https:// 开头。",
-            "The address must start with http:// or https://.",
-        ),
-        OriginError::Host => lang.pick(
+        OriginError::Scheme => ("地址要以 http:// 或 https:// 开头。", "The address must start with http:// or https://."),
+        OriginError::Host => (
             "网站名缺失，或含有网站名不会有的字符（中文域名请写成 xn-- 形式）。",
             "The site's name is missing or has a character a host name does not have (write an international name in its xn-- form).",
         ),
-        OriginError::Port => lang.pick(
-            "端口要是 1 到 65535 之间的数。",
-            "The port must be a number from 1 to 65535.",
-        ),
-        OriginError::Path => lang.pick(
-            "源只到网站名和端口为止，不带路径。",
-            "An origin ends after the site's name and port, with no path.",
-        ),
-        OriginError::TooLong => lang.pick("太长，不像一个网站地址。", "Too long for a site's address."),
+        OriginError::Port => ("端口要是 1 到 65535 之间的数。", "The port must be a number from 1 to 65535."),
+        OriginError::Path => ("源只到网站名和端口为止，不带路径。", "An origin ends after the site's name and port, with no path."),
+        OriginError::TooLong => ("太长，不像一个网站地址。", "Too long for a site's address."),
     }
 }
 
@@ -191,7 +171,10 @@ fn CourseAddress(widget: Widget, address: RwSignal<String>) -> impl IntoView {
         </label>
         {move || error().map(|e| view! {
             <p class="control-error" role="alert" data-testid=format!("embed-parent-error-{}", widget.id())>
-                {move || origin_error(lang.get(), e)}
+                {move || {
+                    let (zh, en) = origin_error(e);
+                    lang.get().pick(zh, en)
+                }}
             </p>
         })}
     }
@@ -272,7 +255,7 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
         );
         embed_snippet(
             &url,
-            widget_title(lang.get(), widget),
+            &widget_title(lang.get(), widget),
             initial_height(widget),
         )
     };
@@ -358,6 +341,23 @@ mod tests {
     }
 
     #[test]
+    fn every_widget_has_its_title() {
+        assert_eq!(
+            widget_title(Lang::En, Widget::Grid8),
+            "Parallel Lab: the 8-GPU device grid"
+        );
+        assert_eq!(
+            widget_title(Lang::Zh, Widget::ChartBubble64),
+            "并行实验室：流水线气泡图"
+        );
+        for widget in Widget::ALL {
+            for lang in [Lang::Zh, Lang::En] {
+                assert!(!widget_title(lang, widget).contains('{'));
+            }
+        }
+    }
+
+    #[test]
     fn the_course_address_gives_an_origin_or_says_why_not() {
         assert_eq!(course_origin("  "), Ok(None));
         assert_eq!(
@@ -372,9 +372,8 @@ mod tests {
             ("https://x.org:99999/", OriginError::Port),
         ] {
             assert_eq!(course_origin(address), Err(error));
-            for lang in [Lang::Zh, Lang::En] {
-                assert!(!origin_error(lang, error).is_empty());
-            }
+            let (zh, en) = origin_error(error);
+            assert!(!zh.is_empty() && !en.is_empty());
         }
     }
 }

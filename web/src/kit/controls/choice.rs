@@ -11,20 +11,90 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use parallel_core::{Field, PlanConfig};
+use parallel_core::{Field, PlanConfig, Recompute};
 
 use crate::kit::choices::{Choices, UnknownOption};
 use crate::kit::error_text::explain;
 use crate::kit::i18n::use_lang;
 use crate::state::lab::GridLab;
 
-/// A select's typed options: (value, 中文, English) in order, the value's spelling as the
-/// option's DOM value (its config or link word), the plan's value and how to set one.
+/// A select's typed options ([`Choices`]: each value with its words and its spelling as the
+/// option's DOM value), the plan's value and how to set one.
 pub(crate) struct Options<T: 'static> {
-    pub(crate) options: Vec<(T, &'static str, &'static str)>,
-    pub(crate) id: fn(T) -> &'static str,
+    pub(crate) choices: Choices<T>,
     pub(crate) get: fn(&PlanConfig) -> T,
     pub(crate) set: fn(&mut PlanConfig, T),
+}
+
+/// A ZeRO stage a select offers: 0 to 3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZeroStage {
+    /// Nothing sharded.
+    Zero,
+    /// Optimizer states sharded.
+    One,
+    /// And gradients.
+    Two,
+    /// And parameters.
+    Three,
+}
+
+impl ZeroStage {
+    /// Every stage, in order.
+    pub const ALL: [ZeroStage; 4] = [
+        ZeroStage::Zero,
+        ZeroStage::One,
+        ZeroStage::Two,
+        ZeroStage::Three,
+    ];
+
+    /// The stage as the plan holds it (`zero`, link `z1`).
+    pub const fn get(self) -> u8 {
+        match self {
+            ZeroStage::Zero => 0,
+            ZeroStage::One => 1,
+            ZeroStage::Two => 2,
+            ZeroStage::Three => 3,
+        }
+    }
+
+    /// The stage a plan holds, if it is one (the core refuses any other).
+    pub(crate) fn of(stage: u8) -> Option<ZeroStage> {
+        ZeroStage::ALL.into_iter().find(|z| z.get() == stage)
+    }
+
+    /// The stage as its option's DOM value: "0" … "3".
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ZeroStage::Zero => "0",
+            ZeroStage::One => "1",
+            ZeroStage::Two => "2",
+            ZeroStage::Three => "3",
+        }
+    }
+}
+
+/// The ZeRO stages, each with what it shards (the grid's select and decision ①'s).
+pub(crate) fn zero_choices() -> Choices<ZeroStage> {
+    Choices::named(&ZeroStage::ALL, ZeroStage::as_str, |z| match z {
+        ZeroStage::Zero => ("0：不切", "0: none"),
+        ZeroStage::One => ("1：切优化器状态", "1: optimizer states"),
+        ZeroStage::Two => ("2：再切梯度", "2: + gradients"),
+        ZeroStage::Three => ("3：再切参数", "3: + parameters"),
+    })
+}
+
+/// The ways of keeping activations: full, selective, none (the grid's select and decision ①'s).
+pub(crate) fn recompute_choices() -> Choices<Recompute> {
+    Choices::named(
+        &[Recompute::Full, Recompute::Selective, Recompute::None],
+        Recompute::as_str,
+        |r| match r {
+            Recompute::Full => ("全量", "full"),
+            Recompute::Selective => ("选择性", "selective"),
+            Recompute::None => ("不重计算", "none"),
+        },
+    )
 }
 
 /// The plan's value as its option's DOM value.
@@ -47,13 +117,8 @@ pub(crate) struct Erased {
 impl<T: Copy + PartialEq + Send + Sync + 'static> Options<T> {
     /// The same options as [`Choice`] takes them.
     pub(crate) fn erase(self) -> Erased {
-        let Options {
-            options,
-            id,
-            get,
-            set,
-        } = self;
-        let choices = Choices { list: options, id };
+        let Options { choices, get, set } = self;
+        let id = choices.id;
         Erased {
             options: choices
                 .list
@@ -133,15 +198,12 @@ pub(crate) fn Choice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parallel_core::Recompute;
 
     fn recompute() -> Erased {
+        let mut choices = recompute_choices();
+        choices.list.retain(|(r, ..)| *r != Recompute::Selective);
         Options {
-            options: vec![
-                (Recompute::Full, "全量", "full"),
-                (Recompute::None, "不重计算", "none"),
-            ],
-            id: Recompute::as_str,
+            choices,
             get: |c| c.recompute,
             set: |c, v| c.recompute = v,
         }

@@ -17,26 +17,19 @@ pub(crate) mod slider;
 use leptos::prelude::*;
 use parallel_core::explain::Figure;
 use parallel_core::link::Control;
-use parallel_core::{Field, PlanConfig, Recompute};
+use parallel_core::{Field, PlanConfig};
 
+use crate::kit::choices::Choices;
 use crate::kit::explain_button::ExplainButton;
 use crate::kit::grid_kit::GridKit;
 use crate::kit::i18n::T;
 use crate::state::lab::GridLab;
 
 pub(crate) use card::card_options;
-use choice::{Choice, Options};
+use choice::{recompute_choices, zero_choices, Choice, Options, ZeroStage};
 use disclosure::Disclosure;
 use more::MoreControls;
 use slider::{slider_specs, Slider, SLIDER_CONTROLS};
-
-/// A ZeRO stage as its option's DOM value (and its word in a config: the stage's digit).
-fn zero_id(stage: u8) -> &'static str {
-    ["0", "1", "2", "3"]
-        .get(usize::from(stage))
-        .copied()
-        .unwrap_or("?")
-}
 
 /// All controls of one grid, its sliders over the values the core's [`Slider`] ranges offer
 /// on it; `kit` says what the page adds and whether the controls beyond the lesson's sit
@@ -59,47 +52,30 @@ pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
             .map_or_else(|| "—".to_string(), |d| d.to_string())
     };
     let zero = kit.shows(Control::Zero).then(|| {
-        view! {
-                <Choice
-                    lab=lab
-                    field=Field::Zero
-                    test_id="select-zero"
-                    label_zh="ZeRO 阶段"
-                    label_en="ZeRO stage"
-                    options=Options {
-                        options: vec![
-                            (0u8, "0：不切", "0: none"),
-                            (1, "1：切优化器状态", "1: optimizer states"),
-                            (2, "2：再切梯度", "2: + gradients"),
-                            (3, "3：再切参数", "3: + parameters"),
-                        ],
-                        id: zero_id,
-                        get: |c| c.zero,
-                        set: |c, v| c.zero = v,
-                    }
-                />
-        }
+        // A stage the core refuses (a pasted config's) is no option: none is shown.
+        let stages = zero_choices();
+        let choices = Choices {
+            list: stages.list.into_iter().map(|(z, zh, en)| (Some(z), zh, en)).collect(),
+            id: |z| z.map_or("?", ZeroStage::as_str),
+        };
+        let options = Options {
+            choices,
+            get: |c| ZeroStage::of(c.zero),
+            set: |c, stage| {
+                if let Some(stage) = stage {
+                    c.zero = stage.get();
+                }
+            },
+        };
+        view! { <Choice lab=lab field=Field::Zero test_id="select-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" options=options /> }
     });
     let recompute = kit.shows(Control::Recompute).then(|| {
-        view! {
-                <Choice
-                    lab=lab
-                    field=Field::Recompute
-                    test_id="select-recompute"
-                    label_zh="激活重计算"
-                    label_en="Activation recompute"
-                    options=Options {
-                        options: vec![
-                            (Recompute::Full, "全量", "full"),
-                            (Recompute::Selective, "选择性", "selective"),
-                            (Recompute::None, "不重计算", "none"),
-                        ],
-                        id: Recompute::as_str,
-                        get: |c| c.recompute,
-                        set: |c, v| c.recompute = v,
-                    }
-                />
-        }
+        let options = Options {
+            choices: recompute_choices(),
+            get: |c| c.recompute,
+            set: |c, v| c.recompute = v,
+        };
+        view! { <Choice lab=lab field=Field::Recompute test_id="select-recompute" label_zh="激活重计算" label_en="Activation recompute" options=options /> }
     });
     let lesson = view! {
         {sliders}

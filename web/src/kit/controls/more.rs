@@ -10,6 +10,7 @@ use parallel_core::{Accounting, Field, ModelChoice, Precision, Preset, Schedule}
 use super::card::{card_options, CardFacts};
 use super::choice::{Choice, Options};
 use super::slider::{ep_spec, Slider};
+use crate::kit::choices::Choices;
 use crate::kit::grid_kit::GridKit;
 use crate::kit::model_card::ModelCard;
 use crate::state::lab::{part, GridLab};
@@ -26,125 +27,101 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
     });
     let is_moe = move || is_moe.get();
     let model = kit.shows(Control::Model).then(|| {
-        view! {
-                <Choice
-                    lab=lab
-                    field=Field::Model
-                    test_id="select-model"
-                    label_zh="模型"
-                    label_en="Model"
-                    options=Options {
-                        // The presets, then "your own model" (a config.json, set elsewhere).
-                        options: Preset::ALL
-                            .iter()
-                            .map(|p| (Some(*p), p.name(), p.name()))
-                            .chain([(None, "你自己的模型", "your own model")])
-                            .collect(),
-                        id: |p| p.map_or("custom", Preset::id),
-                        get: |c| match &c.model {
-                            ModelChoice::Preset(p) => Some(*p),
-                            _ => None,
-                        },
-                        set: |c, preset| {
-                            if let Some(preset) = preset {
-                                c.model = ModelChoice::Preset(preset);
-                                // Expert parallelism exists only for MoE models.
-                                if !preset.model().is_moe() {
-                                    c.ep = 1;
-                                }
-                            }
-                        },
+        // The presets, then "your own model" (a config.json, set elsewhere).
+        let list = Preset::ALL
+            .iter()
+            .map(|p| (Some(*p), p.name(), p.name()))
+            .chain([(None, "你自己的模型", "your own model")])
+            .collect();
+        let options = Options {
+            choices: Choices { list, id: |p| p.map_or("custom", Preset::id) },
+            get: |c| match &c.model {
+                ModelChoice::Preset(p) => Some(*p),
+                _ => None,
+            },
+            set: |c, preset| {
+                if let Some(preset) = preset {
+                    c.model = ModelChoice::Preset(preset);
+                    // Expert parallelism exists only for MoE models.
+                    if !preset.model().is_moe() {
+                        c.ep = 1;
                     }
-                />
-                <ModelCard model=shape />
-                {GridKit::draw(kit.own_model, lab)}
+                }
+            },
+        };
+        view! {
+            <Choice lab=lab field=Field::Model test_id="select-model" label_zh="模型" label_en="Model" options=options />
+            <ModelCard model=shape />
+            {GridKit::draw(kit.own_model, lab)}
         }
     });
     let card = kit.shows(Control::Card).then(|| {
+        let options = Options {
+            choices: Choices { list: card_options(), id: Hardware::as_str },
+            get: |c| c.hardware,
+            set: |c, hardware| *c = c.clone().use_card(hardware),
+        };
         view! {
-                <Choice
-                    lab=lab
-                    field=Field::Hardware
-                    test_id="select-hardware"
-                    label_zh="卡型"
-                    label_en="Card"
-                    options=Options {
-                        options: card_options(),
-                        id: Hardware::as_str,
-                        get: |c| c.hardware,
-                        set: |c, hardware| *c = c.clone().use_card(hardware),
-                    }
-                />
-                <CardFacts lab=lab />
+            <Choice lab=lab field=Field::Hardware test_id="select-hardware" label_zh="卡型" label_en="Card" options=options />
+            <CardFacts lab=lab />
         }
     });
     let precision = kit.shows(Control::Precision).then(|| {
+        let words = |p| match p {
+            Precision::Bf16Grads => ("16：BF16 梯度", "16: BF16 grads"),
+            Precision::Fp32Grads => ("18：FP32 梯度", "18: FP32 grads"),
+        };
+        let options = Options {
+            choices: Choices::named(
+                &[Precision::Bf16Grads, Precision::Fp32Grads],
+                Precision::as_str,
+                words,
+            ),
+            get: |c| c.precision,
+            set: |c, v| c.precision = v,
+        };
         view! {
-                <Choice
-                    lab=lab
-                    field=Field::Precision
-                    test_id="select-precision"
-                    label_zh="每参数字节（梯度精度：课上记 16，种子 000 记 18）"
-                    label_en="Bytes per parameter (gradients: the lesson counts 16, seed 000 18)"
-                    options=Options {
-                        options: vec![
-                            (Precision::Bf16Grads, "16：BF16 梯度", "16: BF16 grads"),
-                            (Precision::Fp32Grads, "18：FP32 梯度", "18: FP32 grads"),
-                        ],
-                        id: Precision::as_str,
-                        get: |c| c.precision,
-                        set: |c, v| c.precision = v,
-                    }
-                />
+            <Choice lab=lab field=Field::Precision test_id="select-precision" options=options
+                label_zh="每参数字节（梯度精度：课上记 16，种子 000 记 18）"
+                label_en="Bytes per parameter (gradients: the lesson counts 16, seed 000 18)" />
         }
     });
     let schedule = kit.shows(Control::Schedule).then(|| {
-        view! {
-                <Choice
-                    lab=lab
-                    field=Field::Schedule
-                    test_id="select-schedule"
-                    label_zh="流水线调度"
-                    label_en="Pipeline schedule"
-                    options=Options {
-                        options: vec![
-                            (Schedule::OneFOneB, "1F1B", "1F1B"),
-                            (Schedule::Gpipe, "GPipe", "GPipe"),
-                            (Schedule::Interleaved, "interleaved(v = 2)", "interleaved (v = 2)"),
-                        ],
-                        id: Schedule::as_str,
-                        get: |c| c.schedule,
-                        // Interleaved runs the grid's two chunks a stage; the others one.
-                        set: |c, schedule| {
-                            c.schedule = schedule;
-                            c.virtual_stages = if schedule == Schedule::Interleaved {
-                                GRID_MAX_CHUNKS
-                            } else {
-                                1
-                            };
-                        },
-                    }
-                />
-        }
+        let words = |s| match s {
+            Schedule::OneFOneB => ("1F1B", "1F1B"),
+            Schedule::Gpipe => ("GPipe", "GPipe"),
+            Schedule::Interleaved => ("interleaved(v = 2)", "interleaved (v = 2)"),
+        };
+        let schedules = [Schedule::OneFOneB, Schedule::Gpipe, Schedule::Interleaved];
+        let options = Options {
+            choices: Choices::named(&schedules, Schedule::as_str, words),
+            get: |c| c.schedule,
+            // Interleaved runs the grid's two chunks a stage; the others one.
+            set: |c, schedule| {
+                c.schedule = schedule;
+                c.virtual_stages = if schedule == Schedule::Interleaved {
+                    GRID_MAX_CHUNKS
+                } else {
+                    1
+                };
+            },
+        };
+        view! { <Choice lab=lab field=Field::Schedule test_id="select-schedule" label_zh="流水线调度" label_en="Pipeline schedule" options=options /> }
     });
     let accounting = kit.shows(Control::Accounting).then(|| {
+        let words = |a| match a {
+            Accounting::Even => ("均分", "even split"),
+            Accounting::Stages => ("按段计", "by stage"),
+        };
+        let options = Options {
+            choices: Choices::named(&[Accounting::Even, Accounting::Stages], Accounting::as_str, words),
+            get: |c| c.accounting,
+            set: |c, v| c.accounting = v,
+        };
         view! {
-                <Choice
-                    lab=lab
-                    field=Field::Accounting
-                    test_id="select-accounting"
-                    label_zh="显存怎么记（课上均分，记第一段；按段则每张卡记自己的段）"
-                    label_en="Memory accounting (the lesson: an even split, the first stage; by stage: each card its own)"
-                    options=Options {
-                        options: vec![
-                            (Accounting::Even, "均分", "even split"),
-                            (Accounting::Stages, "按段计", "by stage"),
-                        ],
-                        id: Accounting::as_str,
-                        get: |c| c.accounting,
-                        set: |c, v| c.accounting = v,
-                    }
-                />
+            <Choice lab=lab field=Field::Accounting test_id="select-accounting" options=options
+                label_zh="显存怎么记（课上均分，记第一段；按段则每张卡记自己的段）"
+                label_en="Memory accounting (the lesson: an even split, the first stage; by stage: each card its own)" />
         }
     });
     let ep = kit.shows(Control::Ep);

@@ -9,6 +9,7 @@ use parallel_core::{Field, PlanConfig, PlanError, Rollout, RolloutField};
 
 use super::inputs::{CountInput, POOL, ROUND};
 use super::phase::PhaseChoice;
+use crate::kit::choices::Choices;
 use crate::kit::controls::choice::{Choice, Options};
 use crate::kit::controls::slider::{Slider, SliderSpec};
 use crate::kit::error_text::explain;
@@ -99,15 +100,18 @@ impl KvFormat {
 /// pasted config): the core refuses that plan ([`PlanError::KvBytes`]), and the select shows
 /// no option rather than another one. (Without engines it is `None` too; the select is hidden.)
 fn kv_options() -> Options<Option<KvFormat>> {
+    let list = KvFormat::ALL
+        .into_iter()
+        .map(|f| {
+            let (zh, en) = f.words();
+            (Some(f), zh, en)
+        })
+        .collect();
     Options {
-        options: KvFormat::ALL
-            .into_iter()
-            .map(|f| {
-                let (zh, en) = f.words();
-                (Some(f), zh, en)
-            })
-            .collect(),
-        id: |f| f.map_or("", KvFormat::as_str),
+        choices: Choices {
+            list,
+            id: |f| f.map_or("", KvFormat::as_str),
+        },
         get: |c| c.rollout.and_then(|r| KvFormat::of_bytes(r.kv_bytes).ok()),
         // Every option is a format: `None` is offered by none.
         set: |c, format| {
@@ -124,6 +128,32 @@ fn pool_id(separate: bool) -> &'static str {
         "separate"
     } else {
         "colocated"
+    }
+}
+
+/// Where the engines run: on the training cards or on a separate pool, which starts as large
+/// as the training cards.
+fn pool_options() -> Options<bool> {
+    let words = |separate| {
+        if separate {
+            (
+                "训推分离（另一池推理卡）",
+                "separate (a pool of rollout cards)",
+            )
+        } else {
+            (
+                "同卡训推（训练卡轮流推理）",
+                "colocated (the training cards take turns)",
+            )
+        }
+    };
+    Options {
+        choices: Choices::named(&[false, true], pool_id, words),
+        get: |c| c.rollout.is_some_and(|r| !r.colocated()),
+        set: |c, separate| {
+            let pool = if separate { c.gpus } else { 0 };
+            with_rollout(c, |r| r.rollout_gpus = pool);
+        },
     }
 }
 
@@ -177,34 +207,10 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
             <Show when=move || on.get()>
                 <Slider spec=engine_spec(gpus) lab=lab />
                 {ROUND.into_iter().map(|spec| view! { <CountInput spec=spec lab=lab /> }).collect_view()}
-                <Choice
-                    lab=lab
-                    field=Field::InRollout(RolloutField::KvBytes)
-                    test_id="select-kv"
-                    label_zh="KV cache 每个值的字节数"
-                    label_en="KV cache bytes per value"
-                    options=kv_options()
-                />
-                <Choice
-                    lab=lab
-                    field=Field::InRollout(RolloutField::Pool)
-                    test_id="select-pool"
-                    label_zh="推理放在哪"
-                    label_en="Where the engines run"
-                    options=Options {
-                        options: vec![
-                            (false, "同卡训推（训练卡轮流推理）", "colocated (the training cards take turns)"),
-                            (true, "训推分离（另一池推理卡）", "separate (a pool of rollout cards)"),
-                        ],
-                        id: pool_id,
-                        get: |c| c.rollout.is_some_and(|r| !r.colocated()),
-                        // A separate pool starts as large as the training cards.
-                        set: |c, separate| {
-                            let pool = if separate { c.gpus } else { 0 };
-                            with_rollout(c, |r| r.rollout_gpus = pool);
-                        },
-                    }
-                />
+                <Choice lab=lab field=Field::InRollout(RolloutField::KvBytes) test_id="select-kv"
+                    label_zh="KV cache 每个值的字节数" label_en="KV cache bytes per value" options=kv_options() />
+                <Choice lab=lab field=Field::InRollout(RolloutField::Pool) test_id="select-pool"
+                    label_zh="推理放在哪" label_en="Where the engines run" options=pool_options() />
                 <Show when=move || separate.get()>
                     <CountInput spec=POOL lab=lab />
                 </Show>
@@ -225,7 +231,6 @@ pub fn RolloutPanel(lab: GridLab) -> impl IntoView {
 mod tests {
     use super::*;
     use crate::kit::choices::testing::assert_round_trips;
-    use crate::kit::choices::Choices;
     use parallel_core::link::{decode_plan, encode_plan, GridId};
     use parallel_core::Plan;
 
@@ -246,7 +251,7 @@ mod tests {
             }
             let separate = |c: &PlanConfig| c.rollout.is_some_and(|r| !r.colocated());
             let kv = kv_options();
-            assert_eq!((kv.id)((kv.get)(&config)), "bf16");
+            assert_eq!((kv.choices.id)((kv.get)(&config)), "bf16");
             assert_eq!(pool_id(separate(&config)), "colocated");
             with_rollout(&mut config, |r| r.rollout_gpus = 16);
             assert_eq!(pool_id(separate(&config)), "separate");
@@ -256,10 +261,7 @@ mod tests {
     #[test]
     fn every_kv_format_round_trips_through_its_option_and_the_link() {
         let kv = kv_options();
-        let choices = Choices {
-            list: kv.options.clone(),
-            id: kv.id,
-        };
+        let choices = kv.choices.clone();
         assert_round_trips(&choices);
         assert_eq!(
             choices.values().collect::<Vec<_>>(),
@@ -291,7 +293,7 @@ mod tests {
         };
         assert_eq!((kv.get)(&odd), None);
         assert_eq!((kv.get)(&PlanConfig::default()), None, "no engines");
-        assert_eq!((kv.id)(None), "");
+        assert_eq!((kv.choices.id)(None), "");
         assert_eq!(KvFormat::of_bytes(3), Err(PlanError::KvBytes { got: 3 }));
     }
 

@@ -25,94 +25,110 @@ mod text {
     pub const ALL: &[&Text] = &[&TYPO];
 }
 
-/// One count of [`Rollout`]: its config field (`rollout.<name>`, where its errors are shown),
-/// test id, names, the least value the input itself takes (0 goes on to the core, which names
-/// the field; the pool's 0 would mean "colocated", chosen with the pool's select instead),
-/// and how it is read and set.
+/// A count of [`Rollout`] that the panel takes as typed text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Count {
+    /// Prompts per round.
+    Prompts,
+    /// Samples per prompt.
+    SamplesPerPrompt,
+    /// A prompt's tokens.
+    PromptLen,
+    /// A response's tokens at most.
+    ResponseLen,
+    /// The cards of a separate rollout pool, R.
+    RolloutGpus,
+}
+
+impl Count {
+    /// Its config field, `rollout.<name>` (where its errors are shown).
+    pub(super) const fn field(self) -> Field {
+        Field::InRollout(match self {
+            Count::Prompts => RolloutField::Prompts,
+            Count::SamplesPerPrompt => RolloutField::SamplesPerPrompt,
+            Count::PromptLen => RolloutField::PromptLen,
+            Count::ResponseLen => RolloutField::ResponseLen,
+            Count::RolloutGpus => RolloutField::RolloutGpus,
+        })
+    }
+
+    /// Where the engines hold it.
+    fn slot(self, r: &mut Rollout) -> &mut u32 {
+        match self {
+            Count::Prompts => &mut r.prompts,
+            Count::SamplesPerPrompt => &mut r.samples_per_prompt,
+            Count::PromptLen => &mut r.prompt_len,
+            Count::ResponseLen => &mut r.response_len,
+            Count::RolloutGpus => &mut r.rollout_gpus,
+        }
+    }
+
+    /// Its value in `r`.
+    pub(super) fn get(self, mut r: Rollout) -> u32 {
+        *self.slot(&mut r)
+    }
+
+    /// Sets it in `r`.
+    pub(super) fn set(self, r: &mut Rollout, value: u32) {
+        *self.slot(r) = value;
+    }
+
+    /// The least value the input itself takes: 0 goes on to the core, which names the field;
+    /// the pool's 0 would mean "colocated", chosen with the pool's select instead.
+    const fn min(self) -> u32 {
+        match self {
+            Count::RolloutGpus => 1,
+            _ => 0,
+        }
+    }
+}
+
+/// One count's input: the count, its test id and its names (中文, English).
 #[derive(Clone, Copy)]
 pub(super) struct CountSpec {
-    pub field: Field,
+    pub count: Count,
     pub test_id: &'static str,
     pub label_zh: &'static str,
     pub label_en: &'static str,
-    pub min: u32,
-    pub get: fn(&Rollout) -> u32,
-    pub set: fn(&mut Rollout, u32),
 }
 
 /// The four counts of a round, in page order.
+#[rustfmt::skip]
 pub(super) const ROUND: [CountSpec; 4] = [
-    CountSpec {
-        field: Field::InRollout(RolloutField::Prompts),
-        test_id: "input-prompts",
-        label_zh: "每轮的 prompt 数",
-        label_en: "Prompts per round",
-        min: 0,
-        get: |r| r.prompts,
-        set: |r, v| r.prompts = v,
-    },
-    CountSpec {
-        field: Field::InRollout(RolloutField::SamplesPerPrompt),
-        test_id: "input-samples",
-        label_zh: "每个 prompt 的采样数",
-        label_en: "Samples per prompt",
-        min: 0,
-        get: |r| r.samples_per_prompt,
-        set: |r, v| r.samples_per_prompt = v,
-    },
-    CountSpec {
-        field: Field::InRollout(RolloutField::PromptLen),
-        test_id: "input-prompt-len",
-        label_zh: "prompt 长度（token）",
-        label_en: "Prompt length (tokens)",
-        min: 0,
-        get: |r| r.prompt_len,
-        set: |r, v| r.prompt_len = v,
-    },
-    CountSpec {
-        field: Field::InRollout(RolloutField::ResponseLen),
-        test_id: "input-response-len",
-        label_zh: "回答长度上限（token）",
-        label_en: "Response cap (tokens)",
-        min: 0,
-        get: |r| r.response_len,
-        set: |r, v| r.response_len = v,
-    },
+    CountSpec { count: Count::Prompts, test_id: "input-prompts", label_zh: "每轮的 prompt 数", label_en: "Prompts per round" },
+    CountSpec { count: Count::SamplesPerPrompt, test_id: "input-samples", label_zh: "每个 prompt 的采样数", label_en: "Samples per prompt" },
+    CountSpec { count: Count::PromptLen, test_id: "input-prompt-len", label_zh: "prompt 长度（token）", label_en: "Prompt length (tokens)" },
+    CountSpec { count: Count::ResponseLen, test_id: "input-response-len", label_zh: "回答长度上限（token）", label_en: "Response cap (tokens)" },
 ];
 
 /// The cards of a separate rollout pool, R.
-pub(super) const POOL: CountSpec = CountSpec {
-    field: Field::InRollout(RolloutField::RolloutGpus),
-    test_id: "input-rollout-gpus",
-    label_zh: "推理卡池的卡数 R",
-    label_en: "Cards of the rollout pool R",
-    min: 1,
-    get: |r| r.rollout_gpus,
-    set: |r, v| r.rollout_gpus = v,
-};
+#[rustfmt::skip]
+pub(super) const POOL: CountSpec =
+    CountSpec { count: Count::RolloutGpus, test_id: "input-rollout-gpus", label_zh: "推理卡池的卡数 R", label_en: "Cards of the rollout pool R" };
 
 /// A text input for one count of the rollout engines (shown only while they are on).
 #[component]
 pub(super) fn CountInput(spec: CountSpec, lab: GridLab) -> impl IntoView {
     let lang = use_lang();
-    let value = Memo::new(move |_| lab.config.with(|c| c.rollout.map(|r| (spec.get)(&r))));
-    let read = move |text: &str| parse_whole(text, spec.min, u32::MAX);
+    let count = spec.count;
+    let value = Memo::new(move |_| lab.config.with(|c| c.rollout.map(|r| count.get(r))));
+    let read = move |text: &str| parse_whole(text, count.min(), u32::MAX);
     // What was typed and does not read as a count: shown under the input, the config unchanged.
     let typo = RwSignal::new(None::<InputError>);
     let input = NodeRef::<Input>::new();
     let on_input = move |event: leptos::ev::Event| match read(&event_target_value(&event)) {
-        Ok(count) => {
+        Ok(typed) => {
             typo.set(None);
-            lab.edit(spec.field, |c| {
+            lab.edit(count.field(), |c| {
                 if let Some(r) = c.rollout.as_mut() {
-                    (spec.set)(r, count);
+                    count.set(r, typed);
                 }
             });
         }
         // Touched, so that the message is shown here (the config itself is unchanged).
         Err(problem) => {
             typo.set(Some(problem));
-            lab.edit(spec.field, |_| ());
+            lab.edit(count.field(), |_| ());
         }
     };
     // The config's value, unless the text typed already reads as it ("1,024" stays as typed).
@@ -126,7 +142,7 @@ pub(super) fn CountInput(spec: CountSpec, lab: GridLab) -> impl IntoView {
         }
     };
     let error = move || {
-        if lab.last_edited.get() != Some(spec.field) {
+        if lab.last_edited.get() != Some(count.field()) {
             return None;
         }
         let lang = lang.get();
@@ -171,20 +187,23 @@ mod tests {
     #[test]
     fn each_count_sets_its_own_field_and_the_core_names_it_at_zero() {
         for spec in ROUND {
+            let count = spec.count;
             let mut config = PlanConfig {
                 rollout: Some(Rollout::default()),
                 ..PlanConfig::lesson_8_gpus()
             };
             let rollout = config.rollout.as_mut().unwrap();
-            (spec.set)(rollout, 3);
-            assert_eq!((spec.get)(rollout), 3, "{}", spec.field);
-            (spec.set)(rollout, 0);
+            count.set(rollout, 3);
+            assert_eq!(count.get(*rollout), 3, "{}", count.field());
+            count.set(rollout, 0);
             let error = Plan::new(&config).unwrap_err();
-            assert_eq!(error.field(), spec.field);
+            assert_eq!(error.field(), count.field());
+            assert_eq!(count.min(), 0);
         }
         let mut rollout = Rollout::default();
-        (POOL.set)(&mut rollout, 16);
+        POOL.count.set(&mut rollout, 16);
         assert_eq!(rollout.rollout_gpus, 16);
+        assert_eq!(POOL.count.min(), 1);
     }
 
     #[test]

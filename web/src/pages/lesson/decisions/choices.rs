@@ -1,55 +1,15 @@
-//! What the selects of decisions ① and ② hold: typed values, each with its options' words and
+//! What the selects of decisions ① and ② hold (the ZeRO stages and ways of recomputing as the
+//! grid's selects offer them): typed values, each with its options' words and
 //! its one spelling as a DOM value ([`Choices`]). A form's signal holds the value itself, so
 //! a plan is built from the selects without reading any text back.
 
 use parallel_core::{Dim, Link, Recompute};
 
 use crate::kit::choices::Choices;
+pub use crate::kit::controls::choice::ZeroStage;
+use crate::kit::controls::choice::{recompute_choices, zero_choices};
 use crate::kit::i18n::Lang;
 use crate::kit::vocab;
-
-/// A ZeRO stage the forms offer: 0 to 3.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ZeroStage {
-    /// Nothing sharded.
-    Zero,
-    /// Optimizer states sharded.
-    One,
-    /// And gradients.
-    Two,
-    /// And parameters.
-    Three,
-}
-
-impl ZeroStage {
-    /// Every stage, in order.
-    pub const ALL: [ZeroStage; 4] = [
-        ZeroStage::Zero,
-        ZeroStage::One,
-        ZeroStage::Two,
-        ZeroStage::Three,
-    ];
-
-    /// The stage as the plan holds it (`zero`, link `z1`).
-    pub const fn get(self) -> u8 {
-        match self {
-            ZeroStage::Zero => 0,
-            ZeroStage::One => 1,
-            ZeroStage::Two => 2,
-            ZeroStage::Three => 3,
-        }
-    }
-
-    /// The stage as its option's DOM value: "0" … "3".
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ZeroStage::Zero => "0",
-            ZeroStage::One => "1",
-            ZeroStage::Two => "2",
-            ZeroStage::Three => "3",
-        }
-    }
-}
 
 /// A TP or PP degree the forms offer: 1, 2, 4 or 8 (up to one machine's 8 cards).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,14 +49,9 @@ impl Degree {
     }
 }
 
-/// Decision ①'s ZeRO stages, each with what it shards.
+/// Decision ①'s ZeRO stages, each with what it shards, as the grid's select offers them.
 pub fn zero_explained() -> Choices<ZeroStage> {
-    Choices::named(&ZeroStage::ALL, ZeroStage::as_str, |z| match z {
-        ZeroStage::Zero => ("0：不切", "0: none"),
-        ZeroStage::One => ("1：切优化器状态", "1: optimizer states"),
-        ZeroStage::Two => ("2：再切梯度", "2: + gradients"),
-        ZeroStage::Three => ("3：再切参数", "3: + parameters"),
-    })
+    zero_choices()
 }
 
 /// Decision ②'s ZeRO stages, by number alone.
@@ -111,17 +66,10 @@ pub fn degrees() -> Choices<Degree> {
     Choices::named(&Degree::ALL, Degree::as_str, |d| (d.as_str(), d.as_str()))
 }
 
-/// Decision ①'s ways of keeping activations: full, selective, none.
+/// Decision ①'s ways of keeping activations: full, selective, none, as the grid's select
+/// offers them.
 pub fn recompute() -> Choices<Recompute> {
-    Choices::named(
-        &[Recompute::Full, Recompute::Selective, Recompute::None],
-        Recompute::as_str,
-        |r| match r {
-            Recompute::Full => ("全量", "full"),
-            Recompute::Selective => ("选择性", "selective"),
-            Recompute::None => ("不重计算", "none"),
-        },
-    )
+    recompute_choices()
 }
 
 /// "Choose" (`None`, the empty DOM value), then each of `values` named in both languages by

@@ -10,7 +10,7 @@ use crate::kit::error_text::rejected;
 use crate::kit::fields::*;
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
-use crate::kit::input::{parse_gb, InputError};
+use crate::kit::input::InputError;
 use crate::state::lab::GridLab;
 
 /// The sentences of decision ①'s verdict.
@@ -117,19 +117,21 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         }
     };
     let plan_name = plan_text(lang, &config, dp);
-    let mut problems = Vec::new();
-    problems.extend(input_line(
-        lang,
-        lang.pick("每卡模型状态", "Model states per card"),
-        &check.states,
-        "12.3",
-    ));
-    problems.extend(input_line(
-        lang,
-        lang.pick("每卡激活", "Activations per card"),
-        &check.activations,
-        "4.5",
-    ));
+    let problems = [
+        (
+            lang.pick("每卡模型状态", "Model states per card"),
+            &check.states,
+            "12.3",
+        ),
+        (
+            lang.pick("每卡激活", "Activations per card"),
+            &check.activations,
+            "4.5",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(field, typed, example)| input_line(lang, field, typed, example))
+    .collect();
     let line = |label: &str,
                 typed: &Result<f64, InputError>,
                 computed: Bytes,
@@ -167,14 +169,14 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         ),
         None => lang.pick("先把两个数填好。", "Fill in both figures first."),
     };
+    let lines = view! {
+        {states_line}
+        {activations_line}
+        <li data-testid="decision-1-total" data-fits=memory.fits.to_string()>{total_line}</li>
+    };
     view! {
         <p class="verdict-plan">{plan_name}</p>
-        <ul class="verdict-lines">
-            {problems.into_iter().map(|p| view! { <li class="input-problem">{p}</li> }).collect_view()}
-            {states_line}
-            {activations_line}
-            <li data-testid="decision-1-total" data-fits=memory.fits.to_string()>{total_line}</li>
-        </ul>
+        {verdict_lines(problems, lines)}
         <p class="verdict-conclusion"><strong>{conclusion}</strong></p>
         <GridLoadLine decision=1 lab=lab8 config=config />
     }
@@ -194,48 +196,36 @@ pub fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
     let dp = move || derived_dp(&current());
     let verdict = move || {
         let lang = lang.get();
-        checked.with(|c| match c {
-            None => view! { <p class="muted">{lang.pick("填好后点「核对」。", "Fill in the form, then press Check.")}</p> }.into_any(),
-            Some(check) => render_one(lang, check, lab8),
-        })
+        checked.with(|c| verdict_or_hint(lang, c.as_ref(), |check| render_one(lang, check, lab8)))
     };
-    let verdict_class = move || checked.with(|c| verdict_class(c.as_ref().map(|c| c.passed())));
-    let validate_gb: fn(&str) -> Result<(), InputError> = |text| parse_gb(text).map(|_| ());
+    let passed = Signal::derive(move || checked.with(|c| c.as_ref().map(DecisionOne::passed)));
+    let on_check = move || {
+        checked.set(Some(DecisionOne::check(
+            current(),
+            &states.get_untracked(),
+            &activations.get_untracked(),
+        )));
+    };
     view! {
-        <form class="decision" data-testid="decision-1" aria-labelledby="decision-1-title" novalidate
-            on:submit=move |ev| {
-                ev.prevent_default();
-                checked.set(Some(DecisionOne::check(current(), &states.get_untracked(), &activations.get_untracked())));
-            }>
-            <fieldset>
-                <legend id="decision-1-title">
-                    <T zh="① 在一台 8 × 80 GB 的机器上训练锚点，序列 4,096" en="① One machine of 8 × 80 GB for the anchor, sequence 4,096" />
-                </legend>
-                <p class="hint">
-                    <T zh="选定 ZeRO 的级别、TP 的大小和激活的重计算方式，再写下你算出的每卡模型状态与激活（单位 GB，与核对值相差 5% 以内算对）。DP 自动等于 8 ÷ TP。"
-                       en="Which ZeRO stage? TP or not? How are activations kept? Choose a plan, then write your per-card model states and activations (GB; within 5% of the computed figure counts as right). DP follows as 8 ÷ TP." />
-                </p>
-                <div class="form-row">
-                    <SelectField id="decision-1-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
-                        choices=choices::zero_explained() />
-                    <SelectField id="decision-1-tp" label_zh="TP" label_en="TP" value=tp choices=choices::degrees() />
-                    <SelectField id="decision-1-recompute" label_zh="激活重计算" label_en="Activation recompute" value=recompute
-                        choices=choices::recompute() />
-                    <p class="derived-value"><T zh="DP（推出）" en="DP (derived)" />" = " <output data-testid="decision-1-dp">{dp}</output></p>
-                </div>
-                <div class="form-row">
-                    <NumberField id="decision-1-states" label_zh="每卡模型状态" label_en="Model states per card" unit="GB" example="12.3" value=states validate=validate_gb />
-                    <NumberField id="decision-1-activations" label_zh="每卡激活" label_en="Activations per card" unit="GB" example="4.5" value=activations validate=validate_gb />
-                </div>
-                <div class="form-actions">
-                    <button type="submit" data-testid="decision-1-check"><T zh="核对" en="Check" /></button>
-                </div>
-                <div class=verdict_class data-testid="decision-1-verdict" role="status" aria-live="polite"
-                    data-pass=move || checked.with(|c| c.as_ref().map(|c| c.passed()).unwrap_or(false).to_string())>
-                    {verdict}
-                </div>
-            </fieldset>
-        </form>
+        <DecisionForm id="decision-1" on_check=on_check passed=passed verdict=verdict
+            legend_zh="① 在一台 8 × 80 GB 的机器上训练锚点，序列 4,096" legend_en="① One machine of 8 × 80 GB for the anchor, sequence 4,096">
+            <p class="hint">
+                <T zh="选定 ZeRO 的级别、TP 的大小和激活的重计算方式，再写下你算出的每卡模型状态与激活（单位 GB，与核对值相差 5% 以内算对）。DP 自动等于 8 ÷ TP。"
+                   en="Which ZeRO stage? TP or not? How are activations kept? Choose a plan, then write your per-card model states and activations (GB; within 5% of the computed figure counts as right). DP follows as 8 ÷ TP." />
+            </p>
+            <div class="form-row">
+                <SelectField id="decision-1-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
+                    choices=choices::zero_explained() />
+                <SelectField id="decision-1-tp" label_zh="TP" label_en="TP" value=tp choices=choices::degrees() />
+                <SelectField id="decision-1-recompute" label_zh="激活重计算" label_en="Activation recompute" value=recompute
+                    choices=choices::recompute() />
+                <p class="derived-value"><T zh="DP（推出）" en="DP (derived)" />" = " <output data-testid="decision-1-dp">{dp}</output></p>
+            </div>
+            <div class="form-row">
+                <NumberField id="decision-1-states" label_zh="每卡模型状态" label_en="Model states per card" unit="GB" example="12.3" value=states validate=validate_gb />
+                <NumberField id="decision-1-activations" label_zh="每卡激活" label_en="Activations per card" unit="GB" example="4.5" value=activations validate=validate_gb />
+            </div>
+        </DecisionForm>
     }
 }
 

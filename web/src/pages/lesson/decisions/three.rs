@@ -94,39 +94,29 @@ pub fn DecisionThreeForm() -> impl IntoView {
             .collect_view()
     };
     // Passes when the answer is "no, it needs no parallelism".
-    let verdict_class = move || verdict_class(checked.get().map(|answer| answer == Some(false)));
+    let passed = Signal::derive(move || checked.get().map(|answer| answer == Some(false)));
+    let on_check = move || checked.set(Some(answer.get_untracked()));
+    let verdict = move || verdict().map(|text| view! { <p>{text}</p> });
     view! {
-        <form class="decision" data-testid="decision-3" aria-labelledby="decision-3-title" novalidate
-            on:submit=move |ev| { ev.prevent_default(); checked.set(Some(answer.get_untracked())); }>
-            <fieldset>
-                <legend id="decision-3-title">
-                    <T zh="③ 我们自己的小模型" en="③ The project's own small model" />
-                </legend>
-                <p>{size}</p>
-                <fieldset class="choice-group">
-                    <legend><T zh="它需要并行吗？" en="Does it need parallelism?" /></legend>
-                    <label>
-                        <input type="radio" name="decision-3-answer" value="yes" data-testid="decision-3-yes"
-                            prop:checked=move || answer.get() == Some(true)
-                            on:change=move |_| answer.set(Some(true)) />
-                        <T zh="需要：一张卡放不下" en="Yes: one card cannot hold it" />
-                    </label>
-                    <label>
-                        <input type="radio" name="decision-3-answer" value="no" data-testid="decision-3-no"
-                            prop:checked=move || answer.get() == Some(false)
-                            on:change=move |_| answer.set(Some(false)) />
-                        <T zh="不需要：一张卡绰绰有余" en="No: one card holds it with room to spare" />
-                    </label>
-                </fieldset>
-                <div class="form-actions">
-                    <button type="submit" data-testid="decision-3-check"><T zh="核对" en="Check" /></button>
-                </div>
-                <div class=verdict_class data-testid="decision-3-verdict" role="status" aria-live="polite"
-                    data-pass=move || (checked.get() == Some(Some(false))).to_string()>
-                    {move || verdict().map(|text| view! { <p>{text}</p> })}
-                </div>
+        <DecisionForm id="decision-3" on_check=on_check passed=passed verdict=verdict
+            legend_zh="③ 我们自己的小模型" legend_en="③ The project's own small model">
+            <p>{size}</p>
+            <fieldset class="choice-group">
+                <legend><T zh="它需要并行吗？" en="Does it need parallelism?" /></legend>
+                <label>
+                    <input type="radio" name="decision-3-answer" value="yes" data-testid="decision-3-yes"
+                        prop:checked=move || answer.get() == Some(true)
+                        on:change=move |_| answer.set(Some(true)) />
+                    <T zh="需要：一张卡放不下" en="Yes: one card cannot hold it" />
+                </label>
+                <label>
+                    <input type="radio" name="decision-3-answer" value="no" data-testid="decision-3-no"
+                        prop:checked=move || answer.get() == Some(false)
+                        on:change=move |_| answer.set(Some(false)) />
+                    <T zh="不需要：一张卡绰绰有余" en="No: one card holds it with room to spare" />
+                </label>
             </fieldset>
-        </form>
+        </DecisionForm>
     }
 }
 

@@ -11,7 +11,7 @@ use crate::kit::error_text::rejected;
 use crate::kit::fields::*;
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
-use crate::kit::input::{parse_gb, parse_percent, parse_whole, InputError};
+use crate::kit::input::{parse_percent, parse_whole, InputError};
 use crate::kit::vocab;
 use crate::state::lab::GridLab;
 
@@ -214,18 +214,15 @@ fn memory_text(lang: Lang, m: &Memory) -> String {
 }
 
 fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
-    let problem_items = problems(lang, check)
-        .into_iter()
-        .map(|p| view! { <li class="input-problem">{p}</li> })
-        .collect_view();
+    let problems = problems(lang, check);
     let Some((config, report)) = check.report.clone() else {
-        return view! { <ul class="verdict-lines">{problem_items}</ul> }.into_any();
+        return verdict_lines(problems, ()).into_any();
     };
     let report = match report {
         Ok(report) => report,
         Err(error) => {
             return view! {
-                <ul class="verdict-lines">{problem_items}</ul>
+                {verdict_lines(problems, ())}
                 <p role="alert">{rejected(lang, &error)}</p>
             }
             .into_any()
@@ -259,15 +256,15 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
     };
     let heaviest_bytes = top.as_ref().map_or(0.0, |t| t.bytes.get());
     let heaviest_dim = top.as_ref().map_or("", |t| t.dim.as_str());
+    let lines = view! {
+        <li data-testid="decision-2-heaviest-result" data-dim=heaviest_dim data-bytes=heaviest_bytes.to_string()>{heaviest_line}</li>
+        {answer_line.map(|text| view! { <li data-testid="decision-2-answer">{text}</li> })}
+        <li data-testid="decision-2-bubble" data-ratio=bubble.ratio.to_string()>{bubble_line}</li>
+        <li data-testid="decision-2-memory" data-fits=m.fits.to_string()>{memory_line}</li>
+    };
     view! {
         <p class="verdict-plan">{plan_name}</p>
-        <ul class="verdict-lines">
-            {problem_items}
-            <li data-testid="decision-2-heaviest-result" data-dim=heaviest_dim data-bytes=heaviest_bytes.to_string()>{heaviest_line}</li>
-            {answer_line.map(|text| view! { <li data-testid="decision-2-answer">{text}</li> })}
-            <li data-testid="decision-2-bubble" data-ratio=bubble.ratio.to_string()>{bubble_line}</li>
-            <li data-testid="decision-2-memory" data-fits=m.fits.to_string()>{memory_line}</li>
-        </ul>
+        {verdict_lines(problems, lines)}
         <p class="verdict-conclusion"><strong>{conclusion}</strong></p>
         <GridLoadLine decision=2 lab=lab64 config=config />
     }
@@ -307,56 +304,38 @@ pub fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
     };
     let verdict = move || {
         let lang = lang.get();
-        checked.with(|c| match c {
-            None => view! { <p class="muted">{lang.pick("填好后点「核对」。", "Fill in the form, then press Check.")}</p> }.into_any(),
-            Some(check) => render_two(lang, check, lab64),
-        })
+        checked.with(|c| verdict_or_hint(lang, c.as_ref(), |check| render_two(lang, check, lab64)))
     };
-    let verdict_class = move || checked.with(|c| verdict_class(c.as_ref().map(|c| c.passed())));
+    let passed = Signal::derive(move || checked.with(|c| c.as_ref().map(DecisionTwo::passed)));
+    let on_check = move || checked.set(Some(DecisionTwo::check(&answer())));
     let validate_m: fn(&str) -> Result<(), InputError> =
         |text| parse_whole(text, 1, MAX_MICRO_BATCHES).map(|_| ());
-    let validate_gb: fn(&str) -> Result<(), InputError> = |text| parse_gb(text).map(|_| ());
     let validate_percent: fn(&str) -> Result<(), InputError> =
         |text| parse_percent(text, DEFAULT_BUBBLE_THRESHOLD).map(|_| ());
     view! {
-        <form class="decision" data-testid="decision-2" aria-labelledby="decision-2-title" novalidate
-            on:submit=move |ev| {
-                ev.prevent_default();
-                checked.set(Some(DecisionTwo::check(&answer())));
-            }>
-            <fieldset>
-                <legend id="decision-2-title">
-                    <T zh="② 64 张卡（8 台机）：TP、PP、DP 各取多少？" en="② 64 cards (8 machines): how much TP, PP and DP?" />
-                </legend>
-                <p class="hint">
-                    <T zh="TP 最多 8（一台机）。DP 由 64 ÷ (TP × PP) 推出。说出通信最重的一维、它每卡每步发多少 GB、走 NVLink 还是 IB；再选一个 m，让气泡 (p−1)/m 低于你能接受的阈值（不填就按 10%）。"
-                       en="TP goes up to 8 (one machine). DP follows as 64 ÷ (TP × PP). Name the heaviest dimension, how many GB it sends per card per step and whether it runs over NVLink or IB; then pick an m that keeps the bubble (p−1)/m under a threshold you accept (10% if left empty)." />
-                </p>
-                <div class="form-row">
-                    <SelectField id="decision-2-tp" label_zh="TP" label_en="TP" value=tp choices=choices::degrees() />
-                    <SelectField id="decision-2-pp" label_zh="PP" label_en="PP" value=pp choices=choices::degrees() />
-                    <SelectField id="decision-2-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
-                        choices=choices::zero_bare() />
-                    <p class="derived-value"><T zh="DP（推出）" en="DP (derived)" />" = " <output data-testid="decision-2-dp">{dp}</output></p>
-                    <NumberField id="decision-2-m" label_zh="每步 micro-batch 数 m" label_en="Micro-batches per step m" unit="" example="32" value=micro_batches validate=validate_m />
-                </div>
-                <div class="form-row">
-                    <SelectField id="decision-2-heaviest" label_zh="通信最重的一维" label_en="Heaviest dimension" value=heaviest
-                        choices=choices::heaviest() />
-                    <NumberField id="decision-2-bytes" label_zh="它每卡每步发送" label_en="Its bytes per card per step" unit="GB" example="12.3" value=bytes validate=validate_gb />
-                    <SelectField id="decision-2-link" label_zh="它走的链路" label_en="Its link" value=link
-                        choices=choices::link() />
-                    <NumberField id="decision-2-threshold" label_zh="可接受的气泡" label_en="Acceptable bubble" unit="%" example="10" value=threshold validate=validate_percent optional=true />
-                </div>
-                <div class="form-actions">
-                    <button type="submit" data-testid="decision-2-check"><T zh="核对" en="Check" /></button>
-                </div>
-                <div class=verdict_class data-testid="decision-2-verdict" role="status" aria-live="polite"
-                    data-pass=move || checked.with(|c| c.as_ref().map(|c| c.passed()).unwrap_or(false).to_string())>
-                    {verdict}
-                </div>
-            </fieldset>
-        </form>
+        <DecisionForm id="decision-2" on_check=on_check passed=passed verdict=verdict
+            legend_zh="② 64 张卡（8 台机）：TP、PP、DP 各取多少？" legend_en="② 64 cards (8 machines): how much TP, PP and DP?">
+            <p class="hint">
+                <T zh="TP 最多 8（一台机）。DP 由 64 ÷ (TP × PP) 推出。说出通信最重的一维、它每卡每步发多少 GB、走 NVLink 还是 IB；再选一个 m，让气泡 (p−1)/m 低于你能接受的阈值（不填就按 10%）。"
+                   en="TP goes up to 8 (one machine). DP follows as 64 ÷ (TP × PP). Name the heaviest dimension, how many GB it sends per card per step and whether it runs over NVLink or IB; then pick an m that keeps the bubble (p−1)/m under a threshold you accept (10% if left empty)." />
+            </p>
+            <div class="form-row">
+                <SelectField id="decision-2-tp" label_zh="TP" label_en="TP" value=tp choices=choices::degrees() />
+                <SelectField id="decision-2-pp" label_zh="PP" label_en="PP" value=pp choices=choices::degrees() />
+                <SelectField id="decision-2-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" value=zero
+                    choices=choices::zero_bare() />
+                <p class="derived-value"><T zh="DP（推出）" en="DP (derived)" />" = " <output data-testid="decision-2-dp">{dp}</output></p>
+                <NumberField id="decision-2-m" label_zh="每步 micro-batch 数 m" label_en="Micro-batches per step m" unit="" example="32" value=micro_batches validate=validate_m />
+            </div>
+            <div class="form-row">
+                <SelectField id="decision-2-heaviest" label_zh="通信最重的一维" label_en="Heaviest dimension" value=heaviest
+                    choices=choices::heaviest() />
+                <NumberField id="decision-2-bytes" label_zh="它每卡每步发送" label_en="Its bytes per card per step" unit="GB" example="12.3" value=bytes validate=validate_gb />
+                <SelectField id="decision-2-link" label_zh="它走的链路" label_en="Its link" value=link
+                    choices=choices::link() />
+                <NumberField id="decision-2-threshold" label_zh="可接受的气泡" label_en="Acceptable bubble" unit="%" example="10" value=threshold validate=validate_percent optional=true />
+            </div>
+        </DecisionForm>
     }
 }
 

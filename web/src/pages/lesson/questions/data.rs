@@ -1,51 +1,174 @@
-//! Seed 003's questions that the lab answers with numbers: each with the grid and plan that
-//! demonstrate it, the figure its answer cites, and the answer written from the plan's live
-//! report (and, where the answer compares, the core's report of one other plan). No views.
+//! Seed 003's questions that the lab answers with numbers, as one typed table: each with the
+//! grid and plan that demonstrate it, the figure its answer cites, and its answer as a sentence
+//! whose every figure is named ([`Value`]) and read from the plan's live report (or, where the
+//! answer compares, from the core's report of one other plan). No views.
 
+use parallel_core::explain::Figure;
+use parallel_core::link::GridId;
 use parallel_core::{
-    evaluate, stages_imbalance, stages_range, Accounting, Bytes, Dim, Plan, PlanConfig, Recompute,
-    Report, Rollout, Schedule,
+    stages_imbalance, stages_range, Accounting, Bytes, Dim, Plan, PlanConfig, Recompute, Report,
+    Rollout, Schedule,
 };
 
+use super::words as text;
 use crate::kit::format;
 use crate::kit::i18n::Lang;
 use crate::kit::text::Text;
 
-/// One question.
+/// A figure an answer quotes, read from a plan and its report.
+#[derive(Clone, Copy, Debug)]
+enum Value {
+    /// Model states of the busiest card.
+    States,
+    /// Activations of the busiest card.
+    Activations,
+    /// Model states + activations.
+    Total,
+    /// The bubble ratio (p−1)/(v·m), as a percent.
+    Bubble,
+    /// Bytes a card sends per step in a dimension ("0" where it sends none).
+    Traffic(Dim),
+    /// Micro-batches in flight on the first stage.
+    InFlight,
+    /// Micro-batches per step, m.
+    MicroBatches,
+    /// The busiest pipeline stage.
+    BusiestStage,
+    /// The least memory of a stage.
+    LeastStage,
+    /// The busiest stage's memory over the least's, two decimals.
+    StageRatio,
+    /// The TP, PP and DP degrees, and the ZeRO stage.
+    Tp,
+    Pp,
+    Dp,
+    Zero,
+    /// The plan's cards, N.
+    Gpus,
+    /// The estimated step time.
+    Step,
+    /// The rollout engines (SPEC §15): cards per engine, BF16 weights per card, sequences,
+    /// tokens per sequence, KV cache per card, weights + KV cache.
+    EngineGpus,
+    RolloutWeights,
+    Sequences,
+    TokensPerSequence,
+    KvCache,
+    RolloutTotal,
+    /// Whether a rollout card fits, as the end of a sentence.
+    RolloutVerdict,
+}
+
+impl Value {
+    /// The figure as the answer writes it in `lang`, from `plan` and its `report` ("—" for
+    /// a rollout figure of a plan without engines).
+    fn read(self, lang: Lang, plan: &Plan, report: &Report) -> String {
+        let memory = &report.memory;
+        let rollout = report.rollout;
+        let engines = |pick: fn(&parallel_core::RolloutReport) -> String| {
+            rollout.as_ref().map_or_else(|| "—".to_string(), pick)
+        };
+        match self {
+            Value::States => format::bytes(memory.model_states),
+            Value::Activations => format::bytes(memory.activations),
+            Value::Total => format::bytes(memory.total),
+            Value::Bubble => format::percent(report.bubble.ratio),
+            Value::Traffic(dim) => report
+                .comm
+                .iter()
+                .find(|t| t.dim == dim)
+                .map_or_else(|| "0".to_string(), |t| format::bytes(t.bytes)),
+            Value::InFlight => plan.micro_batches_in_flight().to_string(),
+            Value::MicroBatches => plan.micro_batches().to_string(),
+            Value::BusiestStage => report.busiest_stage.unwrap_or(0).to_string(),
+            Value::LeastStage => format::bytes(
+                stages_range(&report.by_stage).map_or(Bytes::ZERO, |(least, _)| least),
+            ),
+            Value::StageRatio => format!("{:.2}", stages_imbalance(&report.by_stage)),
+            Value::Tp => plan.degrees().tp.to_string(),
+            Value::Pp => plan.degrees().pp.to_string(),
+            Value::Dp => plan.degrees().dp.to_string(),
+            Value::Zero => plan.zero().to_string(),
+            Value::Gpus => plan.gpus().to_string(),
+            Value::Step => format::seconds(report.estimate.step_s),
+            Value::EngineGpus => engines(|r| r.gpus_per_engine.to_string()),
+            Value::RolloutWeights => engines(|r| format::bytes(r.weights)),
+            Value::Sequences => engines(|r| format::thousands(r.sequences)),
+            Value::TokensPerSequence => engines(|r| format::thousands(r.tokens_per_sequence)),
+            Value::KvCache => engines(|r| format::bytes(r.kv_cache)),
+            Value::RolloutTotal => engines(|r| format::bytes(r.total)),
+            Value::RolloutVerdict => match rollout {
+                Some(r) if r.fits => text::INFERENCE_FITS.get(lang).to_string(),
+                _ => text::INFERENCE_OVER.fill(lang, &[("capacity", &memory.capacity)]),
+            },
+        }
+    }
+}
+
+/// Where an answer reads a figure: the demonstration plan, or the one plan it compares with.
+#[derive(Clone, Copy, Debug)]
+enum Quote {
+    Demo(Value),
+    Compared(Value),
+}
+
+/// One question: what students ask, its demonstration (a grid and a plan on it), the figure
+/// on screen its answer cites, and the answer's sentence with the figure each name quotes.
 #[derive(Clone, Copy)]
 pub struct Question {
     /// Its id (`question-<id>`).
     pub id: &'static str,
     /// The question as students ask it.
     pub ask: Text,
-    /// 8 or 64: the grid its demonstration uses.
-    pub grid: u32,
+    /// The grid its demonstration uses.
+    pub grid: GridId,
+    /// The figure on screen the answer cites.
+    pub cites: Figure,
+    /// The demonstration plan, from the grid's start ([`GridId::start`]).
+    demo: fn(PlanConfig) -> PlanConfig,
+    /// The plan the answer compares with, from the demonstration plan.
+    compared: Option<fn(PlanConfig) -> PlanConfig>,
+    /// The answer's sentence.
+    answer: Text,
+    /// Each name of the sentence and the figure it quotes.
+    quotes: &'static [(&'static str, Quote)],
+}
+
+impl Question {
     /// The demonstration plan.
-    pub plan: fn() -> PlanConfig,
-    /// The test id of the figure on screen the answer cites.
-    pub cites: &'static str,
-    /// The answer, from the demonstration's plan and live report.
-    pub answer: fn(Lang, &Plan, &Report) -> String,
-}
+    pub fn plan(&self) -> PlanConfig {
+        (self.demo)(self.grid.start())
+    }
 
-/// The core's report of `config` (a plan the answer compares with), or the reason it fails.
-fn other(config: PlanConfig) -> Option<Report> {
-    evaluate(&config).ok()
+    /// The answer in `lang`, from the demonstration's plan and live report; a figure of a
+    /// compared plan the core refuses is "—".
+    pub fn answer(&self, lang: Lang, plan: &Plan, report: &Report) -> String {
+        let compared = self.compared.and_then(|change| {
+            let plan = Plan::new(&change(plan.config().clone())).ok()?;
+            let report = plan.report();
+            Some((plan, report))
+        });
+        let values: Vec<(&str, String)> = self
+            .quotes
+            .iter()
+            .map(|&(name, quote)| {
+                let value = match quote {
+                    Quote::Demo(value) => value.read(lang, plan, report),
+                    Quote::Compared(value) => compared.as_ref().map_or_else(
+                        || "—".to_string(),
+                        |(plan, report)| value.read(lang, plan, report),
+                    ),
+                };
+                (name, value)
+            })
+            .collect();
+        let args: Vec<(&str, &dyn std::fmt::Display)> = values
+            .iter()
+            .map(|(name, value)| (*name, value as &dyn std::fmt::Display))
+            .collect();
+        self.answer.fill(lang, &args)
+    }
 }
-
-fn bytes_of(report: Option<&Report>, pick: fn(&Report) -> Bytes) -> String {
-    report.map_or_else(|| "—".to_string(), |r| format::bytes(pick(r)))
-}
-
-fn traffic_of(report: &Report, dim: Dim) -> String {
-    report
-        .comm
-        .iter()
-        .find(|t| t.dim == dim)
-        .map_or_else(|| "0".to_string(), |t| format::bytes(t.bytes))
-}
-
-use super::words as text;
 
 /// Questions the lab cannot compute, one line each.
 pub const BEYOND: [Text; 1] = [
@@ -55,336 +178,264 @@ pub const BEYOND: [Text; 1] = [
     },
 ];
 
-fn eight(zero: u8, tp: u32, pp: u32, recompute: Recompute) -> PlanConfig {
-    PlanConfig {
-        tp,
-        pp,
-        zero,
-        recompute,
-        ..PlanConfig::default()
-    }
-}
-
 /// Every question, in the order seed 003 asks them.
 pub fn questions() -> [Question; 12] {
+    QUESTIONS
+}
+
+/// The questions' table. The 8-card demonstrations start from ZeRO-0 (the lesson's 8-card
+/// start is ZeRO-3).
+const QUESTIONS: [Question; 12] = {
+    use Quote::{Compared, Demo};
+    use Value::*;
     [
         Question {
             id: "dp-memory",
             ask: text::DP_ASK,
-            grid: 8,
-            plan: || eight(0, 1, 1, Recompute::Full),
-            cites: "mem-states",
-            answer: |lang, plan, r| {
-                let zero3 = other(PlanConfig {
-                    zero: 3,
-                    ..plan.config().clone()
-                });
-                text::DP_ANSWER.fill(
-                    lang,
-                    &[
-                        ("states", &r.memory.model_states),
-                        (
-                            "zero3",
-                            &bytes_of(zero3.as_ref(), |r| r.memory.model_states),
-                        ),
-                    ],
-                )
-            },
+            grid: GridId::Eight,
+            cites: Figure::ModelStates,
+            demo: |start| PlanConfig { zero: 0, ..start },
+            compared: Some(|demo| PlanConfig { zero: 3, ..demo }),
+            answer: text::DP_ANSWER,
+            quotes: &[("states", Demo(States)), ("zero3", Compared(States))],
         },
         Question {
             id: "tp-weights",
             ask: text::TP_ASK,
-            grid: 8,
-            plan: || eight(0, 8, 1, Recompute::Selective),
-            cites: "mem-states",
-            answer: |lang, plan, r| {
-                let one = other(PlanConfig {
-                    tp: 1,
-                    gpus: 1,
-                    ..plan.config().clone()
-                });
-                text::TP_ANSWER.fill(
-                    lang,
-                    &[
-                        ("one", &bytes_of(one.as_ref(), |r| r.memory.model_states)),
-                        ("states", &r.memory.model_states),
-                        ("tp", &traffic_of(r, Dim::Tp)),
-                    ],
-                )
+            grid: GridId::Eight,
+            cites: Figure::ModelStates,
+            demo: |start| PlanConfig {
+                zero: 0,
+                tp: 8,
+                recompute: Recompute::Selective,
+                ..start
             },
+            compared: Some(|demo| PlanConfig {
+                tp: 1,
+                gpus: 1,
+                ..demo
+            }),
+            answer: text::TP_ANSWER,
+            quotes: &[
+                ("one", Compared(States)),
+                ("states", Demo(States)),
+                ("tp", Demo(Traffic(Dim::Tp))),
+            ],
         },
         Question {
             id: "pp-splits",
             ask: text::PP_ASK,
-            grid: 8,
-            plan: || eight(0, 1, 8, Recompute::Full),
-            cites: "mem-states",
-            answer: |lang, plan, r| {
-                let tp = other(PlanConfig {
-                    tp: 8,
-                    pp: 1,
-                    ..plan.config().clone()
-                });
-                text::PP_ANSWER.fill(
-                    lang,
-                    &[
-                        ("states", &r.memory.model_states),
-                        ("pp", &traffic_of(r, Dim::Pp)),
-                        (
-                            "tp",
-                            &tp.as_ref()
-                                .map_or_else(|| "—".to_string(), |t| traffic_of(t, Dim::Tp)),
-                        ),
-                    ],
-                )
+            grid: GridId::Eight,
+            cites: Figure::ModelStates,
+            demo: |start| PlanConfig {
+                zero: 0,
+                pp: 8,
+                ..start
             },
+            compared: Some(|demo| PlanConfig {
+                tp: 8,
+                pp: 1,
+                ..demo
+            }),
+            answer: text::PP_ANSWER,
+            quotes: &[
+                ("states", Demo(States)),
+                ("pp", Demo(Traffic(Dim::Pp))),
+                ("tp", Compared(Traffic(Dim::Tp))),
+            ],
         },
         Question {
             id: "1f1b-gpipe",
             ask: text::SCHEDULE_ASK,
-            grid: 8,
-            plan: || PlanConfig {
+            grid: GridId::Eight,
+            cites: Figure::Activations,
+            demo: |start| PlanConfig {
+                zero: 0,
+                tp: 2,
+                pp: 4,
                 micro_batches: 16,
-                ..eight(0, 2, 4, Recompute::Full)
+                ..start
             },
-            cites: "mem-activations",
-            answer: |lang, plan, r| {
-                let gpipe = other(PlanConfig {
-                    schedule: Schedule::Gpipe,
-                    ..plan.config().clone()
-                });
-                text::SCHEDULE_ANSWER.fill(
-                    lang,
-                    &[
-                        ("in_flight", &plan.micro_batches_in_flight()),
-                        ("activations", &r.memory.activations),
-                        ("m", &plan.micro_batches()),
-                        ("gpipe", &bytes_of(gpipe.as_ref(), |r| r.memory.activations)),
-                        ("bubble", &format::percent(r.bubble.ratio)),
-                    ],
-                )
-            },
+            compared: Some(|demo| PlanConfig {
+                schedule: Schedule::Gpipe,
+                ..demo
+            }),
+            answer: text::SCHEDULE_ANSWER,
+            quotes: &[
+                ("in_flight", Demo(InFlight)),
+                ("activations", Demo(Activations)),
+                ("m", Demo(MicroBatches)),
+                ("gpipe", Compared(Activations)),
+                ("bubble", Demo(Bubble)),
+            ],
         },
         Question {
             id: "sequence-parallel",
             ask: text::SP_ASK,
-            grid: 8,
-            plan: || eight(0, 8, 1, Recompute::Selective),
-            cites: "mem-activations",
-            answer: |lang, plan, r| {
-                let one = other(PlanConfig {
-                    tp: 1,
-                    ..plan.config().clone()
-                });
-                text::SP_ANSWER.fill(
-                    lang,
-                    &[
-                        ("activations", &r.memory.activations),
-                        ("one", &bytes_of(one.as_ref(), |r| r.memory.activations)),
-                    ],
-                )
+            grid: GridId::Eight,
+            cites: Figure::Activations,
+            demo: |start| PlanConfig {
+                zero: 0,
+                tp: 8,
+                recompute: Recompute::Selective,
+                ..start
             },
+            compared: Some(|demo| PlanConfig { tp: 1, ..demo }),
+            answer: text::SP_ANSWER,
+            quotes: &[
+                ("activations", Demo(Activations)),
+                ("one", Compared(Activations)),
+            ],
         },
         Question {
             id: "pp-stages",
             ask: text::STAGES_ASK,
-            grid: 64,
-            plan: || PlanConfig {
+            grid: GridId::SixtyFour,
+            cites: Figure::Total,
+            demo: |start| PlanConfig {
                 accounting: Accounting::Stages,
-                ..PlanConfig::lesson_64_gpus()
+                ..start
             },
-            cites: "mem-total",
-            answer: |lang, _plan, r| {
-                let least = stages_range(&r.by_stage).map_or(Bytes::ZERO, |(least, _)| least);
-                let ratio = format!("{:.2}", stages_imbalance(&r.by_stage));
-                text::STAGES_ANSWER.fill(
-                    lang,
-                    &[
-                        ("stage", &r.busiest_stage.unwrap_or(0)),
-                        ("total", &r.memory.total),
-                        ("least", &least),
-                        ("ratio", &ratio),
-                    ],
-                )
-            },
+            compared: None,
+            answer: text::STAGES_ANSWER,
+            quotes: &[
+                ("stage", Demo(BusiestStage)),
+                ("total", Demo(Total)),
+                ("least", Demo(LeastStage)),
+                ("ratio", Demo(StageRatio)),
+            ],
         },
         Question {
             id: "still-tight",
             ask: text::TIGHT_ASK,
-            grid: 64,
-            plan: || PlanConfig {
+            grid: GridId::SixtyFour,
+            cites: Figure::Activations,
+            demo: |start| PlanConfig {
                 pp: 2,
                 seq_len: 32_768,
                 recompute: Recompute::Selective,
-                ..PlanConfig::lesson_64_gpus()
+                ..start
             },
-            cites: "mem-activations",
-            answer: |lang, _plan, r| {
-                text::TIGHT_ANSWER.fill(
-                    lang,
-                    &[
-                        ("states", &r.memory.model_states),
-                        ("activations", &r.memory.activations),
-                        ("total", &r.memory.total),
-                    ],
-                )
-            },
+            compared: None,
+            answer: text::TIGHT_ANSWER,
+            quotes: &[
+                ("states", Demo(States)),
+                ("activations", Demo(Activations)),
+                ("total", Demo(Total)),
+            ],
         },
         Question {
             id: "micro-batches",
             ask: text::MICRO_ASK,
-            grid: 64,
-            plan: || PlanConfig {
+            grid: GridId::SixtyFour,
+            cites: Figure::Activations,
+            demo: |start| PlanConfig {
                 micro_batches: 32,
-                ..PlanConfig::lesson_64_gpus()
+                ..start
             },
-            cites: "mem-activations",
-            answer: |lang, plan, r| {
-                let b2 = other(PlanConfig {
-                    micro_batch_size: 2,
-                    ..plan.config().clone()
-                });
-                text::MICRO_ANSWER.fill(
-                    lang,
-                    &[
-                        ("activations", &r.memory.activations),
-                        ("bubble", &format::percent(r.bubble.ratio)),
-                        ("b2", &bytes_of(b2.as_ref(), |r| r.memory.activations)),
-                    ],
-                )
-            },
+            compared: Some(|demo| PlanConfig {
+                micro_batch_size: 2,
+                ..demo
+            }),
+            answer: text::MICRO_ANSWER,
+            quotes: &[
+                ("activations", Demo(Activations)),
+                ("bubble", Demo(Bubble)),
+                ("b2", Compared(Activations)),
+            ],
         },
         Question {
             id: "zero3-tp",
             ask: text::ZERO3_ASK,
-            grid: 64,
-            plan: || PlanConfig {
+            grid: GridId::SixtyFour,
+            cites: Figure::Activations,
+            demo: |start| PlanConfig {
                 pp: 1,
                 zero: 3,
-                ..PlanConfig::lesson_64_gpus()
+                ..start
             },
-            cites: "mem-activations",
-            answer: |lang, plan, r| {
-                let alone = other(PlanConfig {
-                    tp: 1,
-                    ..plan.config().clone()
-                });
-                text::ZERO3_ANSWER.fill(
-                    lang,
-                    &[
-                        ("activations", &r.memory.activations),
-                        (
-                            "zero3_activations",
-                            &bytes_of(alone.as_ref(), |r| r.memory.activations),
-                        ),
-                        (
-                            "zero3_dp",
-                            &alone
-                                .as_ref()
-                                .map_or_else(|| "—".to_string(), |a| traffic_of(a, Dim::Dp)),
-                        ),
-                    ],
-                )
-            },
+            compared: Some(|demo| PlanConfig { tp: 1, ..demo }),
+            answer: text::ZERO3_ANSWER,
+            quotes: &[
+                ("activations", Demo(Activations)),
+                ("zero3_activations", Compared(Activations)),
+                ("zero3_dp", Compared(Traffic(Dim::Dp))),
+            ],
         },
         Question {
             id: "bubble-memory",
             ask: text::BUBBLE_ASK,
-            grid: 8,
-            plan: || eight(0, 1, 8, Recompute::Full),
-            cites: "bubble",
-            answer: |lang, plan, r| {
-                let more = other(PlanConfig {
-                    micro_batches: 32,
-                    ..plan.config().clone()
-                });
-                text::BUBBLE_ANSWER.fill(
-                    lang,
-                    &[
-                        ("bubble", &format::percent(r.bubble.ratio)),
-                        ("activations", &r.memory.activations),
-                        (
-                            "bubble32",
-                            &more.as_ref().map_or_else(
-                                || "—".to_string(),
-                                |m| format::percent(m.bubble.ratio),
-                            ),
-                        ),
-                        (
-                            "activations32",
-                            &bytes_of(more.as_ref(), |r| r.memory.activations),
-                        ),
-                    ],
-                )
+            grid: GridId::Eight,
+            cites: Figure::BubbleRatio,
+            demo: |start| PlanConfig {
+                zero: 0,
+                pp: 8,
+                ..start
             },
+            compared: Some(|demo| PlanConfig {
+                micro_batches: 32,
+                ..demo
+            }),
+            answer: text::BUBBLE_ANSWER,
+            quotes: &[
+                ("bubble", Demo(Bubble)),
+                ("activations", Demo(Activations)),
+                ("bubble32", Compared(Bubble)),
+                ("activations32", Compared(Activations)),
+            ],
         },
         Question {
             id: "choose-degrees",
             ask: text::CHOOSE_ASK,
-            grid: 64,
-            plan: || PlanConfig {
+            grid: GridId::SixtyFour,
+            cites: Figure::Total,
+            demo: |start| PlanConfig {
                 pp: 2,
                 zero: 1,
-                ..PlanConfig::lesson_64_gpus()
+                ..start
             },
-            cites: "mem-total",
-            answer: |lang, plan, r| {
-                let d = plan.degrees();
-                text::CHOOSE_ANSWER.fill(
-                    lang,
-                    &[
-                        ("tp", &d.tp),
-                        ("pp", &d.pp),
-                        ("dp", &d.dp),
-                        ("zero", &plan.zero()),
-                        ("total", &r.memory.total),
-                        ("step", &format::seconds(r.estimate.step_s)),
-                    ],
-                )
-            },
+            compared: None,
+            answer: text::CHOOSE_ANSWER,
+            quotes: &[
+                ("tp", Demo(Tp)),
+                ("pp", Demo(Pp)),
+                ("dp", Demo(Dp)),
+                ("zero", Demo(Zero)),
+                ("total", Demo(Total)),
+                ("step", Demo(Step)),
+            ],
         },
         Question {
             id: "inference-memory",
             ask: text::INFERENCE_ASK,
-            grid: 8,
+            grid: GridId::Eight,
+            cites: Figure::RolloutKv,
             // The lesson's start with seed 000's default engines: one engine of all 8 cards,
             // 8 prompts × 8 samples of up to 133,120 tokens.
-            plan: || PlanConfig {
+            demo: |start| PlanConfig {
                 rollout: Some(Rollout::default()),
-                ..PlanConfig::lesson_8_gpus()
+                ..start
             },
-            cites: "rollout-kv",
-            answer: |lang, plan, r| {
-                let Some(rollout) = r.rollout else {
-                    return String::new();
-                };
-                let verdict = if rollout.fits {
-                    text::INFERENCE_FITS.get(lang).to_string()
-                } else {
-                    text::INFERENCE_OVER.fill(lang, &[("capacity", &r.memory.capacity)])
-                };
-                text::INFERENCE_ANSWER.fill(
-                    lang,
-                    &[
-                        ("states", &r.memory.model_states),
-                        ("zero", &plan.zero()),
-                        ("dp", &plan.degrees().dp),
-                        ("activations", &r.memory.activations),
-                        ("train", &r.memory.total),
-                        ("gpus", &plan.gpus()),
-                        ("engine", &rollout.gpus_per_engine),
-                        ("weights", &rollout.weights),
-                        ("seqs", &format::thousands(rollout.sequences)),
-                        ("tokens", &format::thousands(rollout.tokens_per_sequence)),
-                        ("kv", &rollout.kv_cache),
-                        ("total", &rollout.total),
-                        ("verdict", &verdict),
-                    ],
-                )
-            },
+            compared: None,
+            answer: text::INFERENCE_ANSWER,
+            quotes: &[
+                ("states", Demo(States)),
+                ("zero", Demo(Zero)),
+                ("dp", Demo(Dp)),
+                ("activations", Demo(Activations)),
+                ("train", Demo(Total)),
+                ("gpus", Demo(Gpus)),
+                ("engine", Demo(EngineGpus)),
+                ("weights", Demo(RolloutWeights)),
+                ("seqs", Demo(Sequences)),
+                ("tokens", Demo(TokensPerSequence)),
+                ("kv", Demo(KvCache)),
+                ("total", Demo(RolloutTotal)),
+                ("verdict", Demo(RolloutVerdict)),
+            ],
         },
     ]
-}
+};
 
 #[cfg(test)]
 mod tests {
@@ -394,12 +445,12 @@ mod tests {
     fn every_question_is_answered_from_its_plan_in_both_languages() {
         crate::kit::text::testing::assert_all_used(text::ALL, || {
             for q in questions() {
-                let plan = Plan::new(&(q.plan)()).unwrap();
-                assert_eq!(plan.gpus(), q.grid, "{}", q.id);
+                let plan = Plan::new(&q.plan()).unwrap();
+                assert_eq!(plan.gpus(), q.grid.gpus(), "{}", q.id);
                 let report = plan.report();
                 for lang in [Lang::Zh, Lang::En] {
                     q.ask.get(lang);
-                    let answer = (q.answer)(lang, &plan, &report);
+                    let answer = q.answer(lang, &plan, &report);
                     assert!(!answer.contains('—'), "{}: {answer}", q.id);
                     // The inference answer's other verdict: a rollout card that fits.
                     if let Some(rollout) = report.rollout {
@@ -410,14 +461,14 @@ mod tests {
                             }),
                             ..report.clone()
                         };
-                        (q.answer)(lang, &plan, &fits);
+                        q.answer(lang, &plan, &fits);
                     }
                 }
             }
         });
         let q = questions()[0];
-        let plan = Plan::new(&(q.plan)()).unwrap();
-        let answer = (q.answer)(Lang::En, &plan, &plan.report());
+        let plan = Plan::new(&q.plan()).unwrap();
+        let answer = q.answer(Lang::En, &plan, &plan.report());
         assert!(
             answer.contains("444.5 GB") && answer.contains("55.6 GB"),
             "{answer}"
@@ -425,8 +476,8 @@ mod tests {
         // Seed 003's inference question: the anchor's weights and KV cache on the same cards
         // (1 engine of 8, 64 sequences of 133,120 tokens) beside its training states.
         let q = questions()[11];
-        let plan = Plan::new(&(q.plan)()).unwrap();
-        let answer = (q.answer)(Lang::En, &plan, &plan.report());
+        let plan = Plan::new(&q.plan()).unwrap();
+        let answer = q.answer(Lang::En, &plan, &plan.report());
         assert!(
             answer.contains("55.6 GB")
                 && answer.contains("6.9 GB a card")

@@ -9,6 +9,8 @@ mod words;
 
 use leptos::prelude::*;
 
+use parallel_core::link::GridId;
+
 use crate::kit::i18n::{use_lang, T};
 use crate::state::lab::GridLab;
 use data::{questions, Question, BEYOND};
@@ -17,7 +19,7 @@ use data::{questions, Question, BEYOND};
 #[component]
 fn QuestionCard(question: Question, lab: GridLab) -> impl IntoView {
     let lang = use_lang();
-    let demo = (question.plan)();
+    let demo = question.plan();
     let in_grid = {
         let demo = demo.clone();
         Memo::new(move |_| lab.config.with(|c| *c == demo))
@@ -25,11 +27,7 @@ fn QuestionCard(question: Question, lab: GridLab) -> impl IntoView {
     let prediction = RwSignal::new(String::new());
     // The plan as the CLI's JSON, for readers who want it (and the page's tests).
     let plan_json = crate::kit::format::json_text(&demo);
-    let section = if question.grid == 8 {
-        "section-8"
-    } else {
-        "section-64"
-    };
+    let section = format!("section-{}", question.grid.gpus());
     let set_up = move |_| {
         lab.selected.set(None);
         lab.load(demo.clone());
@@ -38,13 +36,13 @@ fn QuestionCard(question: Question, lab: GridLab) -> impl IntoView {
     let answer = move || {
         in_grid.get().then(|| {
             lab.plan
-                .with(|plan| lab.report.with(|r| (question.answer)(lang.get(), plan, r)))
+                .with(|plan| lab.report.with(|r| question.answer(lang.get(), plan, r)))
         })
     };
     let input_id = format!("question-{}-prediction", question.id);
     let label_for = input_id.clone();
     view! {
-        <li class="question" data-testid="question" data-question=question.id data-grid=question.grid data-plan=plan_json>
+        <li class="question" data-testid="question" data-question=question.id data-grid=question.grid.gpus() data-plan=plan_json>
             <h4>{move || question.ask.get(lang.get())}</h4>
             <label for=label_for class="question-prediction">
                 <span><T zh="先写下你的预测：" en="Write down your prediction first:" /></span>
@@ -53,13 +51,12 @@ fn QuestionCard(question: Question, lab: GridLab) -> impl IntoView {
                     on:input=move |ev| prediction.set(event_target_value(&ev)) />
             </label>
             <button type="button" class="small" data-testid="question-setup" on:click=set_up>
-                {move || if question.grid == 8 {
-                    lang.get().pick("在 8 卡网格上摆出来", "Set it up on the 8-card grid")
-                } else {
-                    lang.get().pick("在 64 卡网格上摆出来", "Set it up on the 64-card grid")
+                {move || match question.grid {
+                    GridId::Eight => lang.get().pick("在 8 卡网格上摆出来", "Set it up on the 8-card grid"),
+                    GridId::SixtyFour => lang.get().pick("在 64 卡网格上摆出来", "Set it up on the 64-card grid"),
                 }}
             </button>
-            <p class="question-answer" data-testid="question-answer" data-cites=question.cites
+            <p class="question-answer" data-testid="question-answer" data-cites=question.cites.id()
                 data-in-grid=move || in_grid.get().to_string()>
                 {move || answer().unwrap_or_else(|| lang.get().pick(
                     "按上面的按钮把方案摆到网格上，答案就从网格上的数读出来。",
@@ -77,7 +74,10 @@ pub fn Questions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
     let cards = questions()
         .into_iter()
         .map(|q| {
-            let lab = if q.grid == 8 { lab8 } else { lab64 };
+            let lab = match q.grid {
+                GridId::Eight => lab8,
+                GridId::SixtyFour => lab64,
+            };
             view! { <QuestionCard question=q lab=lab /> }
         })
         .collect_view();
