@@ -31,7 +31,6 @@ export const EXCEPTIONS = [
 /** Figures still computed in the page, in files other work holds (issue 51): reported on each
  * run without failing it, each until it moves (then its entry, excusing nothing, fails). */
 export const PENDING = [
-  { file: 'web/src/kit/device_grid/card.rs', fn: 'tint', reason: 'the share of the card in use, total ÷ capacity (the core\'s Memory::bar_share)' },
   { file: 'web/src/kit/charts/stages/series.rs', fn: 'figures', reason: 'a stage\'s total, states + activations (the core\'s StageMemory::total)' },
 ];
 

@@ -14,6 +14,24 @@ pub const SAFE_SHARE: f64 = 0.8;
 pub const SOURCE: &str = "Fujii, Watanabe, Yokota 2024 (arXiv 2411.06465): 454 runs on A100 \
                           and H100, no out-of-memory failure below 80% of the card's memory";
 
+/// How full a card is, for the grid's tint: total ÷ capacity held to 0…1 (a card over its
+/// capacity is as full as one at it; a capacity of 0 is full).
+///
+/// ```
+/// use parallel_core::{margin::fullness, Bytes};
+/// let cap = Bytes::new(80e9);
+/// assert_eq!(fullness(Bytes::new(20e9), cap), 0.25);
+/// assert_eq!(fullness(Bytes::new(1e12), cap), 1.0);
+/// assert_eq!(fullness(Bytes::new(1e9), Bytes::new(0.0)), 1.0);
+/// ```
+pub fn fullness(total: Bytes, capacity: Bytes) -> f64 {
+    if capacity.get() > 0.0 {
+        (total.get() / capacity.get()).clamp(0.0, 1.0)
+    } else {
+        1.0
+    }
+}
+
 /// Whether `total` fits `capacity` but fills more than [`SAFE_SHARE`] of it.
 ///
 /// ```

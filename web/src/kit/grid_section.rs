@@ -13,6 +13,7 @@ use crate::kit::estimate::EstimateFigure;
 use crate::kit::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
 use crate::kit::grid_kit::GridKit;
 use crate::kit::i18n::T;
+use crate::kit::routing::RoutingFigure;
 use crate::kit::schedule_view::ScheduleView;
 use crate::state::lab::{part, CardLoad, GridLab};
 use crate::state::later::{Later, Piece};
@@ -71,6 +72,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, kit: GridKit) -> impl IntoView {
             <div class="grid-lab-figures">
                 <MemoryFigure memory=memory busiest=busiest experts=experts lab=lab />
                 {GridKit::draw(kit.figures, lab)}
+                <RoutingFigure lab=lab />
                 <BubbleFigure report=report lab=lab />
                 <EstimateFigure estimate=estimate card=card times=times lab=lab />
                 <Warnings report=report />

@@ -28,6 +28,7 @@ pub mod own_model;
 pub mod popover;
 pub mod real_configs;
 pub mod rollout;
+pub mod routing;
 pub mod run_it;
 pub mod schedule_view;
 pub mod share;

@@ -24,6 +24,134 @@ pub const EXPERT_BYTES_PER_SLOT: f64 = 2.0;
 /// outputs before they are combined back, each h wide in BF16: 2 × 2 bytes.
 pub const DISPATCH_BYTES_PER_SLOT: f64 = 4.0;
 
+/// A measured expert load: the hottest expert's tokens over an even split, the run it was
+/// measured on, and where it is published.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeasuredSkew {
+    /// Its id (the page's option value).
+    pub id: &'static str,
+    /// max load / mean load = 1 + MaxVio.
+    pub skew: f64,
+    /// The run, in English.
+    pub run_en: &'static str,
+    /// The run, in Chinese.
+    pub run_zh: &'static str,
+    /// The table it is copied from.
+    pub source: &'static str,
+}
+
+impl MeasuredSkew {
+    /// The measured case of a skew, if the page offers it.
+    ///
+    /// ```
+    /// use parallel_core::routing::MeasuredSkew;
+    /// assert_eq!(MeasuredSkew::of(1.72).map(|m| m.id), Some("aux-loss-1b"));
+    /// assert_eq!(MeasuredSkew::of(1.3), None);
+    /// ```
+    pub fn of(skew: f64) -> Option<MeasuredSkew> {
+        MEASURED_SKEWS.into_iter().find(|m| m.skew == skew)
+    }
+}
+
+impl CapacityChoice {
+    /// The offered choice of a capacity factor, if the page offers it.
+    ///
+    /// ```
+    /// use parallel_core::routing::CapacityChoice;
+    /// assert_eq!(CapacityChoice::of(None).map(|c| c.id), Some("dropless"));
+    /// assert_eq!(CapacityChoice::of(Some(1.25)).map(|c| c.id), Some("1.25"));
+    /// assert_eq!(CapacityChoice::of(Some(1.5)), None);
+    /// ```
+    pub fn of(factor: Option<f64>) -> Option<CapacityChoice> {
+        CAPACITY_FACTORS.into_iter().find(|c| c.factor == factor)
+    }
+}
+
+/// The loads the page offers, even first: Wang et al. 2024, "Auxiliary-Loss-Free Load Balancing
+/// Strategy for Mixture-of-Experts" (arXiv 2408.15664), MaxVio_global (§4.1, Eq. 4: (max −
+/// mean)/mean over the validation set, averaged over layers) of 64-expert, top-6 models; max/mean
+/// = 1 + MaxVio.
+pub const MEASURED_SKEWS: [MeasuredSkew; 5] = [
+    MeasuredSkew {
+        id: "even",
+        skew: 1.0,
+        run_en: "even (every other figure of the lab)",
+        run_zh: "均匀（实验室其余的数都这样算）",
+        source: "SPEC §20",
+    },
+    MeasuredSkew {
+        id: "loss-free-1b",
+        skew: 1.027,
+        run_en: "loss-free balancing, 1B, softmax gate",
+        run_zh: "无辅助损失均衡，1B，softmax 门控",
+        source: "Wang et al. 2024, Table 6: MaxVio_global 0.027",
+    },
+    MeasuredSkew {
+        id: "aux-loss-3b",
+        skew: 1.52,
+        run_en: "auxiliary loss, 3B",
+        run_zh: "辅助损失，3B",
+        source: "Wang et al. 2024, Table 2: MaxVio_global 0.52",
+    },
+    MeasuredSkew {
+        id: "aux-loss-1b",
+        skew: 1.72,
+        run_en: "auxiliary loss, 1B",
+        run_zh: "辅助损失，1B",
+        source: "Wang et al. 2024, Table 2: MaxVio_global 0.72",
+    },
+    MeasuredSkew {
+        id: "aux-loss-1b-softmax",
+        skew: 1.937,
+        run_en: "auxiliary loss, 1B, softmax gate",
+        run_zh: "辅助损失，1B，softmax 门控",
+        source: "Wang et al. 2024, Table 6: MaxVio_global 0.937",
+    },
+];
+
+/// The capacity factors the page offers: dropless (`None`, Megatron-LM's default,
+/// `moe_expert_capacity_factor = None`), then Switch Transformer's (Fedus et al. 2022, Table 1:
+/// 1.0, 1.25, 2.0; 2.0 is also GShard's 2N/E, Lepikhin et al. 2020 §2.2).
+pub const CAPACITY_FACTORS: [CapacityChoice; 4] = [
+    CapacityChoice {
+        id: "dropless",
+        factor: None,
+        en: "dropless (Megatron-LM's default)",
+        zh: "不丢 token（Megatron-LM 默认）",
+    },
+    CapacityChoice {
+        id: "1",
+        factor: Some(1.0),
+        en: "1.0 (Switch Transformer)",
+        zh: "1.0（Switch Transformer）",
+    },
+    CapacityChoice {
+        id: "1.25",
+        factor: Some(1.25),
+        en: "1.25 (Switch Transformer)",
+        zh: "1.25（Switch Transformer）",
+    },
+    CapacityChoice {
+        id: "2",
+        factor: Some(2.0),
+        en: "2.0 (Switch Transformer, GShard)",
+        zh: "2.0（Switch Transformer、GShard）",
+    },
+];
+
+/// A capacity factor the page offers, with its words.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CapacityChoice {
+    /// Its id (the page's option value).
+    pub id: &'static str,
+    /// c_f; `None`: dropless.
+    pub factor: Option<f64>,
+    /// Its words, in English.
+    pub en: &'static str,
+    /// Its words, in Chinese.
+    pub zh: &'static str,
+}
+
 /// Uneven routing on one plan (`eval`'s `routing`; MoE models only).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RoutingReport {
@@ -79,8 +207,9 @@ impl Plan {
         })
     }
 
-    /// Whether routing changes any figure: a skew above 1 or a capacity factor, on a MoE model.
-    pub(crate) fn uneven(&self) -> bool {
+    /// Whether routing changes any figure: a skew above 1 or a capacity factor, on a MoE model
+    /// (then `explain_all` offers the routing figures).
+    pub fn uneven(&self) -> bool {
         self.model().is_moe()
             && (self.config().routing_skew != 1.0 || self.config().capacity_factor.is_some())
     }
@@ -192,6 +321,25 @@ impl Plan {
     /// routing.
     pub fn holds_hot_expert(&self, card: u32) -> bool {
         self.uneven() && self.grid().ep_rank(card).is_ok_and(|rank| rank == 0)
+    }
+
+    /// The load of `card`'s EP rank over an even rank's, on a card holding the hottest expert
+    /// under uneven routing (the grid marks it); `None` on every other card.
+    ///
+    /// ```
+    /// use parallel_core::{ModelChoice, Plan, PlanConfig, Preset};
+    /// let c = PlanConfig { model: ModelChoice::Preset(Preset::Mixtral8x7b), gpus: 16, ep: 8,
+    ///     routing_skew: 1.72, ..PlanConfig::default() };
+    /// let plan = Plan::new(&c)?;
+    /// assert_eq!((plan.hot_card_load(0), plan.hot_card_load(1)), (Some(1.72), None));
+    /// assert_eq!(Plan::new(&PlanConfig { routing_skew: 1.0, ..c })?.hot_card_load(0), None);
+    /// # Ok::<(), parallel_core::PlanError>(())
+    /// ```
+    pub fn hot_card_load(&self, card: u32) -> Option<f64> {
+        if !self.holds_hot_expert(card) {
+            return None;
+        }
+        self.expert_loads().map(|l| l.hot_rank::<f64>())
     }
 
     /// Uneven routing's figures (SPEC §20); `None` for a dense model.

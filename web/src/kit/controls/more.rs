@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use parallel_core::hardware::Hardware;
 use parallel_core::link::{Control, GRID_MAX_CHUNKS};
-use parallel_core::{Accounting, Field, ModelChoice, Precision, Preset, Schedule};
+use parallel_core::{Accounting, Field, ModelChoice, PlanConfig, Precision, Preset, Schedule};
 
 use super::card::{card_options, CardFacts};
 use super::choice::{Choice, Options};
@@ -13,6 +13,7 @@ use super::slider::{ep_spec, Slider};
 use crate::kit::choices::Choices;
 use crate::kit::grid_kit::GridKit;
 use crate::kit::model_card::ModelCard;
+use crate::kit::routing::RoutingControls;
 use crate::state::lab::{part, GridLab};
 
 /// The model, card, EP, bytes-per-gradient, schedule and accounting controls, with what `kit`
@@ -42,9 +43,12 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
             set: |c, preset| {
                 if let Some(preset) = preset {
                     c.model = ModelChoice::Preset(preset);
-                    // Expert parallelism exists only for MoE models.
+                    // Expert parallelism and routing exist only for MoE models.
                     if !preset.model().is_moe() {
                         c.ep = 1;
+                        let even = PlanConfig::default();
+                        c.routing_skew = even.routing_skew;
+                        c.capacity_factor = even.capacity_factor;
                     }
                 }
             },
@@ -131,6 +135,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         {card}
             <Show when=is_moe>
                 <Slider spec=ep_spec(gpus) lab=lab />
+                <RoutingControls lab=lab />
             </Show>
         {precision}
             {GridKit::draw(kit.host, lab)}

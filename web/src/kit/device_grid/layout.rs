@@ -175,16 +175,24 @@ pub fn hops(groups: &Groups, gpus_per_node: u32) -> Vec<Hop> {
     out
 }
 
-/// The hops as SVG paths, one per hop: each bent a little by its group's dimension, so that
-/// hops of different groups between the same cards stay apart. The markup holds numbers and
-/// the dimensions' and links' ids only (`Dim::as_str`, `Link::as_str`), nothing to escape.
-pub(super) fn hops_markup(hops: &[Hop], layout: &Layout) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(hops.len() * 120);
-    for hop in hops {
-        let (x1, y1) = layout.card_centre(hop.from);
-        let (x2, y2) = layout.card_centre(hop.to);
-        let bend = match hop.dim {
+impl Hop {
+    /// The hop's key in the list of paths: its cards and its group's dimension (the link
+    /// follows from the cards).
+    pub(super) fn key(&self) -> (u32, u32, Dim) {
+        (self.from, self.to, self.dim)
+    }
+
+    /// Its path's class: the dimension and the link ("hop hop-tp hop-nvlink").
+    pub(super) fn class(&self) -> String {
+        format!("hop hop-{} hop-{}", self.dim.as_str(), self.link.as_str())
+    }
+
+    /// Its path's `d`, one decimal: a curve from card to card, bent a little by its group's
+    /// dimension, so that hops of different groups between the same cards stay apart.
+    pub(super) fn path(&self, layout: &Layout) -> String {
+        let (x1, y1) = layout.card_centre(self.from);
+        let (x2, y2) = layout.card_centre(self.to);
+        let bend = match self.dim {
             Dim::Tp | Dim::Engine => 10.0,
             Dim::Cp => -10.0,
             Dim::Pp => 22.0,
@@ -194,14 +202,8 @@ pub(super) fn hops_markup(hops: &[Hop], layout: &Layout) -> String {
         let (dx, dy) = (x2 - x1, y2 - y1);
         let len = (dx * dx + dy * dy).sqrt().max(1.0);
         let (cx, cy) = (mx - dy / len * bend, my + dx / len * bend);
-        let (dim, link) = (hop.dim.as_str(), hop.link.as_str());
-        let _ = write!(
-            out,
-            r#"<path class="hop hop-{dim} hop-{link}" data-link="{link}" data-from="{}" data-to="{}" d="M{x1:.1},{y1:.1} Q{cx:.1},{cy:.1} {x2:.1},{y2:.1}"></path>"#,
-            hop.from, hop.to
-        );
+        format!("M{x1:.1},{y1:.1} Q{cx:.1},{cy:.1} {x2:.1},{y2:.1}")
     }
-    out
 }
 
 #[cfg(test)]
@@ -237,16 +239,41 @@ mod tests {
     }
 
     #[test]
-    fn hops_are_drawn_as_one_path_each_naming_its_cards_and_link() {
+    fn each_hop_names_its_cards_and_link_in_a_path_of_one_decimal() {
         let drawn = card_0_hops();
-        let markup = hops_markup(&drawn, &Layout::new(64, 8));
-        assert_eq!(markup.matches("<path ").count(), drawn.len());
-        assert!(markup.contains(
-            r#"class="hop hop-tp hop-nvlink" data-link="nvlink" data-from="0" data-to="1""#
-        ));
-        assert!(markup
-            .contains(r#"class="hop hop-pp hop-ib" data-link="ib" data-from="0" data-to="8""#));
-        assert!(!markup.contains("NaN"));
+        let layout = Layout::new(64, 8);
+        let keys: std::collections::HashSet<_> = drawn.iter().map(Hop::key).collect();
+        assert_eq!(keys.len(), drawn.len(), "one key per hop");
+        let first = &drawn[0];
+        assert_eq!((first.from, first.to), (0, 1));
+        assert_eq!(first.class(), "hop hop-tp hop-nvlink");
+        let pp = drawn.iter().find(|h| h.dim == Dim::Pp).unwrap();
+        assert_eq!(
+            (pp.from, pp.to, pp.class().as_str()),
+            (0, 8, "hop hop-pp hop-ib")
+        );
+        let (x1, y1) = layout.card_centre(0);
+        let (x2, y2) = layout.card_centre(1);
+        // A TP hop between two neighbours of a row: its control point 10 units below them.
+        assert_eq!(
+            first.path(&layout),
+            format!(
+                "M{x1:.1},{y1:.1} Q{:.1},{:.1} {x2:.1},{y2:.1}",
+                (x1 + x2) / 2.0,
+                y1 + 10.0
+            )
+        );
+        for hop in &drawn {
+            let d = hop.path(&layout);
+            assert!(!d.contains("NaN"), "{d}");
+            let numbers = d.split([' ', ',', 'M', 'Q']).filter(|n| !n.is_empty());
+            assert!(
+                numbers
+                    .into_iter()
+                    .all(|n| n.split('.').nth(1).map(str::len) == Some(1)),
+                "{d}"
+            );
+        }
     }
 
     #[test]

@@ -4,14 +4,15 @@
 //!
 //! One component serves the 8-GPU machine and the 64-GPU cluster. It draws what the core says
 //! (`Grid::groups`, `Link::of_cards`); its own arithmetic is only layout. This module holds the
-//! component (node boxes, the cards' events, the memory read-out and the tint's scale); its
-//! parts are `layout` (geometry and hops), `card` (a card's view-model and first markup),
-//! `patch` (the one effect that keeps the 64 cards current) and `legend`.
+//! component (node boxes, the hops, the cards' events, the memory read-out and the tint's
+//! scale); its parts are `layout` (geometry and hops), `card` (a card's view-models), `cards`
+//! (the cards' views and their reactive values), `words` and `legend`. Everything is drawn with
+//! `view!`: one view per card, and the hops as a keyed list of paths.
 
 mod card;
+mod cards;
 mod layout;
 mod legend;
-mod patch;
 mod words;
 
 use leptos::ev::KeyboardEvent;
@@ -24,11 +25,11 @@ use crate::kit::format;
 use crate::kit::i18n::{tr, use_lang};
 use crate::state::lab::{roles_of, CardLoad};
 pub use card::tint;
-use card::{card_markup, CardFace, CardMemory};
+use card::{card_face, CardMemory};
+use cards::{card_cells, card_view};
+use layout::NODE_PAD;
 pub use layout::{hops, Hop, Layout};
-use layout::{hops_markup, NODE_PAD};
 use legend::GroupLegend;
-use patch::{keep_cards_current, set_text};
 pub use words::badge;
 use words::card_load_line;
 
@@ -169,10 +170,9 @@ pub fn DeviceGrid(
     // One capacity for every card (the tint's top and the read-out's "capacity").
     let capacity = Memo::new(move |_| plan.with(|p| p.capacity()));
 
-    // What every card shows, as two grid-wide memos: the selection's side (groups, coordinates,
-    // name) and the memory's side. A PP move changes nearly every card; one effect then writes
-    // only the attributes and texts that changed, instead of ~15 reactive nodes per card each
-    // re-running (which cost ~4 ms per move on the 64-card grid).
+    // What every card shows, as two grid-wide memos: the selection's side (groups,
+    // coordinates, name) and the memory's side. Each card's own values are set from them only
+    // where they changed (`cards::card_cells`), so a move re-runs only what it changed.
     let faces = Memo::new(move |_| {
         let lang = lang.get();
         let selected = selected.get();
@@ -181,7 +181,7 @@ pub fn DeviceGrid(
                 (0..gpus)
                     .map(|card| {
                         let i = card as usize;
-                        CardFace::new(
+                        card_face(
                             lang,
                             card,
                             selected == Some(card),
@@ -196,42 +196,45 @@ pub fn DeviceGrid(
     let memories = Memo::new(move |_| {
         let capacity = capacity.get();
         memory.with(|m| {
-            (0..gpus)
-                .map(|card| m.get(card as usize).map(|m| CardMemory::new(m, capacity)))
-                .collect::<Vec<_>>()
+            plan.with(|p| {
+                (0..gpus)
+                    .map(|card| {
+                        let hot = p.hot_card_load(card);
+                        m.get(card as usize)
+                            .map(|m| CardMemory::new(m, capacity, hot))
+                    })
+                    .collect::<Vec<_>>()
+            })
         })
     });
     // The memory in words of the card under the pointer or holding the focus: read out below
     // the grid, and that card's title (the browser's tooltip). Only that one card has a title,
-    // so a move does not write 64 of them.
+    // so a move does not write 64 of them; the selector wakes only the cards pointed and
+    // no longer pointed.
     let pointed_line = Memo::new(move |_| {
         let card = pointed.get()?;
         let m = memory.with(|m| m.get(card as usize).copied())?;
         Some((card, card_load_line(lang.get(), card, &m, capacity.get())))
     });
-    let svg = NodeRef::<leptos::svg::Svg>::new();
-    // What the markup shows: the cards without their names, which `patch` writes at once.
-    let shown = (
-        faces.with_untracked(|faces| {
-            faces
-                .iter()
-                .cloned()
-                .map(CardFace::unnamed)
-                .collect::<Vec<_>>()
-        }),
-        memories.get_untracked(),
-    );
-    // The cards are drawn as one piece of markup (one parse instead of ~20 calls into the DOM
-    // per card), with the first state but their names (the markup holds only numbers and ids,
-    // see `card_markup`); their events are handled once for the whole grid below,
-    // and `patch` keeps every attribute and text up to date.
-    let markup = (0..gpus)
-        .map(|card| {
-            let face = shown.0.get(card as usize);
-            let own = shown.1.get(card as usize).and_then(Option::as_ref);
-            card_markup(card, layout.card_origin(card), face, own)
+    let is_pointed = Selector::new(move || pointed.get());
+    let cells = card_cells(faces, memories);
+    let card_views = cells
+        .into_iter()
+        .zip(0..gpus)
+        .map(|(cells, card)| {
+            let is_pointed = is_pointed.clone();
+            let title = move || {
+                if is_pointed.selected(&Some(card)) {
+                    pointed_line
+                        .with(|line| line.as_ref().map(|(_, line)| line.clone()))
+                        .unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            };
+            card_view(card, layout.card_origin(card), cells, title)
         })
-        .collect::<String>();
+        .collect_view();
     let card_of = |target: Option<web_sys::EventTarget>| -> Option<u32> {
         let element = target?.dyn_into::<web_sys::Element>().ok()?;
         let card = element.closest("[data-card]").ok()??;
@@ -273,7 +276,6 @@ pub fn DeviceGrid(
     let cards = view! {
         <g
             class="cards"
-            inner_html=markup
             on:click=move |event| {
                 if let Some(card) = card_of(event.target()) {
                     on_toggle.run(card);
@@ -286,49 +288,23 @@ pub fn DeviceGrid(
             on:mouseout=move |event| point(card_within(event.current_target(), event.related_target()))
             on:focusin=move |event| point(card_of(event.target()))
             on:focusout=move |event| point(card_within(event.current_target(), event.related_target()))
-        ></g>
+        >
+            {card_views}
+        </g>
     };
-    // The one effect that keeps the cards current: it compares each card's new face and memory
-    // with what its elements show and writes the difference.
-    keep_cards_current(svg, layout, gpus, faces, memories, shown);
-
-    // The pointed card's title; the card pointed before loses its own.
-    Effect::new(move |titled: Option<Option<u32>>| {
-        let root = svg.get()?;
-        let title = |card: u32| {
-            root.query_selector(&format!("[data-card='{card}'] > title"))
-                .ok()
-                .flatten()
-        };
-        pointed_line.with(|now| {
-            let card = now.as_ref().map(|(card, _)| *card);
-            if let Some(before) = titled.flatten().filter(|&before| Some(before) != card) {
-                if let Some(element) = title(before) {
-                    set_text(&element, "");
-                }
-            }
-            let (card, line) = now.as_ref()?;
-            set_text(&title(*card)?, line);
-            Some(*card)
-        })
-    });
-
-    // The hops of the selected card's groups, drawn as one piece of markup (card ranks,
-    // coordinates and dimension and link ids only, see `hops_markup`): their number
-    // changes with the groups, and rebuilding a list of views re-writes every attribute of
-    // every path (Leptos' erased attributes are removed and set again, not compared).
-    let hop_lines = move || {
+    // The hops of the selected card's groups, one path each, keyed by their cards and
+    // dimension: a path that stays is not written again.
+    let hop_list = Memo::new(move |_| {
         groups.with(|g| {
             g.as_ref()
-                .map(|g| hops_markup(&hops(g, gpus_per_node), &layout))
+                .map(|g| hops(g, gpus_per_node))
                 .unwrap_or_default()
         })
-    };
+    });
 
     view! {
         <figure class="grid-figure">
             <svg
-                node_ref=svg
                 class="device-grid"
                 class:one-column=layout.one_column()
                 data-testid=format!("grid-{}", grid.gpus())
@@ -337,7 +313,23 @@ pub fn DeviceGrid(
                 aria-label=tr("设备网格：点一张卡看它的分组", "Device grid: pick a card to see its groups")
             >
                 {node_boxes}
-                <g class="hops" aria-hidden="true" inner_html=hop_lines></g>
+                <g class="hops" aria-hidden="true">
+                    <For
+                        each=move || hop_list.get()
+                        key=Hop::key
+                        children=move |hop| {
+                            view! {
+                                <path
+                                    class=hop.class()
+                                    data-link=hop.link.as_str()
+                                    data-from=hop.from
+                                    data-to=hop.to
+                                    d=hop.path(&layout)
+                                ></path>
+                            }
+                        }
+                    />
+                </g>
                 {cards}
             </svg>
             <p class="card-memory-detail" data-testid="card-memory-detail" aria-live="polite">
