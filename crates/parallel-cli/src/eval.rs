@@ -72,7 +72,9 @@ pub fn model(config: &HfConfig, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// `parallel-lab defaults`: `{"config": {...}, "presets": [{"id", "name"}...], "hardware":
-/// [{"id", "name", "config"}...], "sliders": {"8": [RANGE...], "64": [...]}}`, the
+/// [{"id", "name", "config"}...], "sliders": {"8": [RANGE...], "64": [...]}, "routing":
+/// {"skews": [{"id", "skew", "source"}...], "capacity_factors": [{"id", "factor"}...]}}`
+/// (the page's choices of uneven routing, SPEC §20), the
 /// `PlanConfig` every omitted field falls back to (an empty input is this plan),
 /// [`Preset::ALL`] in its order, each card preset with the default plan on it, and each
 /// grid's sliders with the values they offer (`{"field", "min", "max", "powers_of_two",
@@ -93,12 +95,21 @@ pub fn defaults(out: &mut dyn Write) -> Result<(), CliError> {
             (g.gpus().to_string(), serde_json::json!(ranges))
         })
         .collect();
+    let skews: Vec<_> = parallel_core::routing::MEASURED_SKEWS
+        .iter()
+        .map(|m| serde_json::json!({"id": m.id, "skew": m.skew, "source": m.source}))
+        .collect();
+    let capacity_factors: Vec<_> = parallel_core::routing::CAPACITY_FACTORS
+        .iter()
+        .map(|c| serde_json::json!({"id": c.id, "factor": c.factor}))
+        .collect();
     write_json_line(
         &serde_json::json!({
             "config": PlanConfig::default(),
             "presets": presets,
             "hardware": hardware,
             "sliders": sliders,
+            "routing": {"skews": skews, "capacity_factors": capacity_factors},
         }),
         out,
     )

@@ -122,9 +122,12 @@ USAGE
   parallel-lab defaults            print {"config": {PLAN}, "presets": [{"id", "name"}...],
                                     "hardware": [{"id", "name", "config"}...], "sliders":
                                     {"8": [{"field", "min", "max", "powers_of_two", "zero"}...],
-                                    "64": [...]}}: every field of the plan an empty input stands
-                                    for, the model presets in the page's order, each card
-                                    preset's plan, and the values each grid's sliders offer
+                                    "64": [...]}, "routing": {"skews": [{"id", "skew",
+                                    "source"}...], "capacity_factors": [{"id", "factor"}...]}}:
+                                    every field of the plan an empty input stands for, the model
+                                    presets in the page's order, each card preset's plan, the
+                                    values each grid's sliders offer, and the page's choices of
+                                    uneven routing (SPEC §20)
   parallel-lab table [OPTIONS]      render the lesson's tables (Markdown by default)
   parallel-lab bench [--quick]      time the core: one evaluation, and a sweep of 1,024-GPU plans
   parallel-lab help | --help        print this text

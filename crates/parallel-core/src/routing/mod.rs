@@ -324,7 +324,8 @@ impl Plan {
     }
 
     /// The load of `card`'s EP rank over an even rank's, on a card holding the hottest expert
-    /// under uneven routing (the grid marks it); `None` on every other card.
+    /// where that rank receives more than an even one (the grid marks it); `None` on every
+    /// other card.
     ///
     /// ```
     /// use parallel_core::{ModelChoice, Plan, PlanConfig, Preset};
@@ -339,7 +340,9 @@ impl Plan {
         if !self.holds_hot_expert(card) {
             return None;
         }
-        self.expert_loads().map(|l| l.hot_rank::<f64>())
+        self.expert_loads()
+            .map(|l| l.hot_rank::<f64>())
+            .filter(|&load| load > 1.0)
     }
 
     /// Uneven routing's figures (SPEC §20); `None` for a dense model.
