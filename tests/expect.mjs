@@ -225,7 +225,8 @@ export function differences(got, want) {
     if (count !== perStage) out.push(`stage ${index}: ${count} cards, expected ${perStage}`);
   }
   for (const [card, c] of got.cards.entries()) {
-    const own = r.memory.busiest_stage === undefined ? r.memory : stages[c.stage];
+    // Under uneven routing (SPEC §20) the CLI lists every card's own memory.
+    const own = r.cards_memory?.[card] ?? (r.memory.busiest_stage === undefined ? r.memory : stages[c.stage]);
     if (c.bytes !== own?.total) out.push(`card ${card} (stage ${c.stage}) data-bytes: page ${c.bytes}, CLI ${own?.total}`);
     if (c.tight !== own?.tight) out.push(`card ${card} (stage ${c.stage}) data-tight: page ${c.tight}, CLI ${own?.tight}`);
     if (c.tightClass !== Boolean(own?.tight)) out.push(`card ${card}: class tight ${c.tightClass}, CLI tight ${own?.tight}`);

@@ -1,7 +1,7 @@
 // Uneven expert routing (issue 52, SPEC §20) on the planner's 64-card grid: Mixtral 8x7B at
 // TP 2 × PP 4 × EP 8, selective recompute, set by the controls as a person does. Every measured
-// load and every capacity factor the page offers (the CLI's `defaults` lists them), chosen by
-// keys: the routing figure's tokens, activations, dispatch buffers, all-to-all, excess, wait and
+// load (chosen by keys) and every capacity factor (picked) the page offers, as the CLI's
+// `defaults` lists them: the routing figure's tokens, activations, dispatch buffers, all-to-all, excess, wait and
 // drops, every figure of the grid, and which cards carry the hot mark with its load, equal
 // `parallel-lab eval --card`'s on the same plan. Back to a dense model the controls go and the
 // routing fields return to even.
@@ -60,7 +60,7 @@ async function routingShown(section) {
 function epRankZero(config) {
   const cards = [];
   for (let card = 0; card < config.gpus; card++) {
-    const group = cli(['groups', '--card', String(card)], config).ok.groups.ep;
+    const group = cli(['groups', '--card', String(card)], config).ok.ep;
     if (Math.min(...group) === card) cards.push(card);
   }
   return cards;
@@ -83,7 +83,9 @@ test('routing skew and capacity: figures, grid and hot cards equal the CLI over 
   const [skew, capacity] = routingSelects();
   let checked = 0;
   for (const c of Object.keys(capacity.options)) {
-    await choose(section, capacity, c, 'keys');
+    // Picked from the list: the capacity's ids ("1", "2") would be reordered as a JS
+    // object's integer keys, which the key walk follows.
+    await choose(section, capacity, c, 'pick');
     for (const s of Object.keys(skew.options)) {
       await choose(section, skew, s, 'keys');
       const config = { ...base, ...skew.options[s], ...capacity.options[c] };

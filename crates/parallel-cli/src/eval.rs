@@ -14,7 +14,9 @@ use crate::error::{finite, CliError};
 /// "estimate"}`. With a card, `comm` carries that card's own links (the page's view of a
 /// selected card); bytes and group sizes are the same for every card. With `explain`, the
 /// report gains `"explain": [{"figure", "formula", "substituted", "result", "unit", "shown",
-/// "source"}…]`, one entry per figure (`parallel_core::explain`). A plan read from a launch
+/// "source"}…]`, one entry per figure (`parallel_core::explain`). Under uneven expert routing
+/// (SPEC §20) with `--card`, `"cards_memory": [{"card", "total", "fits", "tight"}…]` gives every
+/// card's own memory (the hot expert's cards hold more than the others of their stage). A plan read from a launch
 /// command (`--megatron`) adds `"launch": {"engine", "ignored", "not_modelled", "notes"}`.
 pub fn eval(
     config: &PlanConfig,
@@ -25,10 +27,21 @@ pub fn eval(
 ) -> Result<(), CliError> {
     let plan = Plan::new(config)?;
     let mut report = plan.report();
+    // Under uneven routing the cards differ within a stage (SPEC §20): with a card named, every
+    // card's own memory as the grid shows it.
+    let cards = (card.is_some() && plan.uneven()).then(|| {
+        plan.cards_memory(&report)
+            .iter()
+            .enumerate()
+            .map(|(card, m)| {
+                serde_json::json!({"card": card, "total": m.total, "fits": m.fits, "tight": m.tight})
+            })
+            .collect::<Vec<_>>()
+    });
     if let Some(card) = card {
         report.comm = plan.traffic_for_card(card)?;
     }
-    if !explain && launch.is_none() {
+    if !explain && launch.is_none() && cards.is_none() {
         return write_json_line(&report, out);
     }
     // Checked before `to_value`, which would turn a NaN into a `null` no check can tell.
@@ -43,6 +56,9 @@ pub fn eval(
         }
         if let Some(launch) = launch {
             object.insert("launch".to_string(), launch);
+        }
+        if let Some(cards) = cards {
+            object.insert("cards_memory".to_string(), serde_json::Value::from(cards));
         }
     }
     write_json_line(&value, out)

@@ -112,3 +112,20 @@ fn the_link_carries_skew_and_capacity() {
     assert_eq!(linked["routing"], given["routing"]);
     assert_eq!(linked["memory"], given["memory"]);
 }
+
+#[test]
+fn with_a_card_named_every_card_s_memory_is_listed_under_uneven_routing() {
+    let args = ["eval", "--card", "1"];
+    let input = format!("{{{MIXTRAL},\"routing_skew\":1.72}}");
+    let hot = json_of(&args, &input);
+    let cards = hot["cards_memory"].as_array().unwrap();
+    assert_eq!(cards.len(), 64);
+    // EP 8 over 16 cards a stage (TP 2): the first card of each EP group holds the hot expert.
+    let total = |card: usize| f(&cards[card]["total"]);
+    assert!(total(0) > total(1), "card 0 holds the hottest expert");
+    assert_eq!(total(0), f(&hot["memory"]["total"]));
+    assert!((total(0) - total(1) - f(&hot["routing"]["excess"])).abs() <= 1.0);
+    // Even routing, or no card named: no list.
+    assert!(json_of(&args, &format!("{{{MIXTRAL}}}")).get("cards_memory").is_none());
+    assert!(json_of(&["eval"], &input).get("cards_memory").is_none());
+}
