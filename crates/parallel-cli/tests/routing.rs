@@ -126,6 +126,8 @@ fn with_a_card_named_every_card_s_memory_is_listed_under_uneven_routing() {
     assert_eq!(total(0), f(&hot["memory"]["total"]));
     assert!((total(0) - total(1) - f(&hot["routing"]["excess"])).abs() <= 1.0);
     // Even routing, or no card named: no list.
-    assert!(json_of(&args, &format!("{{{MIXTRAL}}}")).get("cards_memory").is_none());
+    assert!(json_of(&args, &format!("{{{MIXTRAL}}}"))
+        .get("cards_memory")
+        .is_none());
     assert!(json_of(&["eval"], &input).get("cards_memory").is_none());
 }
