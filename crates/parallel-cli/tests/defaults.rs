@@ -19,11 +19,18 @@ fn defaults_prints_the_empty_plan_and_the_presets() {
     );
     let mut fields: Vec<String> = config.as_object().unwrap().keys().cloned().collect();
     fields.sort_unstable();
-    // Every plain field of the config but global_batch (the search's) and capacity_factor
-    // (dropless), both absent by default.
+    // Every plain field of the config but global_batch (the search's), capacity_factor
+    // (dropless) and routing_skew (even), all three absent by default.
     let mut every: Vec<String> = Field::PLAIN
         .into_iter()
-        .filter(|field| ![Field::GlobalBatch, Field::CapacityFactor].contains(field))
+        .filter(|field| {
+            ![
+                Field::GlobalBatch,
+                Field::CapacityFactor,
+                Field::RoutingSkew,
+            ]
+            .contains(field)
+        })
         .map(Field::key)
         .collect();
     every.sort_unstable();

@@ -200,12 +200,19 @@ pub struct PlanConfig {
     /// (SPEC §15); 0 (default) = the whole micro-batch, s'·b.
     pub log_probs_chunk: u32,
     /// ρ, the hottest expert's share of its MoE layer's tokens over an even split (SPEC §20);
-    /// default 1 (even). MoE models only.
+    /// default 1 (even, and then not written: configs and workloads read as before). MoE
+    /// models only.
+    #[serde(skip_serializing_if = "is_even")]
     pub routing_skew: f64,
     /// c_f: an expert keeps at most c_f × an even split's tokens and drops the rest (Switch
     /// Transformer, GShard); `None` (default) drops nothing, Megatron-LM's default (SPEC §20).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capacity_factor: Option<f64>,
+}
+
+/// Whether `routing_skew` is even, its default (left out when a config is written).
+fn is_even(skew: &f64) -> bool {
+    *skew == 1.0
 }
 
 impl Default for PlanConfig {
