@@ -104,7 +104,20 @@ impl Plan {
         let even_experts = self
             .expert_states()
             .map_or(Bytes::ZERO, |experts| experts.total());
-        let uneven = self.uneven();
+        // Uneven routing (SPEC §20): each stage's excess, computed once, which only a card of
+        // EP rank 0 holds; the stage's (and the headline's) figures carry it.
+        let excess: Vec<Bytes> = if self.uneven() {
+            (0..report.by_stage.len() as u32)
+                .map(|stage| {
+                    Bytes::new(match self.config().accounting {
+                        Accounting::Stages => self.stage_routing_excess::<f64>(stage),
+                        Accounting::Even => self.routing_excess::<f64>(),
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         (0..self.gpus())
             .filter_map(|card| {
                 let stage = grid.coords(card).map_or(0, |c| c.pp) as usize;
@@ -121,13 +134,10 @@ impl Plan {
                         ..own
                     },
                 };
-                // Uneven routing (SPEC §20): only a card of EP rank 0 holds the hottest
-                // expert's excess, which the stage's (and the headline's) figures carry.
-                Some(if uneven && !self.holds_hot_expert(card) {
-                    let excess = Bytes::new(match self.config().accounting {
-                        Accounting::Stages => self.stage_routing_excess::<f64>(own.stage),
-                        Accounting::Even => self.routing_excess::<f64>(),
-                    });
+                let cold = excess
+                    .get(stage.min(last))
+                    .filter(|_| !self.holds_hot_expert(card));
+                Some(if let Some(&excess) = cold {
                     let total = memory.total - excess;
                     StageMemory {
                         activations: memory.activations - excess,
