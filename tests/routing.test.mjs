@@ -1,7 +1,7 @@
 // Uneven expert routing (issue 52, SPEC §20) on the planner's 64-card grid: Mixtral 8x7B at
 // TP 2 × PP 4 × EP 8, selective recompute, set by the controls as a person does. Every measured
-// load (chosen by keys) and every capacity factor (picked) the page offers, as the CLI's
-// `defaults` lists them: the routing figure's tokens, activations, dispatch buffers, all-to-all, excess, wait and
+// load and every capacity factor the page offers (the CLI's `defaults` lists them), chosen by
+// keys: the routing figure's tokens, activations, dispatch buffers, all-to-all, excess, wait and
 // drops, every figure of the grid, and which cards carry the hot mark with its load, equal
 // `parallel-lab eval --card`'s on the same plan. Back to a dense model the controls go and the
 // routing fields return to even.
@@ -83,9 +83,7 @@ test('routing skew and capacity: figures, grid and hot cards equal the CLI over 
   const [skew, capacity] = routingSelects();
   let checked = 0;
   for (const c of Object.keys(capacity.options)) {
-    // Picked from the list: the capacity's ids ("1", "2") would be reordered as a JS
-    // object's integer keys, which the key walk follows.
-    await choose(section, capacity, c, 'pick');
+    await choose(section, capacity, c, 'keys');
     for (const s of Object.keys(skew.options)) {
       await choose(section, skew, s, 'keys');
       const config = { ...base, ...skew.options[s], ...capacity.options[c] };

@@ -120,7 +120,7 @@ pub const CAPACITY_FACTORS: [CapacityChoice; 4] = [
         zh: "不丢 token（Megatron-LM 默认）",
     },
     CapacityChoice {
-        id: "1",
+        id: "1.0",
         factor: Some(1.0),
         en: "1.0 (Switch Transformer)",
         zh: "1.0（Switch Transformer）",
@@ -132,7 +132,7 @@ pub const CAPACITY_FACTORS: [CapacityChoice; 4] = [
         zh: "1.25（Switch Transformer）",
     },
     CapacityChoice {
-        id: "2",
+        id: "2.0",
         factor: Some(2.0),
         en: "2.0 (Switch Transformer, GShard)",
         zh: "2.0（Switch Transformer、GShard）",
