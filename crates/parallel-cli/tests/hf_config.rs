@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_holds, error_line, json_of, stdout_of};
+use common::{assert_help_holds, error_line, json_of, stdout_of};
 use serde_json::Value;
 
 /// A published `config.json` of the core's fixtures.
@@ -200,16 +200,11 @@ fn broken_config_json_exits_2_naming_the_key() {
 
 #[test]
 fn help_shows_the_model_command() {
-    let text = stdout_of(&["--help"], "");
-    assert_holds(
-        "help",
-        &text,
-        &[
-            "parallel-lab model",
-            "hf_config",
-            "llama3-8b",
-            "qwen3-30b-a3b",
-            "MTP",
-        ],
-    );
+    assert_help_holds(&[
+        "parallel-lab model",
+        "hf_config",
+        "llama3-8b",
+        "qwen3-30b-a3b",
+        "MTP",
+    ]);
 }

@@ -19,6 +19,8 @@
 mod common;
 #[path = "hostile/inputs.rs"]
 mod inputs;
+#[path = "../../parallel-core/tests/common/seed.rs"]
+mod seed;
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -28,6 +30,7 @@ use serde_json::Value;
 
 use common::run_bytes;
 use inputs::{Case, Rng, Shape, FILL};
+use seed::seed;
 
 /// Runs of each kind.
 const RUNS: usize = 1500;
@@ -48,14 +51,7 @@ struct Fuzz {
 impl Fuzz {
     /// A kind whose errors may name a config field or one of `names`, and its random source.
     fn new(kind: &'static str, names: &[&str]) -> (Fuzz, Rng) {
-        let seed = std::env::var("PARALLEL_LAB_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| {
-                let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-                now.map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
-            });
-        println!("hostile {kind}: seed {seed} (PARALLEL_LAB_SEED={seed} replays it)");
+        let seed = seed("PARALLEL_LAB_SEED", &format!("hostile {kind}"));
         // Each kind draws its own sequence from the one seed printed.
         let salt = kind
             .bytes()

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_holds, error_line, f, json_of, run, stdout_of};
+use common::{assert_help_holds, error_line, f, json_of, run};
 use parallel_core::{evaluate, PlanConfig};
 use serde_json::Value;
 
@@ -121,21 +121,16 @@ fn a_link_carries_the_engines_and_explain_names_their_figures() {
 
 #[test]
 fn help_documents_the_new_fields() {
-    let text = stdout_of(&["--help"], "");
-    assert_holds(
-        "help",
-        &text,
-        &[
-            "rollout null",
-            "\"gpus_per_engine\" 8",
-            "\"rollout_gpus\" 0",
-            "\"samples_per_prompt\" 8",
-            "\"response_len\" 131072",
-            "\"kv_bytes\" 2 (1|2|4)",
-            "log_probs_chunk 0",
-            "\"sequences_per_engine\"",
-            "\"peak_phase\"",
-            "kv_lora_rank",
-        ],
-    );
+    assert_help_holds(&[
+        "rollout null",
+        "\"gpus_per_engine\" 8",
+        "\"rollout_gpus\" 0",
+        "\"samples_per_prompt\" 8",
+        "\"response_len\" 131072",
+        "\"kv_bytes\" 2 (1|2|4)",
+        "log_probs_chunk 0",
+        "\"sequences_per_engine\"",
+        "\"peak_phase\"",
+        "kv_lora_rank",
+    ]);
 }

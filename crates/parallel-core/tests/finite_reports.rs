@@ -10,6 +10,9 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
+use common::seed::seed;
 use parallel_core::bounds::{bound, BOUNDED};
 use parallel_core::finite::non_finite;
 use parallel_core::hardware::Hardware;
@@ -156,19 +159,12 @@ fn config(rng: &mut Rng) -> PlanConfig {
 
 #[test]
 fn every_report_is_finite_and_every_refusal_is_named() {
-    let seed = std::env::var("PARALLEL_LAB_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64)
-        });
+    let seed = seed("PARALLEL_LAB_SEED", "finite reports");
     let cases: u32 = std::env::var("PARALLEL_LAB_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(6000);
-    println!("finite reports: seed {seed} (PARALLEL_LAB_SEED={seed} replays), {cases} configs");
+    println!("finite reports: {cases} configs");
     let mut rng = Rng(SplitMix::new(seed));
     let (mut accepted, mut refused) = (0, 0);
     for i in 0..cases {

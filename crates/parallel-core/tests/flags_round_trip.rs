@@ -6,10 +6,13 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
+use common::strategies;
 use parallel_core::flags::{flags, launch_order, read_launch, Engine};
 use parallel_core::{
-    InlineModel, LinearAttention, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision,
-    Preset, RankOrder, Recompute, Rollout, Schedule,
+    InlineModel, LinearAttention, ModelChoice, OptimizerOffload, Plan, PlanConfig, Rollout,
+    Schedule,
 };
 use proptest::prelude::*;
 
@@ -96,7 +99,7 @@ fn inline_model() -> impl Strategy<Value = ModelChoice> {
 
 fn model() -> impl Strategy<Value = ModelChoice> {
     prop_oneof![
-        prop::sample::select(Preset::ALL.to_vec()).prop_map(ModelChoice::Preset),
+        strategies::preset().prop_map(ModelChoice::Preset),
         inline_model(),
     ]
 }
@@ -135,15 +138,11 @@ fn plan() -> impl Strategy<Value = PlanConfig> {
             0u8..=3,
         ),
         (
-            prop::sample::select(vec![Recompute::None, Recompute::Selective, Recompute::Full]),
-            prop::sample::select(vec![
-                Schedule::Gpipe,
-                Schedule::OneFOneB,
-                Schedule::Interleaved,
-            ]),
+            strategies::recompute(),
+            strategies::schedule(),
             1u32..=3,
-            prop::sample::select(vec![RankOrder::TpCpPpDp, RankOrder::TpCpDpPp]),
-            prop::sample::select(vec![Precision::Bf16Grads, Precision::Fp32Grads]),
+            strategies::rank_order(),
+            strategies::precision(),
             any::<bool>(),
         ),
         model(),

@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
 use parallel_core::estimate::{MEMORY_BOUND_STEP, OPTIMIZER_BYTES_PER_PARAM};
 use parallel_core::hardware::{
     Hardware, NCCL_BASE_LATENCY_US, NCCL_NET_STEP_US, NCCL_NVLINK_STEP_US, NCCL_RING_PLATEAU,
@@ -379,9 +381,10 @@ fn nccl_ring_latency_against_its_tuning_model() {
 }
 
 mod random {
+    use crate::common::strategies;
     use parallel_core::explain::Figure;
     use parallel_core::hardware::Hardware;
-    use parallel_core::{ModelChoice, Plan, PlanConfig, Preset, Recompute};
+    use parallel_core::{ModelChoice, Plan, PlanConfig, Preset};
     use proptest::prelude::*;
 
     proptest! {
@@ -401,8 +404,7 @@ mod random {
             b in 1u32..=4,
             m in 1u32..=16,
             zero in 0u8..=3,
-            recompute in prop::sample::select(vec![Recompute::None, Recompute::Selective,
-                Recompute::Full]),
+            recompute in strategies::recompute(),
         ) {
             let config = PlanConfig {
                 model: ModelChoice::Preset(preset),

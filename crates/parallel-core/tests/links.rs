@@ -6,14 +6,16 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
+use common::strategies;
 use parallel_core::hardware::Hardware;
 use parallel_core::link::{
     decode, decode_plan, encode, encode_plan, Control, Controls, GridId, LinkState, Origin,
     Section, Widget,
 };
 use parallel_core::{
-    Accounting, Lang, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision, Preset,
-    RankOrder, Recompute, Schedule,
+    Accounting, Lang, ModelChoice, OptimizerOffload, Plan, PlanConfig, Preset, Schedule,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -22,23 +24,19 @@ use proptest::test_runner::{Config, TestRunner};
 fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
     let n = grid.gpus();
     (
-        prop::sample::select(Preset::ALL.to_vec()),
+        strategies::preset(),
         (0u32..=3, 0u32..=6, 0u32..=6),
         1u32..=64,
         1u32..=4,
         10u32..=17,
         0u8..=3,
-        prop::sample::select(vec![Recompute::None, Recompute::Selective, Recompute::Full]),
-        prop::sample::select(vec![
-            Schedule::Gpipe,
-            Schedule::OneFOneB,
-            Schedule::Interleaved,
-        ]),
+        strategies::recompute(),
+        strategies::schedule(),
         1u32..=4,
-        prop::sample::select(vec![Precision::Bf16Grads, Precision::Fp32Grads]),
+        strategies::precision(),
         prop::sample::select(vec![80.0, 94.5, 141.0]),
         (
-            prop::sample::select(vec![RankOrder::TpCpPpDp, RankOrder::TpCpDpPp]),
+            strategies::rank_order(),
             prop::sample::select(vec![Accounting::Even, Accounting::Stages]),
             prop::sample::select(vec![400.0, 312.5, 989.0]),
             prop::sample::select(Hardware::ALL.to_vec()),

@@ -5,9 +5,12 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
+use common::strategies;
 use parallel_core::{
     evaluate, Accounting, Dim, Field, Link, ModelChoice, OptimizerOffload, Plan, PlanConfig,
-    Preset, Recompute, Report, Warning,
+    Preset, Report, Warning,
 };
 use proptest::prelude::*;
 
@@ -314,12 +317,12 @@ proptest! {
     /// says: the card lost 12·Ψ_o, the host holds 16·Ψ_o a card, PCIe carries 6·Ψ_o.
     #[test]
     fn offload_never_raises_a_card_s_memory(
-        preset in prop::sample::select(Preset::ALL.to_vec()),
+        preset in strategies::preset(),
         n_exp in 0u32..9,
         (t, p, c, e) in (0u32..4, 0u32..4, 0u32..3, 0u32..4),
         m in 1u32..20,
         zero in 0u8..4,
-        recompute in prop::sample::select(vec![Recompute::None, Recompute::Selective, Recompute::Full]),
+        recompute in strategies::recompute(),
         stages in any::<bool>(),
         gpus_per_node in prop::sample::select(vec![1u32, 4, 6, 8]),
         pcie_gbps in 0.5f64..200.0,

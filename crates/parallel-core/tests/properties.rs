@@ -4,9 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
+use common::strategies;
 use parallel_core::{
-    evaluate, Dim, InlineModel, Mlp, ModelChoice, OptimizerOffload, Plan, PlanConfig, Precision,
-    Preset, RankOrder, Recompute, Rollout, Schedule,
+    evaluate, Dim, InlineModel, Mlp, ModelChoice, OptimizerOffload, Plan, PlanConfig, Rollout,
+    Schedule,
 };
 use proptest::prelude::*;
 
@@ -21,10 +24,10 @@ fn valid_plan() -> impl Strategy<Value = PlanConfig> {
         prop::sample::select(vec![1u32, 2, 4, 6, 8, 16]),
         1u32..=64,
         0u8..=3,
-        prop::sample::select(vec![Recompute::None, Recompute::Selective, Recompute::Full]),
+        strategies::recompute(),
         prop::sample::select(vec![Schedule::Gpipe, Schedule::OneFOneB]),
-        prop::sample::select(vec![RankOrder::TpCpPpDp, RankOrder::TpCpDpPp]),
-        prop::sample::select(vec![Precision::Bf16Grads, Precision::Fp32Grads]),
+        strategies::rank_order(),
+        strategies::precision(),
         power_of_two(17),
     )
         .prop_map(
@@ -153,8 +156,8 @@ proptest! {
         ints in prop::array::uniform11(prop_oneof![Just(0u32), 1u32..=16, any::<u32>()]),
         zero in any::<u8>(),
         floats in prop::array::uniform3(prop_oneof![Just(f64::NAN), Just(f64::INFINITY), Just(-1.0), 0.0..1e6, any::<f64>()]),
-        schedule in prop::sample::select(vec![Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved]),
-        preset in prop::sample::select(Preset::ALL.to_vec()),
+        schedule in strategies::schedule(),
+        preset in strategies::preset(),
         card in any::<u32>(),
     ) {
         let config = PlanConfig {
@@ -241,7 +244,7 @@ proptest! {
     /// the optimizer on the host or not (the offload row).
     #[test]
     fn rows_follow_the_order_of_dim_all(
-        preset in prop::sample::select(Preset::ALL.to_vec()),
+        preset in strategies::preset(),
         n_exp in 0u32..9,
         (t, p, c, e) in (0u32..4, 0u32..4, 0u32..3, 0u32..4),
         offload in any::<bool>(),

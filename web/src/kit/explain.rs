@@ -232,13 +232,12 @@ pub(crate) fn panel_id(figure: Figure, gpus: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                button_label(lang, Figure::ModelStates);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            button_label(lang, Figure::ModelStates);
         });
         assert_eq!(
             figure_name(Lang::En, Figure::Traffic(Dim::Tp)),

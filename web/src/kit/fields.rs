@@ -280,17 +280,16 @@ pub fn GridLoadLine(decision: u8, lab: GridLab, config: PlanConfig) -> impl Into
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let bad: Result<f64, InputError> = Err(InputError::Negative);
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                input_line(lang, "x", &bad, "1");
-                grid_line(lang, 8, true);
-                grid_line(lang, 64, false);
-                text::LOAD.fill(lang, &[("cards", &8)]);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            input_line(lang, "x", &bad, "1");
+            grid_line(lang, 8, true);
+            grid_line(lang, 64, false);
+            text::LOAD.fill(lang, &[("cards", &8)]);
         });
         assert_eq!(
             input_line(Lang::Zh, "每卡激活", &bad, "4.5").as_deref(),

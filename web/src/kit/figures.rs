@@ -417,23 +417,21 @@ pub fn warning_zh(warning: parallel_core::Warning) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::text::testing::assert_all_used;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::{evaluate, PlanConfig};
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let memory = evaluate(&PlanConfig::lesson_8_gpus()).unwrap().memory;
-        assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                memory_label(lang, &memory);
-                traffic_heading(lang, Some(3));
-                traffic_heading(lang, None);
-                memory_title(lang, None);
-                memory_title(lang, Some(7));
-                expert_split(lang, Bytes::new(2e9), Bytes::new(5e9));
-                estimate_adds(lang);
-                dp_with_cp(lang, 1, 8, 8);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            memory_label(lang, &memory);
+            traffic_heading(lang, Some(3));
+            traffic_heading(lang, None);
+            memory_title(lang, None);
+            memory_title(lang, Some(7));
+            expert_split(lang, Bytes::new(2e9), Bytes::new(5e9));
+            estimate_adds(lang);
+            dp_with_cp(lang, 1, 8, 8);
         });
         assert!(estimate_adds(Lang::En).contains("(bytes × 3/2), DP in 50 MB buckets"));
         assert_eq!(

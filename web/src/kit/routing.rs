@@ -258,6 +258,7 @@ pub fn RoutingFigure(lab: GridLab) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::{evaluate, ModelChoice, PlanConfig, Preset};
 
     /// Every option reads back as itself, and sets the plan the core reads back as it.
@@ -301,13 +302,11 @@ mod tests {
             .routing
             .unwrap()
         };
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                for r in [report(1.0, None), report(1.72, Some(1.25))] {
-                    assert!(!loads_line(lang, &r).is_empty());
-                    assert!(!dropped_line(lang, &r).is_empty());
-                    assert!(!wait_line(lang, &r).is_empty());
-                }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            for r in [report(1.0, None), report(1.72, Some(1.25))] {
+                assert!(!loads_line(lang, &r).is_empty());
+                assert!(!dropped_line(lang, &r).is_empty());
+                assert!(!wait_line(lang, &r).is_empty());
             }
         });
     }

@@ -174,6 +174,7 @@ pub fn RunIt(lab: GridLab) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn a_command_reads_back_into_its_grid_and_another_grid_s_is_refused() {
@@ -185,16 +186,14 @@ mod tests {
             ..PlanConfig::default()
         };
         let shell = flags(&plan, Engine::Megatron).unwrap().shell();
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                let read = read_for_grid(lang, &shell, 64).unwrap();
-                assert_eq!(read.config, plan);
-                let other = read_for_grid(lang, &shell, 8).unwrap_err();
-                assert!(other.contains("64") && other.contains('8'), "{other}");
-                let extra = format!("{} --lr 1e-4 --fp16", shell.trim_end());
-                let read = read_for_grid(lang, &extra, 64).unwrap();
-                assert_eq!(read.notices.len(), 2, "{:?}", read.notices);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            let read = read_for_grid(lang, &shell, 64).unwrap();
+            assert_eq!(read.config, plan);
+            let other = read_for_grid(lang, &shell, 8).unwrap_err();
+            assert!(other.contains("64") && other.contains('8'), "{other}");
+            let extra = format!("{} --lr 1e-4 --fp16", shell.trim_end());
+            let read = read_for_grid(lang, &extra, 64).unwrap();
+            assert_eq!(read.notices.len(), 2, "{:?}", read.notices);
         });
         let refused = read_for_grid(
             Lang::En,

@@ -127,15 +127,13 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::text::testing::assert_all_used;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let t = simulate_schedule(View::Gpipe, 4, 8, 1).unwrap();
-        assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                idle_caption(lang, &t);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            idle_caption(lang, &t);
         });
         let expected = format!(
             "idle share {} · {} time slots",

@@ -16,7 +16,8 @@
 //!
 //! In the native tests, [`Text::fill`] panics when a template's parameters and the arguments
 //! passed do not match exactly, and each text table is checked entry by entry with
-//! [`testing::check_table`] and [`testing::assert_all_used`].
+//! [`testing::check_table`] and [`testing::assert_all_used`] (most often through
+//! [`testing::assert_each_lang_uses_all`]).
 
 use std::fmt::{Display, Write};
 
@@ -236,6 +237,16 @@ pub mod testing {
             unused.is_empty(),
             "texts never filled by the test: {unused:#?}"
         );
+    }
+
+    /// [`assert_all_used`] with `f` called once per language, Chinese first: the usual
+    /// "every sentence is filled with its names" test of a file is one call to this.
+    pub fn assert_each_lang_uses_all<R>(table: &[&Text], mut f: impl FnMut(Lang) -> R) {
+        assert_all_used(table, || {
+            for lang in Lang::ALL {
+                f(lang);
+            }
+        });
     }
 }
 

@@ -8,10 +8,18 @@
 #[cfg(all(test, not(target_arch = "wasm32")))]
 const LANDING_JS: &str = include_str!("../../../assets/landing.js");
 
+/// The seed of the test, read or drawn and printed as the core's and the CLI's tests do.
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "../../../crates/parallel-core/tests/common/seed.rs"]
+#[cfg(test)]
+mod seed;
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+    use super::seed::seed;
     use super::LANDING_JS;
     use parallel_core::link::{landing, names_widget, Entry, Widget, MAX_LINK_LEN};
+    use parallel_core::SplitMix;
     use std::io::Write;
     use std::process::{Command, Stdio};
 
@@ -72,17 +80,11 @@ mod tests {
             .then(|| format!("{}{hash}", Entry::Embed.file()))
     }
 
-    /// A small seeded generator (xorshift64*), so a failure is replayed by its seed.
-    struct Rng(u64);
+    /// The core's seeded [`SplitMix`], so a failure is replayed by its seed.
+    struct Rng(SplitMix);
     impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
         fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
+            (self.0.next_u64() % n as u64) as usize
         }
     }
 
@@ -197,17 +199,8 @@ mod tests {
 
     #[test]
     fn landing_js_sends_every_link_where_the_core_does() {
-        let seed = std::env::var("LANDING_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(1, |d| d.as_nanos() as u64)
-                    | 1
-            });
-        println!("landing fuzz seed: {seed} (LANDING_SEED={seed} replays it)");
-        let mut rng = Rng(seed);
+        let seed = seed("LANDING_SEED", "landing fuzz");
+        let mut rng = Rng(SplitMix::new(seed));
         let mut links: Vec<String> = Widget::ALL
             .iter()
             .flat_map(|w| {

@@ -283,6 +283,7 @@ pub fn describe(lang: Lang, ignored: &Ignored) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
@@ -290,10 +291,8 @@ mod tests {
             part: "g8: tp3".to_string(),
             reason: IgnoredReason::OutOfRange,
         };
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                describe(lang, &ignored);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            describe(lang, &ignored);
         });
         assert_eq!(describe(Lang::Zh, &ignored), "“g8: tp3”：超出范围");
         assert_eq!(describe(Lang::En, &ignored), "“g8: tp3”: out of range");

@@ -75,6 +75,11 @@ pub fn assert_holds(what: &str, text: &str, parts: &[&str]) {
     }
 }
 
+/// Asserts that `--help` holds each of `parts`.
+pub fn assert_help_holds(parts: &[&str]) {
+    assert_holds("help", &stdout_of(&["--help"], ""), parts);
+}
+
 /// The keys of a row of a report's `comm`, sorted.
 pub const COMM_ROW_KEYS: [&str; 6] = [
     "bytes",

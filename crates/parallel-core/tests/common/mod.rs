@@ -1,7 +1,11 @@
 //! What the core's split test files share: the published `config.json` fixtures read as JSON
-//! and as models (hf_configs_*.rs), and a default plan with rollout engines (rollout_*.rs).
+//! and as models (hf_configs_*.rs), a default plan with rollout engines (rollout_*.rs), the
+//! seed of a randomized test ([`seed`]) and proptest [`strategies`].
 
 #![allow(clippy::unwrap_used, clippy::panic, dead_code)]
+
+pub mod seed;
+pub mod strategies;
 
 use parallel_core::hf::{HfConfig, HfModel};
 use parallel_core::{PlanConfig, Rollout};

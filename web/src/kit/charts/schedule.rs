@@ -130,6 +130,7 @@ pub fn ScheduleChart(
 mod tests {
     use super::*;
     use crate::kit::charts::test_support::svg;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::{simulate_schedule, ScheduleView};
 
     #[test]
@@ -144,10 +145,8 @@ mod tests {
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let t = simulate_schedule(ScheduleView::OneFOneB, 2, 4, 1).unwrap();
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                svg((640, 360), |area| draw(area, &t, lang)).0.unwrap();
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            svg((640, 360), |area| draw(area, &t, lang)).0.unwrap();
         });
     }
 

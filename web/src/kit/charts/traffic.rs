@@ -266,6 +266,7 @@ pub fn TrafficChart(#[prop(into)] traffic: Signal<Vec<Traffic>>) -> impl IntoVie
 mod tests {
     use super::*;
     use crate::kit::charts::test_support::{assert_said, svg, Said};
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::{Plan, PlanConfig, Precision};
 
     fn traffic(config: PlanConfig) -> Vec<Traffic> {
@@ -410,10 +411,8 @@ mod tests {
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let series = traffic_series(&wide_span());
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                summary(&series, lang);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            summary(&series, lang);
         });
         assert_eq!(
             summary(&series, Lang::En),

@@ -2,6 +2,7 @@
 //! numbers.
 
 use super::*;
+use crate::kit::text::testing::assert_each_lang_uses_all;
 use parallel_core::flags::{Engine, EngineRule, LaunchError};
 use parallel_core::{BenchField, Field, ModelChoice, ModelField, RolloutField};
 
@@ -173,10 +174,8 @@ fn listed(error: &PlanError) {
 #[test]
 fn every_sentence_is_filled_with_its_names() {
     let error = PlanError::InterleavedNeedsPipeline;
-    crate::kit::text::testing::assert_all_used(text::ALL, || {
-        for lang in [Lang::Zh, Lang::En] {
-            rejected(lang, &error);
-        }
+    assert_each_lang_uses_all(text::ALL, |lang| {
+        rejected(lang, &error);
     });
     assert_eq!(
         rejected(Lang::Zh, &error),

@@ -307,30 +307,29 @@ pub fn EstimateFigure(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::hardware::Hardware;
     use parallel_core::{Plan, PlanConfig};
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let e = Plan::new(&PlanConfig::lesson_8_gpus()).unwrap().estimate();
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                split_text(lang, &e);
-                throughput_text(lang, &e);
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            split_text(lang, &e);
+            throughput_text(lang, &e);
+            extra_text(lang, &e);
+            text::DIM_TIME.fill(
+                lang,
+                &[("dim", &"TP"), ("seconds", &"1 s"), ("latency", &"1 ms")],
+            );
+            assumptions_text(lang, &PlanConfig::default());
+            for card in [Hardware::H200, Hardware::B200, Hardware::A100] {
+                let e = Plan::new(&PlanConfig::on(card)).unwrap().estimate();
                 extra_text(lang, &e);
-                text::DIM_TIME.fill(
-                    lang,
-                    &[("dim", &"TP"), ("seconds", &"1 s"), ("latency", &"1 ms")],
-                );
-                assumptions_text(lang, &PlanConfig::default());
-                for card in [Hardware::H200, Hardware::B200, Hardware::A100] {
-                    let e = Plan::new(&PlanConfig::on(card)).unwrap().estimate();
-                    extra_text(lang, &e);
-                    kernels_text(lang, &e.kernels.unwrap());
-                    assumptions_text(lang, &PlanConfig::on(card));
-                }
-                text::SLOWDOWN.get(lang);
+                kernels_text(lang, &e.kernels.unwrap());
+                assumptions_text(lang, &PlanConfig::on(card));
             }
+            text::SLOWDOWN.get(lang);
         });
         assert_eq!(
             split_text(Lang::En, &e),

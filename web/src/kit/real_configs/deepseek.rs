@@ -185,17 +185,16 @@ pub fn DeepseekTable() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let plan = deepseek_plan().expect("published plan");
         let report = plan.report();
         let heaviest = report.heaviest_traffic().expect("traffic");
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                assumption_text(lang, 32, 16, "4,096");
-                heaviest_note(lang, heaviest);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            assumption_text(lang, 32, 16, "4,096");
+            heaviest_note(lang, heaviest);
         });
         assert!(assumption_text(Lang::Zh, 32, 16, "4,096").contains("m = 32 = 2 × PP 16"));
         assert!(heaviest_note(Lang::En, heaviest)

@@ -276,6 +276,7 @@ pub fn LlamaTable() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::Link;
 
     fn computed() -> Vec<LlamaRow> {
@@ -308,11 +309,9 @@ mod tests {
             row.cp_traffic = None;
         }
         other[1].tokens_per_step += 1.0;
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                llama_lessons(lang, &rows);
-                llama_lessons(lang, &other);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            llama_lessons(lang, &rows);
+            llama_lessons(lang, &other);
         });
     }
 

@@ -254,17 +254,16 @@ pub fn RecipeTable() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::kit::format::traffic_line;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                note_text(lang, &recipes()[3].config_with(ModelChoice::default()));
-                text::SUPPLY.get(lang);
-                text::COUNTED.fill(lang, &[("params", &1)]);
-                text::LOAD.fill(lang, &[("gpus", &8)]);
-                text::NEEDS_MODEL.fill(lang, &[("gpus", &64)]);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            note_text(lang, &recipes()[3].config_with(ModelChoice::default()));
+            text::SUPPLY.get(lang);
+            text::COUNTED.fill(lang, &[("params", &1)]);
+            text::LOAD.fill(lang, &[("gpus", &8)]);
+            text::NEEDS_MODEL.fill(lang, &[("gpus", &64)]);
         });
         let note = note_text(Lang::En, &recipes()[3].config_with(ModelChoice::default()));
         assert!(

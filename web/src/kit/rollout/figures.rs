@@ -224,6 +224,7 @@ pub fn RolloutFigure(lab: GridLab) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::{evaluate, PlanConfig, Rollout};
 
     #[test]
@@ -247,14 +248,12 @@ mod tests {
             rollout_gpus: 16,
             ..Rollout::default()
         });
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                for e in [&colocated, &separate] {
-                    engines_line(lang, e);
-                    sequences_line(lang, &e.report);
-                    peak_line(lang, e);
-                    verdict(lang, e.report.fits);
-                }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            for e in [&colocated, &separate] {
+                engines_line(lang, e);
+                sequences_line(lang, &e.report);
+                peak_line(lang, e);
+                verdict(lang, e.report.fits);
             }
         });
     }

@@ -181,7 +181,7 @@ pub(super) fn CountInput(spec: CountSpec, lab: GridLab) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::i18n::Lang;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::{Plan, PlanConfig};
 
     #[test]
@@ -208,10 +208,8 @@ mod tests {
 
     #[test]
     fn the_typo_sentence_is_filled_with_its_names() {
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                text::TYPO.fill(lang, &[("field", &"R"), ("problem", &"?")]);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            text::TYPO.fill(lang, &[("field", &"R"), ("problem", &"?")]);
         });
     }
 }

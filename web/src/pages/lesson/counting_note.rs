@@ -173,15 +173,14 @@ pub fn CountingNote() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let config = PlanConfig::default();
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                links_line(lang, &config);
-                units_line(lang, &config);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            links_line(lang, &config);
+            units_line(lang, &config);
         });
     }
 

@@ -191,14 +191,13 @@ pub fn CpLayouts() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                pairs_text(lang, CpLayout::Zigzag, &[18, 18]);
-                text::TOKENS.fill(lang, &[("tokens", &16)]);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            pairs_text(lang, CpLayout::Zigzag, &[18, 18]);
+            text::TOKENS.fill(lang, &[("tokens", &16)]);
         });
         assert_eq!(
             pairs_text(Lang::En, CpLayout::Contiguous, &[10, 26, 42, 58]),

@@ -175,14 +175,11 @@ pub fn Intro() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                anchor_shape(lang);
-            }
-        });
+        assert_each_lang_uses_all(text::ALL, anchor_shape);
     }
 
     #[test]

@@ -174,7 +174,7 @@ fn reading_line(class: &'static str, hidden: bool, text: impl IntoView + 'static
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::text::testing::assert_all_used;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::{evaluate, Recompute};
 
     #[test]
@@ -186,11 +186,9 @@ mod tests {
             ..base()
         })
         .unwrap();
-        assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                total_line(lang, &fits);
-                total_line(lang, &over);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            total_line(lang, &fits);
+            total_line(lang, &over);
         });
         assert_eq!(total_line(Lang::Zh, &fits), "每卡合计 58.2 GB ≤ 80.0 GB");
         assert_eq!(

@@ -132,6 +132,7 @@ pub fn HostMemoryFigure(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::{evaluate, PlanConfig};
 
     #[test]
@@ -142,17 +143,15 @@ mod tests {
         };
         let report = evaluate(&config).unwrap();
         let host = report.memory.host.unwrap();
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                text::SPLIT.fill(
-                    lang,
-                    &[
-                        ("states", &report.memory.model_states),
-                        ("host", &host.per_gpu),
-                    ],
-                );
-                verdict(lang, &host);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            text::SPLIT.fill(
+                lang,
+                &[
+                    ("states", &report.memory.model_states),
+                    ("host", &host.per_gpu),
+                ],
+            );
+            verdict(lang, &host);
         });
     }
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::kit::charts::test_support::{assert_said, svg, Said};
+use crate::kit::text::testing::assert_each_lang_uses_all;
 use parallel_core::{PlanConfig, Schedule};
 
 fn series(config: PlanConfig) -> BubbleSeries {
@@ -92,12 +93,10 @@ fn draws_in_both_languages_with_the_current_m() {
 fn every_sentence_is_filled_with_its_names() {
     let plain = tp2_pp4();
     let interleaved = interleaved();
-    crate::kit::text::testing::assert_all_used(text::ALL, || {
-        for lang in [Lang::Zh, Lang::En] {
-            for data in [&plain, &interleaved] {
-                summary(data, lang);
-                let _ = svg((640, 360), |area| draw(area, data, lang));
-            }
+    assert_each_lang_uses_all(text::ALL, |lang| {
+        for data in [&plain, &interleaved] {
+            summary(data, lang);
+            let _ = svg((640, 360), |area| draw(area, data, lang));
         }
     });
     assert_eq!(

@@ -4,6 +4,7 @@
 use super::*;
 use crate::kit::charts::palette::{MEASURED, RUN};
 use crate::kit::charts::test_support::{assert_said, attribute, elements, hex, number, svg, Said};
+use crate::kit::text::testing::assert_each_lang_uses_all;
 use parallel_core::measured::measured_rows;
 use parallel_core::runs::run_rows;
 
@@ -213,11 +214,9 @@ fn every_sentence_is_filled_with_its_names() {
         (Kind::Measured, 1.0),
         (Kind::Measured, 1.25),
     ]);
-    crate::kit::text::testing::assert_all_used(text::ALL, || {
-        for lang in [Lang::Zh, Lang::En] {
-            summary(&data, lang);
-            let _ = svg((640, 360), |area| draw(area, &data, lang));
-        }
+    assert_each_lang_uses_all(text::ALL, |lang| {
+        summary(&data, lang);
+        let _ = svg((640, 360), |area| draw(area, &data, lang));
     });
     assert_eq!(
         summary(&data, Lang::En),

@@ -156,6 +156,7 @@ pub fn TpBenchView() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn bench_verdicts() {
@@ -176,13 +177,11 @@ mod tests {
             row_split_max_diff: 0.0,
             ..good
         };
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                bench_lines(lang, &good);
-                bench_lines(lang, &bad);
-                scale_text(lang, &good);
-                hint_text(lang, BenchShape::default(), 7);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            bench_lines(lang, &good);
+            bench_lines(lang, &bad);
+            scale_text(lang, &good);
+            hint_text(lang, BenchShape::default(), 7);
         });
         let (column, row, _) = bench_lines(Lang::Zh, &good);
         assert!(column.starts_with("✓ W 按列切、V 按行切，部分和相加：max |Y − Y_split| = "));

@@ -232,6 +232,7 @@ pub fn DecisionOneForm(lab8: GridLab) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
     use parallel_core::evaluate;
 
     #[test]
@@ -241,14 +242,12 @@ mod tests {
         let over = evaluate(&decision_one_config(3, 1, Recompute::Selective))
             .unwrap()
             .memory;
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                plan_text(lang, &config, 8);
-                figure_text(lang, "x", 55.6, fits.model_states);
-                figure_text(lang, "x", 50.0, fits.model_states);
-                total_text(lang, &fits);
-                total_text(lang, &over);
-            }
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            plan_text(lang, &config, 8);
+            figure_text(lang, "x", 55.6, fits.model_states);
+            figure_text(lang, "x", 50.0, fits.model_states);
+            total_text(lang, &fits);
+            total_text(lang, &over);
         });
         assert_eq!(
             plan_text(Lang::Zh, &config, 8),

@@ -124,17 +124,16 @@ pub fn DecisionThreeForm() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::kit::text::params;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let (states, capacity, times) = small_model_states();
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                for choice in [None, Some(true), Some(false)] {
-                    verdict_text(lang, choice, states, capacity, times);
-                }
-                text::SMALL_MODEL.pieces(lang);
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            for choice in [None, Some(true), Some(false)] {
+                verdict_text(lang, choice, states, capacity, times);
             }
+            text::SMALL_MODEL.pieces(lang);
         });
         // The view shows these two parameters in bold, one of them with a test id.
         assert_eq!(params(text::SMALL_MODEL.zh), ["params", "states"]);

@@ -342,6 +342,7 @@ pub fn DecisionTwoForm(lab64: GridLab) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     fn answer(threshold: &str, m: &str) -> DecisionTwo {
         DecisionTwo::check(&DecisionTwoAnswer {
@@ -367,18 +368,16 @@ mod tests {
         let over = parallel_core::evaluate(&decision_two_config(1, 1, 0, 8))
             .unwrap()
             .memory;
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                problems(lang, &bad);
-                plan_text(lang, &config, report.dp);
-                heaviest_text(lang, &top);
-                answer_text(lang, &check, marks);
-                for threshold in [None, Some(0.10), Some(0.15)] {
-                    bubble_text(lang, 2, report.bubble, threshold);
-                }
-                memory_text(lang, &report.memory);
-                memory_text(lang, &over);
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            problems(lang, &bad);
+            plan_text(lang, &config, report.dp);
+            heaviest_text(lang, &top);
+            answer_text(lang, &check, marks);
+            for threshold in [None, Some(0.10), Some(0.15)] {
+                bubble_text(lang, 2, report.bubble, threshold);
             }
+            memory_text(lang, &report.memory);
+            memory_text(lang, &over);
         });
         assert_eq!(
             plan_text(Lang::Zh, &config, report.dp),

@@ -315,6 +315,7 @@ pub fn EvolutionMap() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
 
     use parallel_core::lang::has_cjk as han;
 
@@ -340,12 +341,10 @@ mod tests {
             llama: None,
             ..inputs.clone()
         };
-        crate::kit::text::testing::assert_all_used(&text::all(), || {
-            for lang in [Lang::Zh, Lang::En] {
-                generations(lang, &inputs);
-                generations(lang, &without_llama);
-                sources_note(lang, &inputs);
-            }
+        assert_each_lang_uses_all(&text::all(), |lang| {
+            generations(lang, &inputs);
+            generations(lang, &without_llama);
+            sources_note(lang, &inputs);
         });
     }
 
