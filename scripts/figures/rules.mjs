@@ -31,7 +31,6 @@ export const EXCEPTIONS = [
 /** Figures still computed in the page, in files other work holds (issue 51): reported on each
  * run without failing it, each until it moves (then its entry, excusing nothing, fails). */
 export const PENDING = [
-  { file: 'web/src/kit/charts/stages/series.rs', fn: 'figures', reason: 'a stage\'s total, states + activations (the core\'s StageMemory::total)' },
 ];
 
 /** The core's report structs: their numeric fields (and fields holding another of them) are

@@ -105,7 +105,7 @@ impl Axes {
         let highest = data
             .stages
             .iter()
-            .map(|&(_, states, activations)| states + activations)
+            .map(|bar| bar.total)
             .filter(|gb| gb.is_finite())
             .fold(capacity.unwrap_or(0.0), f64::max);
         let (ticks, y_end) = linear_ticks(highest * 1.1, 5);
@@ -138,7 +138,7 @@ impl BarNames {
         let slot =
             f64::from(chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0)
                 .max(1.0);
-        let last = data.stages.iter().map(|t| t.0).max().unwrap_or(0);
+        let last = data.stages.iter().map(|b| b.stage).max().unwrap_or(0);
         let width = |text: &str, style: &TextStyle<'static>| -> Result<f64, String> {
             let (w, _) = area.estimate_text_size(text, style).map_err(fail)?;
             Ok(f64::from(w))
@@ -153,7 +153,7 @@ impl BarNames {
         let widest_total = data
             .stages
             .iter()
-            .map(|&(_, states, activations)| gb(states + activations))
+            .map(|bar| gb(bar.total))
             .max_by_key(String::len)
             .unwrap_or_default();
         let all_totals = width(&widest_total, &s.bold(12.0, &INK))? + f64::from(s.px(4.0)) <= slot;
@@ -196,8 +196,8 @@ fn draw_bars<DB: DrawingBackend>(
     centres: &[f64],
     s: Scale,
 ) -> Result<(), String> {
-    for (&(stage, states, activations), &x) in data.stages.iter().zip(centres) {
-        let top = states + activations;
+    for (bar, &x) in data.stages.iter().zip(centres) {
+        let (stage, states, top) = (bar.stage, bar.states, bar.total);
         chart
             .draw_series([
                 Rectangle::new([(x - HALF, 0.0), (x + HALF, states)], STATES.filled()),
@@ -221,9 +221,9 @@ fn label_bars<DB: DrawingBackend>(
     lang: Lang,
     names: &BarNames,
 ) -> Result<(), String> {
-    for (&(stage, states, activations), &x) in data.stages.iter().zip(centres) {
+    for (bar, &x) in data.stages.iter().zip(centres) {
+        let (stage, total) = (bar.stage, bar.total);
         let busiest = stage == data.busiest;
-        let total = states + activations;
         if names.all_totals || busiest {
             let value = if busiest {
                 s.bold(12.0, &INK)
@@ -233,6 +233,7 @@ fn label_bars<DB: DrawingBackend>(
             let above = Place::above(chart.backend_coord(&(x, total)), s);
             label(area, &gb(total), above, value, true)?;
         }
+        // figures: every n-th stage is named, a layout stride
         if stage as usize % names.every == 0 {
             let below = Place::below(chart.backend_coord(&(x, 0.0)), s, 8.0);
             let style = if busiest {
@@ -291,6 +292,7 @@ fn stride(needed: f64) -> usize {
 mod tests {
     use super::*;
     use crate::kit::charts::stages::series::tests::{many, of};
+    use crate::kit::charts::stages::series::Bar;
     use crate::kit::charts::test_support::{has_cjk, rects, svg, texts};
     use parallel_core::PlanConfig;
 
@@ -354,7 +356,20 @@ mod tests {
         let odd = StageSeries {
             capacity_gb: f64::NAN,
             imbalance: f64::INFINITY,
-            stages: vec![(0, f64::NAN, 1.0), (1, 0.0, 0.0)],
+            stages: vec![
+                Bar {
+                    stage: 0,
+                    states: f64::NAN,
+                    activations: 1.0,
+                    total: f64::NAN,
+                },
+                Bar {
+                    stage: 1,
+                    states: 0.0,
+                    activations: 0.0,
+                    total: 0.0,
+                },
+            ],
             busiest: 9,
         };
         assert!(svg((640, 360), |area| draw(area, &odd, Lang::En)).0.is_ok());

@@ -11,11 +11,22 @@ use crate::kit::i18n::Lang;
 /// Above this many stages the summary names only the busiest one.
 const MAX_LISTED: usize = 16;
 
+/// One stage's bar, in GB, as the core reports it (`StageMemory`): its model states, its
+/// activations and its total.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bar {
+    pub stage: u32,
+    pub states: f64,
+    pub activations: f64,
+    /// `StageMemory::total`: what the bar's top and its label show.
+    pub total: f64,
+}
+
 /// The stage chart's data, in GB, as the core reports it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageSeries {
-    /// (stage, model states GB, activations GB), stage 0 … p − 1 (`Plan::memory_by_stage`).
-    pub stages: Vec<(u32, f64, f64)>,
+    /// Stage 0 … p − 1 (`Plan::memory_by_stage`).
+    pub stages: Vec<Bar>,
     /// The card's capacity in GB (`Plan::capacity`).
     pub capacity_gb: f64,
     /// The largest total over the smallest (`stages_imbalance`).
@@ -30,7 +41,12 @@ pub fn series(plan: &Plan) -> StageSeries {
     StageSeries {
         stages: stages
             .iter()
-            .map(|s| (s.stage, s.model_states.gb(), s.activations.gb()))
+            .map(|s| Bar {
+                stage: s.stage,
+                states: s.model_states.gb(),
+                activations: s.activations.gb(),
+                total: s.total.gb(),
+            })
             .collect(),
         capacity_gb: plan.capacity().gb(),
         imbalance: stages_imbalance(&stages),
@@ -49,19 +65,19 @@ pub(super) fn ratio(value: f64) -> String {
 }
 
 /// The parameters of one stage's figures: total, model states and activations.
-fn figures(states: f64, activations: f64) -> [(&'static str, String); 3] {
+fn figures(bar: &Bar) -> [(&'static str, String); 3] {
     [
-        ("total", gb(states + activations)),
-        ("states", gb(states)),
-        ("activations", gb(activations)),
+        ("total", gb(bar.total)),
+        ("states", gb(bar.states)),
+        ("activations", gb(bar.activations)),
     ]
 }
 
 /// The note shown instead of the chart: with one stage, its figures; otherwise none.
 pub fn note(data: &StageSeries, lang: Lang) -> Option<String> {
     match data.stages.as_slice() {
-        [(_, states, activations)] => {
-            let [total, st, act] = figures(*states, *activations);
+        [bar] => {
+            let [total, st, act] = figures(bar);
             Some(text::ONE_STAGE.fill(
                 lang,
                 &[
@@ -87,12 +103,12 @@ pub fn summary(data: &StageSeries, lang: Lang) -> String {
     let capacity = gb(data.capacity_gb);
     let imbalance = ratio(data.imbalance);
     if data.stages.len() > MAX_LISTED {
-        let &(_, states, activations) = data
+        let bar = data
             .stages
             .iter()
-            .find(|t| t.0 == data.busiest)
+            .find(|b| b.stage == data.busiest)
             .unwrap_or(&data.stages[0]);
-        let [total, st, act] = figures(states, activations);
+        let [total, st, act] = figures(bar);
         return text::SUMMARY_MANY.fill(
             lang,
             &[
@@ -109,12 +125,12 @@ pub fn summary(data: &StageSeries, lang: Lang) -> String {
     let bars: Vec<String> = data
         .stages
         .iter()
-        .map(|&(stage, states, activations)| {
-            let [total, st, act] = figures(states, activations);
+        .map(|bar| {
+            let [total, st, act] = figures(bar);
             text::BAR.fill(
                 lang,
                 &[
-                    ("stage", &stage),
+                    ("stage", &bar.stage),
                     (total.0, &total.1),
                     (st.0, &st.1),
                     (act.0, &act.1),
@@ -144,7 +160,7 @@ pub fn values(data: &StageSeries) -> String {
         .chain(
             data.stages
                 .iter()
-                .map(|(stage, states, activations)| format!("{stage}:{states}:{activations}")),
+                .map(|b| format!("{}:{}:{}", b.stage, b.states, b.activations)),
         )
         .collect::<Vec<_>>()
         .join(" ")
@@ -176,10 +192,11 @@ pub(super) mod tests {
         let data = series(&plan);
         let core = plan.memory_by_stage();
         assert_eq!(data.stages.len(), 8);
-        for (&(stage, states, activations), s) in data.stages.iter().zip(&core) {
-            assert_eq!(stage, s.stage);
-            assert_eq!(states, s.model_states.gb());
-            assert_eq!(activations, s.activations.gb());
+        for (bar, s) in data.stages.iter().zip(&core) {
+            assert_eq!(bar.stage, s.stage);
+            assert_eq!(bar.states, s.model_states.gb());
+            assert_eq!(bar.activations, s.activations.gb());
+            assert_eq!(bar.total, s.total.gb());
         }
         assert_eq!(data.capacity_gb, 80.0);
         assert_eq!(data.imbalance, stages_imbalance(&core));
