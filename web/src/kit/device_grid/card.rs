@@ -41,18 +41,14 @@ impl CardFace {
         self.groups.clone()
     }
 
-    /// `data-selected`: "true" on the selected card, left out on the others.
-    pub(super) fn data_selected(&self) -> Option<&'static str> {
-        self.selected.then_some("true")
+    /// Its class without its fit: "card", its groups' roles, and "selected".
+    pub(super) fn class(&self) -> &String {
+        &self.class
     }
 
-    /// `aria-pressed`: whether it is selected, for assistive technology.
-    pub(super) fn pressed(&self) -> &'static str {
-        if self.selected {
-            "true"
-        } else {
-            "false"
-        }
+    /// Whether it is the selected card (`data-selected`, `aria-pressed`).
+    pub(super) fn is_selected(&self) -> bool {
+        self.selected
     }
 
     /// The group badges ("TD"), or "★" on the selected card.
@@ -201,13 +197,13 @@ impl CardMemory {
     }
 }
 
-/// A card's class: its groups, whether it is selected, and whether it is over its capacity
+/// A card's class: its groups and whether it is selected (`class`, [`CardFace::class`]), and whether it is over its capacity
 /// (`over`) or above the safe share of it (`tight`: a dashed outline, the cue beside the tint).
-pub(super) fn card_class(face: &CardFace, fit: Option<CardFit>) -> String {
+pub(super) fn card_class(class: &str, fit: Option<CardFit>) -> String {
     match fit {
-        Some(f) if !f.fits => format!("{} over", face.class),
-        Some(f) if f.tight => format!("{} tight", face.class),
-        _ => face.class.clone(),
+        Some(f) if !f.fits => format!("{class} over"),
+        Some(f) if f.tight => format!("{class} tight"),
+        _ => class.to_string(),
     }
 }
 
@@ -249,10 +245,7 @@ mod tests {
             card_face(Lang::En, card, card == 5, &roles, coords)
         };
         let (selected, name) = face(5);
-        assert_eq!(
-            (selected.data_selected(), selected.pressed()),
-            (Some("true"), "true")
-        );
+        assert!(selected.is_selected());
         assert!(selected.class.starts_with("card role-tp"), "{selected:?}");
         assert!(selected.class.ends_with(" selected"), "{selected:?}");
         assert_eq!(selected.badges(), "★");
@@ -260,10 +253,7 @@ mod tests {
         assert_eq!(name.label(), format!("Card 5 {} (selected)", name.coords()));
 
         let (same_tp, name) = face(4);
-        assert_eq!(
-            (same_tp.data_selected(), same_tp.pressed()),
-            (None, "false")
-        );
+        assert!(!same_tp.is_selected());
         assert!(same_tp.groups().unwrap().starts_with("tp"), "{same_tp:?}");
         assert!(same_tp.badges().starts_with('T'), "{same_tp:?}");
         assert!(name.label().contains("Same TP group"), "{name:?}");
@@ -283,9 +273,9 @@ mod tests {
             fits: true,
             tight: true,
         };
-        assert_eq!(card_class(&stranger, Some(over)), "card over");
-        assert_eq!(card_class(&stranger, Some(tight)), "card tight");
-        assert_eq!(card_class(&stranger, None), "card");
+        assert_eq!(card_class(stranger.class(), Some(over)), "card over");
+        assert_eq!(card_class(stranger.class(), Some(tight)), "card tight");
+        assert_eq!(card_class(stranger.class(), None), "card");
 
         let stage = StageMemory {
             fits: false,

@@ -1,5 +1,5 @@
 //! The device grid's cards as views. Each card is one `view!` whose attributes and texts are
-//! bound to the card's own reactive values ([`CardCells`]: its face, name, memory and fit, each
+//! bound to the card's own reactive values ([`CardCells`]: its face, name, fit and each attribute of its memory, each
 //! a signal), so that a slider's move re-runs only what changed on the cards it changed.
 //!
 //! Why signals set from the grid-wide memos rather than a `Memo` per card: a change upstream
@@ -17,14 +17,79 @@ pub(super) type Faces = Memo<Vec<(CardFace, CardName)>>;
 /// What every card shows of its memory, card by card (one grid-wide memo).
 pub(super) type Memories = Memo<Vec<Option<(CardMemory, CardFit)>>>;
 
-/// One card's reactive values, one per part of the card that changes on its own: a PP move
-/// changes most cards' names (coordinates) and memories, a click their faces.
+/// One card's reactive values, one per attribute or text of the card, so that a move wakes
+/// only the attributes whose text changed: a PP move changes most cards' classes, groups,
+/// badges, names, coordinates, stages, bytes and tints, but not whether they are selected,
+/// their engines or their hot marks; a click changes faces only.
 #[derive(Clone, Copy)]
 pub(super) struct CardCells {
-    face: RwSignal<CardFace>,
-    name: RwSignal<CardName>,
-    memory: RwSignal<Option<CardMemory>>,
+    class: RwSignal<String>,
+    groups: RwSignal<Option<String>>,
+    selected: RwSignal<bool>,
+    badges: RwSignal<String>,
+    label: RwSignal<String>,
+    coords: RwSignal<String>,
+    bytes: RwSignal<Option<String>>,
+    stage: RwSignal<Option<String>>,
+    engine: RwSignal<Option<String>>,
+    tint: RwSignal<Option<String>>,
+    hot: RwSignal<Option<String>>,
     fit: RwSignal<Option<CardFit>>,
+}
+
+/// A card's memory attribute, read from its memory where it has one.
+type MemoryPart = fn(&CardMemory) -> Option<String>;
+
+/// The memory's cells and how each is read, in one list for [`CardCells::new`] and
+/// [`CardCells::set_memory`].
+fn memory_parts(cells: &CardCells) -> [(RwSignal<Option<String>>, MemoryPart); 5] {
+    [
+        (cells.bytes, |m| Some(m.bytes())),
+        (cells.stage, CardMemory::stage),
+        (cells.engine, CardMemory::engine),
+        (cells.tint, |m| Some(m.tint())),
+        (cells.hot, CardMemory::hot),
+    ]
+}
+
+impl CardCells {
+    fn new(face: &(CardFace, CardName), own: Option<&(CardMemory, CardFit)>) -> CardCells {
+        let cells = CardCells {
+            class: RwSignal::new(String::new()),
+            groups: RwSignal::new(None),
+            selected: RwSignal::new(false),
+            badges: RwSignal::new(String::new()),
+            label: RwSignal::new(String::new()),
+            coords: RwSignal::new(String::new()),
+            bytes: RwSignal::new(None),
+            stage: RwSignal::new(None),
+            engine: RwSignal::new(None),
+            tint: RwSignal::new(None),
+            hot: RwSignal::new(None),
+            fit: RwSignal::new(None),
+        };
+        cells.set_face(face);
+        cells.set_memory(own);
+        cells
+    }
+
+    /// Sets each of the face's and the name's cells that changed.
+    fn set_face(&self, (face, name): &(CardFace, CardName)) {
+        set_if_changed(self.class, face.class());
+        set_if_changed(self.groups, &face.groups());
+        set_if_changed(self.selected, &face.is_selected());
+        set_if_changed(self.badges, &face.badges());
+        set_if_changed(self.label, &name.label());
+        set_if_changed(self.coords, &name.coords());
+    }
+
+    /// Sets each of the memory's cells that changed.
+    fn set_memory(&self, own: Option<&(CardMemory, CardFit)>) {
+        for (cell, read) in memory_parts(self) {
+            set_if_changed(cell, &own.and_then(|(m, _)| read(m)));
+        }
+        set_if_changed(self.fit, &own.map(|(_, fit)| *fit));
+    }
 }
 
 /// Sets `cell` to `new` only when they differ, so that only what changed is notified.
@@ -45,24 +110,15 @@ pub(super) fn card_cells(faces: Faces, memories: Memories) -> Vec<CardCells> {
             faces
                 .iter()
                 .enumerate()
-                .map(|(i, (face, name))| {
-                    let own = memories.get(i).cloned().flatten();
-                    CardCells {
-                        face: RwSignal::new(face.clone()),
-                        name: RwSignal::new(name.clone()),
-                        memory: RwSignal::new(own.as_ref().map(|(m, _)| m.clone())),
-                        fit: RwSignal::new(own.map(|(_, fit)| fit)),
-                    }
-                })
+                .map(|(i, face)| CardCells::new(face, memories.get(i).and_then(Option::as_ref)))
                 .collect::<Vec<_>>()
         })
     });
     let each = cells.clone();
     Effect::new(move |_| {
         faces.with(|faces| {
-            for (cell, (face, name)) in each.iter().zip(faces) {
-                set_if_changed(cell.face, face);
-                set_if_changed(cell.name, name);
+            for (cell, face) in each.iter().zip(faces) {
+                cell.set_face(face);
             }
         })
     });
@@ -70,9 +126,7 @@ pub(super) fn card_cells(faces: Faces, memories: Memories) -> Vec<CardCells> {
     Effect::new(move |_| {
         memories.with(|memories| {
             for (i, cell) in each.iter().enumerate() {
-                let own = memories.get(i).and_then(Option::as_ref);
-                set_if_changed(cell.memory, &own.map(|(m, _)| m.clone()));
-                set_if_changed(cell.fit, &own.map(|(_, fit)| *fit));
+                cell.set_memory(memories.get(i).and_then(Option::as_ref));
             }
         })
     });
@@ -91,30 +145,38 @@ pub(super) fn card_view(
     title: impl Fn() -> String + Send + Sync + 'static,
 ) -> impl IntoView {
     let CardCells {
-        face,
-        name,
-        memory,
+        class,
+        groups,
+        selected,
+        badges,
+        label,
+        coords,
+        bytes,
+        stage,
+        engine,
+        tint,
+        hot,
         fit,
     } = cells;
     let over = move || fit.with(|f| f.is_some_and(|f| !f.fits));
     let (mark_x, mark_y) = over_mark_at((x, y));
     view! {
         <g
-            class=move || face.with(|face| card_class(face, fit.get()))
+            class=move || class.with(|class| card_class(class, fit.get()))
             data-testid=format!("card-{card}")
             data-card=card
-            data-groups=move || face.with(CardFace::groups)
-            data-selected=move || face.with(CardFace::data_selected)
-            aria-pressed=move || face.with(CardFace::pressed)
-            data-bytes=move || memory.with(|m| m.as_ref().map(CardMemory::bytes))
-            data-stage=move || memory.with(|m| m.as_ref().and_then(CardMemory::stage))
-            data-engine=move || memory.with(|m| m.as_ref().and_then(CardMemory::engine))
+            data-groups=groups
+            data-selected=move || selected.get().then_some("true")
+            aria-pressed=move || if selected.get() { "true" } else { "false" }
+            data-bytes=bytes
+            data-stage=stage
+            data-engine=engine
             data-fits=move || fit.get().map(|f| CardFit::flag(f.fits))
             data-tight=move || fit.get().map(|f| CardFit::flag(f.tight))
-            data-expert-load=move || memory.with(|m| m.as_ref().and_then(CardMemory::hot))
+            data-expert-load=hot
             role="button"
             tabindex="0"
-            aria-label=move || name.with(CardName::label)
+            aria-label=label
         >
             <title>{title}</title>
             <rect class="card-body" x=x y=y width=CARD_W height=CARD_H rx="6"></rect>
@@ -127,14 +189,13 @@ pub(super) fn card_view(
                 width=CARD_W - 12.0
                 height="5"
                 rx="2"
-                fill=move || memory.with(|m| m.as_ref().map(CardMemory::tint))
+                fill=tint
             ></rect>
             <text class="card-rank" x=x + 8.0 y=y + 20.0>{card}</text>
             // The hottest expert's cards (SPEC §20): "▲" beside the rank.
             {move || {
-                memory
-                    .with(|m| m.as_ref().and_then(CardMemory::hot))
-                    .map(|_| {
+                hot.with(Option::is_some)
+                    .then(|| {
                         view! {
                             " "
                             <text class="card-hot" x=x + 26.0 y=y + 20.0>"▲"</text>
@@ -143,11 +204,11 @@ pub(super) fn card_view(
             }}
             " "
             <text class="card-badge" x=x + CARD_W - 6.0 y=y + 17.0 text-anchor="end">
-                {move || face.with(CardFace::badges)}
+                {badges}
             </text>
             " "
             <text class="card-coords" x=x + 8.0 y=y + CARD_H - 8.0>
-                {move || name.with(CardName::coords)}
+                {coords}
             </text>
             {move || {
                 over()
