@@ -2,11 +2,37 @@
 //! settles: a section a link names, a grid a button changed.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Brings the element `selector` finds to the top of the viewport, from the next frame on (a
 /// grid after a plan is loaded into it from far below).
 pub fn bring_into_view(selector: String) {
     request_animation_frame(move || settle_on(selector, 0));
+}
+
+/// Focuses the element `selector` finds, at the next frame (once the effects of a change
+/// just made have drawn it) and without scrolling to it, opening first any closed
+/// `<details>` it sits in (a control behind "more controls").
+pub fn focus_quietly(selector: String) {
+    request_animation_frame(move || {
+        let Some(element) = document().query_selector(&selector).ok().flatten() else {
+            return;
+        };
+        let mut above = element.parent_element();
+        while let Some(parent) = above {
+            if let Some(details) = parent.dyn_ref::<web_sys::HtmlDetailsElement>() {
+                if !details.open() {
+                    details.set_open(true);
+                }
+            }
+            above = parent.parent_element();
+        }
+        if let Some(element) = element.dyn_ref::<web_sys::HtmlElement>() {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = element.focus_with_options(&options);
+        }
+    });
 }
 
 /// The most frames spent bringing an element to the top of the viewport.

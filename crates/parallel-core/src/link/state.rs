@@ -57,6 +57,21 @@ impl GridId {
             GridId::SixtyFour => PlanConfig::lesson_64_gpus(),
         }
     }
+
+    /// The lesson's part that holds this grid: part one the 8-card machine, part two the
+    /// 64-card cluster.
+    ///
+    /// ```
+    /// use parallel_core::link::{GridId, Section};
+    /// assert_eq!(GridId::Eight.section(), Section::PartOne);
+    /// assert_eq!(GridId::SixtyFour.section(), Section::PartTwo);
+    /// ```
+    pub const fn section(self) -> Section {
+        match self {
+            GridId::Eight => Section::PartOne,
+            GridId::SixtyFour => Section::PartTwo,
+        }
+    }
 }
 
 /// A section of the page that a link can open (`sec=`), in reading order. Its id is the
@@ -218,6 +233,31 @@ impl Default for LinkState {
 }
 
 impl LinkState {
+    /// The lesson at its start with `grid` showing `plan`, no card selected, opened at that
+    /// grid's part in `lang`: the link a question of the lesson opens.
+    ///
+    /// ```
+    /// use parallel_core::link::{encode, GridId, LinkState};
+    /// use parallel_core::{Lang, PlanConfig};
+    /// let plan = PlanConfig { tp: 4, zero: 0, ..GridId::Eight.start() };
+    /// let state = LinkState::opening(GridId::Eight, plan.clone(), Lang::En);
+    /// assert_eq!((state.plan(GridId::Eight), state.card(GridId::Eight)), (&plan, None));
+    /// assert_eq!(state.g64, GridId::SixtyFour.start());
+    /// assert_eq!(encode(&state), "g8=tp4&sec=part-one&lang=en");
+    /// ```
+    pub fn opening(grid: GridId, plan: PlanConfig, lang: Lang) -> LinkState {
+        let mut state = LinkState {
+            section: Some(grid.section()),
+            lang,
+            ..LinkState::default()
+        };
+        match grid {
+            GridId::Eight => state.g8 = plan,
+            GridId::SixtyFour => state.g64 = plan,
+        }
+        state
+    }
+
     /// The plan of one grid.
     pub fn plan(&self, grid: GridId) -> &PlanConfig {
         match grid {

@@ -104,8 +104,15 @@ impl ExpertLoads {
         ((hot + (experts() - Q::lit(1.0)) * cold) / experts()).named("dropped", Show::Count)
     }
 
-    /// g = E/e, the experts one rank holds (at least 1).
-    fn per_rank(&self) -> u32 {
+    /// g = E/e, the routed experts one EP rank (one card) holds, at least 1: what expert
+    /// parallelism divides (SPEC §20).
+    ///
+    /// ```
+    /// use parallel_core::routing::ExpertLoads;
+    /// let loads = |ep| ExpertLoads { experts: 8, ep, skew: 1.0, capacity_factor: None };
+    /// assert_eq!((loads(1).per_rank(), loads(4).per_rank(), loads(8).per_rank()), (8, 2, 1));
+    /// ```
+    pub fn per_rank(&self) -> u32 {
         (self.experts / self.ep.max(1)).max(1)
     }
 }

@@ -11,6 +11,7 @@
 mod card;
 pub(crate) mod choice;
 mod disclosure;
+mod ids;
 mod more;
 pub(crate) mod slider;
 
@@ -28,6 +29,7 @@ use crate::state::lab::GridLab;
 pub(crate) use card::card_options;
 use choice::{recompute_choices, zero_choices, Choice, Options, ZeroStage};
 use disclosure::Disclosure;
+pub use ids::test_id;
 use more::MoreControls;
 use slider::{slider_specs, Slider, SLIDER_CONTROLS};
 
@@ -67,7 +69,7 @@ pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                 }
             },
         };
-        view! { <Choice lab=lab field=Field::Zero test_id="select-zero" label_zh="ZeRO 阶段" label_en="ZeRO stage" options=options /> }
+        view! { <Choice lab=lab field=Field::Zero test_id=test_id(Control::Zero) label_zh="ZeRO 阶段" label_en="ZeRO stage" options=options /> }
     });
     let recompute = kit.shows(Control::Recompute).then(|| {
         let options = Options {
@@ -75,7 +77,7 @@ pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
             get: |c| c.recompute,
             set: |c, v| c.recompute = v,
         };
-        view! { <Choice lab=lab field=Field::Recompute test_id="select-recompute" label_zh="激活重计算" label_en="Activation recompute" options=options /> }
+        view! { <Choice lab=lab field=Field::Recompute test_id=test_id(Control::Recompute) label_zh="激活重计算" label_en="Activation recompute" options=options /> }
     });
     let lesson = view! {
         {sliders}

@@ -9,6 +9,7 @@ use parallel_core::{Accounting, Field, ModelChoice, PlanConfig, Precision, Prese
 
 use super::card::{card_options, CardFacts};
 use super::choice::{Choice, Options};
+use super::ids::test_id;
 use super::slider::{ep_spec, Slider};
 use crate::kit::choices::Choices;
 use crate::kit::grid_kit::GridKit;
@@ -54,7 +55,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
             },
         };
         view! {
-            <Choice lab=lab field=Field::Model test_id="select-model" label_zh="模型" label_en="Model" options=options />
+            <Choice lab=lab field=Field::Model test_id=test_id(Control::Model) label_zh="模型" label_en="Model" options=options />
             <ModelCard model=shape />
             {GridKit::draw(kit.own_model, lab)}
         }
@@ -66,7 +67,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
             set: |c, hardware| *c = c.clone().use_card(hardware),
         };
         view! {
-            <Choice lab=lab field=Field::Hardware test_id="select-hardware" label_zh="卡型" label_en="Card" options=options />
+            <Choice lab=lab field=Field::Hardware test_id=test_id(Control::Card) label_zh="卡型" label_en="Card" options=options />
             <CardFacts lab=lab />
         }
     });
@@ -85,7 +86,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
             set: |c, v| c.precision = v,
         };
         view! {
-            <Choice lab=lab field=Field::Precision test_id="select-precision" options=options
+            <Choice lab=lab field=Field::Precision test_id=test_id(Control::Precision) options=options
                 label_zh="每参数字节（梯度精度：课上记 16，种子 000 记 18）"
                 label_en="Bytes per parameter (gradients: the lesson counts 16, seed 000 18)" />
         }
@@ -110,7 +111,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                 };
             },
         };
-        view! { <Choice lab=lab field=Field::Schedule test_id="select-schedule" label_zh="流水线调度" label_en="Pipeline schedule" options=options /> }
+        view! { <Choice lab=lab field=Field::Schedule test_id=test_id(Control::Schedule) label_zh="流水线调度" label_en="Pipeline schedule" options=options /> }
     });
     let accounting = kit.shows(Control::Accounting).then(|| {
         let words = |a| match a {
@@ -123,7 +124,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
             set: |c, v| c.accounting = v,
         };
         view! {
-            <Choice lab=lab field=Field::Accounting test_id="select-accounting" options=options
+            <Choice lab=lab field=Field::Accounting test_id=test_id(Control::Accounting) options=options
                 label_zh="显存怎么记（课上均分，记第一段；按段则每张卡记自己的段）"
                 label_en="Memory accounting (the lesson: an even split, the first stage; by stage: each card its own)" />
         }

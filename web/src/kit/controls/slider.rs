@@ -4,9 +4,10 @@
 //! [`SliderSpec`].
 
 use leptos::prelude::*;
-use parallel_core::link::{self, Range};
+use parallel_core::link::{self, Control, Range};
 use parallel_core::{Field, PlanConfig};
 
+use super::ids::test_id;
 use crate::kit::error_text::explain;
 use crate::kit::format;
 use crate::kit::i18n::use_lang;
@@ -154,26 +155,23 @@ pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
 }
 
 /// The control each of [`slider_specs`]' sliders is, in the same order.
-pub(super) const SLIDER_CONTROLS: [parallel_core::link::Control; 5] = {
-    use parallel_core::link::Control;
-    [
-        Control::Tp,
-        Control::Pp,
-        Control::Cp,
-        Control::MicroBatches,
-        Control::Seq,
-    ]
-};
+pub(super) const SLIDER_CONTROLS: [Control; 5] = [
+    Control::Tp,
+    Control::Pp,
+    Control::Cp,
+    Control::MicroBatches,
+    Control::Seq,
+];
 
 /// A grid's five sliders in page order: the core's slider, its test id, its label (中文,
 /// English).
 #[rustfmt::skip]
 const GRID_SLIDERS: [(link::Slider, &str, &str, &str); 5] = [
-    (link::Slider::Tp, "slider-tp", "TP 张量并行", "TP tensor parallel"),
-    (link::Slider::Pp, "slider-pp", "PP 流水线并行", "PP pipeline parallel"),
-    (link::Slider::Cp, "slider-cp", "CP 上下文并行", "CP context parallel"),
-    (link::Slider::MicroBatches, "slider-m", "每步 micro-batch 数 m", "Micro-batches per step m"),
-    (link::Slider::SeqLen, "slider-seq", "序列长度 s", "Sequence length s"),
+    (link::Slider::Tp, test_id(Control::Tp), "TP 张量并行", "TP tensor parallel"),
+    (link::Slider::Pp, test_id(Control::Pp), "PP 流水线并行", "PP pipeline parallel"),
+    (link::Slider::Cp, test_id(Control::Cp), "CP 上下文并行", "CP context parallel"),
+    (link::Slider::MicroBatches, test_id(Control::MicroBatches), "每步 micro-batch 数 m", "Micro-batches per step m"),
+    (link::Slider::SeqLen, test_id(Control::Seq), "序列长度 s", "Sequence length s"),
 ];
 
 /// The five sliders of a grid of `gpus` cards, in page order.
@@ -188,7 +186,7 @@ pub(super) fn ep_spec(gpus: u32) -> SliderSpec {
     SliderSpec::new(
         link::Slider::Ep,
         gpus,
-        "slider-ep",
+        test_id(Control::Ep),
         "EP 专家并行",
         "EP expert parallel",
     )

@@ -4,11 +4,8 @@
 //! answer compares, from the core's report of one other plan). No views.
 
 use parallel_core::explain::Figure;
-use parallel_core::link::GridId;
-use parallel_core::{
-    stages_imbalance, stages_range, Accounting, Bytes, Dim, Plan, PlanConfig, Recompute, Report,
-    Rollout, Schedule,
-};
+use parallel_core::link::{Control, GridId};
+use parallel_core::{stages_imbalance, stages_range, Bytes, Dim, Plan, PlanConfig, Report};
 
 use super::words as text;
 use crate::kit::format;
@@ -17,7 +14,7 @@ use crate::kit::text::Text;
 
 /// A figure an answer quotes, read from a plan and its report.
 #[derive(Clone, Copy, Debug)]
-enum Value {
+pub(super) enum Value {
     /// Model states of the busiest card.
     States,
     /// Activations of the busiest card.
@@ -57,6 +54,26 @@ enum Value {
     RolloutTotal,
     /// Whether a rollout card fits, as the end of a sentence.
     RolloutVerdict,
+    /// The model's parameters ("8.0B").
+    Params,
+    /// BF16 weights of one card (`ModelStates::weights`).
+    Weights,
+    /// The time a card's traffic in a dimension takes on its link.
+    TrafficTime(Dim),
+    /// The link a dimension's traffic runs on ("NVLink", "InfiniBand").
+    Link(Dim),
+    /// The routed experts one card holds, E/e (`ExpertLoads::per_rank`).
+    ExpertsPerCard,
+    /// The routing skew ρ, the hottest expert's load over an even one.
+    Skew,
+    /// Tokens the card with the hottest expert receives, and an even card's (SPEC §20).
+    HotTokens,
+    EvenTokens,
+    /// What the hottest card holds beyond the others, and what the step waits for it.
+    RoutingExcess,
+    RoutingWait,
+    /// The published run the plan writes, in a few words.
+    Run,
 }
 
 impl Value {
@@ -68,16 +85,28 @@ impl Value {
         let engines = |pick: fn(&parallel_core::RolloutReport) -> String| {
             rollout.as_ref().map_or_else(|| "—".to_string(), pick)
         };
+        let routing = |pick: fn(&parallel_core::routing::RoutingReport) -> String| {
+            report
+                .routing
+                .as_ref()
+                .map_or_else(|| "—".to_string(), pick)
+        };
+        let traffic = |dim: Dim| report.comm.iter().find(|t| t.dim == dim);
         match self {
             Value::States => format::bytes(memory.model_states),
             Value::Activations => format::bytes(memory.activations),
             Value::Total => format::bytes(memory.total),
             Value::Bubble => format::percent(report.bubble.ratio),
-            Value::Traffic(dim) => report
-                .comm
-                .iter()
-                .find(|t| t.dim == dim)
-                .map_or_else(|| "0".to_string(), |t| format::bytes(t.bytes)),
+            Value::Traffic(dim) => {
+                traffic(dim).map_or_else(|| "0".to_string(), |t| format::bytes(t.bytes))
+            }
+            Value::TrafficTime(dim) => {
+                traffic(dim).map_or_else(|| "0".to_string(), |t| format::seconds(t.seconds))
+            }
+            Value::Link(dim) => traffic(dim).map_or_else(
+                || "—".to_string(),
+                |t| crate::kit::vocab::link(lang, t.link).to_string(),
+            ),
             Value::InFlight => plan.micro_batches_in_flight().to_string(),
             Value::MicroBatches => plan.micro_batches().to_string(),
             Value::BusiestStage => report.busiest_stage.unwrap_or(0).to_string(),
@@ -97,6 +126,23 @@ impl Value {
             Value::TokensPerSequence => engines(|r| format::thousands(r.tokens_per_sequence)),
             Value::KvCache => engines(|r| format::bytes(r.kv_cache)),
             Value::RolloutTotal => engines(|r| format::bytes(r.total)),
+            Value::Params => parallel_core::numbers::billions(plan.model().params),
+            Value::Weights => format::bytes(plan.model_states().weights),
+            Value::ExpertsPerCard => plan
+                .expert_loads()
+                .map_or_else(|| "—".to_string(), |l| l.per_rank().to_string()),
+            Value::Skew => routing(|r| parallel_core::numbers::quoted(r.skew)),
+            Value::HotTokens => routing(|r| parallel_core::numbers::thousands(r.tokens_hot)),
+            Value::EvenTokens => routing(|r| parallel_core::numbers::thousands(r.tokens_even)),
+            Value::RoutingExcess => routing(|r| format::bytes(r.excess)),
+            Value::RoutingWait => routing(|r| format::seconds(r.added_s)),
+            Value::Run => parallel_core::runs::runs()
+                .into_iter()
+                .find(|run| run.config == *plan.config())
+                .map_or_else(
+                    || "—".to_string(),
+                    |run| lang.pick(run.label.0, run.label.1).to_string(),
+                ),
             Value::RolloutVerdict => match rollout {
                 Some(r) if r.fits => text::INFERENCE_FITS.get(lang).to_string(),
                 _ => text::INFERENCE_OVER.fill(lang, &[("capacity", &memory.capacity)]),
@@ -105,11 +151,12 @@ impl Value {
     }
 }
 
-/// Where an answer reads a figure: the demonstration plan, or the one plan it compares with.
+/// Where an answer reads a figure: the demonstration plan, or the `i`-th plan it compares
+/// with.
 #[derive(Clone, Copy, Debug)]
-enum Quote {
+pub(super) enum Quote {
     Demo(Value),
-    Compared(Value),
+    Compared(usize, Value),
 }
 
 /// One question: what students ask, its demonstration (a grid and a plan on it), the figure
@@ -124,14 +171,17 @@ pub struct Question {
     pub grid: GridId,
     /// The figure on screen the answer cites.
     pub cites: Figure,
+    /// The control the student moves to check the answer (focused once the plan is set
+    /// up); `None` where the answer is read, not moved.
+    pub control: Option<Control>,
     /// The demonstration plan, from the grid's start ([`GridId::start`]).
-    demo: fn(PlanConfig) -> PlanConfig,
-    /// The plan the answer compares with, from the demonstration plan.
-    compared: Option<fn(PlanConfig) -> PlanConfig>,
+    pub(super) demo: fn(PlanConfig) -> PlanConfig,
+    /// The plans the answer compares with, each from the demonstration plan.
+    pub(super) compared: &'static [fn(PlanConfig) -> PlanConfig],
     /// The answer's sentence.
-    answer: Text,
+    pub(super) answer: Text,
     /// Each name of the sentence and the figure it quotes.
-    quotes: &'static [(&'static str, Quote)],
+    pub(super) quotes: &'static [(&'static str, Quote)],
 }
 
 impl Question {
@@ -143,21 +193,27 @@ impl Question {
     /// The answer in `lang`, from the demonstration's plan and live report; a figure of a
     /// compared plan the core refuses is "—".
     pub fn answer(&self, lang: Lang, plan: &Plan, report: &Report) -> String {
-        let compared = self.compared.and_then(|change| {
-            let plan = Plan::new(&change(plan.config().clone())).ok()?;
-            let report = plan.report();
-            Some((plan, report))
-        });
+        let compared: Vec<Option<(Plan, Report)>> = self
+            .compared
+            .iter()
+            .map(|change| {
+                let plan = Plan::new(&change(plan.config().clone())).ok()?;
+                let report = plan.report();
+                Some((plan, report))
+            })
+            .collect();
         let values: Vec<(&str, String)> = self
             .quotes
             .iter()
             .map(|&(name, quote)| {
                 let value = match quote {
                     Quote::Demo(value) => value.read(lang, plan, report),
-                    Quote::Compared(value) => compared.as_ref().map_or_else(
-                        || "—".to_string(),
-                        |(plan, report)| value.read(lang, plan, report),
-                    ),
+                    Quote::Compared(i, value) => {
+                        compared.get(i).and_then(Option::as_ref).map_or_else(
+                            || "—".to_string(),
+                            |(plan, report)| value.read(lang, plan, report),
+                        )
+                    }
                 };
                 (name, value)
             })
@@ -177,316 +233,3 @@ pub const BEYOND: [Text; 1] = [
         en: "Fragmentation, communication buffers and framework overhead: not counted here, so real use runs somewhat higher.",
     },
 ];
-
-/// Every question, in the order seed 003 asks them.
-pub fn questions() -> [Question; 12] {
-    QUESTIONS
-}
-
-/// The questions' table. The 8-card demonstrations start from ZeRO-0 (the lesson's 8-card
-/// start is ZeRO-3).
-const QUESTIONS: [Question; 12] = {
-    use Quote::{Compared, Demo};
-    use Value::*;
-    [
-        Question {
-            id: "dp-memory",
-            ask: text::DP_ASK,
-            grid: GridId::Eight,
-            cites: Figure::ModelStates,
-            demo: |start| PlanConfig { zero: 0, ..start },
-            compared: Some(|demo| PlanConfig { zero: 3, ..demo }),
-            answer: text::DP_ANSWER,
-            quotes: &[("states", Demo(States)), ("zero3", Compared(States))],
-        },
-        Question {
-            id: "tp-weights",
-            ask: text::TP_ASK,
-            grid: GridId::Eight,
-            cites: Figure::ModelStates,
-            demo: |start| PlanConfig {
-                zero: 0,
-                tp: 8,
-                recompute: Recompute::Selective,
-                ..start
-            },
-            compared: Some(|demo| PlanConfig {
-                tp: 1,
-                gpus: 1,
-                ..demo
-            }),
-            answer: text::TP_ANSWER,
-            quotes: &[
-                ("one", Compared(States)),
-                ("states", Demo(States)),
-                ("tp", Demo(Traffic(Dim::Tp))),
-            ],
-        },
-        Question {
-            id: "pp-splits",
-            ask: text::PP_ASK,
-            grid: GridId::Eight,
-            cites: Figure::ModelStates,
-            demo: |start| PlanConfig {
-                zero: 0,
-                pp: 8,
-                ..start
-            },
-            compared: Some(|demo| PlanConfig {
-                tp: 8,
-                pp: 1,
-                ..demo
-            }),
-            answer: text::PP_ANSWER,
-            quotes: &[
-                ("states", Demo(States)),
-                ("pp", Demo(Traffic(Dim::Pp))),
-                ("tp", Compared(Traffic(Dim::Tp))),
-            ],
-        },
-        Question {
-            id: "1f1b-gpipe",
-            ask: text::SCHEDULE_ASK,
-            grid: GridId::Eight,
-            cites: Figure::Activations,
-            demo: |start| PlanConfig {
-                zero: 0,
-                tp: 2,
-                pp: 4,
-                micro_batches: 16,
-                ..start
-            },
-            compared: Some(|demo| PlanConfig {
-                schedule: Schedule::Gpipe,
-                ..demo
-            }),
-            answer: text::SCHEDULE_ANSWER,
-            quotes: &[
-                ("in_flight", Demo(InFlight)),
-                ("activations", Demo(Activations)),
-                ("m", Demo(MicroBatches)),
-                ("gpipe", Compared(Activations)),
-                ("bubble", Demo(Bubble)),
-            ],
-        },
-        Question {
-            id: "sequence-parallel",
-            ask: text::SP_ASK,
-            grid: GridId::Eight,
-            cites: Figure::Activations,
-            demo: |start| PlanConfig {
-                zero: 0,
-                tp: 8,
-                recompute: Recompute::Selective,
-                ..start
-            },
-            compared: Some(|demo| PlanConfig { tp: 1, ..demo }),
-            answer: text::SP_ANSWER,
-            quotes: &[
-                ("activations", Demo(Activations)),
-                ("one", Compared(Activations)),
-            ],
-        },
-        Question {
-            id: "pp-stages",
-            ask: text::STAGES_ASK,
-            grid: GridId::SixtyFour,
-            cites: Figure::Total,
-            demo: |start| PlanConfig {
-                accounting: Accounting::Stages,
-                ..start
-            },
-            compared: None,
-            answer: text::STAGES_ANSWER,
-            quotes: &[
-                ("stage", Demo(BusiestStage)),
-                ("total", Demo(Total)),
-                ("least", Demo(LeastStage)),
-                ("ratio", Demo(StageRatio)),
-            ],
-        },
-        Question {
-            id: "still-tight",
-            ask: text::TIGHT_ASK,
-            grid: GridId::SixtyFour,
-            cites: Figure::Activations,
-            demo: |start| PlanConfig {
-                pp: 2,
-                seq_len: 32_768,
-                recompute: Recompute::Selective,
-                ..start
-            },
-            compared: None,
-            answer: text::TIGHT_ANSWER,
-            quotes: &[
-                ("states", Demo(States)),
-                ("activations", Demo(Activations)),
-                ("total", Demo(Total)),
-            ],
-        },
-        Question {
-            id: "micro-batches",
-            ask: text::MICRO_ASK,
-            grid: GridId::SixtyFour,
-            cites: Figure::Activations,
-            demo: |start| PlanConfig {
-                micro_batches: 32,
-                ..start
-            },
-            compared: Some(|demo| PlanConfig {
-                micro_batch_size: 2,
-                ..demo
-            }),
-            answer: text::MICRO_ANSWER,
-            quotes: &[
-                ("activations", Demo(Activations)),
-                ("bubble", Demo(Bubble)),
-                ("b2", Compared(Activations)),
-            ],
-        },
-        Question {
-            id: "zero3-tp",
-            ask: text::ZERO3_ASK,
-            grid: GridId::SixtyFour,
-            cites: Figure::Activations,
-            demo: |start| PlanConfig {
-                pp: 1,
-                zero: 3,
-                ..start
-            },
-            compared: Some(|demo| PlanConfig { tp: 1, ..demo }),
-            answer: text::ZERO3_ANSWER,
-            quotes: &[
-                ("activations", Demo(Activations)),
-                ("zero3_activations", Compared(Activations)),
-                ("zero3_dp", Compared(Traffic(Dim::Dp))),
-            ],
-        },
-        Question {
-            id: "bubble-memory",
-            ask: text::BUBBLE_ASK,
-            grid: GridId::Eight,
-            cites: Figure::BubbleRatio,
-            demo: |start| PlanConfig {
-                zero: 0,
-                pp: 8,
-                ..start
-            },
-            compared: Some(|demo| PlanConfig {
-                micro_batches: 32,
-                ..demo
-            }),
-            answer: text::BUBBLE_ANSWER,
-            quotes: &[
-                ("bubble", Demo(Bubble)),
-                ("activations", Demo(Activations)),
-                ("bubble32", Compared(Bubble)),
-                ("activations32", Compared(Activations)),
-            ],
-        },
-        Question {
-            id: "choose-degrees",
-            ask: text::CHOOSE_ASK,
-            grid: GridId::SixtyFour,
-            cites: Figure::Total,
-            demo: |start| PlanConfig {
-                pp: 2,
-                zero: 1,
-                ..start
-            },
-            compared: None,
-            answer: text::CHOOSE_ANSWER,
-            quotes: &[
-                ("tp", Demo(Tp)),
-                ("pp", Demo(Pp)),
-                ("dp", Demo(Dp)),
-                ("zero", Demo(Zero)),
-                ("total", Demo(Total)),
-                ("step", Demo(Step)),
-            ],
-        },
-        Question {
-            id: "inference-memory",
-            ask: text::INFERENCE_ASK,
-            grid: GridId::Eight,
-            cites: Figure::RolloutKv,
-            // The lesson's start with seed 000's default engines: one engine of all 8 cards,
-            // 8 prompts × 8 samples of up to 133,120 tokens.
-            demo: |start| PlanConfig {
-                rollout: Some(Rollout::default()),
-                ..start
-            },
-            compared: None,
-            answer: text::INFERENCE_ANSWER,
-            quotes: &[
-                ("states", Demo(States)),
-                ("zero", Demo(Zero)),
-                ("dp", Demo(Dp)),
-                ("activations", Demo(Activations)),
-                ("train", Demo(Total)),
-                ("gpus", Demo(Gpus)),
-                ("engine", Demo(EngineGpus)),
-                ("weights", Demo(RolloutWeights)),
-                ("seqs", Demo(Sequences)),
-                ("tokens", Demo(TokensPerSequence)),
-                ("kv", Demo(KvCache)),
-                ("total", Demo(RolloutTotal)),
-                ("verdict", Demo(RolloutVerdict)),
-            ],
-        },
-    ]
-};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_question_is_answered_from_its_plan_in_both_languages() {
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for q in questions() {
-                let plan = Plan::new(&q.plan()).unwrap();
-                assert_eq!(plan.gpus(), q.grid.gpus(), "{}", q.id);
-                let report = plan.report();
-                for lang in [Lang::Zh, Lang::En] {
-                    q.ask.get(lang);
-                    let answer = q.answer(lang, &plan, &report);
-                    assert!(!answer.contains('—'), "{}: {answer}", q.id);
-                    // The inference answer's other verdict: a rollout card that fits.
-                    if let Some(rollout) = report.rollout {
-                        let fits = Report {
-                            rollout: Some(parallel_core::RolloutReport {
-                                fits: true,
-                                ..rollout
-                            }),
-                            ..report.clone()
-                        };
-                        q.answer(lang, &plan, &fits);
-                    }
-                }
-            }
-        });
-        let q = questions()[0];
-        let plan = Plan::new(&q.plan()).unwrap();
-        let answer = q.answer(Lang::En, &plan, &plan.report());
-        assert!(
-            answer.contains("444.5 GB") && answer.contains("55.6 GB"),
-            "{answer}"
-        );
-        // Seed 003's inference question: the anchor's weights and KV cache on the same cards
-        // (1 engine of 8, 64 sequences of 133,120 tokens) beside its training states.
-        let q = questions()[11];
-        let plan = Plan::new(&q.plan()).unwrap();
-        let answer = q.answer(Lang::En, &plan, &plan.report());
-        assert!(
-            answer.contains("55.6 GB")
-                && answer.contains("6.9 GB a card")
-                && answer.contains("64 sequences of 133,120 tokens takes 139.6 GB")
-                && answer.contains("over a card's 80.0 GB"),
-            "{answer}"
-        );
-        for t in BEYOND {
-            assert!(!t.zh.is_empty() && !t.en.is_empty());
-        }
-    }
-}

@@ -92,6 +92,68 @@ pub(super) const CHOOSE_ANSWER: Text = Text {
     en: "First make it fit, then make it fast: TP inside a node (≤ 8), PP across nodes, DP takes the remaining cards, ZeRO and recomputation make up memory. This plan, TP {tp} × PP {pp} × DP {dp} with ZeRO-{zero}, holds {total} and takes an estimated {step} a step; the search below ranks every plan.",
 };
 
+/// The student's prediction, said again beside the answer.
+pub(super) const YOUR_PREDICTION: Text = Text {
+    zh: "你的预测：{guess}。对照下面网格上读出的答案。",
+    en: "Your prediction: {guess}. Check it against the answer read from the grid below.",
+};
+pub(super) const TP4_ASK: Text = Text {
+    zh: "用 TP=4 训练一个 7B 模型，每张卡的权重显存大约变为多少？",
+    en: "Training a 7B model at TP = 4: about how much weight memory is left on each card?",
+};
+pub(super) const TP4_ANSWER: Text = Text {
+    zh: "问题里的算法：7B 参数 × 2 字节（FP16）= 14 GB，TP 4 每卡 14 ÷ 4 = 3.5 GB。网格上换成实验室里最接近的 Llama 3 8B（{params} 参数）：BF16 权重单卡 {whole}，TP 4 时每卡 {weights}。梯度和 Adam 状态跟着切成 4 份：每卡模型状态从单卡的 {whole_states} 降到 {states}。",
+    en: "The question's arithmetic: 7B parameters × 2 bytes (FP16) = 14 GB, and at TP 4 each card holds 14 ÷ 4 = 3.5 GB. On the grid, with the lab's nearest model, Llama 3 8B ({params} parameters): BF16 weights of {whole} on one card, {weights} a card at TP 4. Gradients and Adam states are cut into the same 4 pieces: model states go from {whole_states} on one card to {states}.",
+};
+pub(super) const TP_TRAFFIC_ASK: Text = Text {
+    zh: "为什么 TP 的通信量较大，但对显存的节省是立竿见影的？",
+    en: "Why is TP's traffic large while its memory saving is immediate?",
+};
+pub(super) const TP_TRAFFIC_ANSWER: Text = Text {
+    zh: "TP 切的是每一层自己的矩阵，切完每卡只剩 1/4：TP 4 时每卡模型状态 {states}。代价是每层的前向、反向都要对激活做 all-reduce：每卡每步 {tp}，走 {tp_link} 也要 {tp_time}。同一个模型用 PP 4 也能降到 {pp_states}，只在切点传 {pp}，但多了 {bubble} 的气泡；只用 DP 8（ZeRO-0）一点不省，每卡仍是 {dp_states}，每步同步梯度 {dp}。",
+    en: "TP cuts every layer's own matrices, so each card keeps a quarter at once: at TP 4 a card's model states are {states}. The price is an all-reduce of activations in every layer's forward and backward pass: {tp} per card per step, {tp_time} even on {tp_link}. The same model at PP 4 also comes down to {pp_states} and sends only {pp} at the cuts, but adds a bubble of {bubble}; DP 8 alone (ZeRO-0) saves nothing, {dp_states} a card, and syncs {dp} of gradients a step.",
+};
+pub(super) const BALANCE_ASK: Text = Text {
+    zh: "3D 并行中，如何平衡显存节省和通信开销？",
+    en: "In 3D parallelism, how do you balance memory saved against communication?",
+};
+pub(super) const BALANCE_ANSWER: Text = Text {
+    zh: "一次只动一维，看每卡显存和一步时间：从 TP 4 × PP 2 × DP 8（ZeRO-1）出发，每卡 {total}，一步 {step}。TP 加到 8（PP 1）：{tp8_total}，一步 {tp8_step}，TP 每卡每步要传 {tp8_tp}。改成 TP 2 × PP 4：{pp4_total}，一步 {pp4_step}，气泡 {pp4_bubble}。DP 上开 ZeRO-3：{z3_total}，一步 {z3_step}，DP 每步传 {z3_dp}。先用换来时间最少的那一维把模型放下，放下之后把剩下的卡留给 DP。",
+    en: "Move one dimension at a time and watch a card's memory and the step time. From TP 4 × PP 2 × DP 8 (ZeRO-1): {total} a card, a step in {step}. TP up to 8 (PP 1): {tp8_total}, a step in {tp8_step}, and TP sends {tp8_tp} per card per step. TP 2 × PP 4 instead: {pp4_total}, a step in {pp4_step}, a bubble of {pp4_bubble}. ZeRO-3 on DP: {z3_total}, a step in {z3_step}, DP sending {z3_dp} a step. Fit the model with whichever dimension costs the least time, then give the remaining cards to DP.",
+};
+pub(super) const EP_ASK: Text = Text {
+    zh: "专家并行（EP）如何减少 MoE 训练时的显存？",
+    en: "How does expert parallelism reduce memory in MoE training?",
+};
+pub(super) const EP_ANSWER: Text = Text {
+    zh: "EP 把专家分到不同的卡上：Mixtral 8x7B 每层 {all} 个专家，EP 8 时每卡只放 {experts} 个，每卡模型状态从不用 EP 时的 {states1} 降到 {states}。代价是 all-to-all：每个 token 要送到它的专家所在的卡再送回来，每卡每步 {ep}，走 {ep_link}。再加 PP 2，EP 组就跨了两台机：每卡每步 {pp_ep}，走 {pp_link}，要 {pp_time}。",
+    en: "EP puts the experts on different cards: Mixtral 8x7B has {all} experts a layer, and at EP 8 each card keeps {experts}, so a card's model states fall from {states1} without EP to {states}. The price is the all-to-all: every token goes to the card of its experts and back, {ep} per card per step, on {ep_link}. Add PP 2 and the EP group spans two nodes: {pp_ep} per card per step on {pp_link}, taking {pp_time}.",
+};
+pub(super) const IMBALANCE_ASK: Text = Text {
+    zh: "在分布式训练中，除了模型本身，还有什么因素会影响单卡显存均衡？",
+    en:
+        "In distributed training, what besides the model itself unbalances the memory of the cards?",
+};
+pub(super) const IMBALANCE_ANSWER: Text = Text {
+    zh: "网格上算得出的两种，都落在具体的卡上。一是流水线的首尾段：embedding 和输出层只在第一段和最后一段（见「使用 PP 时各卡显存是否均匀」那一题）。二是专家路由不均：按实测最差的负载（最热专家 {skew} 倍于平均，Wang 等 2024），放最热专家的卡每个 micro-batch 收 {hot} 个 token，均匀时是 {even}，比别的卡多存 {excess} 激活，整步还要等它 {wait}。序列长短不一时激活随 s 变，见 micro-batch 那一题；CUDA context、通信缓冲区和碎片本页不计（见下）。",
+    en: "Two that the grid counts, each on the cards it lands on. First, the pipeline's ends: the embedding and the output layer sit on the first and the last stage only (see the question on whether PP spreads memory evenly). Second, uneven expert routing: at the worst measured load (the hottest expert at {skew} times the mean, Wang et al. 2024), the cards holding the hottest expert receive {hot} tokens a micro-batch against {even} when even, hold {excess} of activations more than the others, and the step waits {wait} for them. Sequences of uneven length change the activations with s (see the micro-batch question); the CUDA context, communication buffers and fragmentation are not counted here (below).",
+};
+pub(super) const DP_ZERO_ASK: Text = Text {
+    zh: "为什么数据并行 + ZeRO 的组合在显存和通信之间找到了一个平衡点？",
+    en: "Why does data parallelism with ZeRO strike a balance between memory and communication?",
+};
+pub(super) const DP_ZERO_ANSWER: Text = Text {
+    zh: "在 TP 8 × DP 8 上逐级打开 ZeRO，每卡模型状态：ZeRO-0 {s0}，ZeRO-1 {s1}，ZeRO-2 {s2}，ZeRO-3 {s3}。DP 的通信到 ZeRO-2 都不变：ZeRO-0 是 {d0}，ZeRO-2 也是 {d2}（梯度 reduce-scatter 加参数 all-gather，正好是一次 all-reduce 的量）；ZeRO-3 前向、反向都要再收集参数，变成 {d3}，一步从 {step0} 到 {step3}（ZeRO 论文：1.5 倍通信）。所以 ZeRO-1/2 省显存不加通信，ZeRO-3 用多一半的通信再换一截。",
+    en: "Turn ZeRO up stage by stage on TP 8 × DP 8, and a card's model states go: ZeRO-0 {s0}, ZeRO-1 {s1}, ZeRO-2 {s2}, ZeRO-3 {s3}. DP's traffic does not move up to ZeRO-2: {d0} at ZeRO-0 and {d2} at ZeRO-2 (a reduce-scatter of gradients and an all-gather of parameters are one all-reduce's bytes); ZeRO-3 gathers the parameters again in the forward and backward passes, {d3}, and a step goes from {step0} to {step3} (the ZeRO paper: 1.5 times the traffic). ZeRO-1 and 2 save memory at no extra traffic; ZeRO-3 buys more with half as much traffic again.",
+};
+pub(super) const LARGEST_ASK: Text = Text {
+    zh: "在超大模型训练中，为什么通常采用 DP + TP + PP + ZeRO 的组合？",
+    en: "Why do the largest models train with DP + TP + PP + ZeRO together?",
+};
+pub(super) const LARGEST_ANSWER: Text = Text {
+    zh: "在 64 张卡上给 Llama 3 405B 一维一维地加：只用 DP（ZeRO-0），每卡要存 {dp_states} 的模型状态。加 ZeRO-3 切到 {z3_states}，但 DP 每步要传 {z3_dp}，一步 {z3_step}，激活还有 {z3_activations}。加机内 TP 8：激活降到 {tp_activations}，DP 流量降到 {tp_dp}，一步 {tp_step}。最后用 PP 8 跨机（网格上的方案）：切点每步只传 {pp}，走 {pp_link}，一步 {step}，但气泡 {bubble}，每卡仍要 {total}：64 张卡放不下 405B。每一维只解决一部分：ZeRO 切状态，TP 切层内（留在 NVLink），PP 切层间（跨机流量最小），DP 扩吞吐。Llama 3 的实际方案是 {run}，实验室算每卡模型状态 {run_states}。",
+    en: "Add the dimensions one at a time for Llama 3 405B on 64 cards. DP alone (ZeRO-0): each card would hold {dp_states} of model states. ZeRO-3 shards them to {z3_states}, but DP then sends {z3_dp} a step, a step takes {z3_step}, and the activations are {z3_activations}. TP 8 inside each node: activations fall to {tp_activations}, DP's traffic to {tp_dp}, a step to {tp_step}. Last, PP 8 across the nodes (the plan on the grid): only {pp} a step at the cuts, on {pp_link}, a step in {step}, but a bubble of {bubble}, and a card still needs {total}: 64 cards cannot hold 405B. Each dimension solves one part: ZeRO shards the states, TP splits inside a layer (kept on NVLink), PP splits between layers (the least traffic across nodes), DP scales throughput. Llama 3's own run is {run}; the lab counts {run_states} of model states a card.",
+};
 pub(super) const INFERENCE_ASK: Text = Text {
     zh: "并行策略对推理时显存的优化与训练时有何不同？",
     en: "How does parallelism save memory at inference, compared with training?",
@@ -111,6 +173,21 @@ pub(super) const INFERENCE_OVER: Text = Text {
 
 #[cfg(test)]
 pub(super) const ALL: &[&Text] = &[
+    &YOUR_PREDICTION,
+    &TP4_ASK,
+    &TP4_ANSWER,
+    &TP_TRAFFIC_ASK,
+    &TP_TRAFFIC_ANSWER,
+    &BALANCE_ASK,
+    &BALANCE_ANSWER,
+    &EP_ASK,
+    &EP_ANSWER,
+    &IMBALANCE_ASK,
+    &IMBALANCE_ANSWER,
+    &DP_ZERO_ASK,
+    &DP_ZERO_ANSWER,
+    &LARGEST_ASK,
+    &LARGEST_ANSWER,
     &DP_ASK,
     &DP_ANSWER,
     &TP_ASK,
