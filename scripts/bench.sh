@@ -13,6 +13,12 @@
 # built into target/bench-dist; then tests/bench-compare.mjs measures both, interleaved.
 #
 #   scripts/bench.sh --before REV [bench-compare.mjs options: --n 100 --loads 7 --json FILE --strict]
+#
+# With `--load` first, the load benchmark instead (tests/bench-load.mjs, issue 53): each page
+# served gzipped, loaded cold at Slow 4G and Fast 4G, first text, grid drawn and interactive,
+# median of 5; of the working tree, or with `--before REV` of REV and the working tree.
+#
+#   scripts/bench.sh --load [--before REV] [bench-load.mjs options: --runs 5 --json FILE]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,6 +27,11 @@ OUT="$ROOT/target/bench-dist"
 
 BUILD=1
 BEFORE=""
+LOAD=0
+if [ "${1:-}" = "--load" ]; then
+    LOAD=1
+    shift
+fi
 if [ "${1:-}" = "--no-build" ]; then
     BUILD=0
     shift
@@ -45,11 +56,17 @@ if [ -n "$BEFORE" ]; then
     git worktree remove --force "$SRC"
     echo "bench.sh: the working tree, built into target/bench-dist"
     release_env trunk build --release --dist "$OUT"
+    if [ "$LOAD" = 1 ]; then
+        exec node "$ROOT/tests/bench-load.mjs" --before "$ROOT/target/bench-before" --after "$OUT" "$@"
+    fi
     exec node "$ROOT/tests/bench-compare.mjs" --before "$ROOT/target/bench-before" --after "$OUT" "$@"
 fi
 
 if [ "$BUILD" = 1 ]; then
     echo "bench.sh: trunk build --release --dist target/bench-dist"
     release_env trunk build --release --dist "$OUT"
+fi
+if [ "$LOAD" = 1 ]; then
+    DIST="${DIST:-$OUT}" exec node "$ROOT/tests/bench-load.mjs" "$@"
 fi
 DIST="${DIST:-$OUT}" node "$ROOT/tests/bench.mjs" "$@"

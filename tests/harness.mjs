@@ -6,6 +6,7 @@
 // Not a test file itself: `node --test` only picks up `*.test.mjs`.
 
 import http from 'node:http';
+import { gzipSync, constants as zlibConstants } from 'node:zlib';
 import { after, before } from 'node:test';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -56,10 +57,17 @@ const CONTENT_TYPES = {
  * `headers` are added to every response. `prefix` (e.g. "/course/parallel-lab/") puts the
  * folder under that path and answers 404 everywhere else. `files` maps extra absolute paths
  * to `{ type, body }` (e.g. a course page that embeds the lab); `root` may be null to serve
- * only those. Every request's path is appended to `server.requests`.
+ * only those. Every request's path is appended to `server.requests`. With `gzip`, the files of
+ * `root` go out gzip -9 encoded to a client that accepts it, as a static host serves them
+ * (the load benchmark's network emulation counts the bytes that travel).
  */
-export function serveStatic(root, headers = {}, { prefix = '/', files = {} } = {}) {
+export function serveStatic(root, headers = {}, { prefix = '/', files = {}, gzip = false } = {}) {
   const requests = [];
+  const packed = new Map();
+  const encode = (file, body) => {
+    if (!packed.has(file)) packed.set(file, gzipSync(body, { level: zlibConstants.Z_BEST_COMPRESSION }));
+    return packed.get(file);
+  };
   const server = http.createServer(async (req, res) => {
     const { pathname } = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push(pathname);
@@ -81,6 +89,10 @@ export function serveStatic(root, headers = {}, { prefix = '/', files = {} } = {
       if ((await stat(file)).isDirectory()) file = path.join(file, 'index.html');
       const body = await readFile(file);
       const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        res.writeHead(200, { ...headers, 'content-type': type, 'cache-control': 'no-store', 'content-encoding': 'gzip', vary: 'accept-encoding' }).end(encode(file, body));
+        return;
+      }
       res.writeHead(200, { ...headers, 'content-type': type, 'cache-control': 'no-store' }).end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -110,16 +122,16 @@ export function stopServer(server) {
  * isolated (COOP + COEP), which gives `performance.now()` a finer resolution (the benchmark
  * wants it). `prefix` serves dist/ under that path only (sub-path hosting); `baseUrl` then
  * ends with it. `files` adds files by absolute path (see `serveStatic`). `dist` serves another
- * build than DIST (the benchmark's side-by-side comparison).
+ * build than DIST (the benchmark's side-by-side comparison). `gzip` serves the files gzipped.
  */
-export async function startLab({ isolated = false, prefix = '/', files = {}, dist = DIST } = {}) {
+export async function startLab({ isolated = false, prefix = '/', files = {}, dist = DIST, gzip = false } = {}) {
   await stat(path.join(dist, 'index.html')).catch(() => {
     throw new Error(`no ${dist}/index.html: run \`trunk build --release\` first`);
   });
   const headers = isolated
     ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
     : {};
-  const server = await serveStatic(dist, headers, { prefix, files });
+  const server = await serveStatic(dist, headers, { prefix, files, gzip });
   const baseUrl = `${origin(server)}${prefix}`;
   let browser;
   try {
