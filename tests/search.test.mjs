@@ -61,17 +61,27 @@ async function checkAgainstCli(panel, base, why) {
     assert.ok(row.cells.includes(gb(plan.report.memory.total)), `${why}: row ${i + 1} memory cell`);
     assert.equal(row.cells[0], String(i + 1));
   }
-  // Plans under 80% of the card first (Fujii et al. 2024), then by step; at equal time (within
-  // 2%) the first may be a plan without CP ahead of a quicker one with it.
-  const [first, second] = want.plans;
-  const withoutCpFirst = second && first.config.cp === 1 && second.config.cp > 1
-    && first.report.estimate.step_s > second.report.estimate.step_s;
-  if (withoutCpFirst) {
-    assert.ok(first.report.estimate.step_s <= 1.02 * second.report.estimate.step_s, `${why}: the plan without CP leads within 2%`);
-  }
-  const keys = want.plans.slice(withoutCpFirst ? 1 : 0).map((p) => [p.report.memory.tight ? 1 : 0, p.report.estimate.step_s]);
-  const ordered = [...keys].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  assert.deepEqual(keys, ordered, `${why}: tight plans last, then sorted by step`);
+  // Plans under 80% of the card first (Fujii et al. 2024); on the first plan's side, the plans
+  // within 2% of its quickest (the CLI's `quickest`, else the first) are a tie and come first,
+  // no CP first, then fewer of TP/CP/PP/EP above 1, then smaller PP, then by step; the rest by step.
+  const tight = want.plans.map((p) => p.report.memory.tight);
+  assert.deepEqual(tight, [...tight].sort((a, b) => a - b), `${why}: tight plans last`);
+  const side = want.plans.filter((p) => p.report.memory.tight === tight[0]);
+  const quickest = (want.quickest ?? want.plans[0])?.report.estimate.step_s;
+  const inBand = (p) => p.report.estimate.step_s <= quickest * 1.02;
+  const band = side.filter(inBand);
+  assert.ok(side.slice(0, band.length).every(inBand), `${why}: the tie comes first`);
+  const practice = (c) => [c.cp > 1 ? 1 : 0, [c.tp, c.cp, c.pp, c.ep].filter((d) => d > 1).length, c.pp];
+  const key = (p) => [...practice(p.config), p.report.estimate.step_s];
+  const before = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i]; return true; };
+  for (let i = 1; i < band.length; i++) assert.ok(before(key(band[i - 1]), key(band[i])), `${why}: the tie in a practitioner's order`);
+  const steps = side.slice(band.length).map((p) => p.report.estimate.step_s);
+  assert.deepEqual(steps, [...steps].sort((a, b) => a - b), `${why}: after the tie, by step`);
+  // Why the first plan ranks first: one sentence a reason, the CLI's reasons in its order.
+  const reasons = await panel.getByTestId('search-why').locator('li').evaluateAll((lis) =>
+    lis.map((li) => ({ id: li.dataset.reason, text: li.textContent.trim() })));
+  assert.deepEqual(reasons.map((r) => r.id), (want.why_first ?? []).map((w) => w.reason.id), `${why}: the reasons`);
+  assert.ok(reasons.every((r) => r.text.length > 0 && !/[{}]/.test(r.text)), `${why}: every reason filled`);
   if (want.fitting > 0) {
     const margin = want.comfortable === 0 ? /80%/ : new RegExp(thousands(want.comfortable));
     assert.match(status, margin, `${why}: the status says how many plans stay under 80%`);

@@ -28,6 +28,10 @@ fn with_constants(text: &str) -> String {
     use parallel_core::numbers::{fraction, megabytes, millions, rule_percent};
     [
         ("@SAFE@", rule_percent(parallel_core::margin::SAFE_SHARE)),
+        (
+            "@TIE@",
+            rule_percent(parallel_core::search::EQUAL_TIME_SHARE),
+        ),
         ("@RECOMPUTE@", fraction(FULL_RECOMPUTE_FACTOR)),
         ("@TP_BYTES@", fraction(TP_FULL_RECOMPUTE_BYTES)),
         ("@CP_BYTES@", fraction(CP_BACKWARD_BYTES)),
@@ -101,10 +105,15 @@ USAGE
                                     e (MoE), b in 1/2/4/8 with m = global_batch/(d*b) whole,
                                     ZeRO 0-3, recompute, gpipe/1f1b/interleaved (v 2, 4); print
                                     {"considered", "valid", "fitting", "comfortable", "plans":
-                                    [{"config", "report"}...]}: the K (default 20) best fitting
-                                    plans, those under @SAFE@ of the card first (comfortable:
-                                    how many; Fujii et al. 2024), then by estimated step_s
-                                    (ties: less memory)
+                                    [{"config", "report"}...], "why_first": [{"against",
+                                    "rank", "reason": {"id", ...}}...]}: the K (default 20)
+                                    best fitting plans, those under @SAFE@ of the card first
+                                    (comfortable: how many; Fujii et al. 2024), then by
+                                    estimated step_s; steps within @TIE@ of the quickest are a
+                                    tie, ranked no CP first, then fewer of TP/CP/PP/EP above 1,
+                                    then smaller PP ("quickest": the quickest plan when a tie
+                                    put another first; "without_cp": the best CP-1 plan when
+                                    the first splits the sequence)
   parallel-lab check --emit [--card N] [--url LINK [--grid 8|64]]
                                     print card N's workload (SPEC §19; default the link's
                                     selected card, else 0): its stage's layers at its own

@@ -21,6 +21,7 @@ fn search_prints_ranked_plans_that_eval_agrees_with() {
             "fitting",
             "plans",
             "valid",
+            "why_first",
             "without_cp"
         ]
     );
@@ -91,6 +92,84 @@ fn search_prints_ranked_plans_that_eval_agrees_with() {
         let share = m["total"].as_f64().unwrap() / m["capacity"].as_f64().unwrap();
         assert_eq!(m["tight"].as_bool(), Some(share > 0.8), "{share}");
     }
+}
+
+/// The degrees and step of a plan of the JSON.
+fn layout(plan: &serde_json::Value) -> (u64, u64, u64, f64) {
+    let c = &plan["config"];
+    let degree = |k: &str| c[k].as_u64().unwrap();
+    (
+        degree("tp"),
+        degree("cp"),
+        degree("pp"),
+        plan["report"]["estimate"]["step_s"].as_f64().unwrap(),
+    )
+}
+
+#[test]
+fn a_tie_goes_to_the_practitioner_s_plan_and_says_why() {
+    // Llama 3 405B on 8,192 H100s at 8K tokens, 2,048 sequences a step (Llama 3's 16M tokens):
+    // TP 4 × CP 4 × PP 32 is the quickest, TP 8 × CP 2 × PP 16 0.2% slower; both split the
+    // sequence and have as many dimensions, so the tie goes to fewer pipeline stages.
+    let r = json_of(
+        &["search", "--top", "5"],
+        r#"{"model":"llama3-405b","hardware":"h100-sxm","gpus":8192,"seq_len":8192,"global_batch":2048}"#,
+    );
+    let (first, second) = (layout(&r["plans"][0]), layout(&r["plans"][1]));
+    assert_eq!((first.0, first.1, first.2), (8, 2, 16));
+    assert_eq!((second.0, second.1, second.2), (4, 4, 32));
+    assert!(second.3 < first.3 && first.3 <= 1.02 * second.3);
+    assert_eq!(layout(&r["quickest"]), second);
+    assert_eq!(
+        r["why_first"],
+        serde_json::json!([{
+            "against": "second",
+            "rank": 2,
+            "reason": {
+                "id": "tie_smaller_pp",
+                "gap_s": first.3 - second.3,
+                "share": (first.3 - second.3) / second.3,
+                "pp": 16,
+                "rival_pp": 32
+            }
+        }])
+    );
+    // The best plan without CP is far slower (not a tie): it comes beside the first.
+    let without = layout(&r["without_cp"]);
+    assert!(without.1 == 1 && without.3 > 1.02 * second.3);
+
+    // The planner's 64 H100s at 4,096 tokens, 256 sequences a step: TP 2 × PP 2 first; the
+    // quickest plan (#4) splits the sequence over CP 2 and is 0.2% quicker: a tie, to the plan
+    // without CP. The second is alike (CP 1, two dimensions, PP 2) and slower.
+    let r = json_of(
+        &["search", "--top", "5"],
+        r#"{"hardware":"h100-sxm","gpus":64,"global_batch":256}"#,
+    );
+    let first = layout(&r["plans"][0]);
+    let quickest = layout(&r["quickest"]);
+    assert_eq!((first.0, first.1, first.2), (2, 1, 2));
+    assert_eq!((quickest.0, quickest.1, quickest.2), (1, 2, 4));
+    assert_eq!(layout(&r["plans"][3]), quickest);
+    let why = r["why_first"].as_array().unwrap();
+    let ids: Vec<(&str, &str, u64)> = why
+        .iter()
+        .map(|w| {
+            (
+                w["against"].as_str().unwrap(),
+                w["reason"]["id"].as_str().unwrap(),
+                w["rank"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [("second", "tie_quicker", 2), ("quickest", "tie_no_cp", 4)]
+    );
+    let tie = &why[1]["reason"];
+    assert_eq!(tie["gap_s"].as_f64().unwrap(), first.3 - quickest.3);
+    assert_eq!(tie["rival_cp"], 2);
+    assert!(tie["share"].as_f64().unwrap() <= 0.02);
+    assert!(r.get("without_cp").is_none());
 }
 
 #[test]

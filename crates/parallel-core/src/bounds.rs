@@ -145,6 +145,7 @@ impl Bound {
 }
 
 /// The span of one figure over the known cards, widened by [`MARGIN`].
+#[inline]
 pub(crate) fn cards(figure: fn(&Card) -> f64, unit: &'static str) -> Bound {
     let values = Hardware::ALL.map(|h| figure(&h.card()));
     let min = values.iter().copied().fold(f64::INFINITY, f64::min);
@@ -181,6 +182,10 @@ fn widened([min, max]: [f64; 2], unit: &'static str, basis: Basis) -> Bound {
 }
 
 /// The bound of a real-valued config field; `None` for a field that is not one.
+///
+/// Inlined: [`crate::Plan::new`] asks it of every plan (the search, of every candidate), where
+/// the field is a constant and the card spans fold away.
+#[inline]
 pub fn bound(field: Field) -> Option<Bound> {
     Some(match field {
         Field::GpuMemoryGb => cards(|c| c.memory_gb, "GB"),

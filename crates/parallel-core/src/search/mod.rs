@@ -7,9 +7,13 @@
 //! and the schedules GPipe, 1F1B and interleaved with v ∈ {2, 4} (with one stage only 1F1B:
 //! the schedules are then the same plan, and interleaving needs p > 1). Each is checked by
 //! [`Plan::new`]'s rules; those that fit are ranked by `step_s`: under the safe share of the
-//! card first, at equal time (within [`EQUAL_TIME_SHARE`]) the best plan without CP ahead of
-//! one that splits the sequence, at the very same time fewer pipeline stages, then lower
-//! total memory.
+//! card first; on each side, the plans within [`EQUAL_TIME_SHARE`] of the side's quickest are a
+//! tie and go first in a practitioner's order ([`Practice`]: no CP, fewer parallel dimensions,
+//! smaller PP), the others by step; then lower total memory. [`SearchOutcome::why_first`] says
+//! why the first plan leads ([`Reason`]).
+//!
+//! The search keeps the best `top` plans of each [`Practice`] as it goes (by step): the first
+//! `top` of the whole order are among them, whatever the band turns out to hold.
 //!
 //! [`Search`] runs in slices ([`Search::advance`]) so that the page can spread it over
 //! several frames and drop it when its inputs change; [`search`] runs it at once.
@@ -23,9 +27,9 @@ use crate::plan::Plan;
 mod outcome;
 mod rank;
 
-pub use outcome::{ahead, Ahead, Found, SearchOutcome, Tally};
-pub use rank::{equally_quick, EQUAL_TIME_SHARE};
-use rank::{faster, keep, lighter, without_cp_first, Ranked};
+pub use outcome::{reason, Found, Lead, Reason, Rival, SearchOutcome, Tally};
+pub use rank::{equally_quick, Practice, EQUAL_TIME_SHARE};
+use rank::{faster, keep, lighter, ranking, Ranked};
 
 /// Micro-batch sizes b the search tries.
 pub const MICRO_BATCH_SIZES: [u32; 4] = [1, 2, 4, 8];
@@ -56,6 +60,8 @@ struct Layout {
     ep: u32,
     b: u32,
     m: u32,
+    /// Its practice's place in [`Search::practices`].
+    practice: usize,
 }
 
 /// A search in progress.
@@ -72,9 +78,11 @@ pub struct Search {
     fitting: u64,
     comfortable: u64,
     top: usize,
-    best: Vec<Ranked>,
-    /// The best fitting plan with CP 1.
-    best_without_cp: Vec<Ranked>,
+    /// The practices of the layouts, each once.
+    practices: Vec<Practice>,
+    /// The best `top` fitting plans of each practice (beside [`Search::practices`]), quickest
+    /// first.
+    best: Vec<Vec<Ranked>>,
     misses: Vec<Ranked>,
 }
 
@@ -111,6 +119,7 @@ impl Search {
         let n = base.gpus;
         let experts = model.moe.map(|m| m.experts);
         let mut layouts = Vec::new();
+        let mut practices: Vec<Practice> = Vec::new();
         for tp in divisors(n).filter(|t| *t <= base.gpus_per_node) {
             for pp in divisors(n / tp).filter(|p| *p <= model.layers) {
                 for cp in divisors(n / (tp * pp)) {
@@ -123,6 +132,14 @@ impl Search {
                         None => vec![1],
                     };
                     for ep in eps {
+                        let kind = Practice::of(tp, cp, pp, ep);
+                        let practice = match practices.iter().position(|p| *p == kind) {
+                            Some(at) => at,
+                            None => {
+                                practices.push(kind);
+                                practices.len() - 1
+                            }
+                        };
                         for b in MICRO_BATCH_SIZES {
                             let per_step = u64::from(dp) * u64::from(b);
                             if u64::from(global_batch) % per_step == 0 {
@@ -134,6 +151,7 @@ impl Search {
                                     ep,
                                     b,
                                     m,
+                                    practice,
                                 });
                             }
                         }
@@ -152,8 +170,8 @@ impl Search {
             fitting: 0,
             comfortable: 0,
             top,
-            best: Vec::new(),
-            best_without_cp: Vec::new(),
+            best: vec![Vec::new(); practices.len()],
+            practices,
             misses: Vec::new(),
         })
     }
@@ -217,26 +235,24 @@ impl Search {
             if fits {
                 self.fitting += 1;
                 self.comfortable += u64::from(!tight);
-                let step = plan.estimate().step_s.get();
+                let at = self.layouts[(index / VARIANTS as u64) as usize].practice;
                 let ranked = Ranked {
                     tight,
-                    step,
-                    pp: plan.degrees().pp,
+                    step: plan.estimate().step_s.get(),
+                    practice: self.practices[at],
                     total,
                     index,
                 };
-                keep(&mut self.best, self.top, ranked, faster);
-                if plan.degrees().cp == 1 {
-                    keep(&mut self.best_without_cp, 1, ranked, faster);
-                }
+                keep(&mut self.best[at], self.top, ranked, faster);
             } else {
+                let at = self.layouts[(index / VARIANTS as u64) as usize].practice;
                 keep(
                     &mut self.misses,
                     NEAR_MISSES,
                     Ranked {
                         tight,
                         step: 0.0,
-                        pp: plan.degrees().pp,
+                        practice: self.practices[at],
                         total,
                         index,
                     },
@@ -252,13 +268,22 @@ impl Search {
     /// ([`Search::outcome_of`]) without enumerating again.
     pub fn tally(&self) -> Tally {
         let indices = |ranked: &[Ranked]| ranked.iter().map(|r| r.index).collect();
+        let kept = self.best.iter().flatten().copied().collect();
+        let (best, quickest) = ranking(kept, self.top);
+        let without_cp = self
+            .best
+            .iter()
+            .filter_map(|plans| plans.first())
+            .filter(|r| !r.practice.splits_sequence)
+            .min_by(|a, b| faster(a, b));
         Tally {
             considered: self.considered,
             valid: self.valid,
             fitting: self.fitting,
             comfortable: self.comfortable,
-            best: indices(&self.best),
-            best_without_cp: indices(&self.best_without_cp),
+            best: indices(&best),
+            quickest: quickest.iter().map(|r| r.index).collect(),
+            best_without_cp: without_cp.iter().map(|r| r.index).collect(),
             misses: indices(&self.misses),
         }
     }
@@ -288,17 +313,22 @@ impl Search {
                 })
                 .collect()
         };
-        let mut plans = found(&tally.best);
+        let plans = found(&tally.best);
         let first_splits = plans.first().is_some_and(|f| f.config.cp > 1);
-        let without = first_splits
+        let without_cp = first_splits
             .then(|| found(&tally.best_without_cp).into_iter().next())
             .flatten();
-        let without_cp = without_cp_first(&mut plans, without, self.top);
+        let quickest = found(&tally.quickest)
+            .into_iter()
+            .next()
+            .filter(|q| plans.first().is_some_and(|f| f.config != q.config));
         SearchOutcome {
             considered: tally.considered,
             valid: tally.valid,
             fitting: tally.fitting,
             comfortable: tally.comfortable,
+            why_first: outcome::leads(&plans, quickest.as_ref()),
+            quickest,
             without_cp,
             plans,
             near_misses: found(&tally.misses),

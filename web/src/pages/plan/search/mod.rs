@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use parallel_core::hardware::Hardware;
-use parallel_core::search::Search;
+use parallel_core::search::{Search, EQUAL_TIME_SHARE};
 use parallel_core::{PlanConfig, Preset};
 
 use crate::kit::error_text::explain;
@@ -175,7 +175,10 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
         <div class="search-panel" data-testid="search-panel" node_ref=panel>
             <h3><T zh="哪套方案最快？把所有方案搜一遍" en="Which plan is quickest? Search every plan" /></h3>
             <p class="lead">
-                {move || results::text::LEAD.fill(lang.get(), &[("safe", &format::safe_share())])}
+                {move || results::text::LEAD.fill(lang.get(), &[
+                    ("safe", &format::safe_share()),
+                    ("band", &format::rule_percent(EQUAL_TIME_SHARE)),
+                ])}
             </p>
             <div class="search-form decision-form">
                 <SelectField id="search-model" label_zh="模型" label_en="Model" choices=form::models() value=model />
@@ -187,6 +190,14 @@ pub fn PlanSearch(lab8: GridLab, lab64: GridLab) -> impl IntoView {
             </div>
             <p class="search-status" role="status" data-testid="search-status"
                data-done=move || done().to_string()>{state_line}</p>
+            <ul class="search-why" data-testid="search-why">
+                {move || status.with(|s| match s {
+                    Status::Done(outcome, _) => results::why_first(lang.get(), outcome),
+                    _ => Vec::new(),
+                }).into_iter().map(|(id, sentence)| view! {
+                    <li data-reason=id>{sentence}</li>
+                }).collect_view()}
+            </ul>
             <Show when=move || !rows.with(Vec::is_empty)>
                 <PlanTable rows=rows miss=false sort=sort on_load=on_load />
             </Show>

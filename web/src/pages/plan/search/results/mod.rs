@@ -1,25 +1,28 @@
-//! The search's outcome as the page shows it: counts, why the first plan beats the second, a
-//! sortable table of the fitting plans with a `load` button each, and, when nothing fits, the
+//! The search's outcome as the page shows it: counts, why the first plan ranks first (one
+//! sentence per [`Lead`] of the core), a sortable table of the fitting plans with a `load` button each, and, when nothing fits, the
 //! nearest misses greyed with their overflow. Every figure is the core's report of the plan.
 
 use leptos::prelude::*;
-use parallel_core::estimate::Term;
 use parallel_core::link::GridId;
-use parallel_core::search::{Ahead, Found, SearchOutcome, EQUAL_TIME_SHARE};
-use parallel_core::{Bytes, PlanConfig, Recompute, Schedule};
+use parallel_core::search::Found;
+use parallel_core::{PlanConfig, Schedule};
 
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
 use crate::kit::table_scroll::TableScroll;
 
+mod reasons;
 /// The sentences of the results.
 pub mod text;
+
+use reasons::recompute_cell;
+pub use reasons::{summary, why_first};
 
 /// A column the table sorts by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SortKey {
-    /// The search's own order (under the safe share of the card first, then the step, the plan without
-    /// CP first at equal time): the table's first order.
+    /// The search's own order (under the safe share of the card first, then the step, a tie
+    /// within the band to the practitioner's plan): the table's first order.
     Rank,
     /// Estimated step time.
     Step,
@@ -29,146 +32,12 @@ pub enum SortKey {
     Throughput,
 }
 
-/// The name of a term of the step.
-fn term_name(lang: Lang, term: Term) -> &'static str {
-    match term {
-        Term::Compute => lang.pick("计算", "compute"),
-        Term::Bubble => lang.pick("气泡", "the bubble"),
-        Term::ExposedComm => lang.pick("未被掩盖的通信", "exposed communication"),
-        Term::Optimizer => lang.pick("优化器更新", "the optimizer step"),
-    }
-}
-
-/// The first lines above the table: counts, and why the first plan leads.
-pub fn summary(lang: Lang, outcome: &SearchOutcome, capacity: Bytes) -> Vec<String> {
-    let count = |n: u64| format::thousands(n);
-    if outcome.valid == 0 {
-        return vec![text::NOTHING_VALID.fill(lang, &[("considered", &count(outcome.considered))])];
-    }
-    if outcome.fitting == 0 {
-        return vec![text::NOTHING_FITS.fill(
-            lang,
-            &[
-                ("considered", &count(outcome.considered)),
-                ("valid", &count(outcome.valid)),
-                ("capacity", &capacity),
-            ],
-        )];
-    }
-    let mut lines = vec![text::COUNTS.fill(
-        lang,
-        &[
-            ("considered", &count(outcome.considered)),
-            ("valid", &count(outcome.valid)),
-            ("fitting", &count(outcome.fitting)),
-            ("shown", &outcome.plans.len()),
-        ],
-    )];
-    lines.push(if outcome.comfortable == 0 {
-        text::ALL_TIGHT.fill(lang, &[("safe", &format::safe_share())])
-    } else {
-        text::MARGIN_RULE.fill(
-            lang,
-            &[
-                ("comfortable", &count(outcome.comfortable)),
-                ("safe", &format::safe_share()),
-            ],
-        )
-    });
-    if let Some(ahead) = outcome.why_first() {
-        lines.push(match ahead {
-            Ahead::Quicker { gap, term, by } => {
-                let by = if by.get() >= 0.0 {
-                    lang.pick("少 ", "less by ").to_string() + &format::seconds(by)
-                } else {
-                    lang.pick("反而多 ", "more by ").to_string() + &format::seconds(by.abs())
-                };
-                text::AHEAD_TIME.fill(
-                    lang,
-                    &[
-                        ("gap", &format::seconds(gap)),
-                        ("term", &term_name(lang, term)),
-                        ("by", &by),
-                    ],
-                )
-            }
-            Ahead::LessMemory { by } => text::AHEAD_MEMORY.fill(lang, &[("by", &by)]),
-            Ahead::Margin => text::AHEAD_MARGIN.fill(lang, &[("safe", &format::safe_share())]),
-            Ahead::WithoutCp { gap, share, cp } => text::AHEAD_WITHOUT_CP.fill(
-                lang,
-                &[
-                    ("cp", &cp),
-                    ("gap", &format::seconds(gap)),
-                    ("share", &format::percent(share)),
-                    ("band", &format::percent(EQUAL_TIME_SHARE)),
-                ],
-            ),
-            Ahead::Tie => text::AHEAD_TIE.get(lang).to_string(),
-        });
-    }
-    if let Some(line) = cp_line(lang, outcome) {
-        lines.push(line);
-    }
-    lines
-}
-
-/// When the first plan splits the sequence (CP > 1): the quickest plan without CP and the term
-/// it loses on, in figures, or that none fits.
-fn cp_line(lang: Lang, outcome: &SearchOutcome) -> Option<String> {
-    let first = outcome.plans.first()?;
-    let cp = first.config.cp;
-    if cp == 1 {
-        return None;
-    }
-    let Some(without) = &outcome.without_cp else {
-        return Some(text::ONLY_WITH_CP.fill(lang, &[("cp", &cp)]));
-    };
-    let c = &without.config;
-    let plan = format!(
-        "TP {} × PP {}, ZeRO-{}, {}",
-        c.tp,
-        c.pp,
-        c.zero,
-        recompute_cell(lang, c.recompute)
-    );
-    let step = without.report.estimate.step_s;
-    let gap = outcome.cp_gap()?;
-    let (term, by) = match outcome.why_cp()? {
-        Ahead::Quicker { term, by, .. } => (term_name(lang, term).to_string(), format::seconds(by)),
-        Ahead::Margin => (
-            lang.pick("显存余量", "the memory margin").to_string(),
-            text::AHEAD_MARGIN.fill(lang, &[("safe", &format::safe_share())]),
-        ),
-        Ahead::LessMemory { by } => (lang.pick("显存", "memory").to_string(), by.to_string()),
-        Ahead::Tie | Ahead::WithoutCp { .. } => return None,
-    };
-    Some(text::WITHOUT_CP.fill(
-        lang,
-        &[
-            ("cp", &cp),
-            ("plan", &plan),
-            ("step", &format::seconds(step)),
-            ("gap", &format::seconds(gap)),
-            ("term", &term),
-            ("by", &by),
-        ],
-    ))
-}
-
 /// The schedule cell: "1F1B", "GPipe", "interleaved v = 2".
 fn schedule_cell(config: &PlanConfig) -> String {
     match config.schedule {
         Schedule::OneFOneB => "1F1B".to_string(),
         Schedule::Gpipe => "GPipe".to_string(),
         Schedule::Interleaved => format!("interleaved v = {}", config.virtual_stages),
-    }
-}
-
-fn recompute_cell(lang: Lang, recompute: Recompute) -> &'static str {
-    match recompute {
-        Recompute::Full => lang.pick("全量", "full"),
-        Recompute::Selective => lang.pick("选择性", "selective"),
-        Recompute::None => lang.pick("不重算", "none"),
     }
 }
 
@@ -364,7 +233,11 @@ pub fn PlanTable(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::text::testing::assert_each_lang_uses_all;
+    use parallel_core::estimate::Term;
     use parallel_core::search::search;
+    use parallel_core::search::{Lead, Reason, Rival, SearchOutcome, EQUAL_TIME_SHARE};
+    use parallel_core::Bytes;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
@@ -404,38 +277,131 @@ mod tests {
             5,
         )
         .unwrap();
-        crate::kit::text::testing::assert_all_used(text::ALL, || {
-            for lang in [Lang::Zh, Lang::En] {
-                summary(lang, &found, capacity);
-                summary(lang, &none, capacity);
-                summary(lang, &only_cp, capacity);
-                summary(lang, &equal, capacity);
-                text::NOTHING_VALID.fill(lang, &[("considered", &"0")]);
-                text::AHEAD_MEMORY.fill(lang, &[("by", &capacity)]);
-                text::AHEAD_MARGIN.fill(lang, &[("safe", &"80%")]);
-                text::ALL_TIGHT.fill(lang, &[("safe", &"80%")]);
-                text::AHEAD_TIE.get(lang);
-                text::LOAD.fill(lang, &[("cards", &8)]);
-                no_grid(lang);
-                let lead = text::LEAD.fill(lang, &[("safe", &format::safe_share())]);
-                assert!(lead.contains("80%"), "{lead}");
-            }
+        // Every reason, against the second and the quickest (listed or not).
+        let gap = parallel_core::Seconds::new(0.01);
+        let reasons = [
+            Reason::UnderSafeShare {
+                share: 0.7,
+                rival_share: 0.85,
+            },
+            Reason::Quicker {
+                gap,
+                share: 0.03,
+                over_quickest: 0.025,
+                term: Term::Bubble,
+                by: gap,
+            },
+            Reason::Quicker {
+                gap,
+                share: 0.03,
+                over_quickest: 0.025,
+                term: Term::Compute,
+                by: parallel_core::Seconds::new(-0.01),
+            },
+            Reason::TieNoCp {
+                gap,
+                share: 0.002,
+                rival_cp: 2,
+            },
+            Reason::TieFewerDimensions {
+                gap,
+                share: 0.002,
+                dimensions: 2,
+                rival_dimensions: 3,
+            },
+            Reason::TieSmallerPp {
+                gap,
+                share: 0.002,
+                pp: 16,
+                rival_pp: 32,
+            },
+            Reason::TieQuicker { gap, share: 0.002 },
+            Reason::LessMemory { by: capacity },
+            Reason::Enumeration,
+        ];
+        let every = SearchOutcome {
+            why_first: reasons
+                .iter()
+                .zip([Rival::Second, Rival::Quickest].into_iter().cycle())
+                .zip([Some(2), Some(4), None].into_iter().cycle())
+                .map(|((reason, against), rank)| Lead {
+                    against,
+                    rank,
+                    reason: *reason,
+                })
+                .collect(),
+            ..equal.clone()
+        };
+        assert_each_lang_uses_all(text::ALL, |lang| {
+            summary(lang, &found, capacity);
+            summary(lang, &none, capacity);
+            summary(lang, &only_cp, capacity);
+            summary(lang, &equal, capacity);
+            why_first(lang, &every);
+            text::NOTHING_VALID.fill(lang, &[("considered", &"0")]);
+            text::ALL_TIGHT.fill(lang, &[("safe", &"80%")]);
+            text::CP_MARGIN.fill(lang, &[("share", &"85.0%"), ("safe", &"80%")]);
+            text::LOAD.fill(lang, &[("cards", &8)]);
+            no_grid(lang);
+            let lead = text::LEAD.fill(
+                lang,
+                &[
+                    ("safe", &format::safe_share()),
+                    ("band", &format::rule_percent(EQUAL_TIME_SHARE)),
+                ],
+            );
+            assert!(lead.contains("80%") && lead.contains("2%"), "{lead}");
         });
+        let ids: Vec<&str> = why_first(Lang::En, &every)
+            .iter()
+            .map(|(id, _)| *id)
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "under_safe_share",
+                "quicker",
+                "quicker",
+                "tie_no_cp",
+                "tie_fewer_dimensions",
+                "tie_smaller_pp",
+                "tie_quicker",
+                "less_memory",
+                "enumeration"
+            ]
+        );
         let lines = summary(Lang::En, &found, capacity);
         assert!(lines[0].ends_with("the table lists the 5 quickest by estimated step time."));
-        assert!(lines[2].starts_with("The first plan is "), "{}", lines[2]);
-        assert!(summary(Lang::Zh, &none, capacity)[0].contains("放不下"));
-        let lines = summary(Lang::En, &equal, capacity);
-        assert_eq!(
-            lines[2],
-            "The first plan does not split the sequence; the second, with CP 2, is quicker by only \
-             8.9 ms (0.2% of a step), under 2.0%, which counts as equally quick: at equal time \
-             the plan without CP comes first and saves the ring of K/V exchanges."
+        assert!(
+            lines[2].starts_with("The first plan splits the sequence over CP "),
+            "{}",
+            lines[2]
         );
+        assert!(summary(Lang::Zh, &none, capacity)[0].contains("放不下"));
+        assert!(why_first(Lang::En, &none).is_empty());
+        // The planner's default search: TP 2 × PP 2 first; the second is alike and slower, the
+        // quickest (#4) splits the sequence and is 0.2% quicker: a tie, to the plan without CP.
         assert_eq!(
-            lines.len(),
-            3,
+            summary(Lang::En, &equal, capacity).len(),
+            2,
             "no line on what CP buys under a first plan without CP"
+        );
+        let why: Vec<String> = why_first(Lang::En, &equal)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
+        assert_eq!(
+            why,
+            [
+                "The first plan and the second plan are alike in CP, parallel dimensions and PP, \
+                 both within 2% of the quickest plan: the tie goes to the quicker, by 58.4 ms \
+                 (1.4% of a step).",
+                "The first plan and the quickest plan by the estimate, #4 (TP 1 × CP 2 × PP 4) \
+                 are 8.9 ms apart (0.2% of a step), both within 2% of the quickest plan, closer \
+                 than the estimate can tell: a tie. A tie goes to the plan that does not split \
+                 the sequence: the latter runs CP 2, cutting every sequence into 2 × 2 chunks \
+                 with a ring of K/V exchanges (Llama 3 ran CP 1 at 8K tokens)."
+            ]
         );
     }
 
