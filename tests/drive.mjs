@@ -12,7 +12,7 @@ import { readSection } from './in-page.mjs';
 export * from './expect.mjs';
 
 /** Each slider's test id on the page, by the config field it sets. */
-const SLIDER_IDS = {
+export const SLIDER_IDS = {
   tp: 'slider-tp',
   pp: 'slider-pp',
   cp: 'slider-cp',

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
-import { SELECTS, agree, choose, cli, derivedDp, differences, expected, keyboardTo, shown, sliderOf } from './drive.mjs';
+import { SELECTS, SLIDER_IDS, agree, choose, cli, derivedDp, differences, expected, keyboardTo, shown, sliderOf } from './drive.mjs';
 
 /**
  * Seed 003's questions in its order, by the ids the page gives them: twelve answered since
@@ -26,10 +26,7 @@ const QUESTIONS = [
 ];
 
 /** A slider's config field by its test id (the sliders a question may focus). */
-const SLIDER_FIELDS = {
-  'slider-tp': 'tp', 'slider-pp': 'pp', 'slider-cp': 'cp', 'slider-m': 'micro_batches',
-  'slider-seq': 'seq_len', 'slider-ep': 'ep',
-};
+const SLIDER_FIELDS = Object.fromEntries(Object.entries(SLIDER_IDS).map(([field, testId]) => [testId, field]));
 
 const lab = labForFile();
 
