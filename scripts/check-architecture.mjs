@@ -45,10 +45,10 @@
 // Usage: node scripts/check-architecture.mjs [--self-test]
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchTree } from './scratch-tree.mjs';
 
 /** The code maps: a `### ` heading of ARCHITECTURE.md, its folder and, for a crate, its root
  * file (whose modules, nested ones included, its map must name). */
@@ -567,11 +567,7 @@ function repositoryFiles(root) {
 
 /** Small trees with one mistake each; each must be caught, and the clean one must pass. */
 function selfTest() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'check-architecture-'));
-  const write = (file, text) => {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  };
+  const { dir, write, remove } = scratchTree('check-architecture-');
   write('crates/parallel-core/src/lib.rs', 'pub mod alpha;\nmod beta;\n');
   write('crates/parallel-core/src/beta/mod.rs', 'mod inner;\n#[cfg(test)]\nmod checked;\nmod tests;\n');
   write('crates/parallel-core/src/beta/inner.rs', '');
@@ -692,7 +688,7 @@ function selfTest() {
       console.error(`check-architecture self-test "${name}": expected ${expected} problem(s), got ${problems.length}: ${problems.join('; ')}`);
     }
   }
-  rmSync(dir, { recursive: true, force: true });
+  remove();
   const total = cases.length + paths.length + cited.length + contracts.length;
   if (ok) console.log(`check-architecture: self-test passed (${total} cases)`);
   return ok;

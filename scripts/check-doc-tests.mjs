@@ -7,10 +7,10 @@
 //
 //   node scripts/check-doc-tests.mjs              check docs/formulas.md
 //   node scripts/check-doc-tests.mjs --self-test  the checker on its own fixtures
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchTree } from './scratch-tree.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DOC = 'docs/formulas.md';
@@ -56,11 +56,7 @@ export function check(root, doc) {
 }
 
 function selfTest() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'check-doc-tests-'));
-  const write = (file, text) => {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  };
+  const { dir, write, remove } = scratchTree('check-doc-tests-');
   write('crates/parallel-core/tests/a.rs', '#[test]\nfn holds() {}\n#[test]\nfn search_one() {}\n');
   write('crates/parallel-core/src/b/mod.rs', 'mod tests {\n    #[test]\n    fn inside() {}\n}\n');
   const cases = [
@@ -80,7 +76,7 @@ function selfTest() {
       failed++;
     }
   }
-  rmSync(dir, { recursive: true, force: true });
+  remove();
   if (failed) process.exit(1);
   console.log(`check-doc-tests self-test: ${cases.length} cases pass`);
 }

@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, openPage, scrollToElement, settleAndCheck, visibleText } from './harness.mjs';
+import { labForFile, openPage, pageTest, scrollToElement, settleAndCheck, visibleText } from './harness.mjs';
 import {
   SELECTS, SLIDERS, START, cardFields, choose, cli, coreDefaults, differences, expected, fullConfig,
   keyboardTo, shown, thousands,
@@ -17,8 +17,7 @@ const lab = labForFile();
 
 const CARD_TEXTS = { gpu_memory_gb: 'search-memory', nvlink_gbps: 'search-nvlink', ib_gbps: 'search-ib', gpu_tflops: 'search-tflops' };
 
-test('the search panel\'s card picker, by keys over every card, searches what the CLI does', async () => {
-  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
+pageTest('the search panel\'s card picker, by keys over every card, searches what the CLI does', lab, { entry: 'plan.html' }, async ({ page }) => {
   const panel = page.getByTestId('search-panel');
   await scrollToElement(panel);
   const select = panel.getByTestId('search-hardware');
@@ -61,12 +60,9 @@ test('the search panel\'s card picker, by keys over every card, searches what th
     await page.keyboard.press('ArrowUp');
     await visit(id);
   }
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('a tight card is marked beside its colour, in words, with its source', async () => {
-  const { page, context, problems } = await openPage(lab);
+pageTest('a tight card is marked beside its colour, in words, with its source', lab, async ({ page }) => {
   const section = page.getByTestId('section-8');
   const tp = SLIDERS.find((s) => s.field === 'tp');
   const zero = SELECTS.find((s) => s.field === 'zero');
@@ -100,12 +96,9 @@ test('a tight card is marked beside its colour, in words, with its source', asyn
   await choose(section, zero, '3', 'keys');
   await page.waitForFunction(() => document.querySelector('[data-testid="grid-8"] [data-testid="card-0"]').getAttribute('data-tight') === 'false');
   assert.equal(await card.evaluate((g) => g.classList.contains('tight')), false);
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('moving from a card of one grid to a card of the other leaves the first grid\'s readout', async () => {
-  const { page, context, problems } = await openPage(lab);
+pageTest('moving from a card of one grid to a card of the other leaves the first grid\'s readout', lab, async ({ page }) => {
   const eight = page.getByTestId('section-8');
   const sixtyFour = page.getByTestId('section-64');
   const detail8 = eight.getByTestId('card-memory-detail');
@@ -122,12 +115,9 @@ test('moving from a card of one grid to a card of the other leaves the first gri
     .querySelector('[data-testid="section-8"] [data-testid="card-memory-detail"]')
     .textContent.trim() === '');
   assert.equal((await detail8.textContent()).trim(), '');
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('the published runs table equals parallel-lab table --table runs, in both languages', async () => {
-  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
+pageTest('the published runs table equals parallel-lab table --table runs, in both languages', lab, { entry: 'plan.html' }, async ({ page }) => {
   const runs = page.getByTestId('runs');
   await scrollToElement(runs);
   for (const lang of ['zh', 'en']) {
@@ -157,8 +147,6 @@ test('the published runs table equals parallel-lab table --table runs, in both l
       assert.deepEqual(row.cells, cells, `${lang} ${row.id}`);
     }
   }
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
 test('a grid\'s card travels in its link and lands with every figure', async () => {

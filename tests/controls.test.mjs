@@ -187,6 +187,7 @@ function randomPlan(r, id) {
     accounting: r.pick(['even', 'stages']),
     precision: r.pick(['bf16-grads', 'fp32-grads']),
     optimizer_offload: r.pick(['none', 'cpu']),
+    sequence_parallel: r.pick([true, false]),
     rollout: r.pick([ROLLOUT.off, ROLLOUT.on]),
     // The lesson's anchor (the default model) most of the time, any preset otherwise.
     model: r.next() < 0.6 ? coreDefaults().config.model : r.pick(presetIds()),

@@ -98,6 +98,11 @@ export const SELECTS = [
     field: 'accounting', testId: 'select-accounting',
     options: { even: { accounting: 'even' }, stages: { accounting: 'stages' } },
   },
+  {
+    // Sequence parallelism: acts at TP > 1; an MoE model there needs it on (SPEC §22).
+    field: 'sequence_parallel', testId: 'select-sp',
+    options: { true: { sequence_parallel: true }, false: { sequence_parallel: false } },
+  },
 ];
 
 /**

@@ -6,41 +6,31 @@
 // widget's size changes.
 
 import fs from 'node:fs';
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   DESKTOP,
+  courseForFile,
+  htmlPage,
+  labForFile,
+  openCourse,
   openPage,
-  origin,
-  serveStatic,
   setRange,
   settleAndCheck,
-  startLab,
-  stopServer,
   visibleText,
   watchProblems,
 } from './harness.mjs';
 
-let lab;
-let course;
-const coursePage = { type: 'text/html; charset=utf-8', body: '' };
+const lab = labForFile();
 // A page of the course's origin that claims a height as the widget does, then says it has.
 const impostor = {
   type: 'text/html; charset=utf-8',
-  body: `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>x</title><link rel="icon" href="data:,"></head><body><script>
+  body: htmlPage('x', `<script>
 parent.postMessage({ type: 'parallel-lab:height', height: 4321 }, '*');
 parent.postMessage({ type: 'impostor-done' }, '*');
-</script></body></html>`,
+</script>`),
 };
-before(async () => {
-  lab = await startLab();
-  // The course site: another port, so another origin than the lab's.
-  course = await serveStatic(null, {}, { files: { '/lesson.html': coursePage, '/impostor.html': impostor } });
-});
-after(async () => {
-  await lab?.close();
-  if (course) await stopServer(course);
-});
+const course = courseForFile({ '/impostor.html': impostor });
 
 /** A plain course page holding `snippet` exactly as the lab gave it. */
 function lessonHtml(snippet) {
@@ -100,7 +90,7 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   await full.context.close();
 
   // A visitor opens the course page (a fresh browser profile: nothing cached).
-  coursePage.body = lessonHtml(snippet);
+  course.lesson.body = lessonHtml(snippet);
   const context = await lab.browser.newContext(DESKTOP);
   const page = await context.newPage();
   const problems = watchProblems(page);
@@ -109,8 +99,8 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   page.on('request', (request) => {
     if (request.url().endsWith('.wasm')) wasm.push(new URL(request.url()).pathname);
   });
-  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
-  assert.notEqual(origin(course), new URL(lab.baseUrl).origin);
+  await page.goto(`${course.origin}/lesson.html`, { waitUntil: 'load' });
+  assert.notEqual(course.origin, new URL(lab.baseUrl).origin);
 
   const iframe = page.locator('iframe[data-parallel-lab]');
   assert.equal(await iframe.count(), 1);
@@ -224,13 +214,7 @@ test('the teacher ticks the controls the embedded grid shows; the snippet carrie
   await full.context.close();
 
   for (const [snippet, want] of [[picked, ['tp', 'pp', 'm', 'model']], [plain, LESSON]]) {
-    coursePage.body = lessonHtml(snippet);
-    const context = await lab.browser.newContext(DESKTOP);
-    const page = await context.newPage();
-    const problems = watchProblems(page);
-    await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
-    const inner = page.frameLocator('iframe[data-parallel-lab]');
-    await inner.getByTestId('embed-root').getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+    const { page, context, problems, inner } = await openCourse(lab, course, lessonHtml(snippet), 'iframe[data-parallel-lab]');
     assert.deepEqual(await controlsShown(inner), want, snippet);
     assert.equal(await inner.getByTestId('more-controls').count(), 0, 'no disclosure in a widget');
     assert.equal(await inner.getByTestId('link-notice').count(), 0, 'nothing ignored');
@@ -273,7 +257,7 @@ async function onlyTheWidgetSizesIt(page, iframe, frame) {
       if (e.data && e.data.type === 'impostor-done') { removeEventListener('message', done); resolve(); }
     });
   }));
-  await frame.evaluate((url) => { location.href = url; }, `${origin(course)}/impostor.html`);
+  await frame.evaluate((url) => { location.href = url; }, `${course.origin}/impostor.html`);
   await heard;
   assert.equal(await styleHeight(iframe), sized, 'a message from another origin in the frame');
 }
@@ -281,14 +265,9 @@ async function onlyTheWidgetSizesIt(page, iframe, frame) {
 test('docs/course-page-example.html sizes its frame from the widget alone and sets plans in it', async () => {
   const example = fs.readFileSync(new URL('../docs/course-page-example.html', import.meta.url), 'utf8');
   assert.ok(example.includes("const LAB = 'http://127.0.0.1:8080/';"), 'the example names its lab address once');
-  coursePage.body = example.replace("const LAB = 'http://127.0.0.1:8080/';", `const LAB = '${lab.baseUrl}';`);
-  const context = await lab.browser.newContext(DESKTOP);
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
+  const html = example.replace("const LAB = 'http://127.0.0.1:8080/';", `const LAB = '${lab.baseUrl}';`);
+  const { page, context, problems, inner } = await openCourse(lab, course, html, 'iframe#lab');
   const iframe = page.locator('iframe#lab');
-  const inner = page.frameLocator('iframe#lab');
-  await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
   await page.waitForFunction(() => /^\d+(\.\d+)?px$/.test(document.getElementById('lab').style.height));
   // A plan button reaches the widget (its message is addressed to the lab's origin): TP 8 × PP 2.
   const button = page.locator('button[data-plan]').first();

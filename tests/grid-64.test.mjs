@@ -3,9 +3,8 @@
 // machine away, InfiniBand) and its DP group (cards 0, 16, 32, 48, InfiniBand); the bubble
 // (p − 1)/m goes from 1/8 to 1/32 when m goes from 8 to 32.
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cardGroups, labForFile, openPage, setRange, settleAndCheck, visibleText } from './harness.mjs';
+import { cardGroups, labForFile, pageTest, setRange, visibleText } from './harness.mjs';
 import { cli } from './drive.mjs';
 
 /** "0–7", "0, 16, 32": the members as the legend writes them (runs of three or more as a range). */
@@ -56,8 +55,7 @@ async function checkLit(section, card, config) {
 
 const lab = labForFile();
 
-test('64 cards, TP 8 × PP 2 × DP 4: card 0 lights its TP, pipeline and DP groups', async () => {
-  const { page, context, problems } = await openPage(lab);
+pageTest('64 cards, TP 8 × PP 2 × DP 4: card 0 lights its TP, pipeline and DP groups', lab, async ({ page }) => {
   const section = page.getByTestId('section-64');
   await setRange(section, 'slider-tp', 8);
   await setRange(section, 'slider-pp', 2);
@@ -88,13 +86,9 @@ test('64 cards, TP 8 × PP 2 × DP 4: card 0 lights its TP, pipeline and DP grou
   // Clicking the selected card again clears the selection.
   await grid.getByTestId('card-0').click();
   assert.deepEqual(await cardGroups(grid), { groups: {}, selected: [] });
-
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('64 cards, PP 2: moving m from 8 to 32 takes the bubble from 1/8 to 1/32', async () => {
-  const { page, context, problems } = await openPage(lab);
+pageTest('64 cards, PP 2: moving m from 8 to 32 takes the bubble from 1/8 to 1/32', lab, async ({ page }) => {
   const section = page.getByTestId('section-64');
   await setRange(section, 'slider-tp', 8);
   await setRange(section, 'slider-pp', 2);
@@ -111,13 +105,9 @@ test('64 cards, PP 2: moving m from 8 to 32 takes the bubble from 1/8 to 1/32', 
 
   // The other grid did not move.
   assert.equal(Number(await page.getByTestId('section-8').getByTestId('bubble').getAttribute('data-ratio')), 0);
-
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('64 cards by keyboard: Home, End and arrows move the focus, Enter lights the groups the CLI names, Escape clears', async () => {
-  const { page, context, problems } = await openPage(lab);
+pageTest('64 cards by keyboard: Home, End and arrows move the focus, Enter lights the groups the CLI names, Escape clears', lab, async ({ page }) => {
   const section = page.getByTestId('section-64');
   await setRange(section, 'slider-tp', 4);
   await setRange(section, 'slider-pp', 2);
@@ -168,6 +158,4 @@ test('64 cards by keyboard: Home, End and arrows move the focus, Enter lights th
   await page.keyboard.press('Escape');
   assert.deepEqual(await cardGroups(grid), { groups: {}, selected: [] }, 'Escape clears');
   assert.equal(await grid.locator('path.hop').count(), 0, 'no hops without a selection');
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });

@@ -7,7 +7,8 @@
 
 import http from 'node:http';
 import { gzipSync, constants as zlibConstants } from 'node:zlib';
-import { after, before } from 'node:test';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,6 +164,44 @@ export function labForFile(options) {
   return lab;
 }
 
+/** A minimal HTML page: `title`, no favicon request, and `body` as given. */
+export const htmlPage = (title, body) =>
+  `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`;
+
+/**
+ * The course site of one test file: a server on another port than the lab's, so another
+ * origin, started before the file's first test and stopped after its last. It serves
+ * `/lesson.html`, whose HTML `openCourse` sets, and `files` beside it (see `serveStatic`).
+ * `course.origin` is its address once it runs.
+ */
+export function courseForFile(files = {}) {
+  const course = { lesson: { type: 'text/html; charset=utf-8', body: '' } };
+  before(async () => {
+    course.server = await serveStatic(null, {}, { files: { '/lesson.html': course.lesson, ...files } });
+    course.origin = origin(course.server);
+  });
+  after(async () => {
+    if (course.server) await stopServer(course.server);
+  });
+  return course;
+}
+
+/**
+ * Opens `course`'s lesson page holding `html` in a fresh desktop context and waits until the
+ * lab's grid in the iframe `frame` (a selector) is drawn. Resolves to
+ * `{ page, context, problems, inner }`, `inner` the frame's locator.
+ */
+export async function openCourse(lab, course, html, frame = 'iframe') {
+  course.lesson.body = html;
+  const context = await lab.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${course.origin}/lesson.html`, { waitUntil: 'load' });
+  const inner = page.frameLocator(frame);
+  await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  return { page, context, problems, inner };
+}
+
 /**
  * Records on `problems` every console error, page error, failed request and HTTP error of
  * `page` (its frames included). Returns `problems`.
@@ -219,6 +258,25 @@ export async function openPage(lab, options = DESKTOP, { fragment, setup, entry 
   await page.goto(url, { waitUntil: 'load' });
   await waitForGrids(page);
   return { page, context, problems };
+}
+
+/**
+ * A test on a freshly opened page: `openPage(lab, options, open)` (`open`, which may be left
+ * out, holds `options`, DESKTOP when absent, and `openPage`'s `fragment`, `setup`, `entry`), then
+ * `body({ page, context, problems })`; after it, nothing may have gone wrong
+ * (`settleAndCheck`), and the context is closed.
+ */
+export function pageTest(name, lab, open, body) {
+  if (body === undefined) [open, body] = [{}, open];
+  test(name, async () => {
+    const { page, context, problems } = await openPage(lab, open.options, open);
+    try {
+      await body({ page, context, problems });
+      await settleAndCheck(page, problems, assert);
+    } finally {
+      await context.close();
+    }
+  });
 }
 
 /** Lets late requests (favicon) and queued work settle, then asserts nothing went wrong. */

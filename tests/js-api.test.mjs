@@ -5,34 +5,22 @@
 // not at all (a refusal answered with the field at fault and why), a string read like a link;
 // only the framing window is heard, and only at the origin the embed link names, if it does.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP, dropFile, openPage, origin, serveStatic, settleAndCheck, startLab, stopServer, watchProblems } from './harness.mjs';
+import { courseForFile, dropFile, htmlPage, labForFile, openCourse, openPage, settleAndCheck } from './harness.mjs';
 import { CLI, cli } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(HERE, '..', 'crates', 'parallel-core', 'tests', 'fixtures', 'hf', 'mixtral-8x7b.json');
 
-let lab;
-let course;
-const coursePage = { type: 'text/html; charset=utf-8', body: '' };
+const lab = labForFile();
 // Another frame of the course page: it sends the embedded widget what its parent would.
-const siblingPage = {
-  type: 'text/html; charset=utf-8',
-  body: '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Sibling</title><link rel="icon" href="data:,"></head><body>ad</body></html>',
-};
-before(async () => {
-  lab = await startLab();
-  course = await serveStatic(null, {}, { files: { '/lesson.html': coursePage, '/sibling.html': siblingPage } });
-});
-after(async () => {
-  await lab?.close();
-  if (course) await stopServer(course);
-});
+const siblingPage = { type: 'text/html; charset=utf-8', body: htmlPage('Sibling', 'ad') };
+const course = courseForFile({ '/sibling.html': siblingPage });
 
 test('evaluate, groups and countParams from JS equal the CLI', async () => {
   const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
@@ -165,14 +153,11 @@ test('your own model: a pasted config.json is counted and used; a broken one is 
 
 test('a course page on another origin drives an embedded grid by postMessage, as a link would', async () => {
   const src = `${lab.baseUrl}#embed=grid-64`;
-  coursePage.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Lesson</title><link rel="icon" href="data:,"></head>
-<body><h1>Now set TP to 4</h1><iframe src="${src}" title="Parallel Lab" width="900" height="1200"></iframe></body></html>`;
-  const context = await lab.browser.newContext(DESKTOP);
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
-  const inner = page.frameLocator('iframe');
-  await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  const { page, context, problems, inner } = await openCourse(
+    lab,
+    course,
+    htmlPage('Lesson', `<h1>Now set TP to 4</h1><iframe src="${src}" title="Parallel Lab" width="900" height="1200"></iframe>`),
+  );
   // A link written before embed.html (the page's own address with embed=) lands on the embed
   // entry point, link unchanged.
   const framed = page.frames().find((f) => f !== page.mainFrame());
@@ -220,14 +205,8 @@ test('a course page on another origin drives an embedded grid by postMessage, as
 
 test('an embedded grid hears its parent only: a sibling frame\'s message is ignored', async () => {
   const src = `${lab.baseUrl}embed.html#embed=grid-64`;
-  coursePage.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Lesson</title><link rel="icon" href="data:,"></head>
-<body><iframe id="lab" src="${src}" title="Parallel Lab" width="900" height="1200"></iframe><iframe id="sibling" src="/sibling.html" title="Sibling" width="200" height="100"></iframe></body></html>`;
-  const context = await lab.browser.newContext(DESKTOP);
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
-  const inner = page.frameLocator('#lab');
-  await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  const frames = `<iframe id="lab" src="${src}" title="Parallel Lab" width="900" height="1200"></iframe><iframe id="sibling" src="/sibling.html" title="Sibling" width="200" height="100"></iframe>`;
+  const { page, context, problems, inner } = await openCourse(lab, course, htmlPage('Lesson', frames), '#lab');
   const slider = async (name) => inner.getByTestId(`slider-${name}`).getAttribute('aria-valuetext');
   assert.deepEqual([await slider('tp'), await slider('pp')], ['8', '8'], 'the grid starts at TP 8 × PP 8');
   // Every PP the slider shows from now on, recorded in the frame as it changes.
@@ -261,16 +240,9 @@ addEventListener('message', (e) => {
 });
 </script>`;
 
-/** Opens a course page holding `frame` (an iframe's HTML), once its grid is drawn. */
-async function openCourse(frame) {
-  coursePage.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Lesson</title><link rel="icon" href="data:,"></head>
-<body>${COLLECT}${frame}</body></html>`;
-  const context = await lab.browser.newContext(DESKTOP);
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.goto(`${origin(course)}/lesson.html`, { waitUntil: 'load' });
-  const inner = page.frameLocator('iframe');
-  await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+/** Opens a course page holding `frame` (an iframe's HTML) and `COLLECT`, once its grid is drawn. */
+async function openCollecting(frame) {
+  const { page, context, problems, inner } = await openCourse(lab, course, htmlPage('Lesson', `${COLLECT}${frame}`));
   // Every TP and PP the sliders show from now on, recorded in the frame as they change.
   await inner.locator(':root').evaluate(() => {
     window.shown = [];
@@ -296,7 +268,7 @@ async function answerTo(page, plan) {
 }
 
 test('a refused set changes nothing and is answered with the field at fault and why', async () => {
-  const { context, page, problems, inner } = await openCourse(
+  const { context, page, problems, inner } = await openCollecting(
     `<iframe src="${lab.baseUrl}embed.html#embed=grid-64" title="Parallel Lab" width="900" height="1200"></iframe>`,
   );
   const labOrigin = new URL(lab.baseUrl).origin;
@@ -347,15 +319,15 @@ test('the snippet names the course page when the teacher gives its address: that
   await address.fill('course.example.org/week1');
   await section.getByTestId('embed-parent-error-grid-64').waitFor();
   assert.ok(!(await code.inputValue()).includes('parent='), 'an address that is not one names no origin');
-  await address.fill(`${origin(course)}/week1/lesson.html?x=1`);
+  await address.fill(`${course.origin}/week1/lesson.html?x=1`);
   await section.getByTestId('embed-parent-error-grid-64').waitFor({ state: 'detached' });
   const snippet = await code.inputValue();
-  assert.ok(snippet.includes(`&amp;parent=${origin(course)}"`), snippet);
+  assert.ok(snippet.includes(`&amp;parent=${course.origin}"`), snippet);
   await settleAndCheck(full.page, full.problems, assert);
   await full.context.close();
 
   // Pasted into that course page: its messages are heard and answered.
-  let { context, page, problems, inner } = await openCourse(snippet);
+  let { context, page, problems, inner } = await openCollecting(snippet);
   assert.equal((await answerTo(page, { tp: '8' })).data.field, 'tp');
   await post(page, { type: 'parallel-lab:set', plan: { tp: 4 } });
   await inner.getByTestId('slider-tp').and(inner.locator('[aria-valuetext="4"]')).waitFor();
@@ -367,7 +339,7 @@ test('the snippet names the course page when the teacher gives its address: that
   // it have been handled (in order, each in one task); an answer of the widget's would have
   // reached the course page before that one.
   const src = `${lab.baseUrl}embed.html#embed=grid-64&parent=https://course.example.org`;
-  ({ context, page, problems, inner } = await openCourse(`<iframe src="${src}" title="Parallel Lab" width="900" height="1200"></iframe>`));
+  ({ context, page, problems, inner } = await openCollecting(`<iframe src="${src}" title="Parallel Lab" width="900" height="1200"></iframe>`));
   await inner.locator(':root').evaluate(() => {
     addEventListener('message', (event) => {
       if (event.data?.type === 'probe') requestAnimationFrame(() => parent.postMessage({ type: 'probe-done' }, '*'));

@@ -9,13 +9,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PHONE, STUDENT, labForFile, openPage, settleAndCheck } from './harness.mjs';
+import { PHONE, STUDENT, labForFile, openPage, pageTest, settleAndCheck } from './harness.mjs';
 import { START, cli, fullConfig, gb } from './drive.mjs';
 
 const lab = labForFile();
 
-test('each part\'s steps stand within a screen of its grid\'s controls', async () => {
-  const { page, context, problems } = await openPage(lab, STUDENT, { fragment: 'lang=en' });
+pageTest('each part\'s steps stand within a screen of its grid\'s controls', lab, { options: STUDENT, fragment: 'lang=en' }, async ({ page }) => {
   for (const gpus of [8, 64]) {
     const section = page.getByTestId(`section-${gpus}`);
     const firstStep = section.locator('.tasks').first().locator('button').first();
@@ -25,12 +24,9 @@ test('each part\'s steps stand within a screen of its grid\'s controls', async (
     assert.ok(step.y < tp.y, `grid-${gpus}: the steps come before the grid (${step.y} vs ${tp.y})`);
     assert.ok(tp.y - step.y < STUDENT.viewport.height, `grid-${gpus}: ${tp.y - step.y} px from the first step to the TP slider`);
   }
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('step ① reads the start first, then the change, each the CLI\'s total', async () => {
-  const { page, context, problems } = await openPage(lab, STUDENT, { fragment: 'lang=en' });
+pageTest('step ① reads the start first, then the change, each the CLI\'s total', lab, { options: STUDENT, fragment: 'lang=en' }, async ({ page }) => {
   const section = page.getByTestId('section-8');
   const step = section.getByTestId('task-8-selective');
   const total = (config) => cli(['eval'], fullConfig(config)).ok.memory.total;
@@ -56,8 +52,6 @@ test('step ① reads the start first, then the change, each the CLI\'s total', a
   );
   const after = await step.locator('.task-observation').innerText();
   assert.ok(after.includes(gb(total(changed))), `the change's total ${gb(total(changed))} in "${after}"`);
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
 // Every step of both grids, in the student's window and on a phone, in both languages: a

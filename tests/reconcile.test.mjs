@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, openPage, settleAndCheck } from './harness.mjs';
+import { labForFile, openPage, pageTest, settleAndCheck } from './harness.mjs';
 import { SELECTS, SLIDERS, START, choose, cli, fullConfig, keyboardTo, shown } from './drive.mjs';
 
 const lab = labForFile();
@@ -55,8 +55,7 @@ for (const gpus of [8, 64]) {
   });
 }
 
-test('the grid says what t, c, p, d are and which bar the tint legend describes', async () => {
-  const { page, context, problems } = await openPage(lab, undefined, { fragment: 'lang=en' });
+pageTest('the grid says what t, c, p, d are and which bar the tint legend describes', lab, { fragment: 'lang=en' }, async ({ page }) => {
   const section = page.getByTestId('section-8');
   const hint = await section.locator('.legend-hint').innerText();
   for (const words of ['t its rank in its TP group', 'p its pipeline stage', 'd the data-parallel replica']) {
@@ -67,12 +66,9 @@ test('the grid says what t, c, p, d are and which bar the tint legend describes'
   // The bar it names is there: one tint bar on every card.
   const cards = await section.locator('[data-testid^="card-"] .card-tint').count();
   assert.equal(cards, 8);
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('the stage chart says how its totals stand to the total beside it, in each accounting', async () => {
-  const { page, context, problems } = await openPage(lab, undefined, { fragment: 'lang=en' });
+pageTest('the stage chart says how its totals stand to the total beside it, in each accounting', lab, { fragment: 'lang=en' }, async ({ page }) => {
   const section = page.getByTestId('section-64');
   const note = section.getByTestId('stages-accounting');
   await note.scrollIntoViewIfNeeded();
@@ -94,6 +90,4 @@ test('the stage chart says how its totals stand to the total beside it, in each 
     busiest.total,
   );
   assert.equal((await shown(section)).memory.total.bytes, busiest.total);
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, openPage, scrollToElement, settleAndCheck, visibleText } from './harness.mjs';
+import { labForFile, openPage, pageTest, scrollToElement, settleAndCheck, visibleText } from './harness.mjs';
 import { cli, coreDefaults, differences, expected, gb, rng, shown, thousands } from './drive.mjs';
 
 const lab = labForFile();
@@ -39,6 +39,30 @@ async function settled(panel) {
   const status = panel.getByTestId('search-status');
   await status.and(panel.page().locator('[data-done="true"]')).waitFor();
   return (await visibleText(status)).trim();
+}
+
+/** The planner's search panel, brought into view, once the search it starts on its own is done. */
+async function searchPanel(page) {
+  const panel = page.getByTestId('search-panel');
+  await scrollToElement(panel);
+  await settled(panel);
+  return panel;
+}
+
+/** Picks `to`'s model and types each of its fields that differs from `from`; returns `to`. */
+async function enter(panel, from, to) {
+  await panel.getByTestId('search-model').selectOption(to.model);
+  for (const [field, id] of Object.entries(FIELDS)) {
+    if (to[field] !== from[field]) await typeInto(panel, id, to[field]);
+  }
+  return to;
+}
+
+/** Records on `names` the file name of every wasm `page` requests. */
+function wasmNames(page, names) {
+  page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) names.push(new URL(request.url()).pathname.split('/').pop());
+  });
 }
 
 /** Compares the panel's outcome with `parallel-lab search` on the same base config. */
@@ -89,8 +113,7 @@ async function checkAgainstCli(panel, base, why) {
   return { want, rows, status };
 }
 
-test('the search panel equals parallel-lab search, sorts, and loads a plan into the 64-card grid', async () => {
-  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
+pageTest('the search panel equals parallel-lab search, sorts, and loads a plan into the 64-card grid', lab, { entry: 'plan.html' }, async ({ page }) => {
   const panel = page.getByTestId('search-panel');
   // Far below the first screen, nothing has been searched yet.
   assert.equal(await panel.getByTestId('search-status').getAttribute('data-done'), 'false');
@@ -142,18 +165,13 @@ test('the search panel equals parallel-lab search, sorts, and loads a plan into 
   assert.deepEqual(differences(await shown(section), expected(config, 9)), []);
   assert.equal(await section.getByTestId('slider-tp').getAttribute('aria-valuetext'), String(config.tp));
   assert.equal(await section.getByTestId('slider-pp').getAttribute('aria-valuetext'), String(config.pp));
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('typed inputs search on their own once they settle; every result is the CLI\'s (random bases)', async () => {
+pageTest('typed inputs search on their own once they settle; every result is the CLI\'s (random bases)', lab, { entry: 'plan.html' }, async ({ page }) => {
   const seed = Number(process.env.SEED ?? Date.now() % 1e9);
   console.log(`search bases: SEED=${seed}`);
   const { pick } = rng(seed);
-  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
-  const panel = page.getByTestId('search-panel');
-  await scrollToElement(panel);
-  await settled(panel);
+  const panel = await searchPanel(page);
   let base = { ...DEFAULTS };
   for (let round = 0; round < Number(process.env.SEARCHES ?? 4); round++) {
     const next = {
@@ -167,28 +185,15 @@ test('typed inputs search on their own once they settle; every result is the CLI
       // would pass the card's 989 TFLOP/s peak (crates/parallel-core/src/bounds.rs, issue 50).
       gpu_tflops: pick([312, 400, 700]),
     };
-    await panel.getByTestId('search-model').selectOption(next.model);
-    for (const [field, id] of Object.entries(FIELDS)) {
-      if (next[field] !== base[field]) await typeInto(panel, id, next[field]);
-    }
-    base = next;
+    base = await enter(panel, base, next);
     // No click: the search runs once the inputs rest.
     await checkAgainstCli(panel, base, `round ${round} ${JSON.stringify(base)}`);
   }
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('a model that fits nowhere says so; a bad field is named; the 8-card grid takes an 8-card plan', async () => {
-  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
-  const panel = page.getByTestId('search-panel');
-  await scrollToElement(panel);
-  await settled(panel);
-  await panel.getByTestId('search-model').selectOption('llama3-405b');
-  await typeInto(panel, 'search-gpus', 8);
-  await typeInto(panel, 'search-batch', 64);
-  await typeInto(panel, 'search-memory', 40);
-  const base = { ...DEFAULTS, model: 'llama3-405b', gpus: 8, global_batch: 64, gpu_memory_gb: 40 };
+pageTest('a model that fits nowhere says so; a bad field is named; the 8-card grid takes an 8-card plan', lab, { entry: 'plan.html' }, async ({ page }) => {
+  const panel = await searchPanel(page);
+  const base = await enter(panel, DEFAULTS, { ...DEFAULTS, model: 'llama3-405b', gpus: 8, global_batch: 64, gpu_memory_gb: 40 });
   const { want, status } = await checkAgainstCli(panel, base, 'fits nowhere');
   assert.equal(want.fitting, 0);
   assert.match(status, /放不下/);
@@ -218,31 +223,18 @@ test('a model that fits nowhere says so; a bad field is named; the 8-card grid t
   await page.getByTestId('lang-toggle').click();
   const english = await visibleText(panel.getByTestId('search-status'));
   assert.ok(!/[\u4e00-\u9fff]/.test(english), english);
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('Llama 3 405B on 16,384 cards searches in the planner\'s Web Worker and gives the CLI\'s result', async () => {
-  const { page, context, problems } = await openPage(lab, undefined, { entry: 'plan.html' });
+pageTest('Llama 3 405B on 16,384 cards searches in the planner\'s Web Worker and gives the CLI\'s result', lab, { entry: 'plan.html' }, async ({ page }) => {
   // What the search loads: the worker's own wasm, beside the planner's.
   const wasm = [];
-  page.on('request', (request) => {
-    if (request.url().endsWith('.wasm')) wasm.push(new URL(request.url()).pathname.split('/').pop());
-  });
-  const panel = page.getByTestId('search-panel');
-  await scrollToElement(panel);
-  await settled(panel);
-  await panel.getByTestId('search-model').selectOption('llama3-405b');
-  await typeInto(panel, 'search-gpus', 16384);
-  await typeInto(panel, 'search-seq', 8192);
-  await typeInto(panel, 'search-batch', 2048);
-  const base = { ...DEFAULTS, model: 'llama3-405b', gpus: 16384, seq_len: 8192, global_batch: 2048 };
+  wasmNames(page, wasm);
+  const panel = await searchPanel(page);
+  const base = await enter(panel, DEFAULTS, { ...DEFAULTS, model: 'llama3-405b', gpus: 16384, seq_len: 8192, global_batch: 2048 });
   const { want } = await checkAgainstCli(panel, base, 'Llama 3 405B on 16,384 H100');
   assert.ok(want.considered > 10_000, `a large search: ${want.considered} plans`);
   assert.ok(wasm.some((name) => name.startsWith('parallel-search')), `the worker's wasm was loaded: ${wasm.join(', ')}`);
   // How long the page's thread is held meanwhile is measured, not tested: tests/bench.mjs.
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
 test('a worker that answers with no search (a stale or broken copy): the page searches on its own thread, with the CLI\'s result', async () => {
@@ -254,14 +246,10 @@ test('a worker that answers with no search (a stale or broken copy): the page se
     entry: 'plan.html',
     setup: async (page, context) => {
       await context.route('**/parallel-search_loader.js', (route) => route.fulfill({ contentType: 'text/javascript', body: FAKE }));
-      page.on('request', (request) => {
-        if (request.url().endsWith('.wasm')) wasm.push(new URL(request.url()).pathname.split('/').pop());
-      });
+      wasmNames(page, wasm);
     },
   });
-  const panel = page.getByTestId('search-panel');
-  await scrollToElement(panel);
-  await settled(panel);
+  const panel = await searchPanel(page);
   await typeInto(panel, 'search-gpus', 512);
   await checkAgainstCli(panel, { ...DEFAULTS, gpus: 512 }, 'searched on the page after the worker failed');
   assert.ok(!wasm.some((name) => name.startsWith('parallel-search')), `no worker wasm was loaded: ${wasm.join(', ')}`);

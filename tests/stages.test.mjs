@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, openPage, settleAndCheck } from './harness.mjs';
+import { labForFile, pageTest } from './harness.mjs';
 import { SELECTS, SLIDERS, choose, cli, keyboardTo } from './drive.mjs';
 
 const lab = labForFile();
@@ -26,8 +26,7 @@ async function cards(grid) {
   );
 }
 
-test('64 cards, TP 8 × PP 8: by stage, each card shows its own stage; even, all show one figure', async () => {
-  const { page, context, problems } = await openPage(lab);
+pageTest('64 cards, TP 8 × PP 8: by stage, each card shows its own stage; even, all show one figure', lab, async ({ page }) => {
   const section = page.getByTestId('section-64');
   const grid = section.getByTestId('grid-64');
   const slider = (field) => SLIDERS.find((s) => s.field === field);
@@ -94,12 +93,9 @@ test('64 cards, TP 8 × PP 8: by stage, each card shows its own stage; even, all
   await choose(section, ACCOUNTING, 'even');
   const again = await cards(grid);
   assert.ok(again.every((c) => c.bytes === headline));
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('by stage, a card over its capacity is marked, not by colour alone', async () => {
-  const { page, context, problems } = await openPage(lab, undefined, { fragment: 'g64=tp8.pp8.selective.m64.s131072.stages' });
+pageTest('by stage, a card over its capacity is marked, not by colour alone', lab, { fragment: 'g64=tp8.pp8.selective.m64.s131072.stages' }, async ({ page }) => {
   const section = page.getByTestId('section-64');
   const grid = section.getByTestId('grid-64');
   const all = await cards(grid);
@@ -153,12 +149,9 @@ test('by stage, a card over its capacity is marked, not by colour alone', async 
   const again = await marks();
   assert.deepEqual(again.map((c) => c.fits), all.map((c) => c.fits), 'the same cards are over again');
   agree(again, 'back at 131,072 tokens');
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test('the two stage steps set their plans up, and their readings are the CLI\'s', async () => {
-  const { page, context, problems } = await openPage(lab);
+pageTest('the two stage steps set their plans up, and their readings are the CLI\'s', lab, async ({ page }) => {
   const section = page.getByTestId('section-64');
   const steps = [
     ['64-stages', { gpus: 64, tp: 8, pp: 8, accounting: 'stages' }],
@@ -175,6 +168,4 @@ test('the two stage steps set their plans up, and their readings are the CLI\'s'
     assert.match(reading, new RegExp(`第 ${report.memory.busiest_stage} 段`), `${id}: ${reading}`);
     assert.ok(reading.includes(ratio), `${id}: "${reading}" lacks max ÷ min = ${ratio}`);
   }
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });

@@ -3,9 +3,8 @@
 // visible text of each cell. A row's button loads its plan into the grid above, whose figures
 // must then say the same.
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
+import { labForFile, pageTest, visibleText } from './harness.mjs';
 
 // SPEC §9. `comm`: every dimension that sends, with its bytes per card per step.
 const SPEC_9 = {
@@ -24,8 +23,7 @@ function parseComm(text) {
 
 const lab = labForFile();
 
-test('the 8-GPU table shows the reference values of SPEC §9', async () => {
-  const { page, context, problems } = await openPage(lab);
+pageTest('the 8-GPU table shows the reference values of SPEC §9', lab, async ({ page }) => {
   const table = page.getByTestId('table-8');
   await table.scrollIntoViewIfNeeded();
   assert.ok(await table.isVisible(), 'table-8 is visible');
@@ -42,13 +40,9 @@ test('the 8-GPU table shows the reference values of SPEC §9', async () => {
     };
     assert.deepEqual(got, want, `row ${id}`);
   }
-
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });
 
-test("a table row's button loads its plan into the 8-GPU grid, whose figures agree", async () => {
-  const { page, context, problems } = await openPage(lab);
+pageTest("a table row's button loads its plan into the 8-GPU grid, whose figures agree", lab, async ({ page }) => {
   const section = page.getByTestId('section-8');
   const table = section.getByTestId('table-8');
   for (const id of ['tp2-pp4-full', 'dp8-zero3-selective', 'dp8-zero3-full']) {
@@ -67,6 +61,4 @@ test("a table row's button loads its plan into the 8-GPU grid, whose figures agr
       assert.equal(await row.getAttribute('data-link'), 'nvlink', `${id}: ${dim} stays inside the machine`);
     }
   }
-  await settleAndCheck(page, problems, assert);
-  await context.close();
 });

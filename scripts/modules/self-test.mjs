@@ -1,9 +1,7 @@
 // Part of scripts/check-modules.mjs (see its header): fixture trees that each check must catch.
-import {
-  mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { scratchTree } from '../scratch-tree.mjs';
 import { circles, fileGraph } from './file-graph.mjs';
 import { webDependencies } from './manifest.mjs';
 import { run } from './run.mjs';
@@ -11,11 +9,7 @@ import { run } from './run.mjs';
 /** The fixtures: a crate with a circle, one without (re-exports, a parent and its child,
  * comments and strings that name other modules), and two manifests. */
 export function selfTest() {
-  const root = mkdtempSync(path.join(tmpdir(), 'check-modules-'));
-  const write = (rel, text) => {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), text);
-  };
+  const { dir: root, write, remove } = scratchTree('check-modules-');
   const failures = [];
   const expect = (what, cond) => {
     if (!cond) failures.push(what);
@@ -117,7 +111,7 @@ export function selfTest() {
     expect('a manifest with a web crate fails', !run(manifest('web')).ok);
     expect('a manifest without one passes', run(manifest('plain')).ok);
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    remove();
   }
   if (failures.length) {
     console.log('check-modules self-test: FAILED');

@@ -57,63 +57,35 @@ pub fn run(quick: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let config = PlanConfig::lesson_64_zero1();
     let plan = Plan::new(&config)?;
 
-    let full = median_ns_per_call(effort, || {
-        black_box(evaluate(black_box(&config)).is_ok());
-    });
+    let full = median_ns_per_call(effort, || evaluate(black_box(&config)).is_ok());
     let parts = [
         (
             "  Plan::new",
-            median_ns_per_call(effort, || {
-                black_box(Plan::new(black_box(&config)).is_ok());
-            }),
+            median_ns_per_call(effort, || Plan::new(black_box(&config)).is_ok()),
         ),
         (
             "  Plan::memory",
-            median_ns_per_call(effort, || {
-                black_box(black_box(&plan).memory());
-            }),
+            median_ns_per_call(effort, || black_box(&plan).memory()),
         ),
         (
             "  Plan::traffic",
-            median_ns_per_call(effort, || {
-                black_box(black_box(&plan).traffic());
-            }),
+            median_ns_per_call(effort, || black_box(&plan).traffic()),
         ),
         (
             "  Plan::bubble",
-            median_ns_per_call(effort, || {
-                black_box(black_box(&plan).bubble());
-            }),
+            median_ns_per_call(effort, || black_box(&plan).bubble()),
         ),
         (
             "  Plan::report (memory + traffic + bubble + warnings)",
-            median_ns_per_call(effort, || {
-                black_box(black_box(&plan).report());
-            }),
+            median_ns_per_call(effort, || black_box(&plan).report()),
         ),
     ];
 
-    let mut sweeps: Vec<(u64, u64, f64)> = (0..effort.sweeps)
-        .map(|_| {
-            let start = Instant::now();
-            let (tried, valid) = sweep();
-            (tried, valid, start.elapsed().as_secs_f64() * 1e3)
-        })
-        .collect();
-    sweeps.sort_by(|a, b| a.2.total_cmp(&b.2));
-    let (tried, valid, sweep_ms) = sweeps[sweeps.len() / 2];
-
-    let mut searches: Vec<(u64, u64, f64)> = (0..effort.sweeps)
-        .map(|_| {
-            let start = Instant::now();
-            let found = search::search(black_box(&search::bench_config()), search::DEFAULT_TOP);
-            let ms = start.elapsed().as_secs_f64() * 1e3;
-            let (considered, fitting) = found.map_or((0, 0), |f| (f.considered, f.fitting));
-            (considered, fitting, ms)
-        })
-        .collect();
-    searches.sort_by(|a, b| a.2.total_cmp(&b.2));
-    let (considered, fitting, search_ms) = searches[searches.len() / 2];
+    let ((tried, valid), sweep_ms) = median_ms(effort.sweeps, sweep);
+    let (found, search_ms) = median_ms(effort.sweeps, || {
+        search::search(black_box(&search::bench_config()), search::DEFAULT_TOP)
+    });
+    let (considered, fitting) = found.map_or((0, 0), |f| (f.considered, f.fitting));
 
     let mark = |ok: bool| if ok { "✓" } else { "✗ over target" };
     let mut results = Table::new(
@@ -198,21 +170,36 @@ pub fn run(quick: bool, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// Median over batches of the time per call of `f`, in nanoseconds, after a warm-up batch.
-fn median_ns_per_call(effort: Effort, mut f: impl FnMut()) -> f64 {
+/// Each result goes through `black_box`, so that no call is optimised away.
+fn median_ns_per_call<T>(effort: Effort, mut f: impl FnMut() -> T) -> f64 {
     for _ in 0..effort.calls_per_batch {
-        f();
+        black_box(f());
     }
     let mut samples: Vec<f64> = (0..effort.batches)
         .map(|_| {
             let start = Instant::now();
             for _ in 0..effort.calls_per_batch {
-                f();
+                black_box(f());
             }
             start.elapsed().as_nanos() as f64 / f64::from(effort.calls_per_batch)
         })
         .collect();
     samples.sort_by(f64::total_cmp);
     samples[samples.len() / 2]
+}
+
+/// Runs `f` `runs` times; returns the result of the run of median wall time, with that time
+/// in milliseconds.
+fn median_ms<T>(runs: usize, mut f: impl FnMut() -> T) -> (T, f64) {
+    let mut timed: Vec<(T, f64)> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            let result = f();
+            (result, start.elapsed().as_secs_f64() * 1e3)
+        })
+        .collect();
+    timed.sort_by(|a, b| a.1.total_cmp(&b.1));
+    timed.swap_remove(timed.len() / 2)
 }
 
 /// Evaluates every plan of the sweep; returns (plans tried, plans valid).

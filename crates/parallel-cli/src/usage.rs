@@ -183,6 +183,9 @@ PLAN (a JSON object; every field is optional, empty input = all defaults)
   routing_skew 1 (MoE: the hottest expert's tokens over an even split, 1 to experts/top_k;
     only 1 on a dense model), capacity_factor absent (dropless; else 1 to experts/top_k: an
     expert keeps at most capacity_factor x an even split and drops the rest); SPEC §20
+  sequence_parallel true (false: with tp > 1 every card keeps the norms' and dropouts'
+    activations whole, (10 + 24/t)*s'*b*h a layer instead of 34*s'*b*h/t; an MoE model at
+    tp > 1 needs it on, as Megatron-LM does); SPEC §22
 
 REPORT
   {"dp", "memory", "comm", "bubble", "warnings", "estimate"}; with optimizer_offload "cpu",

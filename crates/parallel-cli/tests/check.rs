@@ -5,25 +5,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{error_line, json_of, run, stdout_of};
+use common::{error_line, json_of, measured_fixture_files, repo_root, run, stdout_of};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn fixtures() -> Vec<PathBuf> {
-    let dir = root().join("tests/fixtures/check");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".measured.json"))
-        .collect();
-    files.sort();
-    files
-}
 
 fn compare(file: &Path) -> Value {
     json_of(
@@ -50,7 +35,7 @@ fn row<'a>(c: &'a Value, figure: &str) -> &'a Value {
 
 #[test]
 fn the_shipped_workloads_are_what_the_cli_emits() {
-    let dir = root().join("scripts/gpu-check/workloads");
+    let dir = repo_root().join("scripts/gpu-check/workloads");
     let plans: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("plans.json")).unwrap()).unwrap();
     for plan in plans.as_array().unwrap() {
@@ -70,7 +55,7 @@ fn the_shipped_workloads_are_what_the_cli_emits() {
 
 #[test]
 fn every_measured_fixture_compares() {
-    let files = fixtures();
+    let files = measured_fixture_files();
     assert!(files.len() >= 10, "{files:?}");
     for file in files {
         let c = compare(&file);
@@ -95,7 +80,7 @@ fn every_measured_fixture_compares() {
 /// the shared-h200-* fixtures): a layer's time and activation bytes, eager and compiled.
 #[test]
 fn the_gpu_run_reproduces_the_shared_measurements() {
-    let dir = root().join("tests/fixtures/check");
+    let dir = repo_root().join("tests/fixtures/check");
     let pairs = [
         ("llama3-8b-s8192", "layer_time", 0.05),
         ("llama3-8b-s4096", "activation_per_layer", 0.08),
@@ -146,12 +131,12 @@ fn bad_files_are_named_by_their_field() {
     std::fs::create_dir_all(&tmp).unwrap();
     let good: Value = serde_json::from_str(
         &std::fs::read_to_string(
-            root().join("tests/fixtures/check/h200-lesson-64-card0.measured.json"),
+            repo_root().join("tests/fixtures/check/h200-lesson-64-card0.measured.json"),
         )
         .unwrap(),
     )
     .unwrap();
-    let workload = root().join("scripts/gpu-check/workloads/lesson-64-card0.json");
+    let workload = repo_root().join("scripts/gpu-check/workloads/lesson-64-card0.json");
     let mut peak = good.clone();
     peak["eager"]["peak_bytes"] = "big".into();
     let mut name = good.clone();
@@ -184,7 +169,7 @@ fn bad_files_are_named_by_their_field() {
     let out = run(&["check", "--measured", "/no/such/file.json"], "");
     assert_eq!(out.status.code(), Some(2));
     // From stdin too.
-    let text = std::fs::read_to_string(fixtures()[0].clone()).unwrap();
+    let text = std::fs::read_to_string(measured_fixture_files()[0].clone()).unwrap();
     assert!(stdout_of(&["check", "--measured", "-"], &text).contains("| model states |"));
 }
 
@@ -194,7 +179,7 @@ fn bad_files_are_named_by_their_field() {
 fn impossible_measurements_are_refused_by_their_field() {
     let good: Value = serde_json::from_str(
         &std::fs::read_to_string(
-            fixtures()
+            measured_fixture_files()
                 .iter()
                 .find(|f| f.ends_with("h200-lesson-64-card0.measured.json"))
                 .unwrap(),

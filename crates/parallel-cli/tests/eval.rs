@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{gb, json_of, keys, stdout_of, COMM_ROW_KEYS, LESSON_64_ZERO1};
+use common::{gb, items, json_of, keys, stdout_of, text, COMM_ROW_KEYS, LESSON_64_ZERO1};
 use serde_json::Value;
 
 #[test]
@@ -77,15 +77,13 @@ fn eval_prints_the_spec_report() {
     assert_eq!(r["memory"]["capacity"].as_f64(), Some(80e9));
     assert_eq!(r["memory"]["fits"], true);
     assert_eq!(r["bubble"]["ratio"].as_f64(), Some(0.125));
-    let comm: Vec<(String, String, String, u64, String)> = r["comm"]
-        .as_array()
-        .unwrap()
+    let comm: Vec<(String, String, String, u64, String)> = items(&r["comm"])
         .iter()
         .map(|t| {
             (
-                t["dim"].as_str().unwrap().to_string(),
-                t["collective"].as_str().unwrap().to_string(),
-                t["link"].as_str().unwrap().to_string(),
+                text(&t["dim"]),
+                text(&t["collective"]),
+                text(&t["link"]),
                 t["group_size"].as_u64().unwrap(),
                 gb(&t["bytes"]),
             )

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{error_line, json_of, stdout_of, LESSON_64_ZERO1};
+use common::{error_line, json_of, stdout_of, strings, LESSON_64_ZERO1};
 
 /// The shell text of `flags` without its `#` notes.
 fn command_of(args: &[&str], stdin: &str) -> String {
@@ -21,12 +21,7 @@ fn json_has_engine_args_and_notes() {
     let out = json_of(&["flags", "--format", "json"], LESSON_64_ZERO1);
     assert_eq!(common::keys(&out), ["args", "engine", "notes"]);
     assert_eq!(out["engine"], "megatron");
-    let args: Vec<&str> = out["args"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .collect();
+    let args = strings(&out["args"]);
     // TP 8 before Blackwell: Megatron's validate_args wants the variable at 1.
     assert_eq!(
         &args[..7],
@@ -58,11 +53,7 @@ fn json_has_engine_args_and_notes() {
         &["flags", "--format", "json", "--lang", "zh"],
         LESSON_64_ZERO1,
     );
-    assert!(zh["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|n| n.as_str().unwrap().contains("显存")));
+    assert!(strings(&zh["notes"]).iter().any(|n| n.contains("显存")));
 }
 
 #[test]

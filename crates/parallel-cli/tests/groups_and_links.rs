@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json_of, run, stdout_of, LESSON_64_ZERO1};
+use common::{items, json_of, run, stdout_of, text, LESSON_64_ZERO1};
 use serde_json::Value;
 
 #[test]
@@ -20,16 +20,9 @@ fn eval_of_a_card_takes_its_own_links() {
     );
     let config = r#"{"gpus":16,"gpus_per_node":4,"tp":2,"pp":2,"order":"tp-cp-dp-pp"}"#;
     let links = |report: &Value| -> Vec<(String, String)> {
-        report["comm"]
-            .as_array()
-            .unwrap()
+        items(&report["comm"])
             .iter()
-            .map(|t| {
-                (
-                    t["dim"].as_str().unwrap().to_string(),
-                    t["link"].as_str().unwrap().to_string(),
-                )
-            })
+            .map(|t| (text(&t["dim"]), text(&t["link"])))
             .collect()
     };
     // tp-cp-dp-pp: PP partners are 8 apart, so every PP group spans nodes; DP (0, 2, 4, 6)

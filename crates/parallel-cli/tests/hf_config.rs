@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_help_holds, error_line, json_of, stdout_of};
+use common::{assert_help_holds, error_line, json_of, stdout_of, strings};
 use serde_json::Value;
 
 /// A published `config.json` of the core's fixtures.
@@ -60,12 +60,7 @@ fn model_reads_a_config_json() {
         assert_eq!(out["params"].as_u64(), Some(params), "{name}");
         assert_eq!(out["active_params"].as_u64(), Some(active), "{name}");
         assert_eq!(out["model"]["params"].as_u64(), Some(params), "{name}");
-        let notes: Vec<&str> = out["notes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap())
-            .collect();
+        let notes = strings(&out["notes"]);
         match note {
             Some(note) => assert!(notes.contains(&note), "{name}: {notes:?}"),
             None => assert!(notes.is_empty(), "{name}: {notes:?}"),

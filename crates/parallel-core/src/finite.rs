@@ -70,9 +70,51 @@ pub struct Items<'a> {
     index: usize,
 }
 
+/// Methods of a serializer that take one value (and nothing to walk into) and answer `$answer`.
 macro_rules! leaf {
-    ($($name:ident: $t:ty),*) => {
-        $(fn $name(self, _: $t) -> Result<(), Never> { Ok(()) })*
+    ($answer:expr; $($name:ident: $t:ty),* $(,)?) => {
+        $(fn $name(self, _: $t) -> Result<Self::Ok, Never> { $answer })*
+    };
+}
+
+/// The compound openers after `serialize_seq` (tuple, tuple struct, tuple variant, map, struct,
+/// struct variant), each answering `$answer`, which may use the serializer as `$this`.
+macro_rules! compounds {
+    ($this:ident => $answer:expr) => {
+        fn serialize_tuple($this, _: usize) -> Result<Self::SerializeTuple, Never> {
+            $answer
+        }
+        fn serialize_tuple_struct(
+            $this,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct, Never> {
+            $answer
+        }
+        fn serialize_tuple_variant(
+            $this,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant, Never> {
+            $answer
+        }
+        fn serialize_map($this, _: Option<usize>) -> Result<Self::SerializeMap, Never> {
+            $answer
+        }
+        fn serialize_struct($this, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Never> {
+            $answer
+        }
+        fn serialize_struct_variant(
+            $this,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant, Never> {
+            $answer
+        }
     };
 }
 
@@ -87,10 +129,10 @@ impl<'a> ser::Serializer for &'a mut Walker {
     type SerializeStruct = Items<'a>;
     type SerializeStructVariant = Items<'a>;
 
-    leaf!(serialize_bool: bool, serialize_i8: i8, serialize_i16: i16, serialize_i32: i32,
+    leaf!(Ok(()); serialize_bool: bool, serialize_i8: i8, serialize_i16: i16, serialize_i32: i32,
           serialize_i64: i64, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32,
           serialize_u64: u64, serialize_char: char, serialize_str: &str,
-          serialize_bytes: &[u8]);
+          serialize_bytes: &[u8], serialize_unit_struct: &'static str);
 
     fn serialize_f32(self, v: f32) -> Result<(), Never> {
         self.number(f64::from(v));
@@ -107,9 +149,6 @@ impl<'a> ser::Serializer for &'a mut Walker {
         value.serialize(self)
     }
     fn serialize_unit(self) -> Result<(), Never> {
-        Ok(())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Never> {
         Ok(())
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<(), Never> {
@@ -137,36 +176,7 @@ impl<'a> ser::Serializer for &'a mut Walker {
             index: 0,
         })
     }
-    fn serialize_tuple(self, _: usize) -> Result<Items<'a>, Never> {
-        self.serialize_seq(None)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Items<'a>, Never> {
-        self.serialize_seq(None)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Items<'a>, Never> {
-        self.serialize_seq(None)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Items<'a>, Never> {
-        self.serialize_seq(None)
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Items<'a>, Never> {
-        self.serialize_seq(None)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Items<'a>, Never> {
-        self.serialize_seq(None)
-    }
+    compounds!(self => self.serialize_seq(None));
 }
 
 impl Items<'_> {
@@ -262,45 +272,10 @@ impl ser::Serializer for KeyName {
     ) -> Result<String, Never> {
         Ok(v.to_string())
     }
-    fn serialize_bool(self, _: bool) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_i8(self, _: i8) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_i16(self, _: i16) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_i32(self, _: i32) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_i64(self, _: i64) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_u8(self, _: u8) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_u16(self, _: u16) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_u32(self, _: u32) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_u64(self, _: u64) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_f32(self, _: f32) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_f64(self, _: f64) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_char(self, _: char) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<String, Never> {
-        Err(Never)
-    }
+    leaf!(Err(Never); serialize_bool: bool, serialize_i8: i8, serialize_i16: i16,
+          serialize_i32: i32, serialize_i64: i64, serialize_u8: u8, serialize_u16: u16,
+          serialize_u32: u32, serialize_u64: u64, serialize_f32: f32, serialize_f64: f64,
+          serialize_char: char, serialize_bytes: &[u8], serialize_unit_struct: &'static str);
     fn serialize_none(self) -> Result<String, Never> {
         Err(Never)
     }
@@ -308,9 +283,6 @@ impl ser::Serializer for KeyName {
         Err(Never)
     }
     fn serialize_unit(self) -> Result<String, Never> {
-        Err(Never)
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<String, Never> {
         Err(Never)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -332,40 +304,7 @@ impl ser::Serializer for KeyName {
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Never> {
         Err(Never)
     }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Never> {
-        Err(Never)
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, Never> {
-        Err(Never)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, Never> {
-        Err(Never)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Never> {
-        Err(Never)
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Never> {
-        Err(Never)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, Never> {
-        Err(Never)
-    }
+    compounds!(self => Err(Never));
 }
 
 #[cfg(test)]

@@ -180,17 +180,13 @@ impl Hardware {
                          with sparsity = 989 dense, 3.35 TB/s, NVLink 900 GB/s); DGX H100: one \
                          400 Gb/s ConnectX-7 per GPU",
             },
+            // The H100's chip, links and NICs with a larger, faster memory.
             Hardware::H200 => Card {
                 memory_gb: 141.0,
                 hbm_tbps: 4.8,
-                peak_tflops: 989.0,
-                scale_up_gbps: 450.0,
-                scale_out_gbps: NIC_400G_GBPS,
-                effective_tflops: Some(H200_GEMM_8192_TFLOPS),
-                step_latency_us: NCCL_LATENCY,
-                call_latency_us: NCCL_BASE_LATENCY_US,
                 source: "NVIDIA H200 Tensor Core GPU datasheet (H200 SXM: 141 GB, 4.8 TB/s, \
                          BF16 1,979 TFLOPS with sparsity = 989 dense, NVLink 900 GB/s)",
+                ..Hardware::H100.card()
             },
             Hardware::B200 => Card {
                 memory_gb: 180.0,

@@ -336,10 +336,24 @@ impl Plan {
         in_flight.named("in flight", Show::Count)
     }
 
-    /// Activation bytes of one layer for one micro-batch (Korthikanti et al. 2022, with
-    /// sequence parallelism whenever t > 1; s' = s/c):
-    /// full recompute 2·s'·b·h/t; selective and none 34·s'·b·h/t. Returns that figure and,
-    /// for "none", the extra 5·a·s'·s·b/t of attention scores a full-attention layer keeps.
+    /// Activation bytes of one layer for one micro-batch (Korthikanti et al. 2022, Table 2;
+    /// s' = s/c). With sequence parallelism (the default whenever t > 1): full recompute
+    /// 2·s'·b·h/t, selective and none 34·s'·b·h/t. Without it, TP still splits the attention
+    /// and MLP blocks' 24·s'·b·h but every card keeps the norms' and dropouts' 10·s'·b·h
+    /// whole: (10 + 24/t)·s'·b·h, and full recompute keeps each layer's whole input, 2·s'·b·h.
+    /// Returns that figure and, for "none", the extra 5·a·s'·s·b/t of attention scores a
+    /// full-attention layer keeps (split over heads either way).
+    ///
+    /// ```
+    /// use parallel_core::{Plan, PlanConfig, Recompute};
+    /// let at = |sequence_parallel| {
+    ///     let c = PlanConfig { tp: 8, recompute: Recompute::Selective, sequence_parallel, ..PlanConfig::default() };
+    ///     Plan::new(&c).unwrap().activation_per_layer().0.get()
+    /// };
+    /// // The default model (h 5,120) at s 4,096, b 1: 34/8 against 10 + 24/8 of s·b·h.
+    /// let sbh = 4096.0 * 5120.0;
+    /// assert_eq!((at(true), at(false)), (34.0 / 8.0 * sbh, 13.0 * sbh));
+    /// ```
     pub fn activation_per_layer(&self) -> (Bytes, Bytes) {
         let (per_layer, scores) = self.layer_activations::<f64>();
         (Bytes::new(per_layer), Bytes::new(scores.unwrap_or(0.0)))
@@ -350,12 +364,15 @@ impl Plan {
     pub(crate) fn layer_activations<Q: Quantity>(&self) -> (Q, Option<Q>) {
         let t = || count_of::<Q>("t", self.degrees().tp);
         let b = || count_of::<Q>("b", self.micro_batch_size());
-        let kept = match self.recompute() {
-            Recompute::Full => 2.0,
-            Recompute::Selective | Recompute::None => 34.0,
+        let sbh = || self.local_seq::<Q>() * b() * count_of("h", self.model().hidden);
+        let per_layer = match (self.recompute(), self.sequence_whole()) {
+            (Recompute::Full, false) => Q::lit(2.0) * sbh() / t(),
+            (Recompute::Full, true) => Q::lit(2.0) * sbh(),
+            (Recompute::Selective | Recompute::None, false) => Q::lit(34.0) * sbh() / t(),
+            (Recompute::Selective | Recompute::None, true) => {
+                (Q::lit(10.0) + Q::lit(24.0) / t()) * sbh()
+            }
         };
-        let per_layer =
-            Q::lit(kept) * self.local_seq() * b() * count_of("h", self.model().hidden) / t();
         let scores = (self.recompute() == Recompute::None).then(|| {
             (Q::lit(5.0)
                 * count_of("a", self.model().heads)

@@ -245,6 +245,7 @@ impl Plan {
             }
             _ => {}
         }
+
         routing(
             c.routing_skew,
             c.capacity_factor,
@@ -262,6 +263,10 @@ impl Plan {
                 tp: c.tp,
                 gpus_per_node: c.gpus_per_node,
             });
+        }
+        // Megatron-Core warns and runs (ModelParallelConfig.__post_init__, SPEC §22).
+        if model.is_moe() && c.ep > 1 && c.tp > 1 && !c.sequence_parallel {
+            warnings.push(Warning::ExpertsWithoutSequenceParallel { tp: c.tp, ep: c.ep });
         }
         if model.layers % c.pp != 0 {
             warnings.push(Warning::LayersNotDivisible {
@@ -370,6 +375,18 @@ impl Plan {
     /// Activation recomputation.
     pub fn recompute(&self) -> Recompute {
         self.recompute
+    }
+    /// Whether sequence parallelism splits the norms' and dropouts' activations: on in the
+    /// config and t > 1 (at t = 1 there is nothing to split; Megatron-LM turns it off there
+    /// too, megatron/training/arguments.py). SPEC §22.
+    pub fn sequence_parallel(&self) -> bool {
+        self.config.sequence_parallel && self.degrees.tp > 1
+    }
+    /// Whether each card of a TP group keeps the whole sequence outside TP's blocks: t > 1
+    /// and sequence parallelism off. At t = 1 the split and the whole are the same tensor and
+    /// the formulas keep their split form.
+    pub(crate) fn sequence_whole(&self) -> bool {
+        self.degrees.tp > 1 && !self.config.sequence_parallel
     }
     /// Pipeline schedule.
     pub fn schedule(&self) -> Schedule {

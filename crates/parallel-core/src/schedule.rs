@@ -410,29 +410,18 @@ mod tests {
 
     #[test]
     fn bad_input_names_the_field() {
-        assert_eq!(
-            simulate_schedule(ScheduleView::OneFOneB, 0, 8, 1)
-                .unwrap_err()
-                .field(),
-            Field::Pp
-        );
-        assert_eq!(
-            simulate_schedule(ScheduleView::Interleaved, 4, 6, 2)
-                .unwrap_err()
-                .field(),
-            Field::MicroBatches
-        );
-        assert_eq!(
-            simulate_schedule(ScheduleView::Gpipe, 4, 8, 2)
-                .unwrap_err()
-                .field(),
-            Field::VirtualStages
-        );
-        assert_eq!(
-            simulate_schedule(ScheduleView::Gpipe, 64, 4096, 1)
-                .unwrap_err()
-                .field(),
-            Field::MicroBatches
-        );
+        for (view, pp, micro_batches, virtual_stages, field) in [
+            (ScheduleView::OneFOneB, 0, 8, 1, Field::Pp),
+            (ScheduleView::Interleaved, 4, 6, 2, Field::MicroBatches),
+            (ScheduleView::Gpipe, 4, 8, 2, Field::VirtualStages),
+            (ScheduleView::Gpipe, 64, 4096, 1, Field::MicroBatches),
+        ] {
+            let err = simulate_schedule(view, pp, micro_batches, virtual_stages).unwrap_err();
+            assert_eq!(
+                err.field(),
+                field,
+                "{view:?} pp {pp} m {micro_batches} v {virtual_stages}"
+            );
+        }
     }
 }

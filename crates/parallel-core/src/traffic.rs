@@ -4,13 +4,11 @@
 //! Not counted (the page says so): latency, overlap with compute, the extra forward of
 //! recomputation, and context parallelism's backward.
 
-use core::fmt;
-
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use crate::config::Schedule;
 use crate::formula::{count_of, ring, Quantity, Show};
-use crate::grid::{Dim, Link};
+use crate::grid::{written_as_str, Dim, Link};
 use crate::plan::Plan;
 use crate::units::{Bytes, Seconds};
 
@@ -56,17 +54,7 @@ impl Collective {
     }
 }
 
-impl fmt::Display for Collective {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for Collective {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
+written_as_str!(Collective);
 
 /// The traffic of one dimension, per card per step.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

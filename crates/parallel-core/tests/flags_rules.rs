@@ -449,6 +449,25 @@ const RECIPE_TERMS: &[&str] = &[
     "--grad-reduce-in-bf16",
 ];
 
+/// The recipes' batch: one sequence a micro-batch, 8 a step, of 2,048 + 131,072 tokens.
+const RECIPE_BATCH: &[&str] = &[
+    "--micro-batch-size 1",
+    "--global-batch-size 8",
+    "--seq-length 133120",
+    "--max-position-embeddings 133120",
+];
+
+/// The recipes' rollout after the engine's size: colocated, 8 prompts × 8 samples, prompts of
+/// 2,048 tokens and responses of 131,072.
+const RECIPE_ROLLOUT: &[&str] = &[
+    "--colocate",
+    "--rollout-batch-size 8",
+    "--n-samples-per-prompt 8",
+    "--rollout-max-prompt-len 2048",
+    "--rollout-max-response-len 131072",
+    "--log-probs-chunk-size 1024",
+];
+
 #[test]
 fn the_recipes_as_slime_commands() {
     let qwen = recipes()[3].config_with(ModelChoice::Preset(Preset::Qwen38_27b));
@@ -466,24 +485,14 @@ fn the_recipes_as_slime_commands() {
                 "--sequence-parallel",
                 // DP 1, CP 4, PP 2: Megatron-Core refuses the tp-pp-dp mapping, and at DP 1
                 // its default pp-last order forms the same groups.
-                "--micro-batch-size 1",
-                "--global-batch-size 8",
-                "--seq-length 133120",
-                "--max-position-embeddings 133120",
             ],
+            RECIPE_BATCH,
             FULL_RECOMPUTE,
             RECIPE_TERMS,
             ANCHOR,
             ANCHOR_TAIL,
-            &[
-                "--rollout-num-gpus-per-engine 2",
-                "--colocate",
-                "--rollout-batch-size 8",
-                "--n-samples-per-prompt 8",
-                "--rollout-max-prompt-len 2048",
-                "--rollout-max-response-len 131072",
-                "--log-probs-chunk-size 1024",
-            ],
+            &["--rollout-num-gpus-per-engine 2"],
+            RECIPE_ROLLOUT,
         ],
     );
     // GLM-4.7-Flash's row (its config is not in the lab) with Qwen3-30B-A3B's 128 experts.
@@ -503,11 +512,8 @@ fn the_recipes_as_slime_commands() {
                 "--expert-tensor-parallel-size 1",
                 "--sequence-parallel",
                 "--use-tp-pp-dp-mapping",
-                "--micro-batch-size 1",
-                "--global-batch-size 8",
-                "--seq-length 133120",
-                "--max-position-embeddings 133120",
             ],
+            RECIPE_BATCH,
             FULL_RECOMPUTE,
             RECIPE_TERMS,
             &[
@@ -532,13 +538,8 @@ fn the_recipes_as_slime_commands() {
                 "--moe-router-topk 8",
                 "--moe-ffn-hidden-size 768",
                 "--rollout-num-gpus-per-engine 8",
-                "--colocate",
-                "--rollout-batch-size 8",
-                "--n-samples-per-prompt 8",
-                "--rollout-max-prompt-len 2048",
-                "--rollout-max-response-len 131072",
-                "--log-probs-chunk-size 1024",
             ],
+            RECIPE_ROLLOUT,
         ],
     );
     // DeepSpeed: the config's keys for the same recipe (CPU Adam under ZeRO 1, BF16 gradients),

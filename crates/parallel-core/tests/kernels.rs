@@ -6,7 +6,7 @@
 
 mod common;
 
-use parallel_core::estimate::{MEMORY_BOUND_STEP, OPTIMIZER_BYTES_PER_PARAM};
+use parallel_core::estimate::{LayerKernels, MEMORY_BOUND_STEP, OPTIMIZER_BYTES_PER_PARAM};
 use parallel_core::hardware::{
     Hardware, NCCL_BASE_LATENCY_US, NCCL_NET_STEP_US, NCCL_NVLINK_STEP_US, NCCL_RING_PLATEAU,
 };
@@ -26,10 +26,39 @@ fn gemm(m: f64, n: f64, k: f64, scale: f64) -> f64 {
     2.0 * m * n * k * 3.0 / (3.0 / seconds_per_flop)
 }
 
+/// A dense layer's four GEMMs over `t` tokens of width `h`, in the order they run: QKV
+/// (`widths[0]` wide), the attention's output projection (over `widths[1]`), MLP up
+/// (`widths[2]` wide) and down (over `widths[3]`).
+fn layer_gemms(t: f64, h: f64, widths: [f64; 4]) -> f64 {
+    let [qkv, attention_out, up, down] = widths;
+    gemm(t, qkv, h, 1.0)
+        + gemm(t, h, attention_out, 1.0)
+        + gemm(t, up, h, 1.0)
+        + gemm(t, h, down, 1.0)
+}
+
 /// Causal attention forward + backward of one layer: 3.5·4·heads·head_dim·q·s/2 FLOPs at the
 /// table's rate for chunks of `chunk` queries and `width` heads × batch.
 fn attention(heads: f64, head_dim: f64, q: f64, s: f64, chunk: f64, width: f64) -> f64 {
     3.5 * 4.0 * heads * head_dim * q * s / 2.0 / (H200_ATTENTION.rate(chunk, width) * 1e12)
+}
+
+/// Seconds to move `bytes` at the H200's measured copy rate.
+fn copy_seconds(bytes: f64) -> f64 {
+    bytes / (H200_COPY_TBPS * 1e12)
+}
+
+/// The plan's layer against the seconds worked out by hand for its GEMMs and attention, and
+/// the bytes its memory-bound kernels move; the layer.
+fn check_layer(p: &Plan, gemms: f64, attention: f64, bytes: f64) -> LayerKernels {
+    let layer = p.layer_kernels().unwrap();
+    assert!(close(layer.gemm_s.get(), gemms), "{layer:?} vs {gemms}");
+    assert!(close(layer.attention_s.get(), attention), "{layer:?}");
+    assert!(
+        close(layer.memory_bound_s.get(), copy_seconds(bytes)),
+        "{layer:?}"
+    );
+    layer
 }
 
 fn model(hidden: u32, heads: u32, kv_heads: u32, ffn: u32) -> InlineModel {
@@ -51,6 +80,11 @@ fn plan(model: InlineModel, config: PlanConfig) -> Plan {
         ..config
     })
     .unwrap()
+}
+
+/// One layer of Llama 3 8B's shape (32 heads, 8 KV heads, ffn 14,336) on `config`.
+fn llama3_8b_layer(config: PlanConfig) -> Plan {
+    plan(model(4096, 32, 8, 14_336), config)
 }
 
 fn on_h200(gpus: u32) -> PlanConfig {
@@ -75,19 +109,15 @@ fn a_dense_mha_layer_by_hand() {
         },
     );
     let (h, f, t) = (4096.0, 11_008.0, 2048.0);
-    let gemms = gemm(t, 3.0 * h, h, 1.0)
-        + gemm(t, h, h, 1.0)
-        + gemm(t, 2.0 * f, h, 1.0)
-        + gemm(t, h, f, 1.0);
+    let gemms = layer_gemms(t, h, [3.0 * h, h, 2.0 * f, f]);
     let attn = attention(32.0, 128.0, t, t, t, 32.0);
     let b = MEMORY_BOUND_STEP;
     let bytes = 2.0 * t * (b.hidden * h + b.rotary * (32.0 + 32.0) * 128.0 + b.ffn * f);
-    let memory = bytes / (H200_COPY_TBPS * 1e12);
-    let layer = p.layer_kernels().unwrap();
-    assert!(close(layer.gemm_s.get(), gemms), "{layer:?} vs {gemms}");
-    assert!(close(layer.attention_s.get(), attn));
-    assert!(close(layer.memory_bound_s.get(), memory));
-    assert!(close(layer.total_s.get(), gemms + attn + memory));
+    let layer = check_layer(&p, gemms, attn, bytes);
+    assert!(close(
+        layer.total_s.get(),
+        gemms + attn + copy_seconds(bytes)
+    ));
 }
 
 #[test]
@@ -107,19 +137,12 @@ fn a_plain_gpt_layer_by_hand() {
         },
     );
     let (h, f, t) = (2304.0, 4.0 * 2304.0 / 2.0, 2048.0);
-    let gemms = gemm(t, 3.0 * h / 2.0, h, 1.0)
-        + gemm(t, h, h / 2.0, 1.0)
-        + gemm(t, f, h, 1.0)
-        + gemm(t, h, f, 1.0);
+    let gemms = layer_gemms(t, h, [3.0 * h / 2.0, h / 2.0, f, f]);
     let attn = attention(12.0, 96.0, t, t, t, 12.0);
     let b = MEMORY_BOUND_STEP;
     let bytes =
         2.0 * t * (b.hidden * h + b.rotary * (24.0 + 24.0) * 96.0 + b.plain_ffn * 4.0 * h) / 2.0;
-    let memory = bytes / (H200_COPY_TBPS * 1e12);
-    let layer = p.layer_kernels().unwrap();
-    assert!(close(layer.gemm_s.get(), gemms), "{layer:?} vs {gemms}");
-    assert!(close(layer.attention_s.get(), attn));
-    assert!(close(layer.memory_bound_s.get(), memory));
+    let layer = check_layer(&p, gemms, attn, bytes);
     // The same shapes gated hold a third more MLP: its up GEMM is twice as wide.
     let gated = plan(
         model(2304, 24, 24, 4 * 2304),
@@ -136,51 +159,33 @@ fn a_plain_gpt_layer_by_hand() {
 fn a_gqa_layer_under_tp_by_hand() {
     // Llama 3 8B's layer (32 heads, 8 KV heads, ffn 14,336), TP 4, b 2, s 4,096: each card's
     // QKV is (32 + 16)·128/4 = 1,536 wide, its MLP 2·14,336/4 = 7,168, 8 heads × 2 sequences.
-    let p = plan(
-        model(4096, 32, 8, 14_336),
-        PlanConfig {
-            tp: 4,
-            seq_len: 4096,
-            micro_batch_size: 2,
-            ..on_h200(4)
-        },
-    );
+    let p = llama3_8b_layer(PlanConfig {
+        tp: 4,
+        seq_len: 4096,
+        micro_batch_size: 2,
+        ..on_h200(4)
+    });
     let (h, t) = (4096.0, 8192.0);
-    let gemms = gemm(t, 1536.0, h, 1.0)
-        + gemm(t, h, 1024.0, 1.0)
-        + gemm(t, 7168.0, h, 1.0)
-        + gemm(t, h, 3584.0, 1.0);
+    let gemms = layer_gemms(t, h, [1536.0, 1024.0, 7168.0, 3584.0]);
     let attn = attention(8.0, 128.0, 4096.0, 4096.0, 4096.0, 16.0) * 2.0;
     let b = MEMORY_BOUND_STEP;
     let bytes = 2.0 * t * (b.hidden * h + b.rotary * 40.0 * 128.0 + b.ffn * 14_336.0) / 4.0;
-    let layer = p.layer_kernels().unwrap();
-    assert!(close(layer.gemm_s.get(), gemms));
-    assert!(close(layer.attention_s.get(), attn));
-    assert!(close(
-        layer.memory_bound_s.get(),
-        bytes / (H200_COPY_TBPS * 1e12)
-    ));
+    check_layer(&p, gemms, attn, bytes);
 }
 
 #[test]
 fn a_cp_layer_runs_its_queries_in_chunks() {
     // CP 4 at s 16,384: each card has 4,096 queries against all 16,384 keys, at the rate of
     // 4,096-long chunks; its GEMMs see 4,096 tokens.
-    let p = plan(
-        model(4096, 32, 8, 14_336),
-        PlanConfig {
-            cp: 4,
-            seq_len: 16_384,
-            ..on_h200(4)
-        },
-    );
-    let whole = plan(
-        model(4096, 32, 8, 14_336),
-        PlanConfig {
-            seq_len: 16_384,
-            ..on_h200(1)
-        },
-    );
+    let p = llama3_8b_layer(PlanConfig {
+        cp: 4,
+        seq_len: 16_384,
+        ..on_h200(4)
+    });
+    let whole = llama3_8b_layer(PlanConfig {
+        seq_len: 16_384,
+        ..on_h200(1)
+    });
     let attn = attention(32.0, 128.0, 4096.0, 16_384.0, 4096.0, 32.0);
     let layer = p.layer_kernels().unwrap();
     assert!(close(layer.attention_s.get(), attn));
@@ -189,10 +194,7 @@ fn a_cp_layer_runs_its_queries_in_chunks() {
     assert!(layer.attention_s.get() > one.attention_s.get() / 4.0);
     assert!(close(
         layer.gemm_s.get(),
-        gemm(4096.0, 6144.0, 4096.0, 1.0)
-            + gemm(4096.0, 4096.0, 4096.0, 1.0)
-            + gemm(4096.0, 28_672.0, 4096.0, 1.0)
-            + gemm(4096.0, 4096.0, 14_336.0, 1.0)
+        layer_gemms(4096.0, 4096.0, [6144.0, 4096.0, 28_672.0, 14_336.0])
     ));
 }
 
@@ -233,7 +235,7 @@ fn an_moe_layer_runs_each_expert_at_its_tokens() {
         + b.ffn * 2048.0;
     assert!(close(
         layer.memory_bound_s.get(),
-        2.0 * t * per_token / (H200_COPY_TBPS * 1e12)
+        copy_seconds(2.0 * t * per_token)
     ));
 }
 

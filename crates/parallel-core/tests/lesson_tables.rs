@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use parallel_core::lesson::{eight_gpu_plans, llama3_runs, sixty_four_gpu_plans};
+use parallel_core::lesson::{eight_gpu_plans, llama3_runs, sixty_four_gpu_plans, LessonPlan};
 use parallel_core::{evaluate, Link, Plan, PlanConfig, Report};
 
 /// One expected row: states, activations, total (GB, one decimal), fits, per-dimension
@@ -30,6 +30,14 @@ fn describe_comm(report: &Report) -> Vec<String> {
             format!("{} {} {link}", t.dim, t.bytes)
         })
         .collect()
+}
+
+/// Each of the lesson's plans against its row of the printed table.
+fn check_table(plans: &[LessonPlan], rows: &[Row]) {
+    assert_eq!(plans.len(), rows.len());
+    for (plan, row) in plans.iter().zip(rows) {
+        check(plan.id, &plan.config, row);
+    }
 }
 
 fn check(label: &str, config: &PlanConfig, want: &Row) {
@@ -88,11 +96,7 @@ fn eight_gpu_table_matches_spec_section_9() {
             bubble: "37.5%",
         },
     ];
-    let plans = eight_gpu_plans();
-    assert_eq!(plans.len(), rows.len());
-    for (plan, row) in plans.iter().zip(&rows) {
-        check(plan.id, &plan.config, row);
-    }
+    check_table(&eight_gpu_plans(), &rows);
 }
 
 #[test]
@@ -123,11 +127,7 @@ fn sixty_four_gpu_table_matches_the_lesson() {
             bubble: "12.5%",
         },
     ];
-    let plans = sixty_four_gpu_plans();
-    assert_eq!(plans.len(), rows.len());
-    for (plan, row) in plans.iter().zip(&rows) {
-        check(plan.id, &plan.config, row);
-    }
+    check_table(&sixty_four_gpu_plans(), &rows);
 }
 
 #[test]

@@ -45,6 +45,7 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 prop::sample::select(vec![OptimizerOffload::None, OptimizerOffload::Cpu]),
                 prop::sample::select(vec![50.0, 25.0, 63.5]),
                 prop::sample::select(vec![2048.0, 512.0, 1536.25]),
+                any::<bool>(),
             ),
         ),
     )
@@ -67,7 +68,7 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                     gpu_tflops,
                     hardware,
                     ib_latency_us,
-                    (optimizer_offload, pcie_gbps, host_memory_gb),
+                    (optimizer_offload, pcie_gbps, host_memory_gb, sequence_parallel),
                 ),
             )| PlanConfig {
                 model: ModelChoice::Preset(preset),
@@ -95,6 +96,7 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 optimizer_offload,
                 pcie_gbps,
                 host_memory_gb,
+                sequence_parallel,
                 // The card's preset, with the memory and rate above written over it.
                 ..PlanConfig::on(hardware)
             },
@@ -162,6 +164,16 @@ proptest! {
     }
 }
 
+/// `config` through `grid`'s link value and back: it must come back as it went, without a
+/// notice. The value.
+fn plan_round_trip(config: &PlanConfig, grid: GridId) -> String {
+    let value = encode_plan(config, grid);
+    let (back, notices) = decode_plan(&value, grid);
+    assert!(notices.is_empty(), "{value}: {notices:?}");
+    assert_eq!(&back, config, "{value}");
+    value
+}
+
 /// Every preset has its own link word and comes back from a link, on both grids.
 #[test]
 fn every_preset_round_trips_through_the_link_codec() {
@@ -172,10 +184,7 @@ fn every_preset_round_trips_through_the_link_codec() {
                 model: ModelChoice::Preset(preset),
                 ..grid.base()
             };
-            let value = encode_plan(&plan, grid);
-            let (back, ignored) = decode_plan(&value, grid);
-            assert!(ignored.is_empty(), "{value}: {ignored:?}");
-            assert_eq!(back, plan, "{value}");
+            let value = plan_round_trip(&plan, grid);
             if grid == GridId::SixtyFour {
                 values.push(value);
             }
@@ -231,6 +240,22 @@ fn fuzz_a_million_strings() {
 
 /// A custom model (a pasted config.json, once counted) travels in the link by its fields, in
 /// one short token, and comes back equal; broken model tokens are named and change nothing.
+/// The default link state with `config` as `grid`'s plan, through a link and back: the plan
+/// must come back as it went, without a notice (`what` names the case). The link and what
+/// came back.
+fn through_a_link(grid: GridId, config: &PlanConfig, what: &str) -> (String, LinkState) {
+    let mut state = LinkState::default();
+    match grid {
+        GridId::Eight => state.g8 = config.clone(),
+        GridId::SixtyFour => state.g64 = config.clone(),
+    }
+    let link = encode(&state);
+    let (back, notices) = decode(&link);
+    assert!(notices.is_empty(), "{what}: {notices:?}");
+    assert_eq!(back.plan(grid), config, "{what} on {grid:?}: {link}");
+    (link, back)
+}
+
 #[test]
 fn a_custom_model_round_trips_by_its_fields() {
     use parallel_core::hf::HfConfig;
@@ -256,24 +281,8 @@ fn a_custom_model_round_trips_by_its_fields() {
             if Plan::new(&config).is_err() {
                 continue;
             }
-            let state = LinkState {
-                g64: if grid == GridId::SixtyFour {
-                    config.clone()
-                } else {
-                    GridId::SixtyFour.start()
-                },
-                g8: if grid == GridId::Eight {
-                    config.clone()
-                } else {
-                    GridId::Eight.start()
-                },
-                ..LinkState::default()
-            };
-            let link = encode(&state);
+            let (link, _) = through_a_link(grid, &config, fixture);
             assert!(link.len() < 200, "{fixture}: {link}");
-            let (back, notices) = decode(&link);
-            assert!(notices.is_empty(), "{fixture}: {notices:?}");
-            assert_eq!(back.plan(grid), &config, "{fixture} on {grid:?}: {link}");
         }
     }
     // GPT's plain MLP (the published runs' models) travels as `-pm` and comes back plain.
@@ -290,16 +299,8 @@ fn a_custom_model_round_trips_by_its_fields() {
             if Plan::new(&config).is_err() {
                 continue;
             }
-            let mut state = LinkState::default();
-            match grid {
-                GridId::Eight => state.g8 = config.clone(),
-                GridId::SixtyFour => state.g64 = config.clone(),
-            }
-            let link = encode(&state);
+            let (link, back) = through_a_link(grid, &config, run.id);
             assert!(link.contains("-pm"), "{}: {link}", run.id);
-            let (back, notices) = decode(&link);
-            assert!(notices.is_empty(), "{}: {notices:?}", run.id);
-            assert_eq!(back.plan(grid), &config, "{}: {link}", run.id);
             let ModelChoice::Inline(model) = &back.plan(grid).model else {
                 panic!("{}: an inline model", run.id);
             };
@@ -335,10 +336,7 @@ fn a_card_preset_travels_as_one_word_and_explicit_fields_win() {
         pp: 8,
         ..PlanConfig::on(Hardware::H100)
     };
-    assert_eq!(encode_plan(&h100, GridId::SixtyFour), "tp8.pp8.h100");
-    let (back, notices) = decode_plan("tp8.pp8.h100", GridId::SixtyFour);
-    assert!(notices.is_empty());
-    assert_eq!(back, h100);
+    assert_eq!(plan_round_trip(&h100, GridId::SixtyFour), "tp8.pp8.h100");
     let tuned = PlanConfig {
         gpu_memory_gb: 96.0,
         hbm_tbps: 2.4,
@@ -346,12 +344,11 @@ fn a_card_preset_travels_as_one_word_and_explicit_fields_win() {
         ib_latency_us: 0.0,
         ..h100.clone()
     };
-    let value = encode_plan(&tuned, GridId::SixtyFour);
-    assert_eq!(value, "tp8.pp8.h100.mem96.hbm2p4.eff0p6.aib0");
-    let (back, notices) = decode_plan(&value, GridId::SixtyFour);
-    assert!(notices.is_empty(), "{notices:?}");
     // The rate stays the preset's 741.75: it is a field of its own, not re-derived.
-    assert_eq!(back, tuned);
+    assert_eq!(
+        plan_round_trip(&tuned, GridId::SixtyFour),
+        "tp8.pp8.h100.mem96.hbm2p4.eff0p6.aib0"
+    );
     // A bad card field is ignored with a notice; the rest of the link lands.
     let (back, notices) = decode_plan("h200.eff1p5.tp4", GridId::SixtyFour);
     assert_eq!((back.hardware, back.tp), (Hardware::H200, 4));
@@ -367,11 +364,10 @@ fn the_optimizer_offload_travels_as_a_word_and_two_numbers() {
         host_memory_gb: 512.5,
         ..PlanConfig::default()
     };
-    let value = encode_plan(&offload, GridId::Eight);
-    assert_eq!(value, "z1.cpuadam.pcie25.host512p5");
-    let (back, notices) = decode_plan(&value, GridId::Eight);
-    assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!(back, offload);
+    assert_eq!(
+        plan_round_trip(&offload, GridId::Eight),
+        "z1.cpuadam.pcie25.host512p5"
+    );
     // Back to the card: a word of its own, written only when it differs from the base.
     let (back, notices) = decode_plan("z1.cpuadam.gpuadam", GridId::Eight);
     assert_eq!(

@@ -6,11 +6,31 @@
 use parallel_core::lesson::deepseek_v3_plan;
 use parallel_core::{Link, ModelChoice, Plan, PlanConfig, Preset};
 
-fn traffic(plan: &Plan) -> Vec<(&'static str, f64, u32, Link)> {
-    plan.traffic()
+/// The plan's traffic rows against `want`, (dimension, bytes to the byte, group size, link),
+/// in order.
+fn check_traffic(plan: &Plan, want: &[(&str, f64, u32, Link)]) {
+    let t: Vec<_> = plan
+        .traffic()
         .iter()
         .map(|t| (t.dim.as_str(), t.bytes.get(), t.group_size, t.link))
-        .collect()
+        .collect();
+    assert_eq!(t.len(), want.len(), "{t:?}");
+    for (&(dim, bytes, size, link), &(wdim, wbytes, wsize, wlink)) in t.iter().zip(want) {
+        assert_eq!((dim, size, link), (wdim, wsize, wlink));
+        assert!((bytes - wbytes).abs() < 1.0, "{dim}: {bytes} vs {wbytes}");
+    }
+}
+
+/// Mixtral 8x7B on 64 cards at TP `tp` × PP `pp` × EP `ep`.
+fn mixtral_64(tp: u32, pp: u32, ep: u32) -> PlanConfig {
+    PlanConfig {
+        model: ModelChoice::Preset(Preset::Mixtral8x7b),
+        gpus: 64,
+        tp,
+        pp,
+        ep,
+        ..PlanConfig::default()
+    }
 }
 
 /// DeepSeek-V3 on 2,048 GPUs, PP 16 × EP 64, ZeRO-1, m = 32 (the lab's assumption), s = 4096.
@@ -26,7 +46,6 @@ fn deepseek_v3_published_plan_by_hand() {
     assert!((experts - 6_385_827_840.0).abs() < 1.0, "{experts}");
     // Activations: 2·4096·7168 = 58,720,256 per layer × 61/16 layers × min(32, 16) in flight.
     assert!((plan.memory().activations.get() - 3_581_935_616.0).abs() < 1.0);
-    let t = traffic(&plan);
     let want = [
         // ep: 32·(58/16)·4·(63/64)·4096·8·7168·2
         ("ep", 214_563_815_424.0, 64, Link::InfiniBand),
@@ -37,11 +56,7 @@ fn deepseek_v3_published_plan_by_hand() {
         // edp: (1/2)·4·Ψ_e
         ("edp", 1_277_165_568.0, 2, Link::InfiniBand),
     ];
-    assert_eq!(t.len(), want.len(), "{t:?}");
-    for ((dim, bytes, size, link), (wdim, wbytes, wsize, wlink)) in t.iter().zip(want) {
-        assert_eq!((*dim, *size, *link), (wdim, wsize, wlink));
-        assert!((bytes - wbytes).abs() < 1.0, "{dim}: {bytes} vs {wbytes}");
-    }
+    check_traffic(&plan, &want);
 }
 
 /// Mixtral 8x7B on 64 GPUs, TP 4 × PP 2 × EP 8, ZeRO-1: P = 46,702,792,704, P_routed =
@@ -49,13 +64,8 @@ fn deepseek_v3_published_plan_by_hand() {
 #[test]
 fn mixtral_tp4_pp2_ep8_by_hand() {
     let config = PlanConfig {
-        model: ModelChoice::Preset(Preset::Mixtral8x7b),
-        gpus: 64,
-        tp: 4,
-        pp: 2,
-        ep: 8,
         zero: 1,
-        ..PlanConfig::default()
+        ..mixtral_64(4, 2, 8)
     };
     let plan = Plan::new(&config).unwrap();
     // Ψ_d = 1,605,636,096/8 = 200,704,512: 4Ψ_d + 12Ψ_d/8 = 1,103,874,816.
@@ -71,12 +81,7 @@ fn mixtral_tp4_pp2_ep8_by_hand() {
         ("dp", 702_465_792.0, 8, Link::InfiniBand), // (7/8)·4·Ψ_d
         ("edp", 8_455_716_864.0, 4, Link::InfiniBand), // (3/4)·4·Ψ_e
     ];
-    let t = traffic(&plan);
-    assert_eq!(t.len(), want.len(), "{t:?}");
-    for ((dim, bytes, size, link), (wdim, wbytes, wsize, wlink)) in t.iter().zip(want) {
-        assert_eq!((*dim, *size, *link), (wdim, wsize, wlink));
-        assert!((bytes - wbytes).abs() < 1.0, "{dim}: {bytes} vs {wbytes}");
-    }
+    check_traffic(&plan, &want);
     // Groups of card 9: EP = 8 consecutive cards of its stage; expert DP = the cards of its stage
     // with the same ep_idx.
     let g = plan.grid().groups(9).unwrap();
@@ -94,14 +99,7 @@ fn mixtral_tp4_pp2_ep8_by_hand() {
 
 #[test]
 fn the_memory_figure_splits_states_into_experts_and_the_dense_rest() {
-    let config = PlanConfig {
-        model: ModelChoice::Preset(Preset::Mixtral8x7b),
-        gpus: 64,
-        tp: 8,
-        pp: 2,
-        ep: 4,
-        ..PlanConfig::default()
-    };
+    let config = mixtral_64(8, 2, 4);
     // The even split: the plan's expert and dense ledgers.
     let plan = Plan::new(&config).unwrap();
     let report = plan.report();

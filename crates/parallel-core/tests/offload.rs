@@ -317,9 +317,7 @@ proptest! {
     /// says: the card lost 12·Ψ_o, the host holds 16·Ψ_o a card, PCIe carries 6·Ψ_o.
     #[test]
     fn offload_never_raises_a_card_s_memory(
-        preset in strategies::preset(),
-        n_exp in 0u32..9,
-        (t, p, c, e) in (0u32..4, 0u32..4, 0u32..3, 0u32..4),
+        grid in strategies::power_of_two_grid(),
         m in 1u32..20,
         zero in 0u8..4,
         recompute in strategies::recompute(),
@@ -329,20 +327,14 @@ proptest! {
         host_memory_gb in 1.0f64..4096.0,
     ) {
         let config = PlanConfig {
-            model: ModelChoice::Preset(preset),
-            gpus: 1 << n_exp,
             gpus_per_node,
-            tp: 1 << t,
-            pp: 1 << p,
-            cp: 1 << c,
-            ep: 1 << e,
             micro_batches: m,
             zero,
             recompute,
             accounting: if stages { Accounting::Stages } else { Accounting::Even },
             pcie_gbps,
             host_memory_gb,
-            ..PlanConfig::default()
+            ..grid
         };
         let Ok(off) = Plan::new(&config) else { return Ok(()) };
         let on = Plan::new(&cpu(config.clone())).unwrap();

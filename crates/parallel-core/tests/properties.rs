@@ -244,21 +244,13 @@ proptest! {
     /// the optimizer on the host or not (the offload row).
     #[test]
     fn rows_follow_the_order_of_dim_all(
-        preset in strategies::preset(),
-        n_exp in 0u32..9,
-        (t, p, c, e) in (0u32..4, 0u32..4, 0u32..3, 0u32..4),
+        grid in strategies::power_of_two_grid(),
         offload in any::<bool>(),
         card_seed in any::<u32>(),
     ) {
         let config = PlanConfig {
-            model: ModelChoice::Preset(preset),
-            gpus: 1 << n_exp,
-            tp: 1 << t,
-            pp: 1 << p,
-            cp: 1 << c,
-            ep: 1 << e,
             optimizer_offload: if offload { OptimizerOffload::Cpu } else { OptimizerOffload::None },
-            ..PlanConfig::default()
+            ..grid
         };
         let Ok(plan) = Plan::new(&config) else { return Ok(()) };
         let place = |d: Dim| Dim::ALL.iter().position(|&a| a == d).expect("a dimension of Dim::ALL");

@@ -20,6 +20,15 @@ fn mixtral(ep: u32) -> PlanConfig {
     }
 }
 
+/// `mixtral(ep)` with its hot expert at `skew` times the even load, in `accounting`.
+fn skewed(ep: u32, skew: f64, accounting: Accounting) -> PlanConfig {
+    PlanConfig {
+        routing_skew: skew,
+        accounting,
+        ..mixtral(ep)
+    }
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
@@ -77,11 +86,7 @@ fn mixtral_by_hand() {
 #[test]
 fn only_ep_rank_zero_carries_the_excess() {
     for accounting in [Accounting::Even, Accounting::Stages] {
-        let config = PlanConfig {
-            routing_skew: 1.5,
-            accounting,
-            ..mixtral(4)
-        };
+        let config = skewed(4, 1.5, accounting);
         let plan = Plan::new(&config).unwrap();
         let even = Plan::new(&PlanConfig {
             routing_skew: 1.0,
@@ -236,11 +241,7 @@ proptest! {
 fn routing_figures_explain_themselves() {
     use parallel_core::explain::Figure;
     for accounting in [Accounting::Even, Accounting::Stages] {
-        let config = PlanConfig {
-            routing_skew: 1.6,
-            accounting,
-            ..mixtral(8)
-        };
+        let config = skewed(8, 1.6, accounting);
         let plan = Plan::new(&config).unwrap();
         let report = plan.report();
         let r = report.routing.unwrap();

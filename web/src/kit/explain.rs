@@ -20,16 +20,15 @@ use crate::state::lab::GridLab;
 
 /// The panel's sentences.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The button's accessible name.
-    pub const EXPLAIN: Text = Text {
-        zh: "这个数怎么来的：{figure}",
-        en: "Where this number comes from: {figure}",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&EXPLAIN];
+    text_table! {
+        /// The button's accessible name.
+        pub const EXPLAIN: Text = Text {
+            zh: "这个数怎么来的：{figure}",
+            en: "Where this number comes from: {figure}",
+        };
+    }
 }
 
 /// The figure's name in the page's language.

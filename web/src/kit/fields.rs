@@ -12,31 +12,30 @@ use crate::state::lab::GridLab;
 
 /// The sentences the three forms share.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// A field whose input cannot be read, and why.
-    pub const FIELD_PROBLEM: Text = Text {
-        zh: "{field}：{problem}",
-        en: "{field}: {problem}",
-    };
-    /// The decision's grid shows the student's plan.
-    pub const GRID_SAME: Text = Text {
-        zh: "{cards} 卡网格现在显示的正是这个方案。",
-        en: "The {cards}-card grid shows exactly this plan right now.",
-    };
-    /// The decision's grid shows another plan.
-    pub const GRID_OTHER: Text = Text {
-        zh: "{cards} 卡网格现在显示的是另一个方案。",
-        en: "The {cards}-card grid currently shows a different plan.",
-    };
-    /// The button that loads the student's plan into the grid.
-    pub const LOAD: Text = Text {
-        zh: "把我的方案放进 {cards} 卡网格",
-        en: "Load my plan into the {cards}-card grid",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&FIELD_PROBLEM, &GRID_SAME, &GRID_OTHER, &LOAD];
+    text_table! {
+        /// A field whose input cannot be read, and why.
+        pub const FIELD_PROBLEM: Text = Text {
+            zh: "{field}：{problem}",
+            en: "{field}: {problem}",
+        };
+        /// The decision's grid shows the student's plan.
+        pub const GRID_SAME: Text = Text {
+            zh: "{cards} 卡网格现在显示的正是这个方案。",
+            en: "The {cards}-card grid shows exactly this plan right now.",
+        };
+        /// The decision's grid shows another plan.
+        pub const GRID_OTHER: Text = Text {
+            zh: "{cards} 卡网格现在显示的是另一个方案。",
+            en: "The {cards}-card grid currently shows a different plan.",
+        };
+        /// The button that loads the student's plan into the grid.
+        pub const LOAD: Text = Text {
+            zh: "把我的方案放进 {cards} 卡网格",
+            en: "Load my plan into the {cards}-card grid",
+        };
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,6 +273,27 @@ pub fn GridLoadLine(decision: u8, lab: GridLab, config: PlanConfig) -> impl Into
                 {button}
             </button>
         </p>
+    }
+}
+
+/// The verdict on a plan the core counted: the plan in words, what cannot be read in the form
+/// and the figures' lines (the children; see [`verdict_lines`]), the conclusion, and the line
+/// that loads the plan into the decision's grid ([`GridLoadLine`]).
+#[component]
+pub fn PlanVerdict(
+    plan: String,
+    problems: Vec<String>,
+    conclusion: &'static str,
+    decision: u8,
+    lab: GridLab,
+    config: PlanConfig,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <p class="verdict-plan">{plan}</p>
+        {verdict_lines(problems, children())}
+        <p class="verdict-conclusion"><strong>{conclusion}</strong></p>
+        <GridLoadLine decision=decision lab=lab config=config />
     }
 }
 

@@ -13,69 +13,74 @@ use crate::kit::explain_button::ExplainButton;
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
 use crate::kit::table_scroll::{head_cells, TableScroll};
+use crate::kit::text::Text;
 use crate::kit::vocab;
 use crate::state::lab::{part, GridLab};
 
 /// The sentences of the figures.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The memory bar, read out (its `aria-label`).
-    pub const MEMORY_BAR: Text = Text {
-        zh: "模型状态 {states} + 激活 {activations} = {total} / {capacity}",
-        en: "model states {states} + activations {activations} = {total} / {capacity}",
-    };
-    /// The traffic table's title with a card selected.
-    pub const CARD_TRAFFIC: Text = Text {
-        zh: "卡 {card} 每步发出的通信（按它自己的组与链路）",
-        en: "Card {card} sends per step (its own groups and links)",
-    };
-    /// The traffic table's title with no card selected.
-    pub const PLAN_TRAFFIC: Text = Text {
-        zh: "每卡每步通信（任一组跨机即记 InfiniBand）",
-        en: "Traffic per card per step (InfiniBand when any group crosses nodes)",
-    };
+    text_table! {
+        /// The memory bar, read out (its `aria-label`).
+        pub const MEMORY_BAR: Text = Text {
+            zh: "模型状态 {states} + 激活 {activations} = {total} / {capacity}",
+            en: "model states {states} + activations {activations} = {total} / {capacity}",
+        };
+        /// The traffic table's title with a card selected.
+        pub const CARD_TRAFFIC: Text = Text {
+            zh: "卡 {card} 每步发出的通信（按它自己的组与链路）",
+            en: "Card {card} sends per step (its own groups and links)",
+        };
+        /// The traffic table's title with no card selected.
+        pub const PLAN_TRAFFIC: Text = Text {
+            zh: "每卡每步通信（任一组跨机即记 InfiniBand）",
+            en: "Traffic per card per step (InfiniBand when any group crosses nodes)",
+        };
 
-    /// The memory figure's title with the lesson's even split.
-    pub const MEMORY_EVEN: Text = Text {
-        zh: "每卡显存（课上的均分记法：最忙的卡，第一段流水线）",
-        en: "Memory per card (the lesson's even split: the busiest, first pipeline stage)",
-    };
-    /// The memory figure's title stage by stage: the busiest stage, named.
-    pub const MEMORY_BUSIEST: Text = Text {
-        zh: "每卡显存（按段计：最忙的是第 {stage} 段）",
-        en: "Memory per card (stage by stage: the busiest is stage {stage})",
-    };
+        /// The memory figure's title with the lesson's even split.
+        pub const MEMORY_EVEN: Text = Text {
+            zh: "每卡显存（课上的均分记法：最忙的卡，第一段流水线）",
+            en: "Memory per card (the lesson's even split: the busiest, first pipeline stage)",
+        };
+        /// The memory figure's title stage by stage: the busiest stage, named.
+        pub const MEMORY_BUSIEST: Text = Text {
+            zh: "每卡显存（按段计：最忙的是第 {stage} 段）",
+            en: "Memory per card (stage by stage: the busiest is stage {stage})",
+        };
 
-    /// An MoE model's model states, split: the routed experts and the dense rest.
-    pub const EXPERT_SPLIT: Text = Text {
-        zh: "其中路由专家 {experts}，稠密部分 {dense}",
-        en: "of which routed experts {experts}, dense part {dense}",
-    };
+        /// An MoE model's model states, split: the routed experts and the dense rest.
+        pub const EXPERT_SPLIT: Text = Text {
+            zh: "其中路由专家 {experts}，稠密部分 {dense}",
+            en: "of which routed experts {experts}, dense part {dense}",
+        };
 
-    /// Under the traffic table: what the step-time estimate adds to its bytes.
-    pub const ESTIMATE_ADDS: Text = Text {
-        zh: "这张表沿用课上的口径（字节 ÷ 带宽）。步时估算在此之上再加：每步通信的延迟 α、CP 的反向（字节 ×{cp_bytes}）、全量重计算重复的 TP 调用（字节 ×{tp_bytes}），DP 按 {bucket} 分桶（ZeRO-2/3 每个 micro-batch 都要同步梯度分片，ZeRO-3 还要每次重新聚齐权重）；在有实测内核表的真实卡上按 Megatron-Core 发送：PP 每卡只发自己的序列并行分片（字节 ÷ t），DP 每桶 max({bucket_min}, {bucket_rank}·D) 个参数；各维在估算里的时间见右边的估算。",
-        en: "This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × {cp_bytes}), full recompute's repeated TP calls (bytes × {tp_bytes}), DP in {bucket} buckets (ZeRO-2/3 sync their gradient shard every micro-batch, ZeRO-3 also gathers the weights again each time); on a real card with measured kernel tables it sends what Megatron-Core sends: PP each card's sequence-parallel shard (bytes ÷ t), DP in buckets of max({bucket_min}, {bucket_rank}·D) parameters; each dimension's time in the estimate is listed with the estimate.",
-    };
+        /// Under the traffic table: what the step-time estimate adds to its bytes.
+        pub const ESTIMATE_ADDS: Text = Text {
+            zh: "这张表沿用课上的口径（字节 ÷ 带宽）。步时估算在此之上再加：每步通信的延迟 α、CP 的反向（字节 ×{cp_bytes}）、全量重计算重复的 TP 调用（字节 ×{tp_bytes}），DP 按 {bucket} 分桶（ZeRO-2/3 每个 micro-batch 都要同步梯度分片，ZeRO-3 还要每次重新聚齐权重）；在有实测内核表的真实卡上按 Megatron-Core 发送：PP 每卡只发自己的序列并行分片（字节 ÷ t；关掉序列并行则发整份），DP 每桶 max({bucket_min}, {bucket_rank}·D) 个参数；各维在估算里的时间见右边的估算。",
+            en: "This table keeps the lesson's accounting (bytes ÷ bandwidth). The step-time estimate adds to it: a latency α per collective step, CP's backward (bytes × {cp_bytes}), full recompute's repeated TP calls (bytes × {tp_bytes}), DP in {bucket} buckets (ZeRO-2/3 sync their gradient shard every micro-batch, ZeRO-3 also gathers the weights again each time); on a real card with measured kernel tables it sends what Megatron-Core sends: PP each card's sequence-parallel shard (bytes ÷ t; the whole tensor with sequence parallelism off), DP in buckets of max({bucket_min}, {bucket_rank}·D) parameters; each dimension's time in the estimate is listed with the estimate.",
+        };
 
-    /// Under the traffic table with CP: why the DP row's group is d·c.
-    pub const DP_WITH_CP: Text = Text {
-        zh: "有 CP 时，DP 行的组是 DP × CP = {dp} × {cp} = {group} 张卡：同一段序列被切到 CP 组的各卡上，它们拿着同一份权重，梯度要在这 {group} 张卡上一起平均。",
-        en: "With CP, the DP row's group is DP × CP = {dp} × {cp} = {group} cards: the sequence is split over the CP group's cards, which hold the same weights, so gradients are averaged over all {group}.",
-    };
+        /// Under the traffic table with CP: why the DP row's group is d·c.
+        pub const DP_WITH_CP: Text = Text {
+            zh: "有 CP 时，DP 行的组是 DP × CP = {dp} × {cp} = {group} 张卡：同一段序列被切到 CP 组的各卡上，它们拿着同一份权重，梯度要在这 {group} 张卡上一起平均。",
+            en: "With CP, the DP row's group is DP × CP = {dp} × {cp} = {group} cards: the sequence is split over the CP group's cards, which hold the same weights, so gradients are averaged over all {group}.",
+        };
+    }
+}
 
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[
-        &ESTIMATE_ADDS,
-        &DP_WITH_CP,
-        &MEMORY_BAR,
-        &CARD_TRAFFIC,
-        &PLAN_TRAFFIC,
-        &MEMORY_EVEN,
-        &MEMORY_BUSIEST,
-        &EXPERT_SPLIT,
-    ];
+/// `text` filled with one dimension's traffic: `{dim}`, `{bytes}` per card per step, `{link}`
+/// and `{time}` at the link's bandwidth.
+pub fn traffic_sentence(text: &Text, lang: Lang, t: &Traffic) -> String {
+    text.fill(
+        lang,
+        &[
+            ("dim", &vocab::dim(lang, t.dim)),
+            ("bytes", &format::bytes(t.bytes)),
+            ("link", &vocab::link(lang, t.link)),
+            ("time", &format::seconds(t.seconds)),
+        ],
+    )
 }
 
 /// The memory bar in words: model states + activations = total / capacity.
@@ -404,6 +409,9 @@ pub fn warning_zh(warning: parallel_core::Warning) -> String {
         Warning::ZigzagPadding { seq_len, .. } => format!(
             "序列长度 {seq_len} 不能切成 2·CP = {} 块：zigzag 需要补齐。",
             warning.zigzag_chunks().unwrap_or_default()
+        ),
+        Warning::ExpertsWithoutSequenceParallel { tp, ep } => format!(
+            "EP {ep} 配 TP {tp} 却关了序列并行：Megatron-Core 照样能跑，但会警告专家并行和张量并行一起用时要开序列并行。"
         ),
         Warning::HostMemoryOver {
             per_node_gb,

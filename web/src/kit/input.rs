@@ -10,60 +10,50 @@ pub const MAX_GB: f64 = 100_000.0;
 
 /// The messages of [`InputError`], Chinese and English side by side.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// [`super::InputError::Empty`].
-    pub const EMPTY: Text = Text {
-        zh: "还没填：请写一个数，例如 {example}。",
-        en: "Empty: write a number, for example {example}.",
-    };
-    /// [`super::InputError::NotANumber`].
-    pub const NOT_A_NUMBER: Text = Text {
-        zh: "这不是一个数：只写数字（可带小数点），例如 {example}。",
-        en: "That is not a number: write digits (a decimal point is fine), for example {example}.",
-    };
-    /// [`super::InputError::Negative`].
-    pub const NEGATIVE: Text = Text {
-        zh: "不能是负数。",
-        en: "It cannot be negative.",
-    };
-    /// [`super::InputError::NotPositive`].
-    pub const NOT_POSITIVE: Text = Text {
-        zh: "要大于 0。",
-        en: "It must be above 0.",
-    };
-    /// [`super::InputError::NotWhole`].
-    pub const NOT_WHOLE: Text = Text {
-        zh: "要一个整数，例如 {example}。",
-        en: "It must be a whole number, for example {example}.",
-    };
-    /// [`super::InputError::TooSmall`].
-    pub const TOO_SMALL: Text = Text {
-        zh: "太小了：至少是 {min}。",
-        en: "Too small: the least accepted is {min}.",
-    };
-    /// [`super::InputError::TooLarge`].
-    pub const TOO_LARGE: Text = Text {
-        zh: "太大了：最多 {max}。",
-        en: "Too large: the most accepted is {max}.",
-    };
-    /// [`super::InputError::NotBelow`].
-    pub const NOT_BELOW: Text = Text {
-        zh: "太大了：必须小于 {max}。",
-        en: "Too large: it must be below {max}.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[
-        &EMPTY,
-        &NOT_A_NUMBER,
-        &NEGATIVE,
-        &NOT_POSITIVE,
-        &NOT_WHOLE,
-        &TOO_SMALL,
-        &TOO_LARGE,
-        &NOT_BELOW,
-    ];
+    text_table! {
+        /// [`super::InputError::Empty`].
+        pub const EMPTY: Text = Text {
+            zh: "还没填：请写一个数，例如 {example}。",
+            en: "Empty: write a number, for example {example}.",
+        };
+        /// [`super::InputError::NotANumber`].
+        pub const NOT_A_NUMBER: Text = Text {
+            zh: "这不是一个数：只写数字（可带小数点），例如 {example}。",
+            en: "That is not a number: write digits (a decimal point is fine), for example {example}.",
+        };
+        /// [`super::InputError::Negative`].
+        pub const NEGATIVE: Text = Text {
+            zh: "不能是负数。",
+            en: "It cannot be negative.",
+        };
+        /// [`super::InputError::NotPositive`].
+        pub const NOT_POSITIVE: Text = Text {
+            zh: "要大于 0。",
+            en: "It must be above 0.",
+        };
+        /// [`super::InputError::NotWhole`].
+        pub const NOT_WHOLE: Text = Text {
+            zh: "要一个整数，例如 {example}。",
+            en: "It must be a whole number, for example {example}.",
+        };
+        /// [`super::InputError::TooSmall`].
+        pub const TOO_SMALL: Text = Text {
+            zh: "太小了：至少是 {min}。",
+            en: "Too small: the least accepted is {min}.",
+        };
+        /// [`super::InputError::TooLarge`].
+        pub const TOO_LARGE: Text = Text {
+            zh: "太大了：最多 {max}。",
+            en: "Too large: the most accepted is {max}.",
+        };
+        /// [`super::InputError::NotBelow`].
+        pub const NOT_BELOW: Text = Text {
+            zh: "太大了：必须小于 {max}。",
+            en: "Too large: it must be below {max}.",
+        };
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,37 +236,38 @@ mod tests {
 
     #[test]
     fn whole_numbers_and_percent() {
-        assert_eq!(parse_whole("32", 1, MAX_MICRO_BATCHES), Ok(32));
-        assert_eq!(
-            parse_whole("8.5", 1, MAX_MICRO_BATCHES),
-            Err(InputError::NotWhole)
-        );
-        assert_eq!(
-            parse_whole("0", 1, MAX_MICRO_BATCHES),
-            Err(InputError::TooSmall("1".to_string()))
-        );
-        assert_eq!(
-            parse_whole("-4", 1, MAX_MICRO_BATCHES),
-            Err(InputError::Negative)
-        );
-        assert_eq!(
-            parse_whole("99999999999999999999", 1, MAX_MICRO_BATCHES),
-            Err(InputError::TooLarge("1,024".to_string()))
-        );
-        assert_eq!(parse_whole("", 1, 4), Err(InputError::Empty));
-        assert_eq!(parse_percent("", 0.1), Ok(0.1));
-        assert_eq!(parse_percent("25%", 0.1), Ok(0.25));
-        assert_eq!(parse_percent("0", 0.1), Err(InputError::NotPositive));
-        assert_eq!(
-            parse_percent("150", 0.1),
-            Err(InputError::NotBelow("100%".to_string()))
-        );
-        assert_eq!(
-            parse_percent("100%", 0.1),
-            Err(InputError::NotBelow("100%".to_string()))
-        );
-        assert_eq!(parse_percent("99.5", 0.1), Ok(0.995));
-        assert_eq!(parse_percent("ten", 0.1), Err(InputError::NotANumber));
+        let whole = [
+            ("32", MAX_MICRO_BATCHES, Ok(32)),
+            ("8.5", MAX_MICRO_BATCHES, Err(InputError::NotWhole)),
+            (
+                "0",
+                MAX_MICRO_BATCHES,
+                Err(InputError::TooSmall("1".to_string())),
+            ),
+            ("-4", MAX_MICRO_BATCHES, Err(InputError::Negative)),
+            (
+                "99999999999999999999",
+                MAX_MICRO_BATCHES,
+                Err(InputError::TooLarge("1,024".to_string())),
+            ),
+            ("", 4, Err(InputError::Empty)),
+        ];
+        for (text, max, expected) in whole {
+            assert_eq!(parse_whole(text, 1, max), expected, "{text:?}");
+        }
+        let not_below = Err(InputError::NotBelow("100%".to_string()));
+        let percent = [
+            ("", Ok(0.1)),
+            ("25%", Ok(0.25)),
+            ("0", Err(InputError::NotPositive)),
+            ("150", not_below.clone()),
+            ("100%", not_below),
+            ("99.5", Ok(0.995)),
+            ("ten", Err(InputError::NotANumber)),
+        ];
+        for (text, expected) in percent {
+            assert_eq!(parse_percent(text, 0.1), expected, "{text:?}");
+        }
     }
 
     #[test]

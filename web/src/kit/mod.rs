@@ -22,6 +22,7 @@ pub mod grid_section;
 pub mod header;
 pub mod i18n;
 pub mod input;
+pub mod lesson_section;
 pub mod lesson_table;
 pub mod model_card;
 pub mod own_model;

@@ -10,21 +10,20 @@ use crate::kit::i18n::{use_lang, Lang};
 
 /// The card's sentences.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// A dense model.
-    pub const DENSE: Text = Text {
-        zh: "{params} 个参数 · {layers} 层 · 隐藏维度 {hidden} · {heads} 个注意力头、{kv} 个 KV 头",
-        en: "{params} parameters · {layers} layers · hidden {hidden} · {heads} attention heads, {kv} KV heads",
-    };
-    /// A mixture of experts.
-    pub const MOE: Text = Text {
-        zh: "{params} 个参数（每个 token 激活 {active}）· {layers} 层，其中 {moe_layers} 层 MoE · 隐藏维度 {hidden} · {heads} 个注意力头、{kv} 个 KV 头 · {experts} 个专家选 {top_k} 个",
-        en: "{params} parameters ({active} active per token) · {layers} layers, {moe_layers} of them MoE · hidden {hidden} · {heads} attention heads, {kv} KV heads · top-{top_k} of {experts} experts",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&DENSE, &MOE];
+    text_table! {
+        /// A dense model.
+        pub const DENSE: Text = Text {
+            zh: "{params} 个参数 · {layers} 层 · 隐藏维度 {hidden} · {heads} 个注意力头、{kv} 个 KV 头",
+            en: "{params} parameters · {layers} layers · hidden {hidden} · {heads} attention heads, {kv} KV heads",
+        };
+        /// A mixture of experts.
+        pub const MOE: Text = Text {
+            zh: "{params} 个参数（每个 token 激活 {active}）· {layers} 层，其中 {moe_layers} 层 MoE · 隐藏维度 {hidden} · {heads} 个注意力头、{kv} 个 KV 头 · {experts} 个专家选 {top_k} 个",
+            en: "{params} parameters ({active} active per token) · {layers} layers, {moe_layers} of them MoE · hidden {hidden} · {heads} attention heads, {kv} KV heads · top-{top_k} of {experts} experts",
+        };
+    }
 }
 
 /// The key figures of a model in one line.

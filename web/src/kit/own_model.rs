@@ -15,41 +15,40 @@ use crate::state::lab::GridLab;
 
 /// The box's sentences.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// A config that is not JSON.
-    pub const NOT_JSON: Text = Text {
-        zh: "这不是一段 JSON：请粘贴模型的 config.json 全文。",
-        en: "That is not JSON: paste the whole config.json of the model.",
-    };
-    /// JSON that is not a config object (a field of the wrong type, or not an object).
-    pub const NOT_CONFIG: Text = Text {
-        zh: "这段 JSON 不是一份模型的 config.json：有字段的类型不对。",
-        en: "That JSON is not a model's config.json: a field has the wrong type.",
-    };
-    /// A config read and counted, on a grid.
-    pub const COUNTED: Text = Text {
-        zh: "已读入：{params} 个参数，网格里现在是这个模型。",
-        en: "Read: {params} parameters; the grid now uses this model.",
-    };
-    /// The grid's box, folded.
-    pub const SUMMARY: Text = Text {
-        zh: "你自己的模型：粘贴或拖入 config.json",
-        en: "Your own model: paste or drop a config.json",
-    };
-    /// The text area's name.
-    pub const AREA: Text = Text {
-        zh: "模型的 config.json",
-        en: "The model's config.json",
-    };
-    /// The button that reads the pasted text.
-    pub const USE: Text = Text {
-        zh: "用这个模型",
-        en: "Use this model",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&NOT_JSON, &NOT_CONFIG, &COUNTED, &SUMMARY, &AREA, &USE];
+    text_table! {
+        /// A config that is not JSON.
+        pub const NOT_JSON: Text = Text {
+            zh: "这不是一段 JSON：请粘贴模型的 config.json 全文。",
+            en: "That is not JSON: paste the whole config.json of the model.",
+        };
+        /// JSON that is not a config object (a field of the wrong type, or not an object).
+        pub const NOT_CONFIG: Text = Text {
+            zh: "这段 JSON 不是一份模型的 config.json：有字段的类型不对。",
+            en: "That JSON is not a model's config.json: a field has the wrong type.",
+        };
+        /// A config read and counted, on a grid.
+        pub const COUNTED: Text = Text {
+            zh: "已读入：{params} 个参数，网格里现在是这个模型。",
+            en: "Read: {params} parameters; the grid now uses this model.",
+        };
+        /// The grid's box, folded.
+        pub const SUMMARY: Text = Text {
+            zh: "你自己的模型：粘贴或拖入 config.json",
+            en: "Your own model: paste or drop a config.json",
+        };
+        /// The text area's name.
+        pub const AREA: Text = Text {
+            zh: "模型的 config.json",
+            en: "The model's config.json",
+        };
+        /// The button that reads the pasted text.
+        pub const USE: Text = Text {
+            zh: "用这个模型",
+            en: "Use this model",
+        };
+    }
 }
 
 /// What reading a pasted config gave: the model to use and its count, or why not.

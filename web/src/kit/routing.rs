@@ -21,36 +21,35 @@ use crate::state::lab::{part, GridLab};
 
 /// The sentences of the figure.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// What the skew and the capacity mean for the ranks.
-    pub const LOADS: Text = Text {
-        zh: "最热的专家拿到均匀分配的 {skew} 倍 token（{capacity}）。握着它的 EP rank 0 的卡（网格上标 ▲）每层每个 micro-batch 收到 {hot} 个 token 槽，其余每卡 {cold}；均匀时每卡 {even}。",
-        en: "The hottest expert receives {skew} × an even split's tokens ({capacity}). The cards of EP rank 0, which hold it (marked ▲ on the grid), receive {hot} token-slots per layer and micro-batch, every other card {cold}; {even} each when even.",
-    };
-    /// Dropless.
-    pub const DROPLESS: Text = Text {
-        zh: "不丢 token，Megatron-LM 的默认",
-        en: "dropless, Megatron-LM's default",
-    };
-    /// With a capacity factor.
-    pub const CAPACITY: Text = Text {
-        zh: "容量因子 {cf}：每个专家最多收均匀分配的 {cf} 倍，多出的丢掉",
-        en: "capacity factor {cf}: an expert keeps at most {cf} × an even split and drops the rest",
-    };
-    /// Dropped tokens.
-    pub const DROPPED: Text = Text {
-        zh: "丢掉 {share} 的 token 槽，每步 {slots} 个（所有 MoE 层合计），它们只走残差连接。",
-        en: "{share} of the token-slots dropped, {slots} per step over every MoE layer; they pass on through the residual connection only.",
-    };
-    /// The wait.
-    pub const WAIT: Text = Text {
-        zh: "每步路由专家的计算：均匀时 {even}，最忙的 rank {busiest}；其余 rank 都等它，这一步多了 {added}。",
-        en: "Routed experts' compute per step: {even} when even, {busiest} on the busiest rank; every other rank waits for it, adding {added} to the step.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&LOADS, &DROPLESS, &CAPACITY, &DROPPED, &WAIT];
+    text_table! {
+        /// What the skew and the capacity mean for the ranks.
+        pub const LOADS: Text = Text {
+            zh: "最热的专家拿到均匀分配的 {skew} 倍 token（{capacity}）。握着它的 EP rank 0 的卡（网格上标 ▲）每层每个 micro-batch 收到 {hot} 个 token 槽，其余每卡 {cold}；均匀时每卡 {even}。",
+            en: "The hottest expert receives {skew} × an even split's tokens ({capacity}). The cards of EP rank 0, which hold it (marked ▲ on the grid), receive {hot} token-slots per layer and micro-batch, every other card {cold}; {even} each when even.",
+        };
+        /// Dropless.
+        pub const DROPLESS: Text = Text {
+            zh: "不丢 token，Megatron-LM 的默认",
+            en: "dropless, Megatron-LM's default",
+        };
+        /// With a capacity factor.
+        pub const CAPACITY: Text = Text {
+            zh: "容量因子 {cf}：每个专家最多收均匀分配的 {cf} 倍，多出的丢掉",
+            en: "capacity factor {cf}: an expert keeps at most {cf} × an even split and drops the rest",
+        };
+        /// Dropped tokens.
+        pub const DROPPED: Text = Text {
+            zh: "丢掉 {share} 的 token 槽，每步 {slots} 个（所有 MoE 层合计），它们只走残差连接。",
+            en: "{share} of the token-slots dropped, {slots} per step over every MoE layer; they pass on through the residual connection only.",
+        };
+        /// The wait.
+        pub const WAIT: Text = Text {
+            zh: "每步路由专家的计算：均匀时 {even}，最忙的 rank {busiest}；其余 rank 都等它，这一步多了 {added}。",
+            en: "Routed experts' compute per step: {even} when even, {busiest} on the busiest rank; every other rank waits for it, adding {added} to the step.",
+        };
+    }
 }
 
 /// The loads sentence of `r`.

@@ -16,26 +16,25 @@ use crate::state::lab::GridLab;
 
 /// The words of the panel.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// A pasted command for another number of cards than the grid's.
-    pub const OTHER_GRID: Text = Text {
-        zh: "这条命令用 {gpus} 张卡；这张网格有 {grid} 张。",
-        en: "This command runs on {gpus} cards; this grid has {grid}.",
-    };
-    /// What a read command held that the lab left out.
-    pub const IGNORED: Text = Text {
-        zh: "没有读的参数：{flags}",
-        en: "Flags not read: {flags}",
-    };
-    /// What a read command held that changes what the lab counts, but the lab does not model.
-    pub const NOT_MODELLED: Text = Text {
-        zh: "会改变显存或通信、但本页不建模的参数：{flags}",
-        en: "Flags that change memory or traffic but that the lab does not model: {flags}",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&OTHER_GRID, &IGNORED, &NOT_MODELLED];
+    text_table! {
+        /// A pasted command for another number of cards than the grid's.
+        pub const OTHER_GRID: Text = Text {
+            zh: "这条命令用 {gpus} 张卡；这张网格有 {grid} 张。",
+            en: "This command runs on {gpus} cards; this grid has {grid}.",
+        };
+        /// What a read command held that the lab left out.
+        pub const IGNORED: Text = Text {
+            zh: "没有读的参数：{flags}",
+            en: "Flags not read: {flags}",
+        };
+        /// What a read command held that changes what the lab counts, but the lab does not model.
+        pub const NOT_MODELLED: Text = Text {
+            zh: "会改变显存或通信、但本页不建模的参数：{flags}",
+            en: "Flags that change memory or traffic but that the lab does not model: {flags}",
+        };
+    }
 }
 
 /// What reading a pasted command gave: the plan and its notices, or why not.

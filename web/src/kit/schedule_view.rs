@@ -11,16 +11,15 @@ use crate::kit::i18n::{use_lang, Lang, T};
 
 /// The sentences of the schedule view.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The caption under the timeline.
-    pub const IDLE: Text = Text {
-        zh: "空等占比 {idle} · {slots} 个时间片",
-        en: "idle share {idle} · {slots} time slots",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&IDLE];
+    text_table! {
+        /// The caption under the timeline.
+        pub const IDLE: Text = Text {
+            zh: "空等占比 {idle} · {slots} 个时间片",
+            en: "idle share {idle} · {slots} time slots",
+        };
+    }
 }
 
 /// The caption of a timeline: its idle share and its length.

@@ -135,6 +135,7 @@ fn control_name(control: Control) -> (&'static str, &'static str) {
         Control::Precision => ("梯度字节", "gradient bytes"),
         Control::Schedule => ("流水线调度", "pipeline schedule"),
         Control::Accounting => ("显存记账", "memory accounting"),
+        Control::SequenceParallel => ("序列并行", "sequence parallelism"),
     }
 }
 

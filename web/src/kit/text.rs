@@ -14,7 +14,8 @@
 //! order). Figures are formatted before they are passed (`format::bytes`, `format::percent`…),
 //! so a template holds words and punctuation only; Chinese templates use full-width punctuation.
 //!
-//! In the native tests, [`Text::fill`] panics when a template's parameters and the arguments
+//! A table is written inside [`text_table!`], which also lists its texts as `ALL` for the
+//! native tests. There [`Text::fill`] panics when a template's parameters and the arguments
 //! passed do not match exactly, and each text table is checked entry by entry with
 //! [`testing::check_table`] and [`testing::assert_all_used`] (most often through
 //! [`testing::assert_each_lang_uses_all`]).
@@ -31,6 +32,24 @@ pub struct Text {
     /// English.
     pub en: &'static str,
 }
+
+/// Declares a text table: the `Text` constants written inside it as usual, each with its doc
+/// comment, and, in the tests, `ALL`, a reference to each of them in order, for
+/// [`testing::check_table`] and [`testing::assert_all_used`]. A text added to the table is
+/// then checked without being named a second time.
+///
+/// Use it as `text_table! { /// Its doc. pub const NAME: Text = Text { zh: "…", en: "…" }; … }`,
+/// with `Text` imported where it is called.
+macro_rules! text_table {
+    ($($(#[$attr:meta])* $vis:vis const $name:ident: Text = $text:expr;)+) => {
+        $($(#[$attr])* $vis const $name: Text = $text;)+
+
+        /// Every text of this table, in order, for the table's tests.
+        #[cfg(test)]
+        pub(super) const ALL: &[&Text] = &[$(&$name),+];
+    };
+}
+pub(crate) use text_table;
 
 /// A piece of a template: literal text or the name of a parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

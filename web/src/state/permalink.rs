@@ -13,16 +13,15 @@ use crate::state::scroll::{bring_into_view, settle_on};
 
 /// The sentences of the link notice.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// One ignored part of a link, quoted, and why.
-    pub const IGNORED: Text = Text {
-        zh: "“{part}”：{why}",
-        en: "“{part}”: {why}",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&IGNORED];
+    text_table! {
+        /// One ignored part of a link, quoted, and why.
+        pub const IGNORED: Text = Text {
+            zh: "“{part}”：{why}",
+            en: "“{part}”: {why}",
+        };
+    }
 }
 
 /// A change less than this long after the previous one replaces the history entry instead of

@@ -1,8 +1,7 @@
 //! The flags of `check` (SPEC §19).
 
-use super::{card_arg, lang_arg, link_args, Flags, Format, LinkArgs};
+use super::{card_arg, lang_arg, link_args, unknown, Flags, Format, LinkArgs};
 use crate::error::CliError;
-use parallel_core::numbers::quoted_text;
 use parallel_core::Lang;
 
 /// `check --emit` or `check --measured FILE`.
@@ -43,15 +42,7 @@ pub(super) fn check_args(flags: &mut Flags<'_>) -> Result<CheckArgs, CliError> {
             let format = match flags.value("--format")?.as_deref() {
                 None | Some("md" | "markdown") => Format::Markdown,
                 Some("json") => Format::Json,
-                Some(other) => {
-                    return Err(CliError::invalid(
-                        "--format",
-                        format!(
-                            "unknown format `{}`; expected md or json",
-                            quoted_text(other)
-                        ),
-                    ))
-                }
+                Some(other) => return Err(unknown("--format", "format", other, "md or json")),
             };
             Ok(CheckArgs::Measured {
                 path,

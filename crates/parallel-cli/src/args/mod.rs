@@ -82,12 +82,7 @@ fn link_args(flags: &mut Flags<'_>) -> Result<Option<LinkArgs>, CliError> {
         None => None,
         Some("8") => Some(parallel_core::link::GridId::Eight),
         Some("64") => Some(parallel_core::link::GridId::SixtyFour),
-        Some(other) => {
-            return Err(CliError::invalid(
-                "--grid",
-                format!("unknown grid `{}`; expected 8 or 64", quoted_text(other)),
-            ))
-        }
+        Some(other) => return Err(unknown("--grid", "grid", other, "8 or 64")),
     };
     match flags.value("--url")? {
         Some(url) => Ok(Some(LinkArgs { url, grid })),
@@ -190,18 +185,24 @@ fn card_arg(flags: &mut Flags<'_>) -> Result<Option<u32>, CliError> {
         .transpose()
 }
 
+/// The error for a `value` of `field` that names none of its choices:
+/// "unknown {what} `value`; expected {choices}".
+fn unknown(field: &str, what: &str, value: &str, choices: &str) -> CliError {
+    CliError::invalid(
+        field,
+        format!(
+            "unknown {what} `{}`; expected {choices}",
+            quoted_text(value)
+        ),
+    )
+}
+
 /// `--lang en|zh` (default en).
 fn lang_arg(flags: &mut Flags<'_>) -> Result<Lang, CliError> {
     match flags.value("--lang")?.as_deref() {
         None | Some("en") => Ok(Lang::En),
         Some("zh") => Ok(Lang::Zh),
-        Some(other) => Err(CliError::invalid(
-            "--lang",
-            format!(
-                "unknown language `{}`; expected en or zh",
-                quoted_text(other)
-            ),
-        )),
+        Some(other) => Err(unknown("--lang", "language", other, "en or zh")),
     }
 }
 
@@ -255,12 +256,8 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             }
             let phase = match flags.value("--phase")?.as_deref() {
                 None => parallel_core::RolloutPhase::Training,
-                Some(name) => parallel_core::RolloutPhase::parse(name).ok_or_else(|| {
-                    CliError::invalid(
-                        "--phase",
-                        format!("unknown phase `{}`; expected training or rollout", quoted_text(name)),
-                    )
-                })?,
+                Some(name) => parallel_core::RolloutPhase::parse(name)
+                    .ok_or_else(|| unknown("--phase", "phase", name, "training or rollout"))?,
             };
             Command::Groups {
                 card,
@@ -280,12 +277,11 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             top: top_arg(&mut flags)?,
         },
         other => {
-            return Err(CliError::invalid(
+            return Err(unknown(
                 "command",
-                format!(
-                    "unknown command `{}`; expected eval, groups, flags, check, model, search, defaults, table, bench or help",
-                    quoted_text(other)
-                ),
+                "command",
+                other,
+                "eval, groups, flags, check, model, search, defaults, table, bench or help",
             ))
         }
     };
@@ -320,28 +316,13 @@ fn launch_args(flags: &mut Flags<'_>) -> Result<Option<LaunchArgs>, CliError> {
 fn flags_args(flags: &mut Flags<'_>) -> Result<Command, CliError> {
     let engine = match flags.value("--engine")? {
         None => parallel_core::flags::Engine::Megatron,
-        Some(id) => parallel_core::flags::Engine::from_id(&id).ok_or_else(|| {
-            CliError::invalid(
-                "--engine",
-                format!(
-                    "unknown engine `{}`; expected megatron, slime or deepspeed",
-                    quoted_text(&id)
-                ),
-            )
-        })?,
+        Some(id) => parallel_core::flags::Engine::from_id(&id)
+            .ok_or_else(|| unknown("--engine", "engine", &id, "megatron, slime or deepspeed"))?,
     };
     let format = match flags.value("--format")?.as_deref() {
         None | Some("shell") => FlagsFormat::Shell,
         Some("json") => FlagsFormat::Json,
-        Some(other) => {
-            return Err(CliError::invalid(
-                "--format",
-                format!(
-                    "unknown format `{}`; expected shell or json",
-                    quoted_text(other)
-                ),
-            ))
-        }
+        Some(other) => return Err(unknown("--format", "format", other, "shell or json")),
     };
     let lang = lang_arg(flags)?;
     Ok(Command::Flags {
@@ -356,15 +337,7 @@ fn table_args(flags: &mut Flags<'_>) -> Result<TableArgs, CliError> {
         None | Some("md" | "markdown") => Format::Markdown,
         Some("csv") => Format::Csv,
         Some("json") => Format::Json,
-        Some(other) => {
-            return Err(CliError::invalid(
-                "--format",
-                format!(
-                    "unknown format `{}`; expected md, csv or json",
-                    quoted_text(other)
-                ),
-            ))
-        }
+        Some(other) => return Err(unknown("--format", "format", other, "md, csv or json")),
     };
     let lang = lang_arg(flags)?;
     let table = flags.value("--table")?;
@@ -381,14 +354,8 @@ fn table_args(flags: &mut Flags<'_>) -> Result<TableArgs, CliError> {
         (Some(id), false) => match LessonTable::ALL.into_iter().find(|t| t.id() == id) {
             Some(t) => Source::Lesson(vec![t]),
             None => {
-                return Err(CliError::invalid(
-                    "--table",
-                    format!(
-                        "unknown table `{}`; expected {} or all",
-                        quoted_text(id),
-                        LessonTable::ALL.map(LessonTable::id).join(", ")
-                    ),
-                ))
+                let ids = LessonTable::ALL.map(LessonTable::id).join(", ");
+                return Err(unknown("--table", "table", id, &format!("{ids} or all")));
             }
         },
     };
@@ -421,6 +388,23 @@ impl<'a> Flags<'a> {
 
     /// The value of `--name value` or `--name=value`, if given (the last one wins).
     fn value(&mut self, name: &str) -> Result<Option<String>, CliError> {
+        self.take(name, |v| !v.starts_with("--"), "needs a value")
+    }
+
+    /// The value of `--name value` or `--name=value`, where the value may itself start with
+    /// `--` (a pasted command line); the last one wins.
+    fn value_any(&mut self, name: &str) -> Result<Option<String>, CliError> {
+        self.take(name, |_| true, "needs a value: the launch command, quoted")
+    }
+
+    /// Takes every `--name value` and `--name=value`, the last one winning; a separate value
+    /// must pass `accepts`, or the flag fails with `missing`.
+    fn take(
+        &mut self,
+        name: &str,
+        accepts: impl Fn(&str) -> bool,
+        missing: &str,
+    ) -> Result<Option<String>, CliError> {
         let mut found = None;
         let mut i = 0;
         while i < self.args.len() {
@@ -430,34 +414,8 @@ impl<'a> Flags<'a> {
                 let value = self
                     .args
                     .get(i + 1)
-                    .filter(|v| !v.starts_with("--"))
-                    .ok_or_else(|| CliError::invalid(name, "needs a value"))?;
-                self.used[i + 1] = true;
-                found = Some(value.clone());
-                i += 2;
-                continue;
-            }
-            if let Some(value) = arg.strip_prefix(name).and_then(|v| v.strip_prefix('=')) {
-                self.used[i] = true;
-                found = Some(value.to_string());
-            }
-            i += 1;
-        }
-        Ok(found)
-    }
-
-    /// The value of `--name value` or `--name=value`, where the value may itself start with
-    /// `--` (a pasted command line); the last one wins.
-    fn value_any(&mut self, name: &str) -> Result<Option<String>, CliError> {
-        let mut found = None;
-        let mut i = 0;
-        while i < self.args.len() {
-            let arg = &self.args[i];
-            if arg == name {
-                self.used[i] = true;
-                let value = self.args.get(i + 1).ok_or_else(|| {
-                    CliError::invalid(name, "needs a value: the launch command, quoted")
-                })?;
+                    .filter(|v| accepts(v))
+                    .ok_or_else(|| CliError::invalid(name, missing))?;
                 self.used[i + 1] = true;
                 found = Some(value.clone());
                 i += 2;

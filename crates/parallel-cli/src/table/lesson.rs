@@ -5,10 +5,10 @@
 use parallel_core::lesson::{
     deepseek_v3_plan, eight_gpu_plans, llama3_runs, recipes, sixty_four_gpu_plans, LessonPlan,
 };
-use parallel_core::{Plan, PlanError};
+use parallel_core::{Dim, Plan, PlanError};
 
 use super::plans::{figure_cells, figure_columns, legend, plan_table, PlanRow};
-use super::{column, Row, RowData, Table};
+use super::{column, dim_columns, Row, RowData, Table};
 use crate::args::{Lang, LessonTable};
 use crate::cells::{thousands, NOT_APPLICABLE};
 use crate::error::CliError;
@@ -61,27 +61,25 @@ fn lesson_rows(plans: Vec<LessonPlan>, lang: Lang) -> Vec<PlanRow> {
 }
 
 fn llama3(lang: Lang) -> Result<Table, PlanError> {
+    let mut columns = vec![column("gpus", lang.pick("卡数", "GPUs"))];
+    columns.extend(dim_columns(&[Dim::Tp, Dim::Cp, Dim::Pp, Dim::Dp]));
+    columns.extend([
+        column("seq_len", lang.pick("序列长度", "Sequence length")),
+        column("batch_per_dp", lang.pick("每 DP 的 batch", "Batch per DP")),
+        column(
+            "tokens_per_step",
+            lang.pick("每步 token(现算)", "Tokens per step (computed)"),
+        ),
+        column("tflops_per_gpu", lang.pick("TFLOPs/卡", "TFLOPs/GPU")),
+        column("mfu", "BF16 MFU"),
+    ]);
     let mut table = Table::new(
         "llama3",
         lang.pick(
             "Llama 3 405B 的公开配置(报告表 4);DP 与每步 token 为现算",
             "Llama 3 405B as published (its report, table 4); DP and tokens per step computed",
         ),
-        vec![
-            column("gpus", lang.pick("卡数", "GPUs")),
-            column("tp", "TP"),
-            column("cp", "CP"),
-            column("pp", "PP"),
-            column("dp", "DP"),
-            column("seq_len", lang.pick("序列长度", "Sequence length")),
-            column("batch_per_dp", lang.pick("每 DP 的 batch", "Batch per DP")),
-            column(
-                "tokens_per_step",
-                lang.pick("每步 token(现算)", "Tokens per step (computed)"),
-            ),
-            column("tflops_per_gpu", lang.pick("TFLOPs/卡", "TFLOPs/GPU")),
-            column("mfu", "BF16 MFU"),
-        ],
+        columns,
     );
     table.notes.push(
         lang.pick(
@@ -131,12 +129,9 @@ fn deepseek(lang: Lang) -> Result<Table, PlanError> {
     let mut columns = vec![
         column("plan", lang.pick("方案", "Plan")),
         column("gpus", lang.pick("卡数", "GPUs")),
-        column("tp", "TP"),
-        column("pp", "PP"),
-        column("ep", "EP"),
-        column("dp", "DP"),
-        column("expert_dp", lang.pick("专家 DP", "Expert DP")),
     ];
+    columns.extend(dim_columns(&[Dim::Tp, Dim::Pp, Dim::Ep, Dim::Dp]));
+    columns.push(column("expert_dp", lang.pick("专家 DP", "Expert DP")));
     columns.extend(figure_columns(lang));
     let mut table = Table::new(
         "deepseek",
@@ -183,29 +178,28 @@ fn deepseek(lang: Lang) -> Result<Table, PlanError> {
 }
 
 fn recipe_table(lang: Lang) -> Result<Table, PlanError> {
+    let mut columns = vec![
+        column("model", lang.pick("模型", "Model")),
+        column("gpus", lang.pick("训练卡数", "GPUs")),
+    ];
+    columns.extend(dim_columns(&[Dim::Tp, Dim::Pp, Dim::Cp, Dim::Ep, Dim::Dp]));
+    columns.extend([
+        column("expert_dp", lang.pick("专家 DP", "Expert DP")),
+        column(
+            "gpus_per_engine",
+            lang.pick("每个推理引擎卡数", "Cards per engine"),
+        ),
+        column("response_len", lang.pick("回复上限", "Response cap")),
+        column("model_states", lang.pick("每卡模型状态", "Model states")),
+        column("activations", lang.pick("激活", "Activations")),
+        column("total", lang.pick("训练合计", "Training total")),
+        column("rollout", lang.pick("推理每卡", "Rollout per card")),
+        column("peak", lang.pick("同卡峰值", "Shared peak")),
+    ]);
     let mut table = Table::new(
         "recipes",
         lang.pick("起步配方(每节点 8 卡)", "Starting recipes for 8-GPU nodes"),
-        vec![
-            column("model", lang.pick("模型", "Model")),
-            column("gpus", lang.pick("训练卡数", "GPUs")),
-            column("tp", "TP"),
-            column("pp", "PP"),
-            column("cp", "CP"),
-            column("ep", "EP"),
-            column("dp", "DP"),
-            column("expert_dp", lang.pick("专家 DP", "Expert DP")),
-            column(
-                "gpus_per_engine",
-                lang.pick("每个推理引擎卡数", "Cards per engine"),
-            ),
-            column("response_len", lang.pick("回复上限", "Response cap")),
-            column("model_states", lang.pick("每卡模型状态", "Model states")),
-            column("activations", lang.pick("激活", "Activations")),
-            column("total", lang.pick("训练合计", "Training total")),
-            column("rollout", lang.pick("推理每卡", "Rollout per card")),
-            column("peak", lang.pick("同卡峰值", "Shared peak")),
-        ],
+        columns,
     );
     table.notes.push(
         lang.pick(

@@ -41,9 +41,7 @@ pub fn table(lang: Lang) -> Result<Table, PlanError> {
         ],
     );
     for row in measured_rows(lang)? {
-        if !table.notes.iter().any(|n| n.ends_with(row.note)) {
-            table.notes.push(format!("{}: {}", row.label, row.note));
-        }
+        table.note_once(&row.label, row.note);
         table.rows.push(Row {
             cells: vec![
                 row.label.clone(),

@@ -14,7 +14,7 @@ pub use render::write;
 
 use std::io::{Read, Write};
 
-use parallel_core::{PlanConfig, Report};
+use parallel_core::{Dim, PlanConfig, Report};
 use serde::{Deserialize, Serialize};
 
 use crate::args::{LessonTable, Source, TableArgs};
@@ -140,6 +140,14 @@ impl Table {
             notes: Vec::new(),
         }
     }
+
+    /// Adds the note "`whose`: `note`" under the table, unless a note already ends with `note`
+    /// (several rows from one source share its note).
+    fn note_once(&mut self, whose: &str, note: &str) {
+        if !self.notes.iter().any(|n| n.ends_with(note)) {
+            self.notes.push(format!("{whose}: {note}"));
+        }
+    }
 }
 
 /// A column from its key and its header in the chosen language.
@@ -148,6 +156,11 @@ fn column(key: &'static str, header: &str) -> Column {
         key,
         header: header.to_string(),
     }
+}
+
+/// The columns of parallel degrees, keyed and headed by the grid's own names (`tp`, "TP").
+fn dim_columns(dims: &[Dim]) -> impl Iterator<Item = Column> + '_ {
+    dims.iter().map(|dim| column(dim.as_str(), dim.label()))
 }
 
 /// One entry of `table --stdin`: `{"label": "...", "config": {PlanConfig}}`.

@@ -52,9 +52,7 @@ pub fn table(lang: Lang) -> Result<Table, PlanError> {
             Some(gib) => format!("{gib:.1} / {:.1}", row.lab_memory_gib),
             None => format!("{NOT_APPLICABLE} / {:.1}", row.lab_memory_gib),
         };
-        if !table.notes.iter().any(|n| n.ends_with(row.notes)) {
-            table.notes.push(format!("{}: {}", row.source, row.notes));
-        }
+        table.note_once(row.source, row.notes);
         table.rows.push(Row {
             cells: vec![
                 row.label.to_string(),

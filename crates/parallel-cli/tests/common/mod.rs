@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::panic, dead_code)]
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -97,6 +98,21 @@ pub fn keys(v: &Value) -> Vec<String> {
     k
 }
 
+/// A JSON array's items.
+pub fn items(v: &Value) -> &[Value] {
+    v.as_array().unwrap()
+}
+
+/// A JSON array of strings.
+pub fn strings(v: &Value) -> Vec<&str> {
+    items(v).iter().map(|s| s.as_str().unwrap()).collect()
+}
+
+/// A JSON string, owned.
+pub fn text(v: &Value) -> String {
+    v.as_str().unwrap().to_string()
+}
+
 /// A JSON number.
 pub fn f(v: &Value) -> f64 {
     v.as_f64().unwrap()
@@ -148,4 +164,21 @@ pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
         "CSV ends mid-record"
     );
     records
+}
+
+/// The repository's root folder.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The shipped measured files, `tests/fixtures/check/*.measured.json`, sorted by name.
+pub fn measured_fixture_files() -> Vec<PathBuf> {
+    let dir = repo_root().join("tests/fixtures/check");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".measured.json"))
+        .collect();
+    files.sort();
+    files
 }

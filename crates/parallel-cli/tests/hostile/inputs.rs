@@ -5,7 +5,6 @@
 //! written as words, one string each.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use parallel_core::flags::names as n;
 use parallel_core::SplitMix;
@@ -241,17 +240,9 @@ pub fn no_unreadable_number(text: &str) -> bool {
 
 /// The shipped measured files.
 pub fn measured_fixtures() -> Vec<Value> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/check");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".measured.json"))
-        .collect();
-    files.sort();
-    let read = |p: &std::path::PathBuf| std::fs::read_to_string(p).unwrap();
-    files
+    crate::common::measured_fixture_files()
         .iter()
-        .map(|p| serde_json::from_str(&read(p)).unwrap())
+        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
         .collect()
 }
 

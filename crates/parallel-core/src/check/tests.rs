@@ -36,6 +36,11 @@ fn file_of(w: &Workload, scale: f64) -> String {
     .to_string()
 }
 
+/// `text` read as a measured file and compared with the lab's figures, in `lang`.
+fn compared(text: &str, lang: Lang) -> Comparison {
+    Measured::read(text).unwrap().compare(lang).unwrap()
+}
+
 #[test]
 fn a_card_runs_its_own_shapes() {
     let p = plan(PlanConfig {
@@ -86,8 +91,7 @@ fn the_lab_own_figures_compare_at_one() {
         ..PlanConfig::on(Hardware::H200)
     });
     let w = p.workload(0).unwrap();
-    let m = Measured::read(&file_of(&w, 1.0)).unwrap();
-    let c = m.compare(Lang::En).unwrap();
+    let c = compared(&file_of(&w, 1.0), Lang::En);
     assert!(c.card_known);
     assert_eq!(c.rows.len(), Figure::ALL.len());
     for row in &c.rows {
@@ -101,10 +105,7 @@ fn the_lab_own_figures_compare_at_one() {
         assert!(!row.note.is_empty());
     }
     // Twice the lab's figures read as a ratio of one half.
-    let c = Measured::read(&file_of(&w, 2.0))
-        .unwrap()
-        .compare(Lang::Zh)
-        .unwrap();
+    let c = compared(&file_of(&w, 2.0), Lang::Zh);
     assert!((c.rows[0].ratio_compiled.unwrap() - 0.5).abs() < 1e-9);
 }
 
@@ -112,7 +113,7 @@ fn the_lab_own_figures_compare_at_one() {
 fn an_unknown_card_compares_memory_only() {
     let w = plan(PlanConfig::on(Hardware::H200)).workload(0).unwrap();
     let text = file_of(&w, 1.0).replace("NVIDIA H200", "NVIDIA GeForce RTX 4090");
-    let c = Measured::read(&text).unwrap().compare(Lang::En).unwrap();
+    let c = compared(&text, Lang::En);
     assert!(!c.card_known);
     assert!(c.rows[0].note.contains("RTX 4090"));
 }
@@ -229,10 +230,7 @@ fn full_recompute_is_named_as_such() {
     })
     .workload(0)
     .unwrap();
-    let c = Measured::read(&file_of(&w, 1.0))
-        .unwrap()
-        .compare(Lang::En)
-        .unwrap();
+    let c = compared(&file_of(&w, 1.0), Lang::En);
     assert!(c.rows[1].note.contains("2·s·b·h"));
 }
 
@@ -273,11 +271,6 @@ fn a_card_of_another_shape_has_no_measurement() {
     // eight micro-batches in flight; stage 1 holds seven.
     assert!(measured_for(&p.workload(8).unwrap()).is_empty());
     // The same plan on H100s: another card.
-    let h100 = plan(PlanConfig {
-        gpus: 64,
-        tp: 8,
-        pp: 8,
-        ..PlanConfig::on(Hardware::H100)
-    });
+    let h100 = plan(p.config().clone().use_card(Hardware::H100));
     assert!(measured_for(&h100.workload(0).unwrap()).is_empty());
 }

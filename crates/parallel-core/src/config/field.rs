@@ -93,6 +93,8 @@ pub enum Field {
     RoutingSkew,
     /// `capacity_factor`, c_f: an expert's capacity over an even split (SPEC §20).
     CapacityFactor,
+    /// `sequence_parallel`: on or off (SPEC §22).
+    SequenceParallel,
     /// `model.<name>`: a field of an inline model.
     InlineModel(ModelField),
     /// `model.hf_config.<key>`: a key of a Hugging Face `config.json` (external data, hence a
@@ -204,7 +206,7 @@ pub enum BenchField {
 
 impl Field {
     /// Every plain [`crate::PlanConfig`] field, in the struct's order.
-    pub const PLAIN: [Field; 35] = [
+    pub const PLAIN: [Field; 36] = [
         Field::Model,
         Field::Gpus,
         Field::GpusPerNode,
@@ -240,6 +242,7 @@ impl Field {
         Field::LogProbsChunk,
         Field::RoutingSkew,
         Field::CapacityFactor,
+        Field::SequenceParallel,
     ];
 
     /// The key as errors, reports and the CLI write it (the same as `to_string()`).
@@ -318,6 +321,7 @@ impl Field {
             Field::LogProbsChunk => "log_probs_chunk",
             Field::RoutingSkew => "routing_skew",
             Field::CapacityFactor => "capacity_factor",
+            Field::SequenceParallel => "sequence_parallel",
             Field::Card => "card",
             Field::Bench(bench) => bench.name(),
             Field::Flag(flag) => flag,

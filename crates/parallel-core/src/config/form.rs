@@ -49,6 +49,7 @@ pub(super) struct PlanConfigForm {
     log_probs_chunk: u32,
     routing_skew: f64,
     capacity_factor: Option<f64>,
+    sequence_parallel: bool,
 }
 
 impl Default for PlanConfigForm {
@@ -90,6 +91,7 @@ impl Default for PlanConfigForm {
             log_probs_chunk: c.log_probs_chunk,
             routing_skew: c.routing_skew,
             capacity_factor: c.capacity_factor,
+            sequence_parallel: c.sequence_parallel,
         }
     }
 }
@@ -134,6 +136,7 @@ impl From<PlanConfigForm> for PlanConfig {
             log_probs_chunk: f.log_probs_chunk,
             routing_skew: f.routing_skew,
             capacity_factor: f.capacity_factor,
+            sequence_parallel: f.sequence_parallel,
         };
         // An explicit efficiency sets a measured card's rate too (SPEC §18): the H200 and the
         // H100 state their measured large-GEMM rate only while no efficiency is given.

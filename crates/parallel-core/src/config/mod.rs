@@ -208,6 +208,10 @@ pub struct PlanConfig {
     /// Transformer, GShard); `None` (default) drops nothing, Megatron-LM's default (SPEC §20).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capacity_factor: Option<f64>,
+    /// Sequence parallelism (Korthikanti et al. 2022; Megatron-LM's `--sequence-parallel`):
+    /// with t > 1, the norms' and dropouts' activations are split over the TP group along the
+    /// sequence. Default on; it means nothing at t = 1 (SPEC §4, §22).
+    pub sequence_parallel: bool,
 }
 
 /// Whether `routing_skew` is even, its default (left out when a config is written).
@@ -253,6 +257,7 @@ impl Default for PlanConfig {
             log_probs_chunk: 0,
             routing_skew: 1.0,
             capacity_factor: None,
+            sequence_parallel: true,
         }
     }
 }

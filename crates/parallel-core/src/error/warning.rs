@@ -30,6 +30,15 @@ pub enum Warning {
         /// Context-parallel degree c.
         cp: u32,
     },
+    /// e > 1 and t > 1 with sequence parallelism off: Megatron-Core runs it but warns "When
+    /// using expert parallelism and tensor parallelism for training, sequence parallelism must
+    /// be used" (megatron/core/model_parallel_config.py, `__post_init__`; SPEC §22).
+    ExpertsWithoutSequenceParallel {
+        /// TP degree.
+        tp: u32,
+        /// EP degree.
+        ep: u32,
+    },
     /// With the optimizer on the host, the busiest node's offloaded states (16·Ψ_o per card)
     /// outgrow its host memory (SPEC §14).
     HostMemoryOver {
@@ -48,6 +57,7 @@ impl Warning {
             Warning::LayersNotDivisible { .. } => Field::Pp,
             Warning::ZigzagPadding { .. } => Field::SeqLen,
             Warning::HostMemoryOver { .. } => Field::HostMemoryGb,
+            Warning::ExpertsWithoutSequenceParallel { .. } => Field::SequenceParallel,
         }
     }
 
@@ -94,6 +104,10 @@ impl fmt::Display for Warning {
                 f,
                 "seq_len: {seq_len} tokens do not divide into 2·CP = {} chunks; zigzag needs padding",
                 self.zigzag_chunks().unwrap_or_default()
+            ),
+            Warning::ExpertsWithoutSequenceParallel { tp, ep } => write!(
+                f,
+                "sequence_parallel: EP {ep} with TP {tp} and sequence parallelism off; Megatron-Core runs it but warns that expert and tensor parallelism together need sequence parallelism"
             ),
             Warning::HostMemoryOver {
                 per_node_gb,

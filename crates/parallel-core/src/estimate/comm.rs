@@ -209,7 +209,8 @@ impl Plan {
             // shard, (s/(c·t), b, h), and the next stage gathers it over NVLink
             // (`get_tensor_shapes`, megatron/core/pipeline_parallel/schedules.py @ d98e8a6;
             // Narayanan et al. 2021 §4.1's scatter/gather). The lesson's table keeps x a card.
-            (Dim::Pp, _) if Kernels::apply_to(self.config()) => {
+            // Without sequence parallelism every card sends the whole tensor (SPEC §22).
+            (Dim::Pp, _) if Kernels::apply_to(self.config()) && !self.sequence_whole() => {
                 (Q::var("pp of §5", row.bytes.get(), Show::Bytes)
                     / count_of::<Q>("t", self.degrees().tp))
                 .named("bytes", Show::Bytes)

@@ -424,6 +424,3 @@ impl Plan {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -142,7 +142,7 @@ pub(super) fn write(plan: &Plan, engine: Engine) -> Flags {
         a.value(n::EP, d.ep);
         a.value(n::ETP, 1);
     }
-    if d.tp > 1 {
+    if plan.sequence_parallel() {
         a.flag(n::SEQUENCE_PARALLEL);
     }
     if pp_last_instead(plan) {

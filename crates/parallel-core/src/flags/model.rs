@@ -22,30 +22,21 @@ pub(super) fn model_args(
     args: &mut Vec<String>,
     notes: &mut Vec<Note>,
 ) {
-    let mut value = |flag: &str, v: String| {
-        args.push(flag.to_string());
-        args.push(v);
-    };
-    value(n::NUM_LAYERS, m.layers.to_string());
-    value(n::HIDDEN, m.hidden.to_string());
+    push_value(args, n::NUM_LAYERS, m.layers);
+    push_value(args, n::HIDDEN, m.hidden);
     let all_moe = m.moe.is_some_and(|moe| moe.moe_layers == m.layers);
     if m.ffn > 0 && !all_moe {
-        value(n::FFN, m.ffn.to_string());
+        push_value(args, n::FFN, m.ffn);
     }
-    value(n::HEADS, m.heads.to_string());
+    push_value(args, n::HEADS, m.heads);
     if m.kv_heads != m.heads {
         args.push(n::GQA.to_string());
-        args.push(n::QUERY_GROUPS.to_string());
-        args.push(m.kv_heads.to_string());
+        push_value(args, n::QUERY_GROUPS, m.kv_heads);
     }
-    let mut value = |flag: &str, v: String| {
-        args.push(flag.to_string());
-        args.push(v);
-    };
-    value(n::KV_CHANNELS, m.head_dim.to_string());
-    value(n::VOCAB, m.vocab.to_string());
+    push_value(args, n::KV_CHANNELS, m.head_dim);
+    push_value(args, n::VOCAB, m.vocab);
     if let Some(divisor) = vocab_divisor(m.vocab, tp) {
-        value(n::VOCAB_DIVISOR, divisor.to_string());
+        push_value(args, n::VOCAB_DIVISOR, divisor);
     }
     if u64::from(m.vocab) % u64::from(tp.max(1)) != 0 {
         let padded = u64::from(m.vocab).div_ceil(u64::from(tp)) * u64::from(tp);
@@ -82,7 +73,7 @@ pub(super) fn model_args(
         _ => None,
     };
     match preset.and_then(Preset::rope_base) {
-        Some(base) => args.extend([n::ROTARY_BASE.to_string(), base.to_string()]),
+        Some(base) => push_value(args, n::ROTARY_BASE, base),
         None => notes.push(Note::new(
             "RoPE 的底数不影响计数，实验室的模型里也没有它：Megatron 默认 10000，请按你的模型加上 --rotary-base。",
             "RoPE's base changes no count and is not in the lab's model: Megatron's default is 10,000; add --rotary-base for your model's.",
@@ -92,19 +83,16 @@ pub(super) fn model_args(
         args.push(n::QK_NORM.to_string());
     }
     if let Some(moe) = m.moe {
-        let mut value = |flag: &str, v: String| {
-            args.push(flag.to_string());
-            args.push(v);
-        };
-        value(n::NUM_EXPERTS, moe.experts.to_string());
-        value(n::TOPK, moe.top_k.to_string());
-        value(n::MOE_FFN, moe.expert_ffn.to_string());
+        push_value(args, n::NUM_EXPERTS, moe.experts);
+        push_value(args, n::TOPK, moe.top_k);
+        push_value(args, n::MOE_FFN, moe.expert_ffn);
         if moe.shared_experts > 0 {
             let shared = u64::from(moe.shared_experts) * u64::from(moe.expert_ffn);
-            value(n::SHARED_FFN, shared.to_string());
+            push_value(args, n::SHARED_FFN, shared);
         }
         if moe.moe_layers < m.layers {
-            value(
+            push_value(
+                args,
                 n::MOE_LAYER_FREQ,
                 format!("([0]*{}+[1]*{})", m.layers - moe.moe_layers, moe.moe_layers),
             );
@@ -114,16 +102,14 @@ pub(super) fn model_args(
         args.push(n::PRE_SOFTMAX.to_string());
     }
     if m.full_attention_layers < m.layers {
-        args.push(n::ATTENTION_VARIANT.to_string());
-        args.push("gated_delta_net".to_string());
+        push_value(args, n::ATTENTION_VARIANT, "gated_delta_net");
         let full = m.full_attention_layers;
         let freq = if full > 0 && m.layers % full == 0 {
             (m.layers / full).to_string()
         } else {
             format!("([1]*{}+[0]*{})", m.layers - full, full)
         };
-        args.push(n::LINEAR_FREQ.to_string());
-        args.push(freq);
+        push_value(args, n::LINEAR_FREQ, freq);
         match m.linear {
             Some(la) => {
                 for (flag, v) in [
@@ -133,8 +119,7 @@ pub(super) fn model_args(
                     (n::LINEAR_VALUE_DIM, la.value_head_dim),
                     (n::LINEAR_CONV, la.conv_kernel),
                 ] {
-                    args.push(flag.to_string());
-                    args.push(v.to_string());
+                    push_value(args, flag, v);
                 }
             }
             None => notes.push(Note::new(
@@ -146,8 +131,7 @@ pub(super) fn model_args(
     if let Some(mla) = m.mla {
         args.push(n::MLA.to_string());
         if let Some(rank) = mla.q_lora_rank {
-            args.push(n::Q_LORA_RANK.to_string());
-            args.push(rank.to_string());
+            push_value(args, n::Q_LORA_RANK, rank);
         }
         for (flag, v) in [
             (n::KV_LORA_RANK, mla.kv_lora_rank),
@@ -155,8 +139,7 @@ pub(super) fn model_args(
             (n::QK_POS_EMB_HEAD_DIM, mla.qk_rope_head_dim),
             (n::V_HEAD_DIM, mla.v_head_dim),
         ] {
-            args.push(flag.to_string());
-            args.push(v.to_string());
+            push_value(args, flag, v);
         }
     }
     let own_count = match choice {
@@ -170,6 +153,12 @@ pub(super) fn model_args(
             "Megatron-LM builds the model from its shape: a parameter count given in the config is not a flag, and reading the command back counts the shape.",
         ));
     }
+}
+
+/// Appends a flag and its value.
+fn push_value(args: &mut Vec<String>, flag: &str, value: impl std::fmt::Display) {
+    args.push(flag.to_string());
+    args.push(value.to_string());
 }
 
 /// The vocabulary of the tokenizers Megatron-LM's own example scripts name instead of giving

@@ -186,13 +186,10 @@ pub fn read_launch(text: &str, gpus: Option<u32>) -> Result<Launch, PlanError> {
         }
     }
     let mut notes = Vec::new();
-    let config = plan_of(&v, &vars, gpus, &mut notes)?;
-    if config.tp > 1 && !v.has(n::SEQUENCE_PARALLEL) {
-        push_once(
-            &mut not_modelled,
-            format!("{} (absent)", n::SEQUENCE_PARALLEL),
-        );
-    }
+    let mut config = plan_of(&v, &vars, gpus, &mut notes)?;
+    // Absent, sequence parallelism is off (Megatron's default); at t = 1 it means nothing and
+    // the config keeps its default (SPEC §22).
+    config.sequence_parallel = config.tp == 1 || v.has(n::SEQUENCE_PARALLEL);
     if !v.has(n::BF16) {
         push_once(&mut not_modelled, format!("{} (absent)", n::BF16));
     }

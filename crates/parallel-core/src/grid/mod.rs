@@ -11,6 +11,7 @@ mod names;
 mod nodes;
 
 pub use groups::Groups;
+pub(crate) use names::written_as_str;
 pub use names::{Dim, Link};
 
 use serde::Serialize;

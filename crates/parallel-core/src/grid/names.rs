@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 /// A parallel dimension of the grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,17 +75,26 @@ impl Dim {
     }
 }
 
-impl fmt::Display for Dim {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// `Display` and `Serialize` for types named by their `as_str`: both write that name, so a
+/// report's JSON and its text spell a value alike.
+macro_rules! written_as_str {
+    ($($t:ty),+ $(,)?) => {$(
+        impl core::fmt::Display for $t {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
 
-impl Serialize for Dim {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    )+};
 }
+pub(crate) use written_as_str;
+
+written_as_str!(Dim);
 
 /// The interconnect a group's traffic crosses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -47,6 +47,8 @@ pub(super) enum Change {
     Skew(f64),
     /// c_f, `capacity_factor`; `None`: dropless (SPEC §20).
     Capacity(Option<f64>),
+    /// `sequence_parallel` (SPEC §22).
+    SequenceParallel(bool),
     /// The rollout engines and the log-probability chunk (SPEC §15).
     Rollout(RolloutChange),
 }
@@ -89,7 +91,8 @@ impl Change {
             Change::HostMemory(_) => 29,
             Change::Skew(_) => 30,
             Change::Capacity(_) => 31,
-            Change::Rollout(r) => 32 + r.rank(),
+            Change::SequenceParallel(_) => 32,
+            Change::Rollout(r) => 33 + r.rank(),
         }
     }
 
@@ -127,6 +130,7 @@ impl Change {
             Change::HostMemory(v) => c.host_memory_gb = v,
             Change::Skew(v) => c.routing_skew = v,
             Change::Capacity(v) => c.capacity_factor = v,
+            Change::SequenceParallel(v) => c.sequence_parallel = v,
             Change::Rollout(r) => r.apply(c),
         }
     }
@@ -134,7 +138,7 @@ impl Change {
 
 /// The words of enum values, and the preset aliases (one distinct word per preset but the
 /// anchor, whose word is [`ANCHOR_WORD`]).
-const WORDS: [(&str, Change); 27] = [
+const WORDS: [(&str, Change); 29] = [
     ("full", Change::Recompute(Recompute::Full)),
     ("selective", Change::Recompute(Recompute::Selective)),
     ("none", Change::Recompute(Recompute::None)),
@@ -162,6 +166,8 @@ const WORDS: [(&str, Change); 27] = [
     ("cpuadam", Change::Offload(OptimizerOffload::Cpu)),
     ("gpuadam", Change::Offload(OptimizerOffload::None)),
     ("dropless", Change::Capacity(None)),
+    ("sp", Change::SequenceParallel(true)),
+    ("nosp", Change::SequenceParallel(false)),
 ];
 
 /// The anchor's alias (the default model, written only to return to it).

@@ -31,11 +31,13 @@ pub enum Control {
     Schedule,
     /// Memory accounting (even, or by stage).
     Accounting,
+    /// Sequence parallelism, on or off (SPEC §22).
+    SequenceParallel,
 }
 
 impl Control {
     /// Every control, in the order a grid shows them.
-    pub const ALL: [Control; 13] = [
+    pub const ALL: [Control; 14] = [
         Control::Tp,
         Control::Pp,
         Control::Cp,
@@ -49,6 +51,7 @@ impl Control {
         Control::Precision,
         Control::Schedule,
         Control::Accounting,
+        Control::SequenceParallel,
     ];
 
     /// Its word in a link.
@@ -67,6 +70,7 @@ impl Control {
             Control::Precision => "precision",
             Control::Schedule => "schedule",
             Control::Accounting => "accounting",
+            Control::SequenceParallel => "sp",
         }
     }
 

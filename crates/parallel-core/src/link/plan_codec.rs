@@ -53,28 +53,24 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
     );
     num("s", config.seq_len.into(), base.seq_len.into());
     num("z", config.zero.into(), base.zero.into());
-    let mut word = |changed: bool, change: Change| {
-        if let Some(w) = changed.then(|| word_of(change)).flatten() {
-            out.push(w.to_string());
-        }
-    };
-    word(
+    push_word(
+        &mut out,
         config.recompute != base.recompute,
         Change::Recompute(config.recompute),
     );
-    word(
+    push_word(
+        &mut out,
         config.schedule != base.schedule,
         Change::Schedule(config.schedule),
     );
     if config.virtual_stages != base.virtual_stages {
         out.push(format!("v{}", config.virtual_stages));
     }
-    if let Some(w) = (config.precision != base.precision)
-        .then(|| word_of(Change::Precision(config.precision)))
-        .flatten()
-    {
-        out.push(w.to_string());
-    }
+    push_word(
+        &mut out,
+        config.precision != base.precision,
+        Change::Precision(config.precision),
+    );
     // The card: its preset's word, then the fields that differ from the base on that card.
     let card_base = if config.hardware == base.hardware {
         base.clone()
@@ -97,18 +93,16 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
             ("ib", config.ib_gbps, card_base.ib_gbps),
         ],
     );
-    if let Some(w) = (config.order != base.order)
-        .then(|| word_of(Change::Order(config.order)))
-        .flatten()
-    {
-        out.push(w.to_string());
-    }
-    if let Some(w) = (config.accounting != base.accounting)
-        .then(|| word_of(Change::Accounting(config.accounting)))
-        .flatten()
-    {
-        out.push(w.to_string());
-    }
+    push_word(
+        &mut out,
+        config.order != base.order,
+        Change::Order(config.order),
+    );
+    push_word(
+        &mut out,
+        config.accounting != base.accounting,
+        Change::Accounting(config.accounting),
+    );
     floats(
         &mut out,
         &[
@@ -120,12 +114,11 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
             ("aib", config.ib_latency_us, card_base.ib_latency_us),
         ],
     );
-    if let Some(w) = (config.optimizer_offload != base.optimizer_offload)
-        .then(|| word_of(Change::Offload(config.optimizer_offload)))
-        .flatten()
-    {
-        out.push(w.to_string());
-    }
+    push_word(
+        &mut out,
+        config.optimizer_offload != base.optimizer_offload,
+        Change::Offload(config.optimizer_offload),
+    );
     floats(
         &mut out,
         &[
@@ -140,8 +133,20 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
             None => "dropless".to_string(),
         });
     }
+    push_word(
+        &mut out,
+        config.sequence_parallel != base.sequence_parallel,
+        Change::SequenceParallel(config.sequence_parallel),
+    );
     out.extend(rollout_tokens(config, base));
     out
+}
+
+/// Adds `change`'s link word to `out` when the field `changed` from the base (and has a word).
+fn push_word(out: &mut Vec<String>, changed: bool, change: Change) {
+    if let Some(w) = changed.then(|| word_of(change)).flatten() {
+        out.push(w.to_string());
+    }
 }
 
 /// The link value of a grid's plan: its differences from the grid's base, dot-joined.

@@ -119,22 +119,7 @@ impl Preset {
                 linear: None,
             },
             // Counted by `count_params`: 405,853,388,800 (checked in tests).
-            Preset::Llama3_405b => Model {
-                params: 405_853_388_800.0,
-                hidden: 16_384,
-                layers: 126,
-                full_attention_layers: 126,
-                heads: 128,
-                kv_heads: 8,
-                head_dim: 128,
-                ffn: 53_248,
-                mlp: Mlp::Gated,
-                vocab: 128_256,
-                tied_embeddings: false,
-                moe: None,
-                mla: None,
-                linear: None,
-            },
+            Preset::Llama3_405b => llama3(405_853_388_800.0, 16_384, 126, 128, 53_248),
             // Published total; `count_params` gives 671,026,404,352 (DeepSeek's own count,
             // 671,026,419,200, adds the routers' 58·256 score biases). KV heads and head dim
             // stand in for MLA's compressed cache in the CP formula.
@@ -171,39 +156,9 @@ impl Preset {
             // The presets below are what `hf::HfConfig::to_model` reads from the models'
             // published `config.json` files (tests/hf_configs.rs checks field by field).
             // Published total, counted exactly by `count_params` too.
-            Preset::Llama3_8b => Model {
-                params: 8_030_261_248.0,
-                hidden: 4096,
-                layers: 32,
-                full_attention_layers: 32,
-                heads: 32,
-                kv_heads: 8,
-                head_dim: 128,
-                ffn: 14_336,
-                mlp: Mlp::Gated,
-                vocab: 128_256,
-                tied_embeddings: false,
-                moe: None,
-                mla: None,
-                linear: None,
-            },
+            Preset::Llama3_8b => llama3(8_030_261_248.0, 4096, 32, 32, 14_336),
             // Published total, counted exactly by `count_params` too.
-            Preset::Llama3_70b => Model {
-                params: 70_553_706_496.0,
-                hidden: 8192,
-                layers: 80,
-                full_attention_layers: 80,
-                heads: 64,
-                kv_heads: 8,
-                head_dim: 128,
-                ffn: 28_672,
-                mlp: Mlp::Gated,
-                vocab: 128_256,
-                tied_embeddings: false,
-                moe: None,
-                mla: None,
-                linear: None,
-            },
+            Preset::Llama3_70b => llama3(70_553_706_496.0, 8192, 80, 64, 28_672),
             // Published total, counted exactly by `count_params` too (router h·8 per layer).
             // No dense MLP: `intermediate_size` 14,336 is the width of each expert.
             Preset::Mixtral8x7b => Model {
@@ -253,6 +208,28 @@ impl Preset {
                 linear: None,
             },
         }
+    }
+}
+
+/// A Llama 3 model of `params` parameters (Llama 3, Table 3): `layers` layers of width
+/// `hidden`, each full attention with `heads` query heads and 8 KV heads of 128, and a gated
+/// MLP of width `ffn`; the 128,256-token vocabulary and an untied output head.
+const fn llama3(params: f64, hidden: u32, layers: u32, heads: u32, ffn: u32) -> Model {
+    Model {
+        params,
+        hidden,
+        layers,
+        full_attention_layers: layers,
+        heads,
+        kv_heads: 8,
+        head_dim: 128,
+        ffn,
+        mlp: Mlp::Gated,
+        vocab: 128_256,
+        tied_embeddings: false,
+        moe: None,
+        mla: None,
+        linear: None,
     }
 }
 

@@ -173,47 +173,56 @@ mod tests {
 
     #[test]
     fn a_tie_goes_to_the_practitioner_s_plan_and_a_gap_to_the_quicker() {
-        // Within 2% of the quickest: no CP first, then fewer dimensions, then smaller PP.
         let cp = plan(0, false, 10.0, 4, 4, 32);
-        let no_cp = plan(1, false, 10.19, 8, 1, 16);
-        assert_eq!(order(&[cp, no_cp]), [1, 0]);
-        // 2.1% slower: not a tie, the quicker plan with CP stays first.
-        let slow = plan(1, false, 10.21, 8, 1, 16);
-        assert_eq!(order(&[cp, slow]), [0, 1]);
-        // Same CP: fewer dimensions (PP alone against TP × PP), then fewer stages.
-        assert_eq!(
-            order(&[plan(0, false, 10.0, 2, 1, 4), plan(1, false, 10.1, 1, 1, 8)]),
-            [1, 0]
-        );
-        assert_eq!(
-            order(&[
-                plan(0, false, 10.0, 8, 2, 32),
-                plan(1, false, 10.1, 4, 4, 16)
-            ]),
-            [1, 0]
-        );
-        // Same practice: the quicker.
-        assert_eq!(
-            order(&[
-                plan(0, false, 10.1, 8, 1, 16),
-                plan(1, false, 10.0, 8, 1, 16)
-            ]),
-            [1, 0]
-        );
-        // A tie on the tight side does not cross the safe-share line.
-        assert_eq!(
-            order(&[plan(0, false, 10.2, 4, 4, 32), plan(1, true, 10.0, 8, 1, 1)]),
-            [0, 1]
-        );
-        // Each side has its own band: the tight side's tie is decided there.
-        assert_eq!(
-            order(&[
-                plan(0, false, 20.0, 4, 4, 32),
-                plan(1, true, 10.0, 4, 4, 32),
-                plan(2, true, 10.1, 8, 1, 16),
-            ]),
-            [0, 2, 1]
-        );
+        for (why, plans, want) in [
+            (
+                "within 2% of the quickest: no CP first",
+                vec![cp, plan(1, false, 10.19, 8, 1, 16)],
+                vec![1, 0],
+            ),
+            (
+                "2.1% slower: not a tie, the quicker plan with CP stays first",
+                vec![cp, plan(1, false, 10.21, 8, 1, 16)],
+                vec![0, 1],
+            ),
+            (
+                "same CP: fewer dimensions (PP alone against TP × PP)",
+                vec![plan(0, false, 10.0, 2, 1, 4), plan(1, false, 10.1, 1, 1, 8)],
+                vec![1, 0],
+            ),
+            (
+                "same CP and dimensions: fewer stages",
+                vec![
+                    plan(0, false, 10.0, 8, 2, 32),
+                    plan(1, false, 10.1, 4, 4, 16),
+                ],
+                vec![1, 0],
+            ),
+            (
+                "same practice: the quicker",
+                vec![
+                    plan(0, false, 10.1, 8, 1, 16),
+                    plan(1, false, 10.0, 8, 1, 16),
+                ],
+                vec![1, 0],
+            ),
+            (
+                "a tie on the tight side does not cross the safe-share line",
+                vec![plan(0, false, 10.2, 4, 4, 32), plan(1, true, 10.0, 8, 1, 1)],
+                vec![0, 1],
+            ),
+            (
+                "each side has its own band: the tight side's tie is decided there",
+                vec![
+                    plan(0, false, 20.0, 4, 4, 32),
+                    plan(1, true, 10.0, 4, 4, 32),
+                    plan(2, true, 10.1, 8, 1, 16),
+                ],
+                vec![0, 2, 1],
+            ),
+        ] {
+            assert_eq!(order(&plans), want, "{why}");
+        }
     }
 
     #[test]

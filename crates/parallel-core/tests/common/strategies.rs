@@ -1,7 +1,7 @@
 //! Proptest strategies the core's test files share: each of a plan's choices over all its
 //! values.
 
-use parallel_core::{Precision, Preset, RankOrder, Recompute, Schedule};
+use parallel_core::{ModelChoice, PlanConfig, Precision, Preset, RankOrder, Recompute, Schedule};
 use proptest::prelude::*;
 
 /// Any preset model.
@@ -31,4 +31,20 @@ pub fn rank_order() -> impl Strategy<Value = RankOrder> {
 /// BF16 or FP32 gradients.
 pub fn precision() -> impl Strategy<Value = Precision> {
     prop::sample::select(vec![Precision::Bf16Grads, Precision::Fp32Grads])
+}
+
+/// A preset on 1 to 256 cards, with TP, PP and EP of 1 to 8 and CP of 1 to 4, each a power of
+/// two; every other field the default. Not every such plan is valid.
+pub fn power_of_two_grid() -> impl Strategy<Value = PlanConfig> {
+    (preset(), 0u32..9, (0u32..4, 0u32..4, 0u32..3, 0u32..4)).prop_map(
+        |(preset, n_exp, (t, p, c, e))| PlanConfig {
+            model: ModelChoice::Preset(preset),
+            gpus: 1 << n_exp,
+            tp: 1 << t,
+            pp: 1 << p,
+            cp: 1 << c,
+            ep: 1 << e,
+            ..PlanConfig::default()
+        },
+    )
 }

@@ -25,36 +25,35 @@ const PP_TEXT: RGBColor = RGBColor(0xb3, 0x5c, 0x00);
 
 /// The sentences of the bubble chart.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The dashed curve's name in the legend.
-    pub const RATIO: Text = Text {
-        zh: "空等 ÷ 计算 = (p−1)/m",
-        en: "idle ÷ compute = (p−1)/m",
-    };
-    /// The same, interleaved.
-    pub const RATIO_INTERLEAVED: Text = Text {
-        zh: "空等 ÷ 计算 = (p−1)/(v·m)",
-        en: "idle ÷ compute = (p−1)/(v·m)",
-    };
-    /// The plan's own point in the legend.
-    pub const CURRENT: Text = Text {
-        zh: "当前 m = {m}",
-        en: "current m = {m}",
-    };
-    /// The chart in one sentence (`aria-label`).
-    pub const SUMMARY: Text = Text {
-        zh: "流水线气泡（{stages}）：空等 ÷ 计算从 m = {first_m} 的 {first_ratio} 降到 m = \
-             {last_m} 的 {last_ratio}，占整步时间从 {first_share} 降到 {last_share}。当前 m = \
-             {m}：空等 ÷ 计算 {ratio}，占整步 {share}。",
-        en: "Pipeline bubble at {stages}: idle ÷ compute falls from {first_ratio} at m = \
-             {first_m} to {last_ratio} at m = {last_m}; its share of the step from \
-             {first_share} to {last_share}. Current m = {m}: {ratio} idle ÷ compute, {share} \
-             of the step.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&RATIO, &RATIO_INTERLEAVED, &CURRENT, &SUMMARY];
+    text_table! {
+        /// The dashed curve's name in the legend.
+        pub const RATIO: Text = Text {
+            zh: "空等 ÷ 计算 = (p−1)/m",
+            en: "idle ÷ compute = (p−1)/m",
+        };
+        /// The same, interleaved.
+        pub const RATIO_INTERLEAVED: Text = Text {
+            zh: "空等 ÷ 计算 = (p−1)/(v·m)",
+            en: "idle ÷ compute = (p−1)/(v·m)",
+        };
+        /// The plan's own point in the legend.
+        pub const CURRENT: Text = Text {
+            zh: "当前 m = {m}",
+            en: "current m = {m}",
+        };
+        /// The chart in one sentence (`aria-label`).
+        pub const SUMMARY: Text = Text {
+            zh: "流水线气泡（{stages}）：空等 ÷ 计算从 m = {first_m} 的 {first_ratio} 降到 m = \
+                 {last_m} 的 {last_ratio}，占整步时间从 {first_share} 降到 {last_share}。当前 m = \
+                 {m}：空等 ÷ 计算 {ratio}，占整步 {share}。",
+            en: "Pipeline bubble at {stages}: idle ÷ compute falls from {first_ratio} at m = \
+                 {first_m} to {last_ratio} at m = {last_m}; its share of the step from \
+                 {first_share} to {last_share}. Current m = {m}: {ratio} idle ÷ compute, {share} \
+                 of the step.",
+        };
+    }
 }
 
 /// The bubble at one m.

@@ -20,21 +20,20 @@ use crate::kit::i18n::{Lang, T};
 
 /// The chart's sentences.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The chart in one sentence (`aria-label`).
-    pub const SUMMARY: Text = Text {
-        zh: "实验室的数对实测的数（对数坐标，对角线上两者相等）：{points} 个点，实验室 ÷ 实测从 {low} 到 {high}。",
-        en: "The lab's figures against the measured ones on log scales (on the diagonal they are equal): {points} points, lab ÷ measured from {low} to {high}.",
-    };
-    /// Nothing has both a lab figure and a measured one.
-    pub const EMPTY: Text = Text {
-        zh: "没有一项同时有实验室的数和实测的数。",
-        en: "No figure has both a lab value and a measured one.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&SUMMARY, &EMPTY];
+    text_table! {
+        /// The chart in one sentence (`aria-label`).
+        pub const SUMMARY: Text = Text {
+            zh: "实验室的数对实测的数（对数坐标，对角线上两者相等）：{points} 个点，实验室 ÷ 实测从 {low} 到 {high}。",
+            en: "The lab's figures against the measured ones on log scales (on the diagonal they are equal): {points} points, lab ÷ measured from {low} to {high}.",
+        };
+        /// Nothing has both a lab figure and a measured one.
+        pub const EMPTY: Text = Text {
+            zh: "没有一项同时有实验室的数和实测的数。",
+            en: "No figure has both a lab value and a measured one.",
+        };
+    }
 }
 
 /// Which PyTorch run a point was measured in.

@@ -19,49 +19,41 @@ use crate::kit::i18n::Lang;
 
 /// The sentences of the memory chart.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The capacity line in the legend.
-    pub const CAPACITY: Text = Text {
-        zh: "单卡显存 {capacity}",
-        en: "card {capacity}",
-    };
-    /// One bar of the summary: it fits.
-    pub const BAR_FITS: Text = Text {
-        zh: "ZeRO-{zero} {total}（放得下）",
-        en: "ZeRO-{zero} {total} (fits)",
-    };
-    /// One bar of the summary: it fits, and it is the plan's own stage.
-    pub const BAR_FITS_CURRENT: Text = Text {
-        zh: "ZeRO-{zero} {total}（放得下，当前）",
-        en: "ZeRO-{zero} {total} (fits, current)",
-    };
-    /// One bar of the summary: it does not fit.
-    pub const BAR_OVER: Text = Text {
-        zh: "ZeRO-{zero} {total}（放不下）",
-        en: "ZeRO-{zero} {total} (does not fit)",
-    };
-    /// One bar of the summary: it does not fit, and it is the plan's own stage.
-    pub const BAR_OVER_CURRENT: Text = Text {
-        zh: "ZeRO-{zero} {total}（放不下，当前）",
-        en: "ZeRO-{zero} {total} (does not fit, current)",
-    };
-    /// The chart in one sentence (`aria-label`); `bars` lists the bars above.
-    pub const SUMMARY: Text = Text {
-        zh: "各 ZeRO 阶段每卡显存（模型状态 + 激活）：{bars}；单卡显存 {capacity}。",
-        en: "Memory per card at each ZeRO stage (model states + activations): {bars}. Card \
-             capacity {capacity}.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[
-        &CAPACITY,
-        &BAR_FITS,
-        &BAR_FITS_CURRENT,
-        &BAR_OVER,
-        &BAR_OVER_CURRENT,
-        &SUMMARY,
-    ];
+    text_table! {
+        /// The capacity line in the legend.
+        pub const CAPACITY: Text = Text {
+            zh: "单卡显存 {capacity}",
+            en: "card {capacity}",
+        };
+        /// One bar of the summary: it fits.
+        pub const BAR_FITS: Text = Text {
+            zh: "ZeRO-{zero} {total}（放得下）",
+            en: "ZeRO-{zero} {total} (fits)",
+        };
+        /// One bar of the summary: it fits, and it is the plan's own stage.
+        pub const BAR_FITS_CURRENT: Text = Text {
+            zh: "ZeRO-{zero} {total}（放得下，当前）",
+            en: "ZeRO-{zero} {total} (fits, current)",
+        };
+        /// One bar of the summary: it does not fit.
+        pub const BAR_OVER: Text = Text {
+            zh: "ZeRO-{zero} {total}（放不下）",
+            en: "ZeRO-{zero} {total} (does not fit)",
+        };
+        /// One bar of the summary: it does not fit, and it is the plan's own stage.
+        pub const BAR_OVER_CURRENT: Text = Text {
+            zh: "ZeRO-{zero} {total}（放不下，当前）",
+            en: "ZeRO-{zero} {total} (does not fit, current)",
+        };
+        /// The chart in one sentence (`aria-label`); `bars` lists the bars above.
+        pub const SUMMARY: Text = Text {
+            zh: "各 ZeRO 阶段每卡显存（模型状态 + 激活）：{bars}；单卡显存 {capacity}。",
+            en: "Memory per card at each ZeRO stage (model states + activations): {bars}. Card \
+                 capacity {capacity}.",
+        };
+    }
 }
 
 /// One bar: the busiest card of the plan at one ZeRO stage.

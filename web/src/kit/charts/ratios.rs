@@ -27,30 +27,29 @@ const GAP: f64 = 2.0;
 
 /// The sentences of the chart.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The chart in one sentence (`aria-label`).
-    pub const SUMMARY: Text = Text {
-        zh: "实验室 ÷ 参照（对数坐标）：{runs} 个公开实测，比值从 {runs_low} 到 {runs_high}，\
-             {runs_near} 个在 ±20% 以内；{measured} 个在一张 H200 上的实测，比值从 {measured_low} \
-             到 {measured_high}，{measured_near} 个在 ±20% 以内。",
-        en: "Lab ÷ reference on a log scale: {runs} published runs, ratios from {runs_low} to \
-             {runs_high}, {runs_near} of them within ±20%; {measured} figures measured on one \
-             H200, from {measured_low} to {measured_high}, {measured_near} within ±20%.",
-    };
-    /// The runs' group under the x axis.
-    pub const RUNS: Text = Text {
-        zh: "公开实测（{count} 行）",
-        en: "published runs ({count})",
-    };
-    /// The measured figures' group under the x axis.
-    pub const MEASURED: Text = Text {
-        zh: "一张 H200 上实测（{count} 行）",
-        en: "measured on one H200 ({count})",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&SUMMARY, &RUNS, &MEASURED];
+    text_table! {
+        /// The chart in one sentence (`aria-label`).
+        pub const SUMMARY: Text = Text {
+            zh: "实验室 ÷ 参照（对数坐标）：{runs} 个公开实测，比值从 {runs_low} 到 {runs_high}，\
+                 {runs_near} 个在 ±20% 以内；{measured} 个在一张 H200 上的实测，比值从 {measured_low} \
+                 到 {measured_high}，{measured_near} 个在 ±20% 以内。",
+            en: "Lab ÷ reference on a log scale: {runs} published runs, ratios from {runs_low} to \
+                 {runs_high}, {runs_near} of them within ±20%; {measured} figures measured on one \
+                 H200, from {measured_low} to {measured_high}, {measured_near} within ±20%.",
+        };
+        /// The runs' group under the x axis.
+        pub const RUNS: Text = Text {
+            zh: "公开实测（{count} 行）",
+            en: "published runs ({count})",
+        };
+        /// The measured figures' group under the x axis.
+        pub const MEASURED: Text = Text {
+            zh: "一张 H200 上实测（{count} 行）",
+            en: "measured on one H200 ({count})",
+        };
+    }
 }
 
 /// Which table a point comes from.

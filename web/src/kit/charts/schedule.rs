@@ -22,16 +22,15 @@ const WEIGHT: RGBColor = RGBColor(0x69, 0xdb, 0x7c);
 
 /// The words of the schedule chart.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// A row's label.
-    pub const STAGE: Text = Text {
-        zh: "段 {stage}",
-        en: "stage {stage}",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&STAGE];
+    text_table! {
+        /// A row's label.
+        pub const STAGE: Text = Text {
+            zh: "段 {stage}",
+            en: "stage {stage}",
+        };
+    }
 }
 
 fn colour(kind: OpKind, chunk: u32) -> RGBColor {

@@ -23,21 +23,20 @@ pub const LOG_SPAN: f64 = 100.0;
 
 /// The sentences of the traffic chart.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// One bar of the summary.
-    pub const BAR: Text = Text {
-        zh: "{dim} {bytes}，走 {link}，{collective}，{size} 张卡一组",
-        en: "{dim} {bytes} over {link} ({collective}, group of {size})",
-    };
-    /// The chart in one sentence (`aria-label`); `bars` lists the bars above.
-    pub const SUMMARY: Text = Text {
-        zh: "每卡每步通信量：{bars}。",
-        en: "Traffic per card per step: {bars}.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&BAR, &SUMMARY];
+    text_table! {
+        /// One bar of the summary.
+        pub const BAR: Text = Text {
+            zh: "{dim} {bytes}，走 {link}，{collective}，{size} 张卡一组",
+            en: "{dim} {bytes} over {link} ({collective}, group of {size})",
+        };
+        /// The chart in one sentence (`aria-label`); `bars` lists the bars above.
+        pub const SUMMARY: Text = Text {
+            zh: "每卡每步通信量：{bars}。",
+            en: "Traffic per card per step: {bars}.",
+        };
+    }
 }
 
 /// One bar: the traffic of one dimension, as the core reports it.

@@ -65,7 +65,7 @@ pub(super) fn Disclosure(lab: GridLab, kit: GridKit) -> impl IntoView {
             }
         >
             <summary data-testid="more-controls-toggle">
-                <T zh="更多控件：模型、卡型、梯度字节、调度、显存记账" en="More controls: model, card, gradient bytes, schedule, memory accounting" />
+                <T zh="更多控件：模型、卡型、梯度字节、序列并行、调度、显存记账" en="More controls: model, card, gradient bytes, sequence parallelism, schedule, memory accounting" />
             </summary>
             <div class="more-grid">
                 <MoreControls lab=lab kit=kit />

@@ -20,5 +20,6 @@ pub const fn test_id(control: Control) -> &'static str {
         Control::Precision => "select-precision",
         Control::Schedule => "select-schedule",
         Control::Accounting => "select-accounting",
+        Control::SequenceParallel => "select-sp",
     }
 }

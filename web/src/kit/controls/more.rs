@@ -1,6 +1,6 @@
 //! The controls beyond the lesson's: the model and the card (each with its facts), expert
-//! parallelism for an MoE model, bytes per gradient, the pipeline schedule and memory
-//! accounting. On the lesson's grids they sit behind "more controls" (see [`super::GridControls`]).
+//! parallelism for an MoE model, bytes per gradient, sequence parallelism, the pipeline
+//! schedule and memory accounting. On the lesson's grids they sit behind "more controls" (see [`super::GridControls`]).
 
 use leptos::prelude::*;
 use parallel_core::hardware::Hardware;
@@ -129,6 +129,22 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                 label_en="Memory accounting (the lesson: an even split, the first stage; by stage: each card its own)" />
         }
     });
+    let sequence = kit.shows(Control::SequenceParallel).then(|| {
+        let words = |on| match on {
+            true => ("开：LayerNorm、Dropout 的激活也按 TP 切开", "on: the norms' and dropouts' activations split over TP too"),
+            false => ("关：这部分激活每张卡存完整的一份", "off: every card keeps those activations whole"),
+        };
+        let options = Options {
+            choices: Choices::named(&[true, false], |on| if on { "true" } else { "false" }, words),
+            get: |c| c.sequence_parallel,
+            set: |c, v| c.sequence_parallel = v,
+        };
+        view! {
+            <Choice lab=lab field=Field::SequenceParallel test_id=test_id(Control::SequenceParallel) options=options
+                label_zh="序列并行（SP，TP > 1 时才起作用）"
+                label_en="Sequence parallelism (SP, acts only when TP > 1)" />
+        }
+    });
     let ep = kit.shows(Control::Ep);
     let is_moe = move || ep && is_moe();
     view! {
@@ -140,6 +156,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
             </Show>
         {precision}
             {GridKit::draw(kit.host, lab)}
+        {sequence}
         {schedule}
         {accounting}
     }

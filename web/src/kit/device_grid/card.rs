@@ -209,6 +209,7 @@ pub(super) fn card_class(class: &str, fit: Option<CardFit>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::words::tests::lesson_rollout;
     use super::*;
     use parallel_core::{Plan, PlanConfig, StageMemory};
 
@@ -292,14 +293,7 @@ mod tests {
 
     #[test]
     fn a_rollout_card_carries_its_engine_and_no_stage() {
-        let memory = Plan::new(&PlanConfig {
-            rollout: Some(parallel_core::Rollout::default()),
-            ..PlanConfig::lesson_8_gpus()
-        })
-        .unwrap()
-        .report()
-        .rollout
-        .unwrap();
+        let memory = lesson_rollout();
         let load = CardLoad::Rollout { engine: 3, memory };
         let (own, fit) = CardMemory::new(&load, Bytes::new(80e9), None);
         assert_eq!(

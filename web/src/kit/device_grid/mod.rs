@@ -35,32 +35,31 @@ use words::card_load_line;
 
 /// The words of the grid around its cards.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// A node box's title.
-    pub const NODE: Text = Text {
-        zh: "机器 {node}",
-        en: "Node {node}",
-    };
-    /// The tint's legend.
-    pub const SCALE: Text = Text {
-        zh: "每张卡顶上的色条：它自己的显存合计，从 0（浅）到容量 {capacity}（深）；超过容量的卡标「!」，超过容量 {safe} 的卡（偏紧）描虚线边。",
-        en: "The bar along each card's top: its own total memory, from 0 (light) to the capacity of {capacity} (dark); a card over capacity is marked “!”, a card above {safe} of it (tight) has a dashed outline.",
-    };
+    text_table! {
+        /// A node box's title.
+        pub const NODE: Text = Text {
+            zh: "机器 {node}",
+            en: "Node {node}",
+        };
+        /// The tint's legend.
+        pub const SCALE: Text = Text {
+            zh: "每张卡顶上的色条：它自己的显存合计，从 0（浅）到容量 {capacity}（深）；超过容量的卡标「!」，超过容量 {safe} 的卡（偏紧）描虚线边。",
+            en: "The bar along each card's top: its own total memory, from 0 (light) to the capacity of {capacity} (dark); a card over capacity is marked “!”, a card above {safe} of it (tight) has a dashed outline.",
+        };
 
-    /// The margin's source, as the legend's disclosure names it.
-    pub const WHY_SAFE: Text = Text {
-        zh: "为什么是 {safe}？",
-        en: "Why {safe}?",
-    };
-    /// Where the margin comes from (Fujii, Watanabe, Yokota 2024).
-    pub const SAFE_SOURCE: Text = Text {
-        zh: "Fujii、Watanabe、Yokota 2024（arXiv 2411.06465）在 A100 与 H100 上做了 454 次训练：估算显存低于卡的 {safe} 时，从未出现显存不足。余下的部分留给临时缓冲、碎片与分配器自己。",
-        en: "Fujii, Watanabe and Yokota 2024 (arXiv 2411.06465) ran 454 trainings on A100 and H100 cards: while the estimated memory stayed under {safe} of the card, none ran out of memory. The rest goes to temporary buffers, fragmentation and the allocator itself.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&NODE, &SCALE, &WHY_SAFE, &SAFE_SOURCE];
+        /// The margin's source, as the legend's disclosure names it.
+        pub const WHY_SAFE: Text = Text {
+            zh: "为什么是 {safe}？",
+            en: "Why {safe}?",
+        };
+        /// Where the margin comes from (Fujii, Watanabe, Yokota 2024).
+        pub const SAFE_SOURCE: Text = Text {
+            zh: "Fujii、Watanabe、Yokota 2024（arXiv 2411.06465）在 A100 与 H100 上做了 454 次训练：估算显存低于卡的 {safe} 时，从未出现显存不足。余下的部分留给临时缓冲、碎片与分配器自己。",
+            en: "Fujii, Watanabe and Yokota 2024 (arXiv 2411.06465) ran 454 trainings on A100 and H100 cards: while the estimated memory stayed under {safe} of the card, none ran out of memory. The rest goes to temporary buffers, fragmentation and the allocator itself.",
+        };
+    }
 }
 
 fn focus_card(event: &KeyboardEvent, card: u32) {

@@ -26,69 +26,58 @@ pub fn badge(dim: Dim) -> &'static str {
 
 /// The words of a card.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// A card's accessible name; `face` is the card's own text (rank, badges, coordinates).
-    pub const CARD: Text = Text {
-        zh: "卡 {face}",
-        en: "Card {face}",
-    };
-    /// The selected card's accessible name.
-    pub const CARD_SELECTED: Text = Text {
-        zh: "卡 {face}（已选中）",
-        en: "Card {face} (selected)",
-    };
-    /// The accessible name of a card in the selected card's groups, `groups` naming them.
-    pub const CARD_IN_GROUPS: Text = Text {
-        zh: "卡 {face}：{groups}",
-        en: "Card {face}: {groups}",
-    };
+    text_table! {
+        /// A card's accessible name; `face` is the card's own text (rank, badges, coordinates).
+        pub const CARD: Text = Text {
+            zh: "卡 {face}",
+            en: "Card {face}",
+        };
+        /// The selected card's accessible name.
+        pub const CARD_SELECTED: Text = Text {
+            zh: "卡 {face}（已选中）",
+            en: "Card {face} (selected)",
+        };
+        /// The accessible name of a card in the selected card's groups, `groups` naming them.
+        pub const CARD_IN_GROUPS: Text = Text {
+            zh: "卡 {face}：{groups}",
+            en: "Card {face}: {groups}",
+        };
 
-    /// A card's memory, read out on hover or focus.
-    pub const CARD_MEMORY: Text = Text {
-        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}）",
-        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity})",
-    };
-    /// The same, for a card over its capacity.
-    pub const CARD_MEMORY_OVER: Text = Text {
-        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}，超过容量 {capacity}",
-        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total}, over its capacity of {capacity}",
-    };
+        /// A card's memory, read out on hover or focus.
+        pub const CARD_MEMORY: Text = Text {
+            zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}）",
+            en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity})",
+        };
+        /// The same, for a card over its capacity.
+        pub const CARD_MEMORY_OVER: Text = Text {
+            zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}，超过容量 {capacity}",
+            en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total}, over its capacity of {capacity}",
+        };
 
-    /// The same, for a card above the safe share (`safe`) of its capacity.
-    pub const CARD_MEMORY_TIGHT: Text = Text {
-        zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}），偏紧：超过容量的 {safe}",
-        en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity}), tight: above {safe} of its capacity",
-    };
+        /// The same, for a card above the safe share (`safe`) of its capacity.
+        pub const CARD_MEMORY_TIGHT: Text = Text {
+            zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}），偏紧：超过容量的 {safe}",
+            en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity}), tight: above {safe} of its capacity",
+        };
 
-    /// A card's memory in the rollout phase (SPEC §15).
-    pub const ROLLOUT_MEMORY: Text = Text {
-        zh: "卡 {card}：推理引擎 {engine}；BF16 权重 {weights} + KV cache {kv} = {total}（容量 {capacity}）",
-        en: "Card {card}: rollout engine {engine}; BF16 weights {weights} + KV cache {kv} = {total} (capacity {capacity})",
-    };
-    /// The same, over its capacity.
-    pub const ROLLOUT_MEMORY_OVER: Text = Text {
-        zh: "卡 {card}：推理引擎 {engine}；BF16 权重 {weights} + KV cache {kv} = {total}，超过容量 {capacity}",
-        en: "Card {card}: rollout engine {engine}; BF16 weights {weights} + KV cache {kv} = {total}, over its capacity of {capacity}",
-    };
-    /// The same, above the safe share (`safe`) of its capacity.
-    pub const ROLLOUT_MEMORY_TIGHT: Text = Text {
-        zh: "卡 {card}：推理引擎 {engine}；BF16 权重 {weights} + KV cache {kv} = {total}（容量 {capacity}），偏紧：超过容量的 {safe}",
-        en: "Card {card}: rollout engine {engine}; BF16 weights {weights} + KV cache {kv} = {total} (capacity {capacity}), tight: above {safe} of its capacity",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[
-        &CARD,
-        &CARD_SELECTED,
-        &CARD_IN_GROUPS,
-        &CARD_MEMORY,
-        &CARD_MEMORY_OVER,
-        &CARD_MEMORY_TIGHT,
-        &ROLLOUT_MEMORY,
-        &ROLLOUT_MEMORY_OVER,
-        &ROLLOUT_MEMORY_TIGHT,
-    ];
+        /// A card's memory in the rollout phase (SPEC §15).
+        pub const ROLLOUT_MEMORY: Text = Text {
+            zh: "卡 {card}：推理引擎 {engine}；BF16 权重 {weights} + KV cache {kv} = {total}（容量 {capacity}）",
+            en: "Card {card}: rollout engine {engine}; BF16 weights {weights} + KV cache {kv} = {total} (capacity {capacity})",
+        };
+        /// The same, over its capacity.
+        pub const ROLLOUT_MEMORY_OVER: Text = Text {
+            zh: "卡 {card}：推理引擎 {engine}；BF16 权重 {weights} + KV cache {kv} = {total}，超过容量 {capacity}",
+            en: "Card {card}: rollout engine {engine}; BF16 weights {weights} + KV cache {kv} = {total}, over its capacity of {capacity}",
+        };
+        /// The same, above the safe share (`safe`) of its capacity.
+        pub const ROLLOUT_MEMORY_TIGHT: Text = Text {
+            zh: "卡 {card}：推理引擎 {engine}；BF16 权重 {weights} + KV cache {kv} = {total}（容量 {capacity}），偏紧：超过容量的 {safe}",
+            en: "Card {card}: rollout engine {engine}; BF16 weights {weights} + KV cache {kv} = {total} (capacity {capacity}), tight: above {safe} of its capacity",
+        };
+    }
 }
 
 /// A card's accessible name. It starts with what the card shows, in its order (rank, group
@@ -173,9 +162,19 @@ fn card_memory_line(lang: Lang, card: u32, m: &StageMemory, capacity: Bytes) -> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
-    use parallel_core::{Plan, PlanConfig};
+    use parallel_core::{Plan, PlanConfig, Rollout, RolloutReport};
+
+    /// The rollout memory of the lesson's 8 cards with the default engines: the rollout card
+    /// of this file's tests and of `card`'s.
+    pub(in crate::kit::device_grid) fn lesson_rollout() -> RolloutReport {
+        let config = PlanConfig {
+            rollout: Some(Rollout::default()),
+            ..PlanConfig::lesson_8_gpus()
+        };
+        Plan::new(&config).unwrap().report().rollout.unwrap()
+    }
 
     #[test]
     fn card_names_start_with_the_card_s_own_text() {
@@ -198,14 +197,7 @@ mod tests {
                     ..stages[0]
                 };
                 card_memory_line(lang, 0, &tight, plan.capacity());
-                let rollout = Plan::new(&PlanConfig {
-                    rollout: Some(parallel_core::Rollout::default()),
-                    ..PlanConfig::lesson_8_gpus()
-                })
-                .unwrap()
-                .report()
-                .rollout
-                .unwrap();
+                let rollout = lesson_rollout();
                 for (fits, tight) in [(true, false), (false, false), (true, true)] {
                     let memory = parallel_core::RolloutReport {
                         fits,
@@ -217,14 +209,7 @@ mod tests {
                 }
             }
         });
-        let memory = Plan::new(&PlanConfig {
-            rollout: Some(parallel_core::Rollout::default()),
-            ..PlanConfig::lesson_8_gpus()
-        })
-        .unwrap()
-        .report()
-        .rollout
-        .unwrap();
+        let memory = lesson_rollout();
         let load = CardLoad::Rollout { engine: 0, memory };
         let line = card_load_line(Lang::En, 3, &load, Bytes::new(80e9));
         assert!(

@@ -37,6 +37,7 @@ pub fn field_zh(field: Field) -> String {
         Field::Bench(BenchField::Ffn) => "FFN 宽度",
         Field::RoutingSkew => "路由不均 ρ（最热专家的负载 ÷ 均匀）",
         Field::CapacityFactor => "专家容量因子 c_f",
+        Field::SequenceParallel => "序列并行（SP）",
         Field::InRollout(rollout) => match rollout {
             RolloutField::GpusPerEngine => "每个推理引擎的卡数 E",
             RolloutField::RolloutGpus => "推理卡池的卡数 R",

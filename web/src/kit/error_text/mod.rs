@@ -16,16 +16,15 @@ pub use fields::field_zh;
 
 /// The sentences around a reason.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// A rejected plan: the core's reason after it.
-    pub const REJECTED: Text = Text {
-        zh: "核心拒绝了这个方案：{reason}",
-        en: "The core rejects this plan: {reason}",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&REJECTED];
+    text_table! {
+        /// A rejected plan: the core's reason after it.
+        pub const REJECTED: Text = Text {
+            zh: "核心拒绝了这个方案：{reason}",
+            en: "The core rejects this plan: {reason}",
+        };
+    }
 }
 
 /// "The core rejects this plan: " and the reason, in `lang`.

@@ -6,39 +6,37 @@ use parallel_core::lesson::deepseek_v3_plan;
 use parallel_core::{Bytes, Plan, PlanError, Report, Traffic};
 
 use crate::kit::error_text::rejected;
-use crate::kit::figures::warning_text;
+use crate::kit::figures::{traffic_sentence, warning_text};
 use crate::kit::format::{self, traffic_line};
 use crate::kit::i18n::{use_lang, Lang, T};
 use crate::kit::table_scroll::{head_cells, table_intro, TableScroll};
-use crate::kit::vocab;
 
 /// The sentences beside the DeepSeek-V3 table.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// What the table computes and what it assumes (m, the sequence).
-    pub const ASSUMPTION: Text = Text {
-        zh: "表里的显存与通信是本页按公式算的，不是 DeepSeek 的实测。报告没有给出每步的 \
-             micro-batch 数，这里假设 m = {m} = 2 × PP {pp}，让流水线排满；序列长度 {seq}、\
-             全量重计算也是本页的默认值。",
-        en: "The memory and traffic in this table are this page's formulas, not DeepSeek's \
-             measurements. The report gives no micro-batch count per step; the lab assumes m = \
-             {m} = 2 × PP {pp} so that the pipeline is full. Sequence length {seq} and full \
-             recompute are the page's defaults too.",
-    };
-    /// The plan's heaviest dimension, and what DualPipe does with it.
-    pub const HEAVIEST: Text = Text {
-        zh: "按本页的账，这个方案最重的一维是 {dim}：每卡每步 {bytes}，走 {link}，按带宽要 \
-             {time}。DualPipe 让它和另一批 micro-batch 的计算同时进行，藏在计算后面；\
-             字节数本身一点没少。",
-        en: "By this page's counting the heaviest dimension of this plan is {dim}: {bytes} per \
-             card per step over {link}, {time} at link bandwidth. DualPipe runs it while \
-             another micro-batch computes, so it hides behind compute; the bytes themselves do \
-             not shrink.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&ASSUMPTION, &HEAVIEST];
+    text_table! {
+        /// What the table computes and what it assumes (m, the sequence).
+        pub const ASSUMPTION: Text = Text {
+            zh: "表里的显存与通信是本页按公式算的，不是 DeepSeek 的实测。报告没有给出每步的 \
+                 micro-batch 数，这里假设 m = {m} = 2 × PP {pp}，让流水线排满；序列长度 {seq}、\
+                 全量重计算也是本页的默认值。",
+            en: "The memory and traffic in this table are this page's formulas, not DeepSeek's \
+                 measurements. The report gives no micro-batch count per step; the lab assumes m = \
+                 {m} = 2 × PP {pp} so that the pipeline is full. Sequence length {seq} and full \
+                 recompute are the page's defaults too.",
+        };
+        /// The plan's heaviest dimension, and what DualPipe does with it.
+        pub const HEAVIEST: Text = Text {
+            zh: "按本页的账，这个方案最重的一维是 {dim}：每卡每步 {bytes}，走 {link}，按带宽要 \
+                 {time}。DualPipe 让它和另一批 micro-batch 的计算同时进行，藏在计算后面；\
+                 字节数本身一点没少。",
+            en: "By this page's counting the heaviest dimension of this plan is {dim}: {bytes} per \
+                 card per step over {link}, {time} at link bandwidth. DualPipe runs it while \
+                 another micro-batch computes, so it hides behind compute; the bytes themselves do \
+                 not shrink.",
+        };
+    }
 }
 
 /// What the table computes and what it assumes.
@@ -48,15 +46,7 @@ fn assumption_text(lang: Lang, micro_batches: u32, pp: u32, seq: &str) -> String
 
 /// The heaviest dimension's bytes, link and time, hidden behind compute by DualPipe.
 fn heaviest_note(lang: Lang, t: &Traffic) -> String {
-    text::HEAVIEST.fill(
-        lang,
-        &[
-            ("dim", &vocab::dim(lang, t.dim)),
-            ("bytes", &format::bytes(t.bytes)),
-            ("link", &vocab::link(lang, t.link)),
-            ("time", &format::seconds(t.seconds)),
-        ],
-    )
+    traffic_sentence(&text::HEAVIEST, lang, t)
 }
 
 pub fn deepseek_plan() -> Result<Plan, PlanError> {

@@ -12,51 +12,44 @@ use crate::kit::table_scroll::{head_cells, table_intro, TableScroll};
 
 /// The lessons of the table, Chinese and English side by side.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// TP is the same in every row: one machine.
-    pub const TP_IN_A_NODE: Text = Text {
-        zh: "TP 在三行里都是 {tp}：正好一台机的 {node} 张卡，TP 每层都要同步激活，只能走机内 \
-             NVLink。",
-        en: "TP is {tp} in all three rows: exactly the {node} cards of one machine. TP \
-             synchronises activations in every layer, so it stays on NVLink inside the node.",
-    };
-    /// The long-sequence row trades DP for CP at equal tokens per step.
-    pub const CP_SAME_TOKENS: Text = Text {
-        zh: "序列拉到 {seq} 时加了 {cp} 路 CP，同样的卡数下 DP 从 {dp_short} 降到 {dp_long}；\
-             每步 token 仍是 {tokens}——CP 切的是一条序列，不增加 token。",
-        en: "At sequence length {seq} the run adds CP {cp}; on the same number of cards DP \
-             falls from {dp_short} to {dp_long}, and the tokens per step stay at {tokens}: CP \
-             splits one sequence, it adds no tokens.",
-    };
-    /// The same, when the tokens per step differ.
-    pub const CP_FOR_DP: Text = Text {
-        zh: "序列拉到 {seq} 时加了 {cp} 路 CP，DP 从 {dp_short} 降到 {dp_long}。",
-        en: "At sequence length {seq} the run adds CP {cp} and DP falls from {dp_short} to \
-             {dp_long}.",
-    };
-    /// The lowest MFU, with the CP traffic of its row.
-    pub const LOWEST_MFU_CP: Text = Text {
-        zh: "序列 {seq} 这一行的 MFU 最低（{mfu}%）。报告没有逐项拆开原因；按本页的账，CP \
-             这一维每卡每步多发 {bytes} 的 K、V（{link}）。",
-        en: "The {seq}-token row has the lowest MFU ({mfu}%). The report does not break the \
-             cause down; by this page's counting, CP adds {bytes} of K and V per card per step \
-             ({link}).",
-    };
-    /// The lowest MFU, in a row without CP traffic.
-    pub const LOWEST_MFU: Text = Text {
-        zh: "序列 {seq} 这一行的 MFU 最低（{mfu}%）。",
-        en: "The {seq}-token row has the lowest MFU ({mfu}%).",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[
-        &TP_IN_A_NODE,
-        &CP_SAME_TOKENS,
-        &CP_FOR_DP,
-        &LOWEST_MFU_CP,
-        &LOWEST_MFU,
-    ];
+    text_table! {
+        /// TP is the same in every row: one machine.
+        pub const TP_IN_A_NODE: Text = Text {
+            zh: "TP 在三行里都是 {tp}：正好一台机的 {node} 张卡，TP 每层都要同步激活，只能走机内 \
+                 NVLink。",
+            en: "TP is {tp} in all three rows: exactly the {node} cards of one machine. TP \
+                 synchronises activations in every layer, so it stays on NVLink inside the node.",
+        };
+        /// The long-sequence row trades DP for CP at equal tokens per step.
+        pub const CP_SAME_TOKENS: Text = Text {
+            zh: "序列拉到 {seq} 时加了 {cp} 路 CP，同样的卡数下 DP 从 {dp_short} 降到 {dp_long}；\
+                 每步 token 仍是 {tokens}——CP 切的是一条序列，不增加 token。",
+            en: "At sequence length {seq} the run adds CP {cp}; on the same number of cards DP \
+                 falls from {dp_short} to {dp_long}, and the tokens per step stay at {tokens}: CP \
+                 splits one sequence, it adds no tokens.",
+        };
+        /// The same, when the tokens per step differ.
+        pub const CP_FOR_DP: Text = Text {
+            zh: "序列拉到 {seq} 时加了 {cp} 路 CP，DP 从 {dp_short} 降到 {dp_long}。",
+            en: "At sequence length {seq} the run adds CP {cp} and DP falls from {dp_short} to \
+                 {dp_long}.",
+        };
+        /// The lowest MFU, with the CP traffic of its row.
+        pub const LOWEST_MFU_CP: Text = Text {
+            zh: "序列 {seq} 这一行的 MFU 最低（{mfu}%）。报告没有逐项拆开原因；按本页的账，CP \
+                 这一维每卡每步多发 {bytes} 的 K、V（{link}）。",
+            en: "The {seq}-token row has the lowest MFU ({mfu}%). The report does not break the \
+                 cause down; by this page's counting, CP adds {bytes} of K and V per card per step \
+                 ({link}).",
+        };
+        /// The lowest MFU, in a row without CP traffic.
+        pub const LOWEST_MFU: Text = Text {
+            zh: "序列 {seq} 这一行的 MFU 最低（{mfu}%）。",
+            en: "The {seq}-token row has the lowest MFU ({mfu}%).",
+        };
+    }
 }
 
 /// One Llama 3 405B run with what the core makes of it.

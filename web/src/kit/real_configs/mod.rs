@@ -15,7 +15,7 @@ pub mod recipes;
 use leptos::prelude::*;
 use parallel_core::link::{Section, Widget};
 
-use crate::kit::i18n::T;
+use crate::kit::lesson_section::LessonSection;
 
 use deepseek::DeepseekTable;
 use llama::LlamaTable;
@@ -23,15 +23,14 @@ use llama::LlamaTable;
 #[component]
 pub fn RealConfigs() -> impl IntoView {
     view! {
-        <section class="part" id=Section::PartThree.id() data-testid="section-real" aria-labelledby="part-three-title">
-            <h2 id="part-three-title"><span class="part-number">"3"</span><T zh="和真实配置对照" en="Against real configurations" /></h2>
-            <p class="lead">
-                <T zh="同一套公式，换成公开报告里的模型和卡数。能现算的都现算；实测的吞吐只能引用，并注明出处。"
-                   en="The same formulas, now on the models and card counts of public reports. Whatever can be computed is computed; measured throughput can only be quoted, with its source." />
-            </p>
+        <LessonSection section=Section::PartThree number="3" test_id="section-real"
+            title_zh="和真实配置对照"
+            title_en="Against real configurations"
+            lead_zh="同一套公式，换成公开报告里的模型和卡数。能现算的都现算；实测的吞吐只能引用，并注明出处。"
+            lead_en="The same formulas, now on the models and card counts of public reports. Whatever can be computed is computed; measured throughput can only be quoted, with its source.">
             <LlamaTable />
             <crate::kit::share::EmbedHere widget=Widget::Llama3 />
             <DeepseekTable />
-        </section>
+        </LessonSection>
     }
 }

@@ -19,50 +19,49 @@ use crate::state::permalink::PageState;
 
 /// The sentences of the recipe table.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// How the table is derived, and the assumptions of its memory figures.
-    pub const NOTE: Text = Text {
-        zh: "DP = N ÷ (TP·PP·CP)，专家 DP = N ÷ (EP·PP)（EP = 1 的稠密模型记 —）。\
-             这些是仓库配方的起步值，不是实测的最小卡数。本页只带着锚点 Qwen3.8-27B 的 config；\
-             其他行在模型名下粘贴或拖入它的 config.json，就算出那一行的显存。口径是配方的：\
-             训练序列 = prompt {prompt} + 回复上限、ZeRO-{zero}、CPU Adam（优化器状态在主机上）、全量重计算、\
-             log-prob 分块 {chunk}、m = {m}；每轮 {prompts} 个 prompt × {samples} 次采样，推理引擎与训练同卡：\
-             理想 offload 下一张卡要放得下两阶段中较大的那个（同卡峰值）。",
-        en: "DP = N ÷ (TP·PP·CP), expert DP = N ÷ (EP·PP) (— for a dense model with EP = 1). \
-             These are a repository's starting recipes, not measured minimum card counts. The \
-             lab carries only the anchor Qwen3.8-27B's config; paste or drop a model's \
-             config.json under its name to get that row's memory. The figures are on the \
-             recipes' terms: training sequences of the {prompt}-token prompt plus the response \
-             cap, ZeRO-{zero}, CPU Adam (the optimizer states on the host), full recompute, \
-             log-prob chunks of {chunk}, m = {m}; {prompts} prompts × {samples} samples a round, \
-             the engines on the training cards: with ideal offload a card must hold the larger \
-             of the two phases (the shared peak).",
-    };
+    text_table! {
+        /// How the table is derived, and the assumptions of its memory figures.
+        pub const NOTE: Text = Text {
+            zh: "DP = N ÷ (TP·PP·CP)，专家 DP = N ÷ (EP·PP)（EP = 1 的稠密模型记 —）。\
+                 这些是仓库配方的起步值，不是实测的最小卡数。本页只带着锚点 Qwen3.8-27B 的 config；\
+                 其他行在模型名下粘贴或拖入它的 config.json，就算出那一行的显存。口径是配方的：\
+                 训练序列 = prompt {prompt} + 回复上限、ZeRO-{zero}、CPU Adam（优化器状态在主机上）、全量重计算、\
+                 log-prob 分块 {chunk}、m = {m}；每轮 {prompts} 个 prompt × {samples} 次采样，推理引擎与训练同卡：\
+                 理想 offload 下一张卡要放得下两阶段中较大的那个（同卡峰值）。",
+            en: "DP = N ÷ (TP·PP·CP), expert DP = N ÷ (EP·PP) (— for a dense model with EP = 1). \
+                 These are a repository's starting recipes, not measured minimum card counts. The \
+                 lab carries only the anchor Qwen3.8-27B's config; paste or drop a model's \
+                 config.json under its name to get that row's memory. The figures are on the \
+                 recipes' terms: training sequences of the {prompt}-token prompt plus the response \
+                 cap, ZeRO-{zero}, CPU Adam (the optimizer states on the host), full recompute, \
+                 log-prob chunks of {chunk}, m = {m}; {prompts} prompts × {samples} samples a round, \
+                 the engines on the training cards: with ideal offload a card must hold the larger \
+                 of the two phases (the shared peak).",
+        };
 
-    /// The paste box under a row's model name, folded.
-    pub const SUPPLY: Text = Text {
-        zh: "给出它的 config.json",
-        en: "Supply its config.json",
-    };
-    /// A config read for a row.
-    pub const COUNTED: Text = Text {
-        zh: "已读入：{params} 个参数，这一行的显存按它来算。",
-        en: "Read: {params} parameters; this row's memory is counted with it.",
-    };
-    /// The button that loads a row into the grid of its card count.
-    pub const LOAD: Text = Text {
-        zh: "放进 {gpus} 卡网格",
-        en: "Load into the {gpus}-card grid",
-    };
-    /// A row that fills a grid but whose model the page does not know yet.
-    pub const NEEDS_MODEL: Text = Text {
-        zh: "先给出 config.json，再放进 {gpus} 卡网格",
-        en: "Supply its config.json to load it into the {gpus}-card grid",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&NOTE, &SUPPLY, &COUNTED, &LOAD, &NEEDS_MODEL];
+        /// The paste box under a row's model name, folded.
+        pub const SUPPLY: Text = Text {
+            zh: "给出它的 config.json",
+            en: "Supply its config.json",
+        };
+        /// A config read for a row.
+        pub const COUNTED: Text = Text {
+            zh: "已读入：{params} 个参数，这一行的显存按它来算。",
+            en: "Read: {params} parameters; this row's memory is counted with it.",
+        };
+        /// The button that loads a row into the grid of its card count.
+        pub const LOAD: Text = Text {
+            zh: "放进 {gpus} 卡网格",
+            en: "Load into the {gpus}-card grid",
+        };
+        /// A row that fills a grid but whose model the page does not know yet.
+        pub const NEEDS_MODEL: Text = Text {
+            zh: "先给出 config.json，再放进 {gpus} 卡网格",
+            en: "Supply its config.json to load it into the {gpus}-card grid",
+        };
+    }
 }
 
 /// The note under the table: DP and expert DP, and the recipes' terms, read off `config`

@@ -14,41 +14,35 @@ use crate::state::lab::{part, GridLab};
 
 /// The sentences of the figure.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The engines on the training cards.
-    pub const ENGINES_COLOCATED: Text = Text {
-        zh: "{engines} 个推理引擎，每个 {per} 张卡；同卡训推：就在这 {cards} 张训练卡上。",
-        en: "{engines} inference engines of {per} cards each; colocated: on these {cards} training cards.",
-    };
-    /// The engines on a pool of their own.
-    pub const ENGINES_SEPARATE: Text = Text {
-        zh: "{engines} 个推理引擎，每个 {per} 张卡；训推分离：{gpus} 张训练卡之外另有 {pool} 张推理卡，共 {cards} 张。",
-        en: "{engines} inference engines of {per} cards each; separate: {pool} rollout cards beside the {gpus} training cards, {cards} in all.",
-    };
-    /// The sequences of a round and one engine's share.
-    pub const SEQUENCES: Text = Text {
-        zh: "每轮 {sequences} 条序列，每个引擎 {per_engine} 条，每条最多 {tokens} 个 token（prompt + 回答）。",
-        en: "{sequences} sequences a round, {per_engine} per engine, each up to {tokens} tokens (prompt + response).",
-    };
-    /// The peak of a card that trains and samples in turn.
-    pub const PEAK_COLOCATED: Text = Text {
-        zh: "同卡训推：一张卡先训练、再推理（两阶段之间理想地卸载），峰值 = max(训练 {training}，推理 {rollout})，由{phase}阶段决定。",
-        en: "Colocated: a card trains, then samples (ideal offload between the phases), so its peak is max(training {training}, rollout {rollout}), set by the {phase} phase.",
-    };
-    /// The peak of a card of a separate pool.
-    pub const PEAK_SEPARATE: Text = Text {
-        zh: "训推分离：推理卡只做推理，峰值就是推理合计；训练卡的显存见上面的图。",
-        en: "Separate pools: a rollout card only samples, so its peak is the rollout total; the training cards are in the memory figure above.",
-    };
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[
-        &ENGINES_COLOCATED,
-        &ENGINES_SEPARATE,
-        &SEQUENCES,
-        &PEAK_COLOCATED,
-        &PEAK_SEPARATE,
-    ];
+    text_table! {
+        /// The engines on the training cards.
+        pub const ENGINES_COLOCATED: Text = Text {
+            zh: "{engines} 个推理引擎，每个 {per} 张卡；同卡训推：就在这 {cards} 张训练卡上。",
+            en: "{engines} inference engines of {per} cards each; colocated: on these {cards} training cards.",
+        };
+        /// The engines on a pool of their own.
+        pub const ENGINES_SEPARATE: Text = Text {
+            zh: "{engines} 个推理引擎，每个 {per} 张卡；训推分离：{gpus} 张训练卡之外另有 {pool} 张推理卡，共 {cards} 张。",
+            en: "{engines} inference engines of {per} cards each; separate: {pool} rollout cards beside the {gpus} training cards, {cards} in all.",
+        };
+        /// The sequences of a round and one engine's share.
+        pub const SEQUENCES: Text = Text {
+            zh: "每轮 {sequences} 条序列，每个引擎 {per_engine} 条，每条最多 {tokens} 个 token（prompt + 回答）。",
+            en: "{sequences} sequences a round, {per_engine} per engine, each up to {tokens} tokens (prompt + response).",
+        };
+        /// The peak of a card that trains and samples in turn.
+        pub const PEAK_COLOCATED: Text = Text {
+            zh: "同卡训推：一张卡先训练、再推理（两阶段之间理想地卸载），峰值 = max(训练 {training}，推理 {rollout})，由{phase}阶段决定。",
+            en: "Colocated: a card trains, then samples (ideal offload between the phases), so its peak is max(training {training}, rollout {rollout}), set by the {phase} phase.",
+        };
+        /// The peak of a card of a separate pool.
+        pub const PEAK_SEPARATE: Text = Text {
+            zh: "训推分离：推理卡只做推理，峰值就是推理合计；训练卡的显存见上面的图。",
+            en: "Separate pools: a rollout card only samples, so its peak is the rollout total; the training cards are in the memory figure above.",
+        };
+    }
 }
 
 /// What the figure shows: the report's `rollout`, the busiest training card's total and the

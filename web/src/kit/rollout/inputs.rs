@@ -14,15 +14,15 @@ use crate::state::lab::GridLab;
 
 /// The sentence of a count that does not read as one.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The field's name, then what is wrong with what was typed.
-    pub const TYPO: Text = Text {
-        zh: "{field}：{problem}",
-        en: "{field}: {problem}",
-    };
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&TYPO];
+    text_table! {
+        /// The field's name, then what is wrong with what was typed.
+        pub const TYPO: Text = Text {
+            zh: "{field}：{problem}",
+            en: "{field}: {problem}",
+        };
+    }
 }
 
 /// A count of [`Rollout`] that the panel takes as typed text.

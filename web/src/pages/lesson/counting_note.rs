@@ -9,6 +9,7 @@ use parallel_core::{PlanConfig, GB};
 
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::lesson_section::LessonSection;
 use crate::kit::table_scroll::TableScroll;
 use crate::pages::lesson::intro::OmissionList;
 use parallel_core::link::Section;
@@ -23,29 +24,28 @@ fn not_counted(topic: Topic, test_id: &'static str) -> impl IntoView {
 
 /// The sentences of the note that carry the core's defaults.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// How time is counted, with the two bandwidths.
-    pub const LINKS: Text = Text {
-        zh: "时间 = 字节 ÷ 链路带宽。机内 NVLink 每卡 {nvlink} GB/s，跨机 InfiniBand 每卡 {ib} \
-             GB/s。一个组的卡都在同一台机里就走 NVLink，否则走 IB；不选卡时，\
-             某一维只要有一个组跨机，就整行记 IB。",
-        en: "Time = bytes ÷ link bandwidth. NVLink inside a machine gives {nvlink} GB/s per \
-             GPU, InfiniBand across machines {ib} GB/s per GPU. A group whose cards share a \
-             machine talks over NVLink, otherwise over IB; with no card selected, a dimension \
-             is marked IB as soon as any of its groups crosses machines.",
-    };
-    /// The units, with the card size.
-    pub const UNITS: Text = Text {
-        zh: "GB = {gb} 字节（十进制），显示一位小数；写 GiB、MiB 的地方按 2³⁰、2²⁰ 字节。\
-             一张卡按 {card} 计。激活和通信的张量都按 BF16（2 字节）。",
-        en: "GB = {gb} bytes (decimal), shown with one decimal; where GiB or MiB is written it \
-             means 2³⁰ or 2²⁰ bytes. A card holds {card}. Activations and communicated tensors \
-             are BF16 (2 bytes).",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&LINKS, &UNITS];
+    text_table! {
+        /// How time is counted, with the two bandwidths.
+        pub const LINKS: Text = Text {
+            zh: "时间 = 字节 ÷ 链路带宽。机内 NVLink 每卡 {nvlink} GB/s，跨机 InfiniBand 每卡 {ib} \
+                 GB/s。一个组的卡都在同一台机里就走 NVLink，否则走 IB；不选卡时，\
+                 某一维只要有一个组跨机，就整行记 IB。",
+            en: "Time = bytes ÷ link bandwidth. NVLink inside a machine gives {nvlink} GB/s per \
+                 GPU, InfiniBand across machines {ib} GB/s per GPU. A group whose cards share a \
+                 machine talks over NVLink, otherwise over IB; with no card selected, a dimension \
+                 is marked IB as soon as any of its groups crosses machines.",
+        };
+        /// The units, with the card size.
+        pub const UNITS: Text = Text {
+            zh: "GB = {gb} 字节（十进制），显示一位小数；写 GiB、MiB 的地方按 2³⁰、2²⁰ 字节。\
+                 一张卡按 {card} 计。激活和通信的张量都按 BF16（2 字节）。",
+            en: "GB = {gb} bytes (decimal), shown with one decimal; where GiB or MiB is written it \
+                 means 2³⁰ or 2²⁰ bytes. A card holds {card}. Activations and communicated tensors \
+                 are BF16 (2 bytes).",
+        };
+    }
 }
 
 /// The link line: "NVLink 160 GB/s per GPU (inside a machine), InfiniBand 50 GB/s per GPU …".
@@ -75,12 +75,11 @@ pub fn CountingNote() -> impl IntoView {
     };
     let units = move || units_line(lang.get(), &config);
     view! {
-        <section class="part counting-note" id=Section::CountingNote.id() data-testid=Section::CountingNote.id() aria-labelledby="counting-note-title">
-            <h2 id="counting-note-title"><T zh="这些数怎么算" en="How these numbers are counted" /></h2>
-            <p class="lead">
-                <T zh="页面上每个显存、通信、气泡的数都出自同一组公式；下面是它们的口径，以及刻意没算的东西。真实系统的吞吐只能实测。"
-                   en="Every memory, traffic and bubble figure on this page comes from one set of formulas; here is how they count, and what they deliberately leave out. The throughput of a real system can only be measured." />
-            </p>
+        <LessonSection section=Section::CountingNote test_id=Section::CountingNote.id() class="counting-note"
+            title_zh="这些数怎么算"
+            title_en="How these numbers are counted"
+            lead_zh="页面上每个显存、通信、气泡的数都出自同一组公式；下面是它们的口径，以及刻意没算的东西。真实系统的吞吐只能实测。"
+            lead_en="Every memory, traffic and bubble figure on this page comes from one set of formulas; here is how they count, and what they deliberately leave out. The throughput of a real system can only be measured.">
 
             <h3><T zh="这一页先不碰的东西" en="What this page leaves out" /></h3>
             <OmissionList
@@ -116,8 +115,8 @@ pub fn CountingNote() -> impl IntoView {
                 </table>
             </TableScroll>
             <p>
-                <T zh="激活按 Korthikanti et al. 2022 的记法（TP > 1 时带序列并行），每层每个 micro-batch，本地序列 s′ = s ÷ CP："
-                   en="Activations follow Korthikanti et al. 2022 (with sequence parallelism whenever TP > 1), per layer and per micro-batch, with the local sequence s′ = s ÷ CP:" />
+                <T zh="激活按 Korthikanti et al. 2022 的记法（TP > 1 时默认带序列并行），每层每个 micro-batch，本地序列 s′ = s ÷ CP："
+                   en="Activations follow Korthikanti et al. 2022 (with sequence parallelism whenever TP > 1, by default), per layer and per micro-batch, with the local sequence s′ = s ÷ CP:" />
             </p>
             <ul class="formula-list">
                 <li><T zh="全量重计算：只留每层的输入，" en="full recompute: only each layer's input is kept, " /><code>"2·s′·b·h / t"</code></li>
@@ -128,6 +127,14 @@ pub fn CountingNote() -> impl IntoView {
                     <T zh="（线性注意力层不存 s × s 的分数）。" en=" for each full-attention layer (linear-attention layers keep no s × s scores)." />
                 </li>
             </ul>
+            <p>
+                <T zh="关掉序列并行（“更多控件”里）且 TP > 1 时，LayerNorm、Dropout 前后的激活每张卡存完整一份：选择性和不重计算是 "
+                   en="With sequence parallelism off (under “more controls”) and TP > 1, every card keeps the activations around LayerNorm and dropout whole: selective and no recompute keep " />
+                <code>"(10 + 24/t)·s′·b·h"</code>
+                <T zh="，全量重计算是 " en=", full recompute " />
+                <code>"2·s′·b·h"</code>
+                <T zh="（Korthikanti et al. 2022 表 2）。" en=" (Korthikanti et al. 2022, Table 2)." />
+            </p>
             <p>
                 <T zh="默认的「课上的均分」只看第一段流水线：L ÷ PP 层，乘以在途的 micro-batch 数——GPipe 是 m，1F1B 是 min(m, p)，interleaved 是 min(m, p)·(1 + (p−1)/(p·v))。「按段计」则逐段记账，每张卡显示自己那一段（见下面第一条）。合计 = 模型状态 + 激活，不超过卡的容量才算放得下。"
                    en="The default, the lesson's even split, looks at the first pipeline stage only: L ÷ PP layers, times the micro-batches in flight, m for GPipe, min(m, p) for 1F1B and min(m, p)·(1 + (p−1)/(p·v)) interleaved. “By stage” keeps the books stage by stage, and every card shows its own stage (see the first item below). Total = model states + activations; a plan fits when the total is within the card." />
@@ -166,7 +173,7 @@ pub fn CountingNote() -> impl IntoView {
 
             <h3><T zh="单位" en="Units" /></h3>
             <p>{units}</p>
-        </section>
+        </LessonSection>
     }
 }
 

@@ -11,21 +11,20 @@ use crate::kit::i18n::{use_lang, Lang, T};
 
 /// The sentences of the figure.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The pair counts of a layout.
-    pub const PAIRS: Text = Text {
-        zh: "{layout}：各 rank 的查询-键对 {counts}（最多 ÷ 最少 = {ratio}）",
-        en: "{layout}: query-key pairs per rank {counts} (most ÷ least = {ratio})",
-    };
-    /// The sequence slider's value.
-    pub const TOKENS: Text = Text {
-        zh: "{tokens} 个 token",
-        en: "{tokens} tokens",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&PAIRS, &TOKENS];
+    text_table! {
+        /// The pair counts of a layout.
+        pub const PAIRS: Text = Text {
+            zh: "{layout}：各 rank 的查询-键对 {counts}（最多 ÷ 最少 = {ratio}）",
+            en: "{layout}: query-key pairs per rank {counts} (most ÷ least = {ratio})",
+        };
+        /// The sequence slider's value.
+        pub const TOKENS: Text = Text {
+            zh: "{tokens} 个 token",
+            en: "{tokens} tokens",
+        };
+    }
 }
 
 /// The shortest and longest sequence drawn, and the step between.

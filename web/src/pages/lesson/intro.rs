@@ -9,24 +9,24 @@ use parallel_core::{ModelStates, PlanConfig, Preset};
 
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::lesson_section::LessonSection;
 use parallel_core::link::Section;
 
 /// The sentences of the opening.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The anchor's shape, from its preset.
-    pub const ANCHOR_SHAPE: Text = Text {
-        zh: "隐藏维度 {hidden}，{layers} 层（其中 {full} 层全注意力、{linear} 层线性注意力），\
-             {heads} 个注意力头、{kv_heads} 个 KV 头，每头 {head_dim} 维，FFN {ffn}，词表 \
-             {vocab}。",
-        en: "Hidden size {hidden}, {layers} layers ({full} with full attention, {linear} with \
-             linear attention), {heads} attention heads and {kv_heads} KV heads of {head_dim} \
-             dimensions, FFN {ffn}, vocabulary {vocab}.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&ANCHOR_SHAPE];
+    text_table! {
+        /// The anchor's shape, from its preset.
+        pub const ANCHOR_SHAPE: Text = Text {
+            zh: "隐藏维度 {hidden}，{layers} 层（其中 {full} 层全注意力、{linear} 层线性注意力），\
+                 {heads} 个注意力头、{kv_heads} 个 KV 头，每头 {head_dim} 维，FFN {ffn}，词表 \
+                 {vocab}。",
+            en: "Hidden size {hidden}, {layers} layers ({full} with full attention, {linear} with \
+                 linear attention), {heads} attention heads and {kv_heads} KV heads of {head_dim} \
+                 dimensions, FFN {ffn}, vocabulary {vocab}.",
+        };
+    }
 }
 
 /// A section's line in the page's table of contents (中文, English); the intro has none.
@@ -123,12 +123,11 @@ pub fn Intro() -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="part intro" id=Section::Intro.id() data-testid="section-intro" aria-labelledby="intro-title">
-            <h2 id="intro-title"><T zh="这是一堂计算实验" en="A lab of computation, not of training" /></h2>
-            <p class="lead">
-                <T zh="前面几课各自切开了一维：数据、张量、流水线、序列、专家。这一页把它们放到同一批卡上组合：每一步先写下你的预测，再在设备网格里核对每卡显存、每一维通信走哪条链路、流水线气泡多大，最后拿 Llama 3 与 DeepSeek-V3 公开的配置来对照。"
-                   en="Earlier lessons each cut one dimension: data, tensors, pipeline stages, sequences, experts. This page combines them on one set of cards: write down a prediction, then check it in the device grid (memory per card, the link each dimension's traffic takes, the pipeline bubble), and at the end hold the plans against the published configurations of Llama 3 and DeepSeek-V3." />
-            </p>
+        <LessonSection section=Section::Intro test_id="section-intro" class="intro"
+            title_zh="这是一堂计算实验"
+            title_en="A lab of computation, not of training"
+            lead_zh="前面几课各自切开了一维：数据、张量、流水线、序列、专家。这一页把它们放到同一批卡上组合：每一步先写下你的预测，再在设备网格里核对每卡显存、每一维通信走哪条链路、流水线气泡多大，最后拿 Llama 3 与 DeepSeek-V3 公开的配置来对照。"
+            lead_en="Earlier lessons each cut one dimension: data, tensors, pipeline stages, sequences, experts. This page combines them on one set of cards: write down a prediction, then check it in the device grid (memory per card, the link each dimension's traffic takes, the pipeline bubble), and at the end hold the plans against the published configurations of Llama 3 and DeepSeek-V3.">
             <p data-testid="intro-limits">
                 <T zh="这里没有真实的多卡训练：每个数都按公式现算，凡是实测数字都引用公开报告并注明出处。"
                    en="Every figure is computed, not run on a cluster; measured ones cite their source." />
@@ -168,7 +167,7 @@ pub fn Intro() -> impl IntoView {
                 <h3 id="contents-title" class="sr-only"><T zh="本页内容" en="On this page" /></h3>
                 <ul>{contents}</ul>
             </nav>
-        </section>
+        </LessonSection>
     }
 }
 

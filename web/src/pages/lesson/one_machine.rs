@@ -8,6 +8,7 @@ use crate::kit::format;
 use crate::kit::grid_kit::GridKit;
 use crate::kit::grid_section::GridLabView;
 use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::lesson_section::LessonSection;
 use crate::kit::lesson_table::LessonTable;
 use crate::kit::share::EmbedHere;
 use crate::pages::lesson::cp_layouts::CpLayouts;
@@ -21,31 +22,30 @@ use parallel_core::link::Widget;
 
 /// The sentences of part one.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// Step ②'s reading: the total per card, then the heaviest dimension.
-    pub const OBSERVE_HEAVIEST: Text = Text {
-        zh: "{total} · 最重的一维：{heaviest}",
-        en: "{total} · heaviest: {heaviest}",
-    };
-    /// Step ③'s reading: the bubble.
-    pub const OBSERVE_BUBBLE: Text = Text {
-        zh: "气泡 (p−1)/m = {bubble}",
-        en: "bubble (p−1)/m = {bubble}",
-    };
-    /// How the floor of model states on 8 cards is counted.
-    pub const FLOOR: Text = Text {
-        zh: "地板是 16 字节 × {params} ÷ 8 = {floor}：BF16 权重 2 + BF16 梯度 2 + FP32 \
-             主权重与两份 Adam 动量 12，每个参数 16 字节；8 张卡最多把它切成 8 份。DP + ZeRO-3、\
-             TP 8、TP 2 × PP 4 都落在这个地板上，差别在激活和通信。",
-        en: "The floor is 16 bytes × {params} ÷ 8 = {floor}: BF16 weights 2 + BF16 gradients 2 \
-             + FP32 master weights and two Adam moments 12 = 16 bytes per parameter, and 8 \
-             cards can split it at most 8 ways. DP + ZeRO-3, TP 8 and TP 2 × PP 4 all land on \
-             this floor; they differ in activations and traffic.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&OBSERVE_HEAVIEST, &OBSERVE_BUBBLE, &FLOOR];
+    text_table! {
+        /// Step ②'s reading: the total per card, then the heaviest dimension.
+        pub const OBSERVE_HEAVIEST: Text = Text {
+            zh: "{total} · 最重的一维：{heaviest}",
+            en: "{total} · heaviest: {heaviest}",
+        };
+        /// Step ③'s reading: the bubble.
+        pub const OBSERVE_BUBBLE: Text = Text {
+            zh: "气泡 (p−1)/m = {bubble}",
+            en: "bubble (p−1)/m = {bubble}",
+        };
+        /// How the floor of model states on 8 cards is counted.
+        pub const FLOOR: Text = Text {
+            zh: "地板是 16 字节 × {params} ÷ 8 = {floor}：BF16 权重 2 + BF16 梯度 2 + FP32 \
+                 主权重与两份 Adam 动量 12，每个参数 16 字节；8 张卡最多把它切成 8 份。DP + ZeRO-3、\
+                 TP 8、TP 2 × PP 4 都落在这个地板上，差别在激活和通信。",
+            en: "The floor is 16 bytes × {params} ÷ 8 = {floor}: BF16 weights 2 + BF16 gradients 2 \
+                 + FP32 master weights and two Adam moments 12 = 16 bytes per parameter, and 8 \
+                 cards can split it at most 8 ways. DP + ZeRO-3, TP 8 and TP 2 × PP 4 all land on \
+                 this floor; they differ in activations and traffic.",
+        };
+    }
 }
 
 fn tasks() -> Vec<Task> {
@@ -106,8 +106,9 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
     .total();
     let explanation = Signal::derive(move || floor_explanation(lang.get(), floor));
     view! {
-        <section class="part" id=Section::PartOne.id() data-testid="section-8" aria-labelledby="part-one-title">
-            <h2 id="part-one-title"><span class="part-number">"1"</span><T zh="一台机：8 张 80 GB 的卡，序列 4,096" en="One machine: 8 cards of 80 GB, sequence 4,096" /></h2>
+        <LessonSection section=Section::PartOne number="1" test_id="section-8"
+            title_zh="一台机：8 张 80 GB 的卡，序列 4,096"
+            title_en="One machine: 8 cards of 80 GB, sequence 4,096">
             <Prediction
                 test_id="predict-8"
                 question_zh="8 张卡上，锚点每卡的模型状态最少能压到多少？"
@@ -140,7 +141,7 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
             </div>
             <CpLayouts />
             </Later>
-        </section>
+        </LessonSection>
     }
 }
 
@@ -148,20 +149,17 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
 mod tests {
     use super::*;
     use crate::kit::text::testing::assert_each_lang_uses_all;
-    use parallel_core::evaluate;
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
         let floor = parallel_core::Bytes::from_gb(55.6);
         assert_each_lang_uses_all(text::ALL, |lang| {
             for task in tasks() {
-                (task.observe)(lang, &evaluate(&task.target).unwrap());
+                task.observed(lang);
             }
             floor_explanation(lang, floor);
         });
-        let tp8 = &tasks()[1];
-        let report = evaluate(&tp8.target).unwrap();
-        assert!((tp8.observe)(Lang::Zh, &report).contains(" · 最重的一维：TP "));
+        assert!(tasks()[1].observed(Lang::Zh).contains(" · 最重的一维：TP "));
         assert!(floor_explanation(Lang::En, floor)
             .starts_with("The floor is 16 bytes × 27,781,427,952 ÷ 8 = 55.6 GB: "));
     }

@@ -11,21 +11,20 @@ use crate::state::lab::GridLab;
 
 /// The sentences of the guided steps.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The total per card when it fits.
-    pub const TOTAL_FITS: Text = Text {
-        zh: "每卡合计 {total} ≤ {capacity}",
-        en: "total per card {total} ≤ {capacity}",
-    };
-    /// The total per card when it does not fit.
-    pub const TOTAL_OVER: Text = Text {
-        zh: "每卡合计 {total} > {capacity} ✗",
-        en: "total per card {total} > {capacity} ✗",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&TOTAL_FITS, &TOTAL_OVER];
+    text_table! {
+        /// The total per card when it fits.
+        pub const TOTAL_FITS: Text = Text {
+            zh: "每卡合计 {total} ≤ {capacity}",
+            en: "total per card {total} ≤ {capacity}",
+        };
+        /// The total per card when it does not fit.
+        pub const TOTAL_OVER: Text = Text {
+            zh: "每卡合计 {total} > {capacity} ✗",
+            en: "total per card {total} > {capacity} ✗",
+        };
+    }
 }
 
 /// One guided step.
@@ -46,6 +45,15 @@ pub struct Task {
     pub select: Option<u32>,
     /// What the grid shows once there, from the live report.
     pub observe: fn(Lang, &Report) -> String,
+}
+
+#[cfg(test)]
+impl Task {
+    /// What the grid shows once the step's plan is set up, in `lang`.
+    pub fn observed(&self, lang: Lang) -> String {
+        let report = parallel_core::evaluate(&self.target).expect("a task's plan is valid");
+        (self.observe)(lang, &report)
+    }
 }
 
 /// The heaviest traffic dimension of a report, as "TP 150.3 GB (NVLink)".

@@ -14,17 +14,17 @@ use crate::state::lab::{part, GridLab};
 
 /// The sentences of the host figure.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// What stayed on the card and what went to the host.
-    pub const SPLIT: Text = Text {
-        zh: "卡上留下权重和梯度 {states}；优化器状态（FP32 主权重与两个矩）连同一份 FP32 梯度放在主机：每卡 {host}。",
-        en: "The card keeps weights and gradients, {states}; the optimizer states (FP32 master \
-             weights and both moments) and an FP32 copy of the gradients live on the host: \
-             {host} per card.",
-    };
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&SPLIT];
+    text_table! {
+        /// What stayed on the card and what went to the host.
+        pub const SPLIT: Text = Text {
+            zh: "卡上留下权重和梯度 {states}；优化器状态（FP32 主权重与两个矩）连同一份 FP32 梯度放在主机：每卡 {host}。",
+            en: "The card keeps weights and gradients, {states}; the optimizer states (FP32 master \
+                 weights and both moments) and an FP32 copy of the gradients live on the host: \
+                 {host} per card.",
+        };
+    }
 }
 
 /// The host's verdict: fits, or over the node's memory.

@@ -40,6 +40,7 @@ fn every_field_writes_its_key() {
         "log_probs_chunk",
         "routing_skew",
         "capacity_factor",
+        "sequence_parallel",
     ];
     let keys: Vec<String> = Field::PLAIN.into_iter().map(Field::key).collect();
     assert_eq!(keys, plain);

@@ -9,49 +9,48 @@ use crate::kit::i18n::{use_lang, Lang, T};
 
 /// The sentences of the TP bench.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// What runs, and the seed of its matrices.
-    pub const HINT: Text = Text {
-        zh: "在你的浏览器里真算：X 是 {tokens}×{hidden}，W 是 {hidden}×{ffn}，V 是 \
-             {ffn}×{hidden}，切给 {tp} 张“卡”，f32。矩阵由种子 {seed} 生成。",
-        en: "Computed for real in your browser: X is {tokens}×{hidden}, W is {hidden}×{ffn}, V \
-             is {ffn}×{hidden}, split over {tp} \"cards\", in f32. The matrices come from seed \
-             {seed}.",
-    };
-    // The difference stands as a word of its own, "= 4.8e-7 （…）": the page's tests read it.
-    /// The column split, at rounding level as it should be.
-    pub const COLUMN_OK: Text = Text {
-        zh: "✓ W 按列切、V 按行切，部分和相加：max |Y − Y_split| = {diff} （舍入级）",
-        en: "✓ W split by columns and V by rows, partial outputs summed: max |Y − Y_split| = \
-             {diff} (rounding level)",
-    };
-    /// The column split, above rounding level.
-    pub const COLUMN_OFF: Text = Text {
-        zh: "✗ W 按列切、V 按行切，部分和相加：max |Y − Y_split| = {diff} （超出舍入级）",
-        en: "✗ W split by columns and V by rows, partial outputs summed: max |Y − Y_split| = \
-             {diff} (above rounding level)",
-    };
-    /// The row split, clearly off as it should be.
-    pub const ROW_OK: Text = Text {
-        zh: "✓ W 按行切（GeLU 作用在部分和上）：max |Y − Y_split| = {diff} （明显不为 0）",
-        en: "✓ W split by rows (GeLU applied to partial sums): max |Y − Y_split| = {diff} \
-             (clearly non-zero)",
-    };
-    /// The row split, unexpectedly close.
-    pub const ROW_OFF: Text = Text {
-        zh: "✗ W 按行切（GeLU 作用在部分和上）：max |Y − Y_split| = {diff} （意外地接近 0）",
-        en: "✗ W split by rows (GeLU applied to partial sums): max |Y − Y_split| = {diff} \
-             (unexpectedly near zero)",
-    };
-    /// The output's scale.
-    pub const SCALE: Text = Text {
-        zh: "输出 Y 的最大绝对值 {max}",
-        en: "largest |Y| of the output {max}",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&HINT, &COLUMN_OK, &COLUMN_OFF, &ROW_OK, &ROW_OFF, &SCALE];
+    text_table! {
+        /// What runs, and the seed of its matrices.
+        pub const HINT: Text = Text {
+            zh: "在你的浏览器里真算：X 是 {tokens}×{hidden}，W 是 {hidden}×{ffn}，V 是 \
+                 {ffn}×{hidden}，切给 {tp} 张“卡”，f32。矩阵由种子 {seed} 生成。",
+            en: "Computed for real in your browser: X is {tokens}×{hidden}, W is {hidden}×{ffn}, V \
+                 is {ffn}×{hidden}, split over {tp} \"cards\", in f32. The matrices come from seed \
+                 {seed}.",
+        };
+        // The difference stands as a word of its own, "= 4.8e-7 （…）": the page's tests read it.
+        /// The column split, at rounding level as it should be.
+        pub const COLUMN_OK: Text = Text {
+            zh: "✓ W 按列切、V 按行切，部分和相加：max |Y − Y_split| = {diff} （舍入级）",
+            en: "✓ W split by columns and V by rows, partial outputs summed: max |Y − Y_split| = \
+                 {diff} (rounding level)",
+        };
+        /// The column split, above rounding level.
+        pub const COLUMN_OFF: Text = Text {
+            zh: "✗ W 按列切、V 按行切，部分和相加：max |Y − Y_split| = {diff} （超出舍入级）",
+            en: "✗ W split by columns and V by rows, partial outputs summed: max |Y − Y_split| = \
+                 {diff} (above rounding level)",
+        };
+        /// The row split, clearly off as it should be.
+        pub const ROW_OK: Text = Text {
+            zh: "✓ W 按行切（GeLU 作用在部分和上）：max |Y − Y_split| = {diff} （明显不为 0）",
+            en: "✓ W split by rows (GeLU applied to partial sums): max |Y − Y_split| = {diff} \
+                 (clearly non-zero)",
+        };
+        /// The row split, unexpectedly close.
+        pub const ROW_OFF: Text = Text {
+            zh: "✗ W 按行切（GeLU 作用在部分和上）：max |Y − Y_split| = {diff} （意外地接近 0）",
+            en: "✗ W split by rows (GeLU applied to partial sums): max |Y − Y_split| = {diff} \
+                 (unexpectedly near zero)",
+        };
+        /// The output's scale.
+        pub const SCALE: Text = Text {
+            zh: "输出 Y 的最大绝对值 {max}",
+            en: "largest |Y| of the output {max}",
+        };
+    }
 }
 
 /// A seed for the bench from the browser's generator (the core has no randomness).

@@ -20,6 +20,7 @@ use leptos::prelude::*;
 use parallel_core::link::Section;
 
 use crate::kit::i18n::T;
+use crate::kit::lesson_section::LessonSection;
 use crate::pages::lesson::questions::Questions;
 use crate::state::lab::GridLab;
 use bench::TpBenchView;
@@ -30,12 +31,11 @@ use two::DecisionTwoForm;
 #[component]
 pub fn Decisions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
     view! {
-        <section class="part" id=Section::PartFour.id() data-testid="section-decisions" aria-labelledby="part-four-title">
-            <h2 id="part-four-title"><span class="part-number">"4"</span><T zh="为项目拍板" en="Decide for the project" /></h2>
-            <p class="lead">
-                <T zh="三件事要拍板，每件都写成能核对的数：选好方案、写下你的数，页面用和网格相同的公式算一遍，逐项对照。"
-                   en="Three decisions, each written as figures that can be checked: choose a plan, write down your numbers, and the page counts the same plan with the grid's formulas and compares line by line." />
-            </p>
+        <LessonSection section=Section::PartFour number="4" test_id="section-decisions"
+            title_zh="为项目拍板"
+            title_en="Decide for the project"
+            lead_zh="三件事要拍板，每件都写成能核对的数：选好方案、写下你的数，页面用和网格相同的公式算一遍，逐项对照。"
+            lead_en="Three decisions, each written as figures that can be checked: choose a plan, write down your numbers, and the page counts the same plan with the grid's formulas and compares line by line.">
             <DecisionOneForm lab8=lab8 />
             <DecisionTwoForm lab64=lab64 />
             <DecisionThreeForm />
@@ -52,6 +52,6 @@ pub fn Decisions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
                 </ol>
                 <TpBenchView />
             </div>
-        </section>
+        </LessonSection>
     }
 }

@@ -15,42 +15,35 @@ use crate::state::lab::GridLab;
 
 /// The sentences of decision ①'s verdict.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The plan the student chose.
-    pub const PLAN: Text = Text {
-        zh: "你的方案：8 卡 · ZeRO-{zero} · TP {tp} · DP {dp} · {recompute}",
-        en: "Your plan: 8 cards · ZeRO-{zero} · TP {tp} · DP {dp} · {recompute}",
-    };
-    /// A figure the student wrote that matches the core's.
-    pub const FIGURE_MATCH: Text = Text {
-        zh: "✓ {field}：你写 {typed} GB，核心算出 {computed}（相差 {tolerance} 以内，算对）",
-        en: "✓ {field}: you wrote {typed} GB, the core computes {computed} (within {tolerance}: right)",
-    };
-    /// A figure the student wrote that does not match the core's.
-    pub const FIGURE_NO_MATCH: Text = Text {
-        zh: "✗ {field}：你写 {typed} GB，核心算出 {computed}（相差超过 {tolerance}）",
-        en: "✗ {field}: you wrote {typed} GB, the core computes {computed} (more than {tolerance} off)",
-    };
-    /// The total per card within the card.
-    pub const TOTAL_FITS: Text = Text {
-        zh: "✓ 合计 {total} ≤ {capacity} 放得下",
-        en: "✓ total {total} ≤ {capacity} fits",
-    };
-    /// The total per card over the card.
-    pub const TOTAL_OVER: Text = Text {
-        zh: "✗ 合计 {total} > {capacity} 放不下",
-        en: "✗ total {total} > {capacity} does not fit",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[
-        &PLAN,
-        &FIGURE_MATCH,
-        &FIGURE_NO_MATCH,
-        &TOTAL_FITS,
-        &TOTAL_OVER,
-    ];
+    text_table! {
+        /// The plan the student chose.
+        pub const PLAN: Text = Text {
+            zh: "你的方案：8 卡 · ZeRO-{zero} · TP {tp} · DP {dp} · {recompute}",
+            en: "Your plan: 8 cards · ZeRO-{zero} · TP {tp} · DP {dp} · {recompute}",
+        };
+        /// A figure the student wrote that matches the core's.
+        pub const FIGURE_MATCH: Text = Text {
+            zh: "✓ {field}：你写 {typed} GB，核心算出 {computed}（相差 {tolerance} 以内，算对）",
+            en: "✓ {field}: you wrote {typed} GB, the core computes {computed} (within {tolerance}: right)",
+        };
+        /// A figure the student wrote that does not match the core's.
+        pub const FIGURE_NO_MATCH: Text = Text {
+            zh: "✗ {field}：你写 {typed} GB，核心算出 {computed}（相差超过 {tolerance}）",
+            en: "✗ {field}: you wrote {typed} GB, the core computes {computed} (more than {tolerance} off)",
+        };
+        /// The total per card within the card.
+        pub const TOTAL_FITS: Text = Text {
+            zh: "✓ 合计 {total} ≤ {capacity} 放得下",
+            en: "✓ total {total} ≤ {capacity} fits",
+        };
+        /// The total per card over the card.
+        pub const TOTAL_OVER: Text = Text {
+            zh: "✗ 合计 {total} > {capacity} 放不下",
+            en: "✗ total {total} > {capacity} does not fit",
+        };
+    }
 }
 
 /// The student's plan in one line.
@@ -175,10 +168,9 @@ fn render_one(lang: Lang, check: &DecisionOne, lab8: GridLab) -> AnyView {
         <li data-testid="decision-1-total" data-fits=memory.fits.to_string()>{total_line}</li>
     };
     view! {
-        <p class="verdict-plan">{plan_name}</p>
-        {verdict_lines(problems, lines)}
-        <p class="verdict-conclusion"><strong>{conclusion}</strong></p>
-        <GridLoadLine decision=1 lab=lab8 config=config />
+        <PlanVerdict plan=plan_name problems=problems conclusion=conclusion decision=1 lab=lab8 config=config>
+            {lines}
+        </PlanVerdict>
     }
     .into_any()
 }

@@ -12,24 +12,23 @@ use parallel_core::Bytes;
 
 /// The sentences of decision ③.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The small model's size; both figures are shown in bold.
-    pub const SMALL_MODEL: Text = Text {
-        zh: "参数量 {params}；模型状态 16 字节 × 参数量 = {states}。",
-        en: "Parameters: {params}; model states, 16 bytes × parameters = {states}.",
-    };
-    /// Why it needs no parallelism, after the verdict's `head` (a sentence of its own).
-    pub const VERDICT: Text = Text {
-        zh: "{head}它的模型状态只有 {states}（{bytes} 字节），一张 {card} 的卡能装下约 {times} \
-             份。多卡对它只是复制几份数据并行来提速，不是因为放不下。",
-        en: "{head} Its model states are only {states} ({bytes} bytes); one {card} card holds \
-             about {times} copies of them. More cards would only add data-parallel replicas for \
-             speed, not because it does not fit.",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[&SMALL_MODEL, &VERDICT];
+    text_table! {
+        /// The small model's size; both figures are shown in bold.
+        pub const SMALL_MODEL: Text = Text {
+            zh: "参数量 {params}；模型状态 16 字节 × 参数量 = {states}。",
+            en: "Parameters: {params}; model states, 16 bytes × parameters = {states}.",
+        };
+        /// Why it needs no parallelism, after the verdict's `head` (a sentence of its own).
+        pub const VERDICT: Text = Text {
+            zh: "{head}它的模型状态只有 {states}（{bytes} 字节），一张 {card} 的卡能装下约 {times} \
+                 份。多卡对它只是复制几份数据并行来提速，不是因为放不下。",
+            en: "{head} Its model states are only {states} ({bytes} bytes); one {card} card holds \
+                 about {times} copies of them. More cards would only add data-parallel replicas for \
+                 speed, not because it does not fit.",
+        };
+    }
 }
 
 /// The verdict on the student's choice (`None`: nothing chosen yet; `Some(true)`: "it needs

@@ -9,6 +9,7 @@ use super::check::*;
 use super::choices::{self, Degree, ZeroStage};
 use crate::kit::error_text::rejected;
 use crate::kit::fields::*;
+use crate::kit::figures::traffic_sentence;
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
 use crate::kit::input::{parse_percent, parse_whole, InputError};
@@ -17,64 +18,54 @@ use crate::state::lab::GridLab;
 
 /// The sentences of decision ②'s verdict.
 mod text {
-    use crate::kit::text::Text;
+    use crate::kit::text::{text_table, Text};
 
-    /// The plan the student chose.
-    pub const PLAN: Text = Text {
-        zh: "你的方案（64 卡）：TP {tp} × PP {pp} × DP {dp} · ZeRO-{zero} · m = {m}",
-        en: "Your plan (64 cards): TP {tp} × PP {pp} × DP {dp} · ZeRO-{zero} · m = {m}",
-    };
-    /// The core's heaviest dimension.
-    pub const HEAVIEST: Text = Text {
-        zh: "核心的账：最重的一维是 {dim} 每卡每步 {bytes} · {link} · {time}",
-        en: "The core's count: the heaviest dimension is {dim} with {bytes} · {link} · {time}",
-    };
-    /// The student's answer, each part marked ✓ or ✗.
-    pub const ANSWER: Text = Text {
-        zh: "你写：{dim} {dim_mark} · {bytes} {bytes_mark} · {link} {link_mark}",
-        en: "You wrote: {dim} {dim_mark} · {bytes} {bytes_mark} · {link} {link_mark}",
-    };
-    // The bubble lines keep the figure a word of its own, "12.5% (…)": the page's tests read
-    // it that way, hence the ASCII parentheses in the Chinese too.
-    /// The bubble, when the threshold could not be read.
-    pub const BUBBLE: Text = Text {
-        zh: "气泡 (p−1)/m = {ratio} (占整步 {share})",
-        en: "Bubble (p−1)/m = {ratio} (share of the step {share})",
-    };
-    /// The bubble within the student's threshold.
-    pub const BUBBLE_WITHIN: Text = Text {
-        zh: "气泡 (p−1)/m = {ratio} (占整步 {share}) ✓ 不超过你定的阈值 {threshold}",
-        en: "Bubble (p−1)/m = {ratio} (share of the step {share}) ✓ within your threshold of \
-             {threshold}",
-    };
-    /// The bubble above the student's threshold.
-    pub const BUBBLE_ABOVE: Text = Text {
-        zh: "气泡 (p−1)/m = {ratio} (占整步 {share}) ✗ 超过你定的阈值 {threshold}",
-        en: "Bubble (p−1)/m = {ratio} (share of the step {share}) ✗ above your threshold of \
-             {threshold}",
-    };
-    /// Memory per card within the card.
-    pub const MEMORY_FITS: Text = Text {
-        zh: "✓ 每卡模型状态 {states} + 激活 {activations} = {total} ≤ {capacity}",
-        en: "✓ model states per card {states} + activations {activations} = {total} ≤ {capacity}",
-    };
-    /// Memory per card over the card.
-    pub const MEMORY_OVER: Text = Text {
-        zh: "✗ 每卡模型状态 {states} + 激活 {activations} = {total} > {capacity}",
-        en: "✗ model states per card {states} + activations {activations} = {total} > {capacity}",
-    };
-
-    #[cfg(test)]
-    pub const ALL: &[&Text] = &[
-        &PLAN,
-        &HEAVIEST,
-        &ANSWER,
-        &BUBBLE,
-        &BUBBLE_WITHIN,
-        &BUBBLE_ABOVE,
-        &MEMORY_FITS,
-        &MEMORY_OVER,
-    ];
+    text_table! {
+        /// The plan the student chose.
+        pub const PLAN: Text = Text {
+            zh: "你的方案（64 卡）：TP {tp} × PP {pp} × DP {dp} · ZeRO-{zero} · m = {m}",
+            en: "Your plan (64 cards): TP {tp} × PP {pp} × DP {dp} · ZeRO-{zero} · m = {m}",
+        };
+        /// The core's heaviest dimension.
+        pub const HEAVIEST: Text = Text {
+            zh: "核心的账：最重的一维是 {dim} 每卡每步 {bytes} · {link} · {time}",
+            en: "The core's count: the heaviest dimension is {dim} with {bytes} · {link} · {time}",
+        };
+        /// The student's answer, each part marked ✓ or ✗.
+        pub const ANSWER: Text = Text {
+            zh: "你写：{dim} {dim_mark} · {bytes} {bytes_mark} · {link} {link_mark}",
+            en: "You wrote: {dim} {dim_mark} · {bytes} {bytes_mark} · {link} {link_mark}",
+        };
+        // The bubble lines keep the figure a word of its own, "12.5% (…)": the page's tests read
+        // it that way, hence the ASCII parentheses in the Chinese too.
+        /// The bubble, when the threshold could not be read.
+        pub const BUBBLE: Text = Text {
+            zh: "气泡 (p−1)/m = {ratio} (占整步 {share})",
+            en: "Bubble (p−1)/m = {ratio} (share of the step {share})",
+        };
+        /// The bubble within the student's threshold.
+        pub const BUBBLE_WITHIN: Text = Text {
+            zh: "气泡 (p−1)/m = {ratio} (占整步 {share}) ✓ 不超过你定的阈值 {threshold}",
+            en: "Bubble (p−1)/m = {ratio} (share of the step {share}) ✓ within your threshold of \
+                 {threshold}",
+        };
+        /// The bubble above the student's threshold.
+        pub const BUBBLE_ABOVE: Text = Text {
+            zh: "气泡 (p−1)/m = {ratio} (占整步 {share}) ✗ 超过你定的阈值 {threshold}",
+            en: "Bubble (p−1)/m = {ratio} (share of the step {share}) ✗ above your threshold of \
+                 {threshold}",
+        };
+        /// Memory per card within the card.
+        pub const MEMORY_FITS: Text = Text {
+            zh: "✓ 每卡模型状态 {states} + 激活 {activations} = {total} ≤ {capacity}",
+            en: "✓ model states per card {states} + activations {activations} = {total} ≤ {capacity}",
+        };
+        /// Memory per card over the card.
+        pub const MEMORY_OVER: Text = Text {
+            zh: "✗ 每卡模型状态 {states} + 激活 {activations} = {total} > {capacity}",
+            en: "✗ model states per card {states} + activations {activations} = {total} > {capacity}",
+        };
+    }
 }
 
 /// What cannot be read or is missing in the form, one line each.
@@ -131,15 +122,7 @@ fn plan_text(lang: Lang, config: &PlanConfig, dp: u32) -> String {
 
 /// The core's heaviest dimension: bytes, link, time.
 fn heaviest_text(lang: Lang, t: &Traffic) -> String {
-    text::HEAVIEST.fill(
-        lang,
-        &[
-            ("dim", &vocab::dim(lang, t.dim)),
-            ("bytes", &format::bytes(t.bytes)),
-            ("link", &vocab::link(lang, t.link)),
-            ("time", &format::seconds(t.seconds)),
-        ],
-    )
+    traffic_sentence(&text::HEAVIEST, lang, t)
 }
 
 /// The student's answer with its marks.
@@ -263,10 +246,9 @@ fn render_two(lang: Lang, check: &DecisionTwo, lab64: GridLab) -> AnyView {
         <li data-testid="decision-2-memory" data-fits=m.fits.to_string()>{memory_line}</li>
     };
     view! {
-        <p class="verdict-plan">{plan_name}</p>
-        {verdict_lines(problems, lines)}
-        <p class="verdict-conclusion"><strong>{conclusion}</strong></p>
-        <GridLoadLine decision=2 lab=lab64 config=config />
+        <PlanVerdict plan=plan_name problems=problems conclusion=conclusion decision=2 lab=lab64 config=config>
+            {lines}
+        </PlanVerdict>
     }
     .into_any()
 }

@@ -10,7 +10,8 @@ use parallel_core::numbers;
 use parallel_core::{causal_pairs, Bytes, CpLayout, Plan, PlanConfig, Preset};
 
 use crate::kit::format;
-use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::i18n::{use_lang, Lang};
+use crate::kit::lesson_section::LessonSection;
 use crate::kit::real_configs::llama::{llama_rows, LlamaRow};
 use parallel_core::link::Section;
 
@@ -300,15 +301,14 @@ pub fn EvolutionMap() -> impl IntoView {
         Err(_) => String::new(),
     };
     view! {
-        <section class="part" id=Section::Evolution.id() data-testid="section-evolution" aria-labelledby="evolution-title">
-            <h2 id="evolution-title"><T zh="演进地图：走完一轮" en="The evolution map, once around" /></h2>
-            <p class="lead">
-                <T zh="每一种新的切法，都起因于上一代撞上的某个具体数字。下面逐代列出：它解决了什么，又在哪里停住，各附一个现算或引用的数。"
-                   en="Every new dimension of parallelism was forced by a real number the previous generation ran into. Each generation below says what it solved, where it got stuck, and the number that shows it." />
-            </p>
+        <LessonSection section=Section::Evolution test_id="section-evolution"
+            title_zh="演进地图：走完一轮"
+            title_en="The evolution map, once around"
+            lead_zh="每一种新的切法，都起因于上一代撞上的某个具体数字。下面逐代列出：它解决了什么，又在哪里停住，各附一个现算或引用的数。"
+            lead_en="Every new dimension of parallelism was forced by a real number the previous generation ran into. Each generation below says what it solved, where it got stuck, and the number that shows it.">
             {body}
             <p class="caption" data-testid="evolution-sources">{sources}</p>
-        </section>
+        </LessonSection>
     }
 }
 

@@ -19,14 +19,7 @@ pub(super) const BALANCE: [Question; 10] = {
             grid: GridId::SixtyFour,
             cites: Figure::ModelStates,
             control: Some(Control::Ep),
-            demo: |start| PlanConfig {
-                model: ModelChoice::Preset(Preset::Mixtral8x7b),
-                tp: 1,
-                pp: 1,
-                ep: 8,
-                zero: 1,
-                ..start
-            },
+            demo: mixtral_ep8,
             // Without EP; and with PP 2, where the EP group spans two nodes.
             compared: &[
                 |demo| PlanConfig { ep: 1, ..demo },
@@ -53,13 +46,8 @@ pub(super) const BALANCE: [Question; 10] = {
             control: Some(Control::Ep),
             // Wang et al. 2024's worst measured load (max/mean 1.937, `MEASURED_SKEWS`).
             demo: |start| PlanConfig {
-                model: ModelChoice::Preset(Preset::Mixtral8x7b),
-                tp: 1,
-                pp: 1,
-                ep: 8,
-                zero: 1,
                 routing_skew: 1.937,
-                ..start
+                ..mixtral_ep8(start)
             },
             compared: &[],
             answer: text::IMBALANCE_ANSWER,
@@ -291,6 +279,19 @@ pub(super) const BALANCE: [Question; 10] = {
         },
     ]
 };
+
+/// Mixtral 8x7B with its experts spread over 8 cards (EP 8, no TP or PP, ZeRO-1): the plan
+/// of the expert-parallel and the imbalance questions.
+fn mixtral_ep8(start: PlanConfig) -> PlanConfig {
+    PlanConfig {
+        model: ModelChoice::Preset(Preset::Mixtral8x7b),
+        tp: 1,
+        pp: 1,
+        ep: 8,
+        zero: 1,
+        ..start
+    }
+}
 
 /// The published run of Llama 3 405B on 8,192 H100s at 8K tokens (`runs`, Llama 3's Table 4),
 /// as the plan the largest-models answer compares with; a plan of no cards (which the core

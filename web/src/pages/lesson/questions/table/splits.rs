@@ -29,17 +29,8 @@ pub(super) const SPLITS: [Question; 9] = {
             grid: GridId::Eight,
             cites: Figure::ModelStates,
             control: Some(Control::Tp),
-            demo: |start| PlanConfig {
-                zero: 0,
-                tp: 8,
-                recompute: Recompute::Selective,
-                ..start
-            },
-            compared: &[|demo| PlanConfig {
-                tp: 1,
-                gpus: 1,
-                ..demo
-            }],
+            demo: tp8_selective,
+            compared: &[whole_on_one_card],
             answer: text::TP_ANSWER,
             quotes: &[
                 ("one", Compared(0, States)),
@@ -60,11 +51,7 @@ pub(super) const SPLITS: [Question; 9] = {
                 tp: 4,
                 ..start
             },
-            compared: &[|demo| PlanConfig {
-                tp: 1,
-                gpus: 1,
-                ..demo
-            }],
+            compared: &[whole_on_one_card],
             answer: text::TP4_ANSWER,
             quotes: &[
                 ("params", Demo(Params)),
@@ -128,18 +115,21 @@ pub(super) const SPLITS: [Question; 9] = {
             ask: text::SP_ASK,
             grid: GridId::Eight,
             cites: Figure::Activations,
-            control: Some(Control::Tp),
-            demo: |start| PlanConfig {
-                zero: 0,
-                tp: 8,
-                recompute: Recompute::Selective,
-                ..start
-            },
-            compared: &[|demo| PlanConfig { tp: 1, ..demo }],
+            control: Some(Control::SequenceParallel),
+            demo: tp8_selective,
+            // The same plan without sequence parallelism, and at TP 1.
+            compared: &[
+                |demo| PlanConfig {
+                    sequence_parallel: false,
+                    ..demo
+                },
+                |demo| PlanConfig { tp: 1, ..demo },
+            ],
             answer: text::SP_ANSWER,
             quotes: &[
                 ("activations", Demo(Activations)),
-                ("one", Compared(0, Activations)),
+                ("off", Compared(0, Activations)),
+                ("one", Compared(1, Activations)),
             ],
         },
         Question {
@@ -237,3 +227,23 @@ pub(super) const SPLITS: [Question; 9] = {
         },
     ]
 };
+
+/// TP 8 over the machine's cards with selective recompute and no ZeRO: the plan of the TP
+/// questions and of sequence parallelism.
+fn tp8_selective(start: PlanConfig) -> PlanConfig {
+    PlanConfig {
+        zero: 0,
+        tp: 8,
+        recompute: Recompute::Selective,
+        ..start
+    }
+}
+
+/// The same model whole on one card, the TP questions' comparison.
+fn whole_on_one_card(demo: PlanConfig) -> PlanConfig {
+    PlanConfig {
+        tp: 1,
+        gpus: 1,
+        ..demo
+    }
+}

@@ -1,7 +1,13 @@
-//! Every explanation works out to the report's figure, bit for bit.
+//! Every explanation works out to the report's figure, bit for bit: the lesson's figures and the
+//! offloaded optimizer's by hand, then random plans.
 
-use super::*;
-use crate::{ModelChoice, OptimizerOffload, PlanConfig, Preset, Recompute, Schedule};
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+mod common;
+
+use common::strategies;
+use parallel_core::explain::Figure;
+use parallel_core::{Accounting, Dim, OptimizerOffload, Plan, PlanConfig, Report, Schedule};
 use proptest::prelude::*;
 
 fn check(config: &PlanConfig) {
@@ -64,11 +70,28 @@ fn the_offloaded_optimizer_explains_itself() {
     })
     .unwrap();
     let report = plan.report();
+    for (figure, formula) in [
+        (
+            Figure::HostPerGpu,
+            "host per card = (12 + 4)·Ψ_o; Ψ_o = Ψ/D; D = d·c; Ψ = P/(t·p)",
+        ),
+        (
+            Figure::ModelStates,
+            "states = 2·Ψ/D + g·Ψ/D; D = d·c; Ψ = P/(t·p)",
+        ),
+        (
+            Figure::Traffic(Dim::Offload),
+            "offload = (4 + 2)·Ψ_o; Ψ_o = Ψ/D; D = d·c; Ψ = P/(t·p)",
+        ),
+        (
+            Figure::CommTime(Dim::Offload),
+            "offload = bytes/PCIe bandwidth",
+        ),
+    ] {
+        let explained = plan.explain(figure, &report).unwrap();
+        assert_eq!(explained.formula, formula, "{figure:?}");
+    }
     let host = plan.explain(Figure::HostPerGpu, &report).unwrap();
-    assert_eq!(
-        host.formula,
-        "host per card = (12 + 4)·Ψ_o; Ψ_o = Ψ/D; D = d·c; Ψ = P/(t·p)"
-    );
     assert_eq!(host.shown, "55.6 GB");
     let node = plan.explain(Figure::HostPerNode, &report).unwrap();
     assert_eq!(node.shown, "444.5 GB");
@@ -78,22 +101,6 @@ fn the_offloaded_optimizer_explains_itself() {
         "{}",
         node.formula
     );
-    let states = plan.explain(Figure::ModelStates, &report).unwrap();
-    assert_eq!(
-        states.formula,
-        "states = 2·Ψ/D + g·Ψ/D; D = d·c; Ψ = P/(t·p)"
-    );
-    let pcie = plan
-        .explain(Figure::Traffic(Dim::Offload), &report)
-        .unwrap();
-    assert_eq!(
-        pcie.formula,
-        "offload = (4 + 2)·Ψ_o; Ψ_o = Ψ/D; D = d·c; Ψ = P/(t·p)"
-    );
-    let time = plan
-        .explain(Figure::CommTime(Dim::Offload), &report)
-        .unwrap();
-    assert_eq!(time.formula, "offload = bytes/PCIe bandwidth");
     for id in [
         "mem-host",
         "mem-host-node",
@@ -124,26 +131,18 @@ proptest! {
     /// Every explanation's terms multiply out to the figure the report shows.
     #[test]
     fn explanations_work_out_to_the_report(
-        preset in prop::sample::select(Preset::ALL.to_vec()),
-        n_exp in 3u32..8,
-        (t, p, c, e) in (0u32..4, 0u32..4, 0u32..3, 0u32..4),
+        grid in strategies::power_of_two_grid(),
         m in 1u32..40,
         b in 1u32..3,
         s_exp in 10u32..16,
         zero in 0u8..4,
-        recompute in prop::sample::select(vec![Recompute::None, Recompute::Selective, Recompute::Full]),
-        schedule in prop::sample::select(vec![Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved]),
+        recompute in strategies::recompute(),
+        schedule in strategies::schedule(),
         stages in any::<bool>(),
         offload in any::<bool>(),
         gpus_per_node in prop::sample::select(vec![4u32, 8, 6]),
     ) {
         check(&PlanConfig {
-            model: ModelChoice::Preset(preset),
-            gpus: 1 << n_exp,
-            tp: 1 << t,
-            pp: 1 << p,
-            cp: 1 << c,
-            ep: 1 << e,
             micro_batches: m,
             micro_batch_size: b,
             seq_len: 1 << s_exp,
@@ -154,7 +153,7 @@ proptest! {
             accounting: if stages { Accounting::Stages } else { Accounting::Even },
             optimizer_offload: if offload { OptimizerOffload::Cpu } else { OptimizerOffload::None },
             gpus_per_node,
-            ..PlanConfig::default()
+            ..grid
         });
     }
 }
