@@ -187,3 +187,23 @@ test('each question\'s link lands on its plan, with the answer showing, in both 
     await own.close();
   }
 });
+
+test('a question\'s link opened with a modifier goes to a new tab and leaves this grid alone', async () => {
+  const { page, context, problems } = await openPage(lab);
+  const question = page.getByTestId('question').first();
+  await question.scrollIntoViewIfNeeded();
+  const link = question.getByTestId('question-setup');
+  const href = await link.getAttribute('href');
+  const answer = question.getByTestId('question-answer');
+  assert.equal(await answer.getAttribute('data-in-grid'), 'false');
+  const [opened] = await Promise.all([context.waitForEvent('page'), link.click({ modifiers: ['ControlOrMeta'] })]);
+  await opened.waitForLoadState('domcontentloaded');
+  assert.equal(new URL(opened.url()).hash, href, 'the new tab opens the question\'s address');
+  assert.equal(await answer.getAttribute('data-in-grid'), 'false', 'this page keeps its plan');
+  await opened.close();
+  // A plain click still puts the plan on the grid here.
+  await link.click();
+  assert.equal(await answer.getAttribute('data-in-grid'), 'true');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});

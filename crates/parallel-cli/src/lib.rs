@@ -104,6 +104,10 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write) -> Result
         Command::Table(table_args) => table::run(&table_args, stdin, out)?,
         Command::Bench { quick } => bench::run(quick, out)?,
         Command::Defaults => eval::defaults(out)?,
+        Command::Balance => {
+            let config = input::parse_config(&input::read_all(stdin)?)?;
+            eval::write_json_line(&parallel_core::Plan::new(&config)?.balance(), out)?;
+        }
         Command::Model => eval::model(&input::parse_hf_config(&input::read_all(stdin)?)?, out)?,
         Command::Search { top } => {
             let config = input::parse_config(&input::read_all(stdin)?)?;

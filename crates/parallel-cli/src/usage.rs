@@ -137,6 +137,11 @@ USAGE
                                     presets in the page's order, each card preset's plan, the
                                     values each grid's sliders offer, and the page's choices of
                                     uneven routing (SPEC §20)
+  parallel-lab balance             read PLAN on stdin and print the 3D balance (SPEC §23):
+                                    [{"lever": "tp"|"pp"|"zero", "current", "points": [{"value",
+                                    "memory", "sent", "bubble_share", "fits"}...]}...], the plan
+                                    with TP, PP or the ZeRO stage moved alone: memory per card
+                                    (bytes) against the bytes a card sends per step
   parallel-lab table [OPTIONS]      render the lesson's tables (Markdown by default)
   parallel-lab bench [--quick]      time the core: one evaluation, and a sweep of 1,024-GPU plans
   parallel-lab help | --help        print this text

@@ -148,13 +148,13 @@ fn invalid_input_exits_2_with_one_line_naming_the_field() {
             &["evaluate"],
             "",
             "command: unknown command `evaluate`; expected eval, groups, flags, check, model, search, \
-             defaults, table, bench or help",
+             balance, defaults, table, bench or help",
         ),
         (
             &[],
             "",
-            "command: missing; expected eval, groups, flags, check, model, search, defaults, table, bench \
-             or help (try --help)",
+            "command: missing; expected eval, groups, flags, check, model, search, balance, defaults, \
+             table, bench or help (try --help)",
         ),
         (
             &["eval", "--pretty"],

@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::panic))]
 
+pub mod balance;
 pub mod bounds;
 mod bubble;
 pub mod check;

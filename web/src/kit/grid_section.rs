@@ -6,7 +6,7 @@ use parallel_core::estimate::CommTime;
 use parallel_core::link::GridId;
 use parallel_core::{Groups, Plan, Report, Traffic};
 
-use crate::kit::charts::{BubbleChart, MemoryChart, StageChart, TrafficChart};
+use crate::kit::charts::{BalanceChart, BubbleChart, MemoryChart, StageChart, TrafficChart};
 use crate::kit::controls::GridControls;
 use crate::kit::device_grid::DeviceGrid;
 use crate::kit::estimate::EstimateFigure;
@@ -84,6 +84,7 @@ pub fn GridLabView(lab: GridLab, grid: GridId, kit: GridKit) -> impl IntoView {
             <div class="grid-lab-charts">
                 <Later piece=charts>
                     <MemoryChart plan=plan />
+                    <BalanceChart plan=plan />
                     <StageChart plan=plan />
                     <TrafficChart traffic=traffic />
                     <BubbleChart plan=plan />

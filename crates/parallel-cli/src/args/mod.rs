@@ -61,6 +61,9 @@ pub enum Command {
     Model,
     /// Print the plan every omitted field falls back to, and the model presets' ids.
     Defaults,
+    /// The 3D balance of the config on stdin (SPEC §23): memory per card against bytes sent,
+    /// TP, PP and ZeRO each moved alone.
+    Balance,
     /// Search every plan of the config on stdin's model, cluster and global batch (SPEC §12).
     Search {
         /// `--top K`: how many of the best fitting plans to print (default 20).
@@ -228,7 +231,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::invalid(
             "command",
-            "missing; expected eval, groups, flags, check, model, search, defaults, table, bench or help (try --help)",
+            "missing; expected eval, groups, flags, check, model, search, balance, defaults, table, bench or help (try --help)",
         ));
     };
     let is_help = |a: &String| matches!(a.as_str(), "help" | "--help" | "-h");
@@ -272,18 +275,17 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
         },
         "model" => Command::Model,
         "defaults" => Command::Defaults,
+        "balance" => Command::Balance,
         "check" => Command::Check(check::check_args(&mut flags)?),
         "search" => Command::Search {
             top: top_arg(&mut flags)?,
         },
-        other => {
-            return Err(unknown(
-                "command",
-                "command",
-                other,
-                "eval, groups, flags, check, model, search, defaults, table, bench or help",
-            ))
-        }
+        other => return Err(unknown(
+            "command",
+            "command",
+            other,
+            "eval, groups, flags, check, model, search, balance, defaults, table, bench or help",
+        )),
     };
     flags.finish(command)?;
     Ok(parsed)

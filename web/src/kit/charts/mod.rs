@@ -1,5 +1,6 @@
-//! Charts drawn with plotters on `<canvas>`: memory per card under ZeRO 0–3, traffic per card
-//! per dimension, the pipeline bubble against m, the lab ÷ real figures of the published
+//! Charts drawn with plotters on `<canvas>`: memory per card under ZeRO 0–3, the 3D balance
+//! (memory against bytes sent, TP, PP and ZeRO moved alone), traffic per card per dimension,
+//! the pipeline bubble against m, the lab ÷ real figures of the published
 //! runs and of the figures measured on one H200, and a measured file's figures against the
 //! lab's (`check_plot`).
 //!
@@ -18,6 +19,7 @@
 //! page loads nothing from outside.
 
 mod axes;
+mod balance;
 mod bubble;
 pub(crate) mod canvas;
 mod check_plot;
@@ -31,6 +33,7 @@ pub mod stages;
 pub(crate) mod test_support;
 mod traffic;
 
+pub use balance::{balance_series, BalanceChart, BalanceSeries};
 pub use bubble::{bubble_series, BubbleChart, BubblePoint, BubbleSeries};
 pub use check_plot::{check_series, CheckPlot, CheckPoint, CheckSeries};
 pub use memory::{memory_series, MemoryBar, MemoryChart, MemorySeries};
@@ -41,6 +44,7 @@ pub use traffic::{traffic_series, TrafficBar, TrafficChart, TrafficSeries};
 
 /// Drawing functions, one per chart, generic over the plotters backend.
 pub mod draw {
+    pub use super::balance::draw as balance;
     pub use super::bubble::draw as bubble;
     pub use super::check_plot::draw as check;
     pub use super::memory::draw as memory;

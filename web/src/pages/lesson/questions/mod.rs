@@ -45,6 +45,16 @@ fn QuestionCard(question: Question, lab: GridLab) -> impl IntoView {
     let section = format!("section-{}", question.grid.gpus());
     let control = question.control.map(controls::test_id);
     let set_up = move |event: MouseEvent| {
+        // A click with a modifier (or not the main button) opens the address as the browser
+        // would, in a new tab or window: the link lands there on its own.
+        if event.ctrl_key()
+            || event.meta_key()
+            || event.shift_key()
+            || event.alt_key()
+            || event.button() != 0
+        {
+            return;
+        }
         // Here, the plan is put on the grid at once; the address follows as for any change.
         event.prevent_default();
         lab.selected.set(None);
