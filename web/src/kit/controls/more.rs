@@ -131,8 +131,8 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
     });
     let sequence = kit.shows(Control::SequenceParallel).then(|| {
         let words = |on| match on {
-            true => ("开：LayerNorm、Dropout 的激活也按 TP 切开", "on: the norms' and dropouts' activations split over TP too"),
-            false => ("关：这部分激活每张卡存完整的一份", "off: every card keeps those activations whole"),
+            true => ("开：也按 TP 切开", "on: split over TP"),
+            false => ("关：每卡存整份", "off: kept whole"),
         };
         let options = Options {
             choices: Choices::named(&[true, false], |on| if on { "true" } else { "false" }, words),
@@ -141,8 +141,8 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         };
         view! {
             <Choice lab=lab field=Field::SequenceParallel test_id=test_id(Control::SequenceParallel) options=options
-                label_zh="序列并行（SP，TP > 1 时才起作用）"
-                label_en="Sequence parallelism (SP, acts only when TP > 1)" />
+                label_zh="序列并行（SP，TP > 1 时才起作用：LayerNorm、Dropout 前后的激活也按 TP 切开，关掉则每卡存整份）"
+                label_en="Sequence parallelism (SP, acts only when TP > 1: the activations around LayerNorm and dropout split over TP too; off, every card keeps them whole)" />
         }
     });
     let ep = kit.shows(Control::Ep);
