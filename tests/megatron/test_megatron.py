@@ -465,26 +465,21 @@ class MegatronJudgeTest(unittest.TestCase):
         # SPEC §22. With SP off the lab's line has no --sequence-parallel and Megatron runs it:
         # a dense model, and Mixtral at TP 2 x EP 8, where Megatron-Core only warns (and the
         # lab warns as it does, naming the field).
-        dense = {"model": "llama3-8b", "gpus": 8, "tp": 2, "sequence_parallel": False}
-        rc, stdout, stderr = lab(dense, "flags", "--engine", "megatron", "--format", "json")
-        self.assertEqual(rc, 0, stderr)
-        words = json.loads(stdout)["args"]
-        self.assertNotIn("--sequence-parallel", words)
-        verdict = judge.judge(words)
-        self.assertTrue(verdict["accepted"], verdict["error"])
+        def megatron_words(plan):
+            rc, stdout, stderr = lab(plan, "flags", "--engine", "megatron", "--format", "json")
+            self.assertEqual(rc, 0, stderr)
+            return json.loads(stdout)["args"]
+
         moe = {"model": "mixtral-8x7b", "gpus": 16, "tp": 2, "ep": 8}
-        rc, stdout, stderr = lab(moe, "flags", "--engine", "megatron", "--format", "json")
-        self.assertEqual(rc, 0, stderr)
-        words = json.loads(stdout)["args"]
-        self.assertIn("--sequence-parallel", words)
-        self.assertTrue(judge.judge(words)["accepted"])
+        self.assertIn("--sequence-parallel", megatron_words(moe))
+        self.assertTrue(judge.judge(megatron_words(moe))["accepted"])
+        dense = {"model": "llama3-8b", "gpus": 8, "tp": 2, "sequence_parallel": False}
         off = dict(moe, sequence_parallel=False)
-        rc, stdout, stderr = lab(off, "flags", "--engine", "megatron", "--format", "json")
-        self.assertEqual(rc, 0, stderr)
-        words = json.loads(stdout)["args"]
-        self.assertNotIn("--sequence-parallel", words)
-        verdict = judge.judge(words)
-        self.assertTrue(verdict["accepted"], verdict["error"])
+        for plan in (dense, off):
+            words = megatron_words(plan)
+            self.assertNotIn("--sequence-parallel", words)
+            verdict = judge.judge(words)
+            self.assertTrue(verdict["accepted"], verdict["error"])
         rc, stdout, _ = lab(off, "eval")
         self.assertEqual(rc, 0)
         self.assertTrue(any(w.startswith("sequence_parallel:") for w in json.loads(stdout)["warnings"]))

@@ -144,10 +144,12 @@ impl Plan {
             .into_iter()
             .map(|lever| {
                 let current = lever.of(config);
-                let mut points = lever
-                    .values(config)
+                let mut values = lever.values(config);
+                if !values.contains(&current) {
+                    values.push(current);
+                }
+                let mut points = values
                     .into_iter()
-                    .chain((!lever.values(config).contains(&current)).then_some(current))
                     .filter_map(|value| {
                         if value == current {
                             return Some(BalancePoint::of(self, value));
