@@ -154,7 +154,7 @@ test('every slider, by keys and pointer, over its whole range on both grids', as
       // The page lists exactly these, in this order (the model's: the CLI's presets).
       const listed = await grid.section.getByTestId(select.testId).locator('option').evaluateAll((all) => all.map((o) => o.value));
       assert.deepEqual(listed, [...values, ...(select.others ?? [])], `grid ${id} ${select.testId}: its options`);
-      const initial = String(grid.config[select.field]);
+      const initial = String(grid.config[select.field] ?? select.absent);
       for (const how of ['keys', 'pick']) {
         for (const value of [...values, initial]) {
           await choose(grid.section, select, value, how, selectStep(grid, select, `grid ${id} ${select.testId} (${how})`));
@@ -188,6 +188,7 @@ function randomPlan(r, id) {
     precision: r.pick(['bf16-grads', 'fp32-grads']),
     optimizer_offload: r.pick(['none', 'cpu']),
     sequence_parallel: r.pick([true, false]),
+    runtime_memory: r.pick([false, true]),
     rollout: r.pick([ROLLOUT.off, ROLLOUT.on]),
     // The lesson's anchor (the default model) most of the time, any preset otherwise.
     model: r.next() < 0.6 ? coreDefaults().config.model : r.pick(presetIds()),

@@ -103,6 +103,20 @@ export const SELECTS = [
     field: 'sequence_parallel', testId: 'select-sp',
     options: { true: { sequence_parallel: true }, false: { sequence_parallel: false } },
   },
+  {
+    // The runtime terms (SPEC §24): off by default, and then not written in a config
+    // (`absent`: the option a config without the field stands for).
+    field: 'runtime_memory', testId: 'select-runtime', absent: 'false',
+    options: { false: { runtime_memory: false }, true: { runtime_memory: true } },
+  },
+  {
+    // The longest micro-batch over s (SPEC §25): 1 by default, and then not written; "other"
+    // stands for a σ from a link, chosen by the plan alone.
+    field: 'sequence_skew', testId: 'select-seqskew', absent: 'packed', others: ['other'],
+    options: {
+      packed: { sequence_skew: 1 }, 'x1.5': { sequence_skew: 1.5 }, x2: { sequence_skew: 2 }, x4: { sequence_skew: 4 },
+    },
+  },
 ];
 
 /**

@@ -91,6 +91,9 @@ export function fixed(x, digits) {
 /** "55.6 GB": the core's Bytes display, one decimal in GB. */
 export const gb = (bytes) => `${fixed(bytes / 1e9, 1)} GB`;
 
+/** "41.9 MB" below 0.1 GB, else as `gb`: the core's `Show::Bytes`, for a term of a few megabytes. */
+export const mbOrGb = (bytes) => (Math.abs(bytes) < 1e8 ? `${fixed(bytes / 1e6, 1)} MB` : gb(bytes));
+
 /** "17.64 s", "67.1 ms" or "14.0 µs" (under a tenth of a millisecond): the core's Seconds display. */
 export const secondsText = (s) => {
   if (s >= 1) return `${fixed(s, 2)} s`;
@@ -153,6 +156,21 @@ export function differences(got, want) {
     }
   }
   same('memory.fits', got.memory.fits, r.memory.fits);
+  // The runtime terms exactly when the CLI counts them (SPEC §24), each part equal.
+  same('memory.runtime shown', Boolean(got.memory.runtime), Boolean(r.memory.runtime));
+  if (got.memory.runtime && r.memory.runtime) {
+    for (const key of ['total', 'context', 'buffers', 'reserve']) {
+      same(`memory.runtime.${key}`, got.memory.runtime[key], r.memory.runtime[key]);
+    }
+    if (!got.memory.runtime.text.startsWith(gb(r.memory.runtime.total))) {
+      out.push(`memory.runtime text: page "${got.memory.runtime.text}", CLI ${gb(r.memory.runtime.total)}`);
+    }
+    for (const key of ['context', 'buffers', 'reserve']) {
+      if (!got.memory.runtime.split.includes(mbOrGb(r.memory.runtime[key]))) {
+        out.push(`memory.runtime.${key} text: page "${got.memory.runtime.split}", CLI ${mbOrGb(r.memory.runtime[key])}`);
+      }
+    }
+  }
   // The host's figure exactly when the CLI reports one (the optimizer on the host).
   same('memory.host shown', Boolean(got.memory.host), Boolean(r.memory.host));
   if (got.memory.host && r.memory.host) {

@@ -17,7 +17,7 @@ async function figureValue(section, id) {
   if (id.startsWith('traffic-') && id.endsWith('-time')) return null; // compared with the CLI
   if (id.startsWith('traffic-')) return attr(id, 'data-bytes');
   switch (id) {
-    case 'mem-states': case 'mem-activations': case 'mem-total': return attr(id, 'data-bytes');
+    case 'mem-states': case 'mem-activations': case 'mem-runtime': case 'mem-total': return attr(id, 'data-bytes');
     case 'rollout-weights': case 'rollout-kv': case 'rollout-total': case 'rollout-peak': return attr(id, 'data-bytes');
     case 'bubble': return attr(id, 'data-ratio');
     case 'bubble-share': return attr(id, 'data-share');

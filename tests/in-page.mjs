@@ -20,6 +20,16 @@ export function readSection(target) {
   }
   memory.fits = attr('mem-total', 'data-fits') === 'true';
   memory.tight = attr('mem-total', 'data-tight') === 'true';
+  // With the runtime terms counted (SPEC §24): their total and its three parts.
+  const runtime = byId('mem-runtime');
+  memory.runtime = runtime && {
+    total: Number(runtime.dataset.bytes),
+    context: Number(attr('mem-runtime-split', 'data-context')),
+    buffers: Number(attr('mem-runtime-split', 'data-buffers')),
+    reserve: Number(attr('mem-runtime-split', 'data-reserve')),
+    text: runtime.innerText.trim(),
+    split: text('mem-runtime-split'),
+  };
   // With the optimizer on the host (SPEC §14): per card, the fullest node, its capacity.
   const host = byId('mem-host');
   memory.host = host && {

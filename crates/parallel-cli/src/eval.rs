@@ -15,8 +15,9 @@ use crate::error::{finite, CliError};
 /// selected card); bytes and group sizes are the same for every card. With `explain`, the
 /// report gains `"explain": [{"figure", "formula", "substituted", "result", "unit", "shown",
 /// "source"}…]`, one entry per figure (`parallel_core::explain`). Under uneven expert routing
-/// (SPEC §20) with `--card`, `"cards_memory": [{"card", "total", "fits", "tight"}…]` gives every
-/// card's own memory (the hot expert's cards hold more than the others of their stage). A plan read from a launch
+/// (SPEC §20) or uneven sequences (§25) with `--card`, `"cards_memory": [{"card", "total", "fits", "tight"}…]` gives every
+/// card's own memory (the hot expert's cards hold more than the others of their stage), with
+/// its `"runtime"` bytes when the runtime terms are counted (SPEC §24). A plan read from a launch
 /// command (`--megatron`) adds `"launch": {"engine", "ignored", "not_modelled", "notes"}`.
 pub fn eval(
     config: &PlanConfig,
@@ -29,12 +30,16 @@ pub fn eval(
     let mut report = plan.report();
     // Under uneven routing the cards differ within a stage (SPEC §20): with a card named, every
     // card's own memory as the grid shows it.
-    let cards = (card.is_some() && plan.uneven()).then(|| {
+    let cards = (card.is_some() && (plan.uneven() || plan.uneven_sequences())).then(|| {
         plan.cards_memory(&report)
             .iter()
             .enumerate()
             .map(|(card, m)| {
-                serde_json::json!({"card": card, "total": m.total, "fits": m.fits, "tight": m.tight})
+                let mut entry = serde_json::json!({"card": card, "total": m.total, "fits": m.fits, "tight": m.tight});
+                if m.runtime.get() > 0.0 {
+                    entry["runtime"] = serde_json::json!(m.runtime);
+                }
+                entry
             })
             .collect::<Vec<_>>()
     });

@@ -189,8 +189,15 @@ PLAN (a JSON object; every field is optional, empty input = all defaults)
     only 1 on a dense model), capacity_factor absent (dropless; else 1 to experts/top_k: an
     expert keeps at most capacity_factor x an even split and drops the rest); SPEC §20
   sequence_parallel true (false: with tp > 1 every card keeps the norms' and dropouts'
-    activations whole, (10 + 24/t)*s'*b*h a layer instead of 34*s'*b*h/t; an MoE model at
-    tp > 1 needs it on, as Megatron-LM does); SPEC §22
+    activations whole, (10 + 24/t)*s'*b*h a layer instead of 34*s'*b*h/t; an MoE model
+    with ep > 1 at tp > 1 warns, as Megatron-Core does); SPEC §22
+  runtime_memory false (true: memory.runtime = {"context" (the CUDA context, 787,283,968 B
+    measured on one H200), "buffers" (Megatron-Core's SP all-gather buffer, 2*s'*b*h),
+    "reserve" ((1.0529 - 1) x the allocated bytes, the allocator's reserve measured on one
+    H200), "total"}, added to every total; by_stage entries carry "runtime"); SPEC §24
+  sequence_skew 1 (the longest micro-batch's tokens over s, 1 to 2^26/s: sequences of uneven
+    length put one micro-batch of sequence_skew*s tokens on DP replica 0, whose cards hold
+    (sigma - 1)*its per-layer bytes + (sigma^2 - 1)*its scores more); SPEC §25
 
 REPORT
   {"dp", "memory", "comm", "bubble", "warnings", "estimate"}; with optimizer_offload "cpu",

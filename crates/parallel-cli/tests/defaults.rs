@@ -20,7 +20,8 @@ fn defaults_prints_the_empty_plan_and_the_presets() {
     let mut fields: Vec<String> = config.as_object().unwrap().keys().cloned().collect();
     fields.sort_unstable();
     // Every plain field of the config but global_batch (the search's), capacity_factor
-    // (dropless) and routing_skew (even), all three absent by default.
+    // (dropless), routing_skew and sequence_skew (even) and runtime_memory (off), all five
+    // absent by default.
     let mut every: Vec<String> = Field::PLAIN
         .into_iter()
         .filter(|field| {
@@ -28,6 +29,8 @@ fn defaults_prints_the_empty_plan_and_the_presets() {
                 Field::GlobalBatch,
                 Field::CapacityFactor,
                 Field::RoutingSkew,
+                Field::RuntimeMemory,
+                Field::SequenceSkew,
             ]
             .contains(field)
         })

@@ -67,7 +67,7 @@ fn invalid_input_exits_2_with_one_line_naming_the_field() {
              `gpu_memory_gb`, `nvlink_gbps`, `ib_gbps`, `order`, `accounting`, `gpu_tflops`, \
              `global_batch`, `hardware`, `hbm_tbps`, `peak_tflops`, `matmul_efficiency`, \
              `nvlink_latency_us`, `ib_latency_us`, `optimizer_offload`, `pcie_gbps`, \
-             `host_memory_gb`, `rollout`, `log_probs_chunk`, `routing_skew`, `capacity_factor`, `sequence_parallel` at line 1 column 10",
+             `host_memory_gb`, `rollout`, `log_probs_chunk`, `routing_skew`, `capacity_factor`, `sequence_parallel`, `runtime_memory`, `sequence_skew` at line 1 column 10",
         ),
         (
             &["eval"],

@@ -52,6 +52,9 @@ pub enum Basis {
     /// A load over an even split of a MoE layer's tokens (SPEC §20): at least 1, at most
     /// E/top_k (one expert receiving every token once); only 1 on a dense model.
     Routing,
+    /// The longest micro-batch over s (SPEC §25): at least s (1), at most the lab's longest
+    /// sequence over s.
+    Sequence,
 }
 
 impl Basis {
@@ -89,6 +92,12 @@ impl Basis {
             }
             (Basis::Routing, Lang::Zh) => {
                 "相对均匀分配的负载：至少是均匀（1），至多每个 token 都到同一个专家一次（专家数/top_k；稠密模型只能是 1）"
+            }
+            (Basis::Sequence, Lang::En) => {
+                "the longest micro-batch over s: at least s itself (1), at most the lab's longest sequence (2^26 tokens) over s"
+            }
+            (Basis::Sequence, Lang::Zh) => {
+                "最长 micro-batch 相对 s 的倍数：至少就是 s（1），至多到实验室允许的最长序列（2^26 个 token）÷ s"
             }
         }
     }

@@ -107,6 +107,27 @@ pub(crate) fn routing(
     Ok(())
 }
 
+/// σ (`sequence_skew`, SPEC §25): finite, at least 1, and σ·s at most `longest`, the lab's
+/// longest sequence.
+pub(crate) fn sequence_skew(skew: f64, seq_len: u32, longest: u32) -> Result<(), PlanError> {
+    let bound = bounds::Bound {
+        min: 1.0,
+        max: f64::from(longest) / f64::from(seq_len.max(1)),
+        min_allowed: true,
+        unit: "",
+        basis: bounds::Basis::Sequence,
+    };
+    if bound.holds(skew) {
+        Ok(())
+    } else {
+        Err(PlanError::OutOfRange {
+            field: Field::SequenceSkew,
+            got: skew,
+            bound,
+        })
+    }
+}
+
 /// `gpu_tflops` if the card's fastest rate at it, `fastest` (gpu_tflops itself, or with
 /// kernel tables their fastest measured rate scaled to it), is at most `peak_tflops`: an MFU
 /// never passes 1. Both fields already inside their bounds.

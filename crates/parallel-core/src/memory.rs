@@ -108,7 +108,11 @@ pub struct Memory {
     pub model_states: Bytes,
     /// Saved activations.
     pub activations: Bytes,
-    /// model_states + activations.
+    /// What the running process holds beside them (SPEC §24); `None` (and not in the
+    /// report's JSON) while `runtime_memory` is off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<crate::runtime_memory::RuntimeMemory>,
+    /// model_states + activations (+ runtime).
     pub total: Bytes,
     /// The card's capacity.
     pub capacity: Bytes,
@@ -413,8 +417,9 @@ impl Plan {
         }
     }
 
-    /// Model states + activations against the card's capacity. Embedding and logits
-    /// activations, temporary buffers and fragmentation are not counted (SPEC §4).
+    /// Model states + activations against the card's capacity (+ the runtime terms when
+    /// `runtime_memory` is on, SPEC §24). Embedding and logits activations are not counted
+    /// (SPEC §4).
     ///
     /// ```
     /// use parallel_core::{Plan, PlanConfig};
@@ -424,12 +429,15 @@ impl Plan {
     /// ```
     pub fn memory(&self) -> Memory {
         let model_states = Bytes::new(self.states_total());
-        // Uneven routing (SPEC §20): the busiest card holds the hottest expert's excess.
-        let activations = self.activations().total + Bytes::new(self.routing_excess::<f64>());
-        let total = model_states + activations;
+        // Uneven routing (SPEC §20) and sequences (§25): the busiest card holds the hottest
+        // expert's excess and the longest micro-batch's.
+        let activations = self.activations().total
+            + Bytes::new(self.routing_excess::<f64>() + self.sequence_excess::<f64>());
+        let (runtime, total) = self.card_total(model_states, activations);
         Memory {
             model_states,
             activations,
+            runtime,
             total,
             capacity: self.capacity(),
             fits: total <= self.capacity(),

@@ -253,6 +253,7 @@ impl Plan {
                 .moe
                 .map(|moe| f64::from(moe.experts) / f64::from(moe.top_k)),
         )?;
+        crate::checks::sequence_skew(c.sequence_skew, c.seq_len, MAX_SEQ_LEN)?;
         if let Some(rollout) = &c.rollout {
             rollout.check(c.gpus)?;
         }

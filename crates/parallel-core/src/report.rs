@@ -56,6 +56,7 @@ impl Plan {
                 let memory = Memory {
                     model_states: entry.model_states,
                     activations: entry.activations,
+                    runtime: self.card_total(entry.model_states, entry.activations).0,
                     total: entry.total,
                     capacity: self.capacity(),
                     fits: entry.fits,
@@ -104,20 +105,33 @@ impl Plan {
         let even_experts = self
             .expert_states()
             .map_or(Bytes::ZERO, |experts| experts.total());
-        // Uneven routing (SPEC §20): each stage's excess, computed once, which only a card of
-        // EP rank 0 holds; the stage's (and the headline's) figures carry it.
-        let excess: Vec<Bytes> = if self.uneven() {
-            (0..report.by_stage.len() as u32)
+        // Uneven routing (SPEC §20) and sequences (§25): each stage's excesses, computed once,
+        // which only a card of EP rank 0 (routing) or of DP replica 0 (sequences) holds; the
+        // stage's (and the headline's) figures carry them.
+        let stages = report.by_stage.len() as u32;
+        let by_stage = |on: bool, stage_excess: &dyn Fn(u32) -> f64, even: &dyn Fn() -> f64| {
+            if !on {
+                return Vec::new();
+            }
+            (0..stages)
                 .map(|stage| {
                     Bytes::new(match self.config().accounting {
-                        Accounting::Stages => self.stage_routing_excess::<f64>(stage),
-                        Accounting::Even => self.routing_excess::<f64>(),
+                        Accounting::Stages => stage_excess(stage),
+                        Accounting::Even => even(),
                     })
                 })
-                .collect()
-        } else {
-            Vec::new()
+                .collect::<Vec<Bytes>>()
         };
+        let routing = by_stage(
+            self.uneven(),
+            &|stage| self.stage_routing_excess::<f64>(stage),
+            &|| self.routing_excess::<f64>(),
+        );
+        let sequences = by_stage(
+            self.uneven_sequences(),
+            &|stage| self.stage_sequence_excess::<f64>(stage),
+            &|| self.sequence_excess::<f64>(),
+        );
         (0..self.gpus())
             .filter_map(|card| {
                 let stage = grid.coords(card).map_or(0, |c| c.pp) as usize;
@@ -128,19 +142,30 @@ impl Plan {
                         model_states: report.memory.model_states,
                         expert_states: even_experts,
                         activations: report.memory.activations,
+                        runtime: report.memory.runtime.map_or(Bytes::ZERO, |r| r.total),
                         total: report.memory.total,
                         fits: report.memory.fits,
                         tight: report.memory.tight,
                         ..own
                     },
                 };
-                let cold = excess
-                    .get(stage.min(last))
-                    .filter(|_| !self.holds_hot_expert(card));
-                Some(if let Some(&excess) = cold {
-                    let total = memory.total - excess;
+                let at = stage.min(last);
+                let cold = routing
+                    .get(at)
+                    .filter(|_| !self.holds_hot_expert(card))
+                    .copied()
+                    .unwrap_or(Bytes::ZERO)
+                    + sequences
+                        .get(at)
+                        .filter(|_| !self.holds_long_sequence(card))
+                        .copied()
+                        .unwrap_or(Bytes::ZERO);
+                Some(if cold.get() > 0.0 {
+                    let activations = memory.activations - cold;
+                    let (runtime, total) = self.card_total(memory.model_states, activations);
                     StageMemory {
-                        activations: memory.activations - excess,
+                        activations,
+                        runtime: runtime.map_or(Bytes::ZERO, |r| r.total),
                         total,
                         fits: total <= self.capacity(),
                         tight: crate::margin::tight(total, self.capacity()),

@@ -46,6 +46,8 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 prop::sample::select(vec![50.0, 25.0, 63.5]),
                 prop::sample::select(vec![2048.0, 512.0, 1536.25]),
                 any::<bool>(),
+                any::<bool>(),
+                prop::sample::select(vec![1.0, 1.5, 3.0]),
             ),
         ),
     )
@@ -68,7 +70,14 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                     gpu_tflops,
                     hardware,
                     ib_latency_us,
-                    (optimizer_offload, pcie_gbps, host_memory_gb, sequence_parallel),
+                    (
+                        optimizer_offload,
+                        pcie_gbps,
+                        host_memory_gb,
+                        sequence_parallel,
+                        runtime_memory,
+                        sequence_skew,
+                    ),
                 ),
             )| PlanConfig {
                 model: ModelChoice::Preset(preset),
@@ -97,6 +106,8 @@ fn grid_plan(grid: GridId) -> impl Strategy<Value = PlanConfig> {
                 pcie_gbps,
                 host_memory_gb,
                 sequence_parallel,
+                runtime_memory,
+                sequence_skew,
                 // The card's preset, with the memory and rate above written over it.
                 ..PlanConfig::on(hardware)
             },

@@ -37,6 +37,12 @@ pub fn figure_name(lang: Lang, figure: Figure) -> String {
     match figure {
         Figure::ModelStates => lang.pick("模型状态", "model states").into(),
         Figure::Activations => lang.pick("激活", "activations").into(),
+        Figure::Runtime => lang
+            .pick(
+                "运行时显存（上下文、缓冲、预留）",
+                "runtime memory (context, buffer, reserve)",
+            )
+            .into(),
         Figure::Total => lang.pick("每卡合计", "total per card").into(),
         Figure::Dp => lang.pick("数据并行度 DP", "data-parallel degree DP").into(),
         Figure::Traffic(d) => format!(

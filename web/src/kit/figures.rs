@@ -1,12 +1,12 @@
-//! The figures beside a grid: per-card memory against the card, traffic per dimension with
-//! its collective, group, bytes, link and time, the pipeline bubble, and the core's warnings.
+//! The figures beside a grid: traffic per dimension with its collective, group, bytes, link
+//! and time, the pipeline bubble, and the core's warnings (memory is [`crate::kit::memory_figure`]).
 //! Each figure carries its raw value in a `data-*` attribute for the browser tests.
 
 use leptos::prelude::*;
 use parallel_core::estimate::{MEGATRON_BUCKET_PARAMS, MEGATRON_BUCKET_PARAMS_PER_RANK};
 use parallel_core::explain::Figure;
 use parallel_core::numbers::millions;
-use parallel_core::{Bytes, Dim, Memory, Report, Traffic};
+use parallel_core::{Dim, Report, Traffic};
 
 use crate::kit::dim_rows::dim_rows;
 use crate::kit::explain_button::ExplainButton;
@@ -22,11 +22,6 @@ mod text {
     use crate::kit::text::{text_table, Text};
 
     text_table! {
-        /// The memory bar, read out (its `aria-label`).
-        pub const MEMORY_BAR: Text = Text {
-            zh: "模型状态 {states} + 激活 {activations} = {total} / {capacity}",
-            en: "model states {states} + activations {activations} = {total} / {capacity}",
-        };
         /// The traffic table's title with a card selected.
         pub const CARD_TRAFFIC: Text = Text {
             zh: "卡 {card} 每步发出的通信（按它自己的组与链路）",
@@ -36,23 +31,6 @@ mod text {
         pub const PLAN_TRAFFIC: Text = Text {
             zh: "每卡每步通信（任一组跨机即记 InfiniBand）",
             en: "Traffic per card per step (InfiniBand when any group crosses nodes)",
-        };
-
-        /// The memory figure's title with the lesson's even split.
-        pub const MEMORY_EVEN: Text = Text {
-            zh: "每卡显存（课上的均分记法：最忙的卡，第一段流水线）",
-            en: "Memory per card (the lesson's even split: the busiest, first pipeline stage)",
-        };
-        /// The memory figure's title stage by stage: the busiest stage, named.
-        pub const MEMORY_BUSIEST: Text = Text {
-            zh: "每卡显存（按段计：最忙的是第 {stage} 段）",
-            en: "Memory per card (stage by stage: the busiest is stage {stage})",
-        };
-
-        /// An MoE model's model states, split: the routed experts and the dense rest.
-        pub const EXPERT_SPLIT: Text = Text {
-            zh: "其中路由专家 {experts}，稠密部分 {dense}",
-            en: "of which routed experts {experts}, dense part {dense}",
         };
 
         /// Under the traffic table: what the step-time estimate adds to its bytes.
@@ -83,122 +61,11 @@ pub fn traffic_sentence(text: &Text, lang: Lang, t: &Traffic) -> String {
     )
 }
 
-/// The memory bar in words: model states + activations = total / capacity.
-fn memory_label(lang: Lang, m: &Memory) -> String {
-    text::MEMORY_BAR.fill(
-        lang,
-        &[
-            ("states", &m.model_states),
-            ("activations", &m.activations),
-            ("total", &m.total),
-            ("capacity", &m.capacity),
-        ],
-    )
-}
-
 /// The traffic table's title: the selected card's own traffic, or the plan's.
 fn traffic_heading(lang: Lang, selected: Option<u32>) -> String {
     match selected {
         Some(card) => text::CARD_TRAFFIC.fill(lang, &[("card", &card)]),
         None => text::PLAN_TRAFFIC.get(lang).to_string(),
-    }
-}
-
-/// An MoE model's model states split into the routed experts and the dense rest (both the
-/// core's figures).
-fn expert_split(lang: Lang, experts: Bytes, dense: Bytes) -> String {
-    text::EXPERT_SPLIT.fill(lang, &[("experts", &experts), ("dense", &dense)])
-}
-
-/// The memory figure's title: the even split's first stage, or the busiest stage by number.
-fn memory_title(lang: Lang, busiest: Option<u32>) -> String {
-    match busiest {
-        None => text::MEMORY_EVEN.get(lang).to_string(),
-        Some(stage) => text::MEMORY_BUSIEST.fill(lang, &[("stage", &stage)]),
-    }
-}
-
-/// The figure's bars: each part's share of the larger of total and capacity.
-fn share(m: &Memory, part: Bytes) -> String {
-    // figures: the core's share written as a CSS width, in percent (formatting)
-    format!("{:.2}%", 100.0 * m.bar_share(part))
-}
-
-/// Model states + activations of the busiest card against its capacity. `busiest` names the
-/// stage when memory is accounted stage by stage.
-#[component]
-pub fn MemoryFigure(
-    #[prop(into)] memory: Signal<Memory>,
-    #[prop(into)] busiest: Signal<Option<u32>>,
-    /// The routed experts' and the dense part's model states of the card shown (MoE models), if any.
-    #[prop(into)]
-    experts: Signal<Option<(Bytes, Bytes)>>,
-    /// The grid whose figures the explanations open on.
-    lab: GridLab,
-) -> impl IntoView {
-    let lang = use_lang();
-    // Every text, attribute and width read from the memory is one kind of closure, so the
-    // view compiles one way of keeping them current.
-    let show =
-        move |read: fn(&Memory, Lang) -> String| move || memory.with(|m| read(m, lang.get()));
-    view! {
-        <div class="figure memory-figure" class:over=move || !memory.with(|m| m.fits)>
-            <h3 class="figure-title" data-testid="memory-title"
-                data-busiest-stage=move || busiest.get().map(|s| s.to_string())>
-                {move || memory_title(lang.get(), busiest.get())}
-            </h3>
-            // The widths through the CSS object model (`style:`): the page's
-            // Content-Security-Policy refuses `style` attributes.
-            <div class="memory-bar" role="img" aria-label=show(|m, lang| memory_label(lang, m))>
-                <span class="bar-states" style:width=show(|m, _| share(m, m.model_states))></span>
-                <span class="bar-activations" style:width=show(|m, _| share(m, m.activations))></span>
-                <span class="bar-capacity" style:left=show(|m, _| share(m, m.capacity))></span>
-            </div>
-            <dl class="memory-numbers">
-                <div>
-                    <dt><T zh="模型状态" en="Model states" />" "<ExplainButton figure=Figure::ModelStates lab=lab /></dt>
-                    <dd data-testid="mem-states" data-bytes=show(|m, _| format::raw_bytes(m.model_states))>
-                        {show(|m, _| format::bytes(m.model_states))}
-                    </dd>
-                    <Show when=move || experts.with(Option::is_some)>
-                        <dd class="memory-split" data-testid="mem-experts"
-                            data-bytes=move || experts.get().map(|(e, _)| format::raw_bytes(e))>
-                            {move || experts.get().map(|(e, dense)| expert_split(lang.get(), e, dense))}
-                        </dd>
-                    </Show>
-                </div>
-                <div>
-                    <dt><T zh="激活" en="Activations" />" "<ExplainButton figure=Figure::Activations lab=lab /></dt>
-                    <dd data-testid="mem-activations" data-bytes=show(|m, _| format::raw_bytes(m.activations))>
-                        {show(|m, _| format::bytes(m.activations))}
-                    </dd>
-                </div>
-                <div class="memory-total">
-                    <dt><T zh="合计" en="Total" />" "<ExplainButton figure=Figure::Total lab=lab /></dt>
-                    <dd data-testid="mem-total" data-bytes=show(|m, _| format::raw_bytes(m.total))
-                        data-fits=show(|m, _| m.fits.to_string())
-                        data-tight=show(|m, _| m.tight.to_string())>
-                        {show(|m, _| format!("{} / {}", format::bytes(m.total), format::bytes(m.capacity)))}
-                        " "
-                        <strong class="fit-verdict">
-                            {show(|m, lang| {
-                                if !m.fits {
-                                    lang.pick("✗ 放不下", "✗ does not fit").to_string()
-                                } else if m.tight {
-                                    let safe = format::safe_share();
-                                    match lang {
-                                        Lang::Zh => format!("✓ 放得下，但偏紧（超过 {safe}）"),
-                                        Lang::En => format!("✓ fits, but tight (above {safe})"),
-                                    }
-                                } else {
-                                    lang.pick("✓ 放得下", "✓ fits").to_string()
-                                }
-                            })}
-                        </strong>
-                    </dd>
-                </div>
-            </dl>
-        </div>
     }
 }
 
@@ -426,30 +293,16 @@ pub fn warning_zh(warning: parallel_core::Warning) -> String {
 mod tests {
     use super::*;
     use crate::kit::text::testing::assert_each_lang_uses_all;
-    use parallel_core::{evaluate, PlanConfig};
 
     #[test]
     fn every_sentence_is_filled_with_its_names() {
-        let memory = evaluate(&PlanConfig::lesson_8_gpus()).unwrap().memory;
         assert_each_lang_uses_all(text::ALL, |lang| {
-            memory_label(lang, &memory);
             traffic_heading(lang, Some(3));
             traffic_heading(lang, None);
-            memory_title(lang, None);
-            memory_title(lang, Some(7));
-            expert_split(lang, Bytes::new(2e9), Bytes::new(5e9));
             estimate_adds(lang);
             dp_with_cp(lang, 1, 8, 8);
         });
         assert!(estimate_adds(Lang::En).contains("(bytes × 3/2), DP in 50 MB buckets"));
-        assert_eq!(
-            memory_title(Lang::Zh, Some(7)),
-            "每卡显存（按段计：最忙的是第 7 段）"
-        );
-        assert_eq!(
-            memory_label(Lang::Zh, &memory),
-            "模型状态 55.6 GB + 激活 2.7 GB = 58.2 GB / 80.0 GB"
-        );
         assert_eq!(
             traffic_heading(Lang::En, Some(3)),
             "Card 3 sends per step (its own groups and links)"

@@ -10,9 +10,10 @@ use crate::kit::charts::{BalanceChart, BubbleChart, MemoryChart, StageChart, Tra
 use crate::kit::controls::GridControls;
 use crate::kit::device_grid::DeviceGrid;
 use crate::kit::estimate::EstimateFigure;
-use crate::kit::figures::{BubbleFigure, MemoryFigure, TrafficTable, Warnings};
+use crate::kit::figures::{BubbleFigure, TrafficTable, Warnings};
 use crate::kit::grid_kit::GridKit;
 use crate::kit::i18n::T;
+use crate::kit::memory_figure::MemoryFigure;
 use crate::kit::routing::RoutingFigure;
 use crate::kit::schedule_view::ScheduleView;
 use crate::state::lab::{part, CardLoad, GridLab};

@@ -24,6 +24,7 @@ pub mod i18n;
 pub mod input;
 pub mod lesson_section;
 pub mod lesson_table;
+pub mod memory_figure;
 pub mod model_card;
 pub mod own_model;
 pub mod popover;

@@ -136,6 +136,8 @@ fn control_name(control: Control) -> (&'static str, &'static str) {
         Control::Schedule => ("流水线调度", "pipeline schedule"),
         Control::Accounting => ("显存记账", "memory accounting"),
         Control::SequenceParallel => ("序列并行", "sequence parallelism"),
+        Control::RuntimeMemory => ("运行时显存", "runtime memory"),
+        Control::SequenceSkew => ("序列不等长", "uneven sequences"),
     }
 }
 

@@ -95,6 +95,10 @@ pub enum Field {
     CapacityFactor,
     /// `sequence_parallel`: on or off (SPEC §22).
     SequenceParallel,
+    /// `runtime_memory`: the runtime terms counted or not (SPEC §24).
+    RuntimeMemory,
+    /// `sequence_skew`, σ: the longest micro-batch's tokens over s (SPEC §25).
+    SequenceSkew,
     /// `model.<name>`: a field of an inline model.
     InlineModel(ModelField),
     /// `model.hf_config.<key>`: a key of a Hugging Face `config.json` (external data, hence a
@@ -206,7 +210,7 @@ pub enum BenchField {
 
 impl Field {
     /// Every plain [`crate::PlanConfig`] field, in the struct's order.
-    pub const PLAIN: [Field; 36] = [
+    pub const PLAIN: [Field; 38] = [
         Field::Model,
         Field::Gpus,
         Field::GpusPerNode,
@@ -243,6 +247,8 @@ impl Field {
         Field::RoutingSkew,
         Field::CapacityFactor,
         Field::SequenceParallel,
+        Field::RuntimeMemory,
+        Field::SequenceSkew,
     ];
 
     /// The key as errors, reports and the CLI write it (the same as `to_string()`).
@@ -322,6 +328,8 @@ impl Field {
             Field::RoutingSkew => "routing_skew",
             Field::CapacityFactor => "capacity_factor",
             Field::SequenceParallel => "sequence_parallel",
+            Field::RuntimeMemory => "runtime_memory",
+            Field::SequenceSkew => "sequence_skew",
             Field::Card => "card",
             Field::Bench(bench) => bench.name(),
             Field::Flag(flag) => flag,

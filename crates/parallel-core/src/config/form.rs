@@ -50,6 +50,8 @@ pub(super) struct PlanConfigForm {
     routing_skew: f64,
     capacity_factor: Option<f64>,
     sequence_parallel: bool,
+    runtime_memory: bool,
+    sequence_skew: f64,
 }
 
 impl Default for PlanConfigForm {
@@ -92,6 +94,8 @@ impl Default for PlanConfigForm {
             routing_skew: c.routing_skew,
             capacity_factor: c.capacity_factor,
             sequence_parallel: c.sequence_parallel,
+            runtime_memory: c.runtime_memory,
+            sequence_skew: c.sequence_skew,
         }
     }
 }
@@ -137,6 +141,8 @@ impl From<PlanConfigForm> for PlanConfig {
             routing_skew: f.routing_skew,
             capacity_factor: f.capacity_factor,
             sequence_parallel: f.sequence_parallel,
+            runtime_memory: f.runtime_memory,
+            sequence_skew: f.sequence_skew,
         };
         // An explicit efficiency sets a measured card's rate too (SPEC §18): the H200 and the
         // H100 state their measured large-GEMM rate only while no efficiency is given.

@@ -212,9 +212,26 @@ pub struct PlanConfig {
     /// with t > 1, the norms' and dropouts' activations are split over the TP group along the
     /// sequence. Default on; it means nothing at t = 1 (SPEC §4, §22).
     pub sequence_parallel: bool,
+    /// Count what the running process holds beside the model states and activations: the
+    /// CUDA context, the engine's communication buffer and the allocator's reserve
+    /// (SPEC §24). Default off (and then not written), so the lesson's figures are the
+    /// formulas' own.
+    #[serde(skip_serializing_if = "is_off")]
+    pub runtime_memory: bool,
+    /// σ, the longest micro-batch's tokens over s: sequences of uneven length, not packed to
+    /// s, put one micro-batch of σ·s tokens on the first data-parallel replica (SPEC §25).
+    /// Default 1 (every micro-batch s tokens, and then not written).
+    #[serde(skip_serializing_if = "is_even")]
+    pub sequence_skew: f64,
 }
 
-/// Whether `routing_skew` is even, its default (left out when a config is written).
+/// Whether a switch is off, its default (left out when a config is written).
+fn is_off(on: &bool) -> bool {
+    !*on
+}
+
+/// Whether a skew (`routing_skew`, `sequence_skew`) is even, its default (left out when a
+/// config is written).
 fn is_even(skew: &f64) -> bool {
     *skew == 1.0
 }
@@ -258,6 +275,8 @@ impl Default for PlanConfig {
             routing_skew: 1.0,
             capacity_factor: None,
             sequence_parallel: true,
+            runtime_memory: false,
+            sequence_skew: 1.0,
         }
     }
 }

@@ -11,7 +11,9 @@ pub enum Figure {
     ModelStates,
     /// Activations of the busiest card.
     Activations,
-    /// Model states + activations.
+    /// The runtime terms: CUDA context, buffer, allocator reserve (SPEC §24).
+    Runtime,
+    /// Model states + activations (+ runtime).
     Total,
     /// Data-parallel degree d.
     Dp,
@@ -72,6 +74,7 @@ impl Figure {
         match self {
             Figure::ModelStates => "mem-states".into(),
             Figure::Activations => "mem-activations".into(),
+            Figure::Runtime => "mem-runtime".into(),
             Figure::Total => "mem-total".into(),
             Figure::Dp => "derived-dp".into(),
             Figure::Traffic(dim) => format!("traffic-{}", dim.as_str()),
@@ -106,6 +109,7 @@ impl Figure {
         let fixed = [
             Figure::ModelStates,
             Figure::Activations,
+            Figure::Runtime,
             Figure::Total,
             Figure::Dp,
             Figure::BubbleRatio,

@@ -95,6 +95,12 @@ const OFFLOAD_SOURCE: &str =
 
 /// The formula in symbols: "name = …", then the named quantities it went through, outermost
 /// first.
+/// The bytes a card's tensors hold, model states + activations, as the two named figures.
+fn allocated(m: &crate::memory::Memory) -> Worked {
+    Worked::var("model states", m.model_states.get(), Show::Bytes)
+        + Worked::var("activations", m.activations.get(), Show::Bytes)
+}
+
 fn in_symbols(name: &str, worked: &Worked) -> String {
     let mut text = format!("{name} = {}", worked.symbols());
     for definition in worked.definitions().iter().rev() {
@@ -164,27 +170,42 @@ impl Plan {
                     match stage {
                         None => {
                             let held = self.held_even::<Worked>();
+                            let long = self.sequence_excess_of(&held);
                             let per_micro_batch = held.per_micro_batch();
-                            let even = held.total(per_micro_batch);
+                            let mut total = held.total(per_micro_batch);
                             if self.uneven() {
-                                even + self.routing_excess::<Worked>()
-                            } else {
-                                even
+                                total = total + self.routing_excess::<Worked>();
                             }
+                            if self.uneven_sequences() {
+                                total = total + long;
+                            }
+                            total
                         }
                         Some(i) => self.stage_activations(i),
                     },
                     bytes(report.memory.activations),
                     ACTIVATION_SOURCE,
                 ),
-                Figure::Total => {
+                Figure::Runtime => {
                     let m = report.memory;
                     (
+                        "runtime",
+                        self.runtime_formula(allocated(&m)),
+                        bytes(m.runtime?.total),
+                        crate::runtime_memory::SOURCE,
+                    )
+                }
+                Figure::Total => {
+                    let m = report.memory;
+                    let held = allocated(&m);
+                    (
                         "total",
-                        Worked::var("model states", m.model_states.get(), Show::Bytes)
-                            + Worked::var("activations", m.activations.get(), Show::Bytes),
+                        match m.runtime {
+                            Some(_) => held.clone() + self.runtime_formula(held),
+                            None => held,
+                        },
                         bytes(m.total),
-                        "SPEC §4",
+                        "SPEC §4, §24",
                     )
                 }
                 Figure::Dp => {
@@ -372,6 +393,7 @@ impl Plan {
             Figure::Dp,
             Figure::ModelStates,
             Figure::Activations,
+            Figure::Runtime,
             Figure::Total,
             Figure::HostPerGpu,
             Figure::HostPerNode,

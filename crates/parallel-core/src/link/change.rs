@@ -49,6 +49,10 @@ pub(super) enum Change {
     Capacity(Option<f64>),
     /// `sequence_parallel` (SPEC §22).
     SequenceParallel(bool),
+    /// `runtime_memory` (SPEC §24).
+    RuntimeMemory(bool),
+    /// σ, `sequence_skew` (SPEC §25).
+    SequenceSkew(f64),
     /// The rollout engines and the log-probability chunk (SPEC §15).
     Rollout(RolloutChange),
 }
@@ -92,7 +96,9 @@ impl Change {
             Change::Skew(_) => 30,
             Change::Capacity(_) => 31,
             Change::SequenceParallel(_) => 32,
-            Change::Rollout(r) => 33 + r.rank(),
+            Change::RuntimeMemory(_) => 33,
+            Change::SequenceSkew(_) => 34,
+            Change::Rollout(r) => 35 + r.rank(),
         }
     }
 
@@ -131,6 +137,8 @@ impl Change {
             Change::Skew(v) => c.routing_skew = v,
             Change::Capacity(v) => c.capacity_factor = v,
             Change::SequenceParallel(v) => c.sequence_parallel = v,
+            Change::RuntimeMemory(v) => c.runtime_memory = v,
+            Change::SequenceSkew(v) => c.sequence_skew = v,
             Change::Rollout(r) => r.apply(c),
         }
     }
@@ -138,7 +146,7 @@ impl Change {
 
 /// The words of enum values, and the preset aliases (one distinct word per preset but the
 /// anchor, whose word is [`ANCHOR_WORD`]).
-const WORDS: [(&str, Change); 29] = [
+const WORDS: [(&str, Change); 31] = [
     ("full", Change::Recompute(Recompute::Full)),
     ("selective", Change::Recompute(Recompute::Selective)),
     ("none", Change::Recompute(Recompute::None)),
@@ -168,15 +176,17 @@ const WORDS: [(&str, Change); 29] = [
     ("dropless", Change::Capacity(None)),
     ("sp", Change::SequenceParallel(true)),
     ("nosp", Change::SequenceParallel(false)),
+    ("runtime", Change::RuntimeMemory(true)),
+    ("noruntime", Change::RuntimeMemory(false)),
 ];
 
 /// The anchor's alias (the default model, written only to return to it).
 pub(super) const ANCHOR_WORD: &str = "qwen";
 
 /// Keys of numeric tokens.
-const NUMBER_KEYS: [&str; 24] = [
+const NUMBER_KEYS: [&str; 25] = [
     "n", "gpn", "tp", "pp", "cp", "ep", "m", "b", "s", "z", "v", "mem", "nvl", "ib", "tf", "hbm",
-    "pk", "eff", "anv", "aib", "pcie", "host", "rho", "cf",
+    "pk", "eff", "anv", "aib", "pcie", "host", "rho", "cf", "sq",
 ];
 
 /// Reads one token. Err(reason) when it is not a well-formed token.
@@ -247,6 +257,7 @@ pub(super) fn parse_token(token: &str) -> Result<Change, IgnoredReason> {
         "host" => Change::HostMemory(float()?),
         "rho" => Change::Skew(float()?),
         "cf" => Change::Capacity(Some(float()?)),
+        "sq" => Change::SequenceSkew(float()?),
         _ => Change::Ib(float()?),
     })
 }

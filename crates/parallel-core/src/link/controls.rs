@@ -33,11 +33,15 @@ pub enum Control {
     Accounting,
     /// Sequence parallelism, on or off (SPEC §22).
     SequenceParallel,
+    /// The runtime memory terms, counted or not (SPEC §24).
+    RuntimeMemory,
+    /// The longest micro-batch over s: sequences of uneven length (SPEC §25).
+    SequenceSkew,
 }
 
 impl Control {
     /// Every control, in the order a grid shows them.
-    pub const ALL: [Control; 14] = [
+    pub const ALL: [Control; 16] = [
         Control::Tp,
         Control::Pp,
         Control::Cp,
@@ -52,6 +56,8 @@ impl Control {
         Control::Schedule,
         Control::Accounting,
         Control::SequenceParallel,
+        Control::RuntimeMemory,
+        Control::SequenceSkew,
     ];
 
     /// Its word in a link.
@@ -71,6 +77,8 @@ impl Control {
             Control::Schedule => "schedule",
             Control::Accounting => "accounting",
             Control::SequenceParallel => "sp",
+            Control::RuntimeMemory => "runtime",
+            Control::SequenceSkew => "seqskew",
         }
     }
 
@@ -79,14 +87,14 @@ impl Control {
         Control::ALL.into_iter().find(|c| c.id() == id)
     }
 
-    const fn bit(self) -> u16 {
-        1 << self as u16
+    const fn bit(self) -> u32 {
+        1 << self as u32
     }
 }
 
 /// A set of controls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Controls(u16);
+pub struct Controls(u32);
 
 impl Controls {
     /// No control: the figures alone.
@@ -162,7 +170,7 @@ mod tests {
 
     #[test]
     fn every_set_reads_back() {
-        for bits in 0..(1u16 << Control::ALL.len()) {
+        for bits in 0..(1u32 << Control::ALL.len()) {
             let set = Controls(bits);
             assert_eq!(Controls::read(&set.write()), Ok(set), "{bits:b}");
         }

@@ -138,6 +138,15 @@ fn tokens(config: &PlanConfig, base: &PlanConfig) -> Vec<String> {
         config.sequence_parallel != base.sequence_parallel,
         Change::SequenceParallel(config.sequence_parallel),
     );
+    push_word(
+        &mut out,
+        config.runtime_memory != base.runtime_memory,
+        Change::RuntimeMemory(config.runtime_memory),
+    );
+    floats(
+        &mut out,
+        &[("sq", config.sequence_skew, base.sequence_skew)],
+    );
     out.extend(rollout_tokens(config, base));
     out
 }

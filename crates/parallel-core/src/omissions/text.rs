@@ -119,12 +119,16 @@ pub(super) const fn reason(item: Omission) -> (&'static str, &'static str) {
              dense part.",
         ),
         Omission::Buffers => (
-            "一张卡的显存只算模型状态加激活。算子的工作区、通信桶、ZeRO-3 临时聚齐的整层参数、\
-             CUDA 上下文和分配器的碎片都不算，所以真实的卡要留余量，这里放得下的计划未必真跑得起来。",
-            "A card's memory is its model states plus its activations and nothing else: no kernel \
-             workspaces, communication buckets, ZeRO-3's gathered full-layer parameters or CUDA \
-             context, and no allocator fragmentation. A real card needs headroom, so a plan shown \
-             as fitting may still not run.",
+            "默认一张卡的显存只算模型状态加激活。打开“运行时显存”后再加三项：CUDA 上下文、\
+             Megatron 的序列并行聚齐缓冲和分配器的预留（前后两项在一张 H200 上实测）。\
+             即便打开，NCCL 自己的通信缓冲、算子的工作区、ZeRO-3 临时聚齐的整层参数也不算，\
+             所以真实的卡仍要留余量，这里放得下的计划未必真跑得起来。",
+            "By default a card's memory is its model states plus its activations. Switch on \
+             \"runtime memory\" and three terms join them: the CUDA context, Megatron's \
+             sequence-parallel gather buffer and the allocator's reserve (the first and last \
+             measured on one H200). Even then NCCL's own buffers, kernel workspaces and ZeRO-3's \
+             gathered full-layer parameters are not counted, so a real card still needs \
+             headroom, and a plan shown as fitting may still not run.",
         ),
         Omission::LinearAttentionState => (
             "推理引擎的 KV cache 只按全注意力层算：每个 token 每层存 K 和 V（MLA 存潜向量）。\

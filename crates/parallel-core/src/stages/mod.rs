@@ -29,7 +29,10 @@ pub struct StageMemory {
     pub expert_states: Bytes,
     /// Saved activations (and, on the last stage, the logits of one micro-batch).
     pub activations: Bytes,
-    /// model_states + activations.
+    /// The runtime terms' bytes (SPEC §24); zero, and not in the JSON, while they are off.
+    #[serde(skip_serializing_if = "Bytes::is_zero")]
+    pub runtime: Bytes,
+    /// model_states + activations (+ runtime).
     pub total: Bytes,
     /// total ≤ capacity.
     pub fits: bool,
@@ -255,17 +258,19 @@ impl Plan {
                 if middle {
                     previous = Some((layers_i, model_states, expert_states, per_micro_batch));
                 }
+                let long = self.sequence_excess_of(&held);
                 let activations = Bytes::new(
-                    held.total(per_micro_batch) + self.stage_routing_excess::<f64>(stage),
+                    held.total(per_micro_batch) + self.stage_routing_excess::<f64>(stage) + long,
                 );
                 let model_states = Bytes::new(model_states);
-                let total = model_states + activations;
+                let (runtime, total) = self.card_total(model_states, activations);
                 StageMemory {
                     stage,
                     layers: layers_i,
                     model_states,
                     expert_states: Bytes::new(expert_states),
                     activations,
+                    runtime: runtime.map_or(Bytes::ZERO, |r| r.total),
                     total,
                     fits: total <= capacity,
                     tight: crate::margin::tight(total, capacity),
@@ -346,17 +351,25 @@ impl Plan {
         }
     }
 
-    /// Stage `stage`'s activations as one formula (SPEC §11).
-    pub(crate) fn stage_activations<Q: Quantity>(&self, stage: u32) -> Q {
+    /// What stage `stage` holds (SPEC §11), as formulas.
+    pub(crate) fn stage_held<Q: Quantity>(&self, stage: u32) -> Held<Q> {
         let layer = self.layer_activations();
-        let held = self.held_on(&ShardBasis::of(self), &StageRule::of(self), stage, layer);
+        self.held_on(&ShardBasis::of(self), &StageRule::of(self), stage, layer)
+    }
+
+    /// Stage `stage`'s activations as one formula (SPEC §11): with uneven routing (§20) and
+    /// uneven sequences (§25), what the busiest card of the stage holds beyond.
+    pub(crate) fn stage_activations<Q: Quantity>(&self, stage: u32) -> Q {
+        let held = self.stage_held::<Q>(stage);
         let per_micro_batch: Q = held.per_micro_batch();
-        let even = held.total(per_micro_batch);
+        let mut total = held.total(per_micro_batch);
         if self.uneven() {
-            even + self.stage_routing_excess(stage)
-        } else {
-            even
+            total = total + self.stage_routing_excess(stage);
         }
+        if self.uneven_sequences() {
+            total = total + self.stage_sequence_excess(stage);
+        }
+        total
     }
 
     /// What stage `stage`'s card of EP rank 0 holds beyond an even split (SPEC §20): its

@@ -46,6 +46,8 @@ pub const GRADIENTS: RGBColor = RGBColor(0x82, 0xb2, 0x9a);
 pub const OPTIMIZER: RGBColor = RGBColor(0xe0, 0xb5, 0x5b);
 /// Saved activations.
 pub const ACTIVATIONS: RGBColor = RGBColor(0xb0, 0x7a, 0xa1);
+/// The runtime terms (SPEC §24): a neutral grey, as `.bar-runtime` in `assets/style/lab.css`.
+pub const RUNTIME: RGBColor = RGBColor(0x86, 0x8e, 0x96);
 
 /// A published run beside the lab (the runs chart's dots).
 pub const RUN: RGBColor = RGBColor(0x3b, 0x5b, 0xdb);

@@ -21,5 +21,7 @@ pub const fn test_id(control: Control) -> &'static str {
         Control::Schedule => "select-schedule",
         Control::Accounting => "select-accounting",
         Control::SequenceParallel => "select-sp",
+        Control::RuntimeMemory => "select-runtime",
+        Control::SequenceSkew => "select-seqskew",
     }
 }

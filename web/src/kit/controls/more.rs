@@ -1,6 +1,6 @@
 //! The controls beyond the lesson's: the model and the card (each with its facts), expert
 //! parallelism for an MoE model, bytes per gradient, sequence parallelism, the pipeline
-//! schedule and memory accounting. On the lesson's grids they sit behind "more controls" (see [`super::GridControls`]).
+//! schedule, memory accounting and the runtime memory terms. On the lesson's grids they sit behind "more controls" (see [`super::GridControls`]).
 
 use leptos::prelude::*;
 use parallel_core::hardware::Hardware;
@@ -145,6 +145,60 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                 label_en="Sequence parallelism (SP, acts only when TP > 1: the activations around LayerNorm and dropout split over TP too; off, every card keeps them whole)" />
         }
     });
+    let runtime = kit.shows(Control::RuntimeMemory).then(|| {
+        let words = |on| match on {
+            false => ("不算：只算模型状态和激活", "off: states and activations only"),
+            true => ("算上", "counted"),
+        };
+        let options = Options {
+            choices: Choices::named(&[false, true], |on| if on { "true" } else { "false" }, words),
+            get: |c| c.runtime_memory,
+            set: |c, v| c.runtime_memory = v,
+        };
+        view! {
+            <Choice lab=lab field=Field::RuntimeMemory test_id=test_id(Control::RuntimeMemory) options=options
+                label_zh="运行时显存（CUDA 上下文、序列并行的聚齐缓冲、分配器预留；前后两项在一张 H200 上实测）"
+                label_en="Runtime memory (the CUDA context, the sequence-parallel gather buffer, the allocator's reserve; the first and last measured on one H200)" />
+        }
+    });
+    let sequences = kit.shows(Control::SequenceSkew).then(|| {
+        // σ in halves (2 = 1×); `None`: a σ no option spells (from a link or the CLI), shown
+        // as itself and chosen only by the plan, as the model select's "your own model".
+        let list = [
+            (Some(2), "1×：都打包成 s", "1×: all packed to s"),
+            (Some(3), "1.5×", "1.5×"),
+            (Some(4), "2×", "2×"),
+            (Some(8), "4×", "4×"),
+            (None, "其他 σ（来自链接）", "another σ (from a link)"),
+        ]
+        .to_vec();
+        let options = Options {
+            choices: Choices {
+                list,
+                id: |o: Option<u8>| match o {
+                    Some(2) => "packed",
+                    Some(3) => "x1.5",
+                    Some(4) => "x2",
+                    Some(8) => "x4",
+                    _ => "other",
+                },
+            },
+            get: |c| {
+                let halves = c.sequence_skew * 2.0;
+                [2u8, 3, 4, 8].into_iter().find(|&o| f64::from(o) == halves)
+            },
+            set: |c, o| {
+                if let Some(halves) = o {
+                    c.sequence_skew = f64::from(halves) / 2.0;
+                }
+            },
+        };
+        view! {
+            <Choice lab=lab field=Field::SequenceSkew test_id=test_id(Control::SequenceSkew) options=options
+                label_zh="最长的 micro-batch（序列不等长、不打包时，它落在第一组数据并行的卡上）"
+                label_en="The longest micro-batch (sequences of uneven length, not packed: it lands on the first data-parallel replica's cards)" />
+        }
+    });
     let ep = kit.shows(Control::Ep);
     let is_moe = move || ep && is_moe();
     view! {
@@ -159,5 +213,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         {sequence}
         {schedule}
         {accounting}
+        {runtime}
+        {sequences}
     }
 }

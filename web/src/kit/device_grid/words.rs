@@ -45,21 +45,26 @@ mod text {
             en: "Card {face}: {groups}",
         };
 
+        /// A card's runtime terms inside its memory line (SPEC §24), when they are counted.
+        pub const RUNTIME_PART: Text = Text {
+            zh: " + 运行时 {runtime}",
+            en: " + runtime {runtime}",
+        };
         /// A card's memory, read out on hover or focus.
         pub const CARD_MEMORY: Text = Text {
-            zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}）",
-            en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity})",
+            zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations}{runtime} = {total}（容量 {capacity}）",
+            en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations}{runtime} = {total} (capacity {capacity})",
         };
         /// The same, for a card over its capacity.
         pub const CARD_MEMORY_OVER: Text = Text {
-            zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}，超过容量 {capacity}",
-            en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total}, over its capacity of {capacity}",
+            zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations}{runtime} = {total}，超过容量 {capacity}",
+            en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations}{runtime} = {total}, over its capacity of {capacity}",
         };
 
         /// The same, for a card above the safe share (`safe`) of its capacity.
         pub const CARD_MEMORY_TIGHT: Text = Text {
-            zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations} = {total}（容量 {capacity}），偏紧：超过容量的 {safe}",
-            en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations} = {total} (capacity {capacity}), tight: above {safe} of its capacity",
+            zh: "卡 {card}：第 {stage} 段，{layers} 层；模型状态 {states} + 激活 {activations}{runtime} = {total}（容量 {capacity}），偏紧：超过容量的 {safe}",
+            en: "Card {card}: stage {stage}, {layers} layers; model states {states} + activations {activations}{runtime} = {total} (capacity {capacity}), tight: above {safe} of its capacity",
         };
 
         /// A card's memory in the rollout phase (SPEC §15).
@@ -141,12 +146,18 @@ pub(super) fn card_load_line(lang: Lang, card: u32, load: &CardLoad, capacity: B
 /// capacity).
 fn card_memory_line(lang: Lang, card: u32, m: &StageMemory, capacity: Bytes) -> String {
     let safe = format::safe_share();
+    let runtime = if m.runtime.get() > 0.0 {
+        text::RUNTIME_PART.fill(lang, &[("runtime", &m.runtime)])
+    } else {
+        String::new()
+    };
     let mut args: Vec<(&str, &dyn Display)> = vec![
         ("card", &card),
         ("stage", &m.stage),
         ("layers", &m.layers),
         ("states", &m.model_states),
         ("activations", &m.activations),
+        ("runtime", &runtime),
         ("total", &m.total),
         ("capacity", &capacity),
     ];
@@ -197,6 +208,17 @@ pub(super) mod tests {
                     ..stages[0]
                 };
                 card_memory_line(lang, 0, &tight, plan.capacity());
+                let runtime = Plan::new(&PlanConfig {
+                    runtime_memory: true,
+                    ..PlanConfig::lesson_64_gpus()
+                })
+                .unwrap();
+                let line =
+                    card_memory_line(lang, 5, &runtime.memory_by_stage()[0], plan.capacity());
+                assert!(
+                    line.contains(lang.pick(" + 运行时 ", " + runtime ")),
+                    "{line}"
+                );
                 let rollout = lesson_rollout();
                 for (fits, tight) in [(true, false), (false, false), (true, true)] {
                     let memory = parallel_core::RolloutReport {

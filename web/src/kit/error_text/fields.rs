@@ -38,6 +38,8 @@ pub fn field_zh(field: Field) -> String {
         Field::RoutingSkew => "路由不均 ρ（最热专家的负载 ÷ 均匀）",
         Field::CapacityFactor => "专家容量因子 c_f",
         Field::SequenceParallel => "序列并行（SP）",
+        Field::RuntimeMemory => "运行时显存（CUDA 上下文、缓冲、分配器预留）",
+        Field::SequenceSkew => "最长 micro-batch 相对 s 的倍数 σ",
         Field::InRollout(rollout) => match rollout {
             RolloutField::GpusPerEngine => "每个推理引擎的卡数 E",
             RolloutField::RolloutGpus => "推理卡池的卡数 R",

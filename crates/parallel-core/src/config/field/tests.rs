@@ -41,6 +41,8 @@ fn every_field_writes_its_key() {
         "routing_skew",
         "capacity_factor",
         "sequence_parallel",
+        "runtime_memory",
+        "sequence_skew",
     ];
     let keys: Vec<String> = Field::PLAIN.into_iter().map(Field::key).collect();
     assert_eq!(keys, plain);

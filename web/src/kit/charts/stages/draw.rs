@@ -18,7 +18,7 @@ use crate::kit::charts::axes::{
 use crate::kit::charts::layout::{
     anchored, fail, label, legend, linear_ticks, message, Mark, Place, Scale, Ticked,
 };
-use crate::kit::charts::palette::{ACTIVATIONS, BAD, INK, PAPER, WEIGHTS};
+use crate::kit::charts::palette::{ACTIVATIONS, BAD, INK, PAPER, RUNTIME, WEIGHTS};
 use crate::kit::i18n::Lang;
 
 /// Model states: the colour at the foot of the memory chart's stacks (weights).
@@ -86,7 +86,15 @@ fn draw_head<DB: DrawingBackend>(
                 Mark::Swatch(ACTIVATIONS),
                 text::ACTIVATIONS.get(lang).to_string(),
             ),
-        ],
+        ]
+        .into_iter()
+        .chain(
+            data.stages
+                .iter()
+                .any(|b| b.runtime > 0.0)
+                .then(|| (Mark::Swatch(RUNTIME), text::RUNTIME.get(lang).to_string())),
+        )
+        .collect::<Vec<_>>(),
         None,
     )
 }
@@ -198,10 +206,14 @@ fn draw_bars<DB: DrawingBackend>(
 ) -> Result<(), String> {
     for (bar, &x) in data.stages.iter().zip(centres) {
         let (stage, states, top) = (bar.stage, bar.states, bar.total);
+        // The runtime terms on top (SPEC §24); without them the activations reach the total.
+        // figures: where the stack's middle block ends (drawing geometry, not a figure shown)
+        let held = top - bar.runtime;
         chart
             .draw_series([
                 Rectangle::new([(x - HALF, 0.0), (x + HALF, states)], STATES.filled()),
-                Rectangle::new([(x - HALF, states), (x + HALF, top)], ACTIVATIONS.filled()),
+                Rectangle::new([(x - HALF, states), (x + HALF, held)], ACTIVATIONS.filled()),
+                Rectangle::new([(x - HALF, held), (x + HALF, top)], RUNTIME.filled()),
             ])
             .map_err(fail)?;
         if stage == data.busiest && data.stages.len() > 1 {
@@ -361,12 +373,14 @@ mod tests {
                     stage: 0,
                     states: f64::NAN,
                     activations: 1.0,
+                    runtime: f64::INFINITY,
                     total: f64::NAN,
                 },
                 Bar {
                     stage: 1,
                     states: 0.0,
                     activations: 0.0,
+                    runtime: 0.0,
                     total: 0.0,
                 },
             ],

@@ -65,13 +65,17 @@ mod tests {
         let eight = of(PlanConfig::lesson_64_gpus());
         let one = of(PlanConfig::lesson_8_gpus());
         let wide = of(many());
+        let runtime = of(PlanConfig {
+            runtime_memory: true,
+            ..PlanConfig::lesson_64_gpus()
+        });
         let empty = StageSeries {
             stages: vec![],
             ..eight.clone()
         };
         crate::kit::text::testing::assert_all_used(text::ALL, || {
             for lang in [Lang::Zh, Lang::En] {
-                for data in [&eight, &one, &wide, &empty] {
+                for data in [&eight, &one, &wide, &empty, &runtime] {
                     summary(data, lang);
                     let _ = svg((640, 360), |area| draw(area, data, lang));
                 }

@@ -18,6 +18,8 @@ pub struct Bar {
     pub stage: u32,
     pub states: f64,
     pub activations: f64,
+    /// The runtime terms (`StageMemory::runtime`, SPEC §24): 0 unless they are counted.
+    pub runtime: f64,
     /// `StageMemory::total`: what the bar's top and its label show.
     pub total: f64,
 }
@@ -45,6 +47,7 @@ pub fn series(plan: &Plan) -> StageSeries {
                 stage: s.stage,
                 states: s.model_states.gb(),
                 activations: s.activations.gb(),
+                runtime: s.runtime.gb(),
                 total: s.total.gb(),
             })
             .collect(),
@@ -203,6 +206,22 @@ pub(super) mod tests {
         // 9.40 GB on stage 7 over 6.39 GB on stage 6.
         assert_eq!(ratio(data.imbalance), "1.47");
         assert_eq!(data.busiest, 7);
+        assert!(data.stages.iter().all(|b| b.runtime == 0.0));
+    }
+
+    #[test]
+    fn the_runtime_terms_sit_on_top_of_each_bar() {
+        let plan = Plan::new(&PlanConfig {
+            runtime_memory: true,
+            ..PlanConfig::lesson_64_gpus()
+        })
+        .unwrap();
+        for (bar, s) in series(&plan).stages.iter().zip(&plan.memory_by_stage()) {
+            assert!(bar.runtime > 0.0);
+            assert_eq!(bar.runtime, s.runtime.gb());
+            let sum = bar.states + bar.activations + bar.runtime;
+            assert!((sum - bar.total).abs() < 1e-9, "{bar:?}");
+        }
     }
 
     #[test]

@@ -14,6 +14,11 @@ text_table! {
         zh: "激活",
         en: "activations",
     };
+    /// The top of each bar when the runtime terms are counted, in the legend.
+    pub(super) const RUNTIME: Text = Text {
+        zh: "运行时",
+        en: "runtime",
+    };
     /// A bar's name under it.
     pub(super) const STAGE: Text = Text {
         zh: "第 {stage} 段",

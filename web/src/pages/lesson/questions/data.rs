@@ -72,6 +72,11 @@ pub(super) enum Value {
     /// What the hottest card holds beyond the others, and what the step waits for it.
     RoutingExcess,
     RoutingWait,
+    /// The runtime terms of the busiest card (SPEC §24): their total, the CUDA context and
+    /// the allocator's reserve ("—" while they are not counted).
+    Runtime,
+    RuntimeContext,
+    RuntimeReserve,
     /// The published run the plan writes, in a few words.
     Run,
 }
@@ -92,6 +97,12 @@ impl Value {
                 .map_or_else(|| "—".to_string(), pick)
         };
         let traffic = |dim: Dim| report.comm.iter().find(|t| t.dim == dim);
+        let runtime = |pick: fn(&parallel_core::RuntimeMemory) -> Bytes| {
+            memory
+                .runtime
+                .as_ref()
+                .map_or_else(|| "—".to_string(), |r| format::bytes(pick(r)))
+        };
         match self {
             Value::States => format::bytes(memory.model_states),
             Value::Activations => format::bytes(memory.activations),
@@ -136,6 +147,9 @@ impl Value {
             Value::EvenTokens => routing(|r| parallel_core::numbers::thousands(r.tokens_even)),
             Value::RoutingExcess => routing(|r| format::bytes(r.excess)),
             Value::RoutingWait => routing(|r| format::seconds(r.added_s)),
+            Value::Runtime => runtime(|r| r.total),
+            Value::RuntimeContext => runtime(|r| r.context),
+            Value::RuntimeReserve => runtime(|r| r.reserve),
             Value::Run => parallel_core::runs::runs()
                 .into_iter()
                 .find(|run| run.config == *plan.config())

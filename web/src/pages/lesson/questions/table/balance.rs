@@ -43,10 +43,12 @@ pub(super) const BALANCE: [Question; 10] = {
             ask: text::IMBALANCE_ASK,
             grid: GridId::SixtyFour,
             cites: Figure::RoutingExcess,
-            control: Some(Control::Ep),
-            // Wang et al. 2024's worst measured load (max/mean 1.937, `MEASURED_SKEWS`).
+            control: Some(Control::RuntimeMemory),
+            // Wang et al. 2024's worst measured load (max/mean 1.937, `MEASURED_SKEWS`), and
+            // the runtime terms counted (SPEC §24).
             demo: |start| PlanConfig {
                 routing_skew: 1.937,
+                runtime_memory: true,
                 ..mixtral_ep8(start)
             },
             compared: &[],
@@ -57,6 +59,9 @@ pub(super) const BALANCE: [Question; 10] = {
                 ("even", Demo(EvenTokens)),
                 ("excess", Demo(RoutingExcess)),
                 ("wait", Demo(RoutingWait)),
+                ("runtime", Demo(Runtime)),
+                ("context", Demo(RuntimeContext)),
+                ("reserve", Demo(RuntimeReserve)),
             ],
         },
         Question {
