@@ -147,8 +147,8 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
     });
     let runtime = kit.shows(Control::RuntimeMemory).then(|| {
         let words = |on| match on {
-            false => ("不算：只算模型状态和激活", "off: states and activations only"),
-            true => ("算上", "counted"),
+            false => ("关：不算", "off"),
+            true => ("开：算上", "on: counted"),
         };
         let options = Options {
             choices: Choices::named(&[false, true], |on| if on { "true" } else { "false" }, words),
