@@ -169,7 +169,7 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
             (Some(3), "1.5×", "1.5×"),
             (Some(4), "2×", "2×"),
             (Some(8), "4×", "4×"),
-            (None, "其他 σ（来自链接）", "another σ (from a link)"),
+            (None, "其他 σ", "other σ"),
         ]
         .to_vec();
         let options = Options {
