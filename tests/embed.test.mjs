@@ -283,3 +283,85 @@ test('docs/course-page-example.html sizes its frame from the widget alone and se
   await settleAndCheck(page, problems, assert);
   await context.close();
 });
+
+/** A course site's lesson page: `snippet` in an 800-px content column, as a docs theme sets it. */
+function columnHtml(snippet) {
+  return lessonHtml(`<main style="max-width: 800px; margin: 0 auto; padding: 0 16px">${snippet}</main>`);
+}
+
+/** Which parts a framed widget draws, by the test id each part carries. */
+async function partsDrawn(frame) {
+  const ids = {
+    grid: 'grid-64', figures: 'mem-states', estimate: 'estimate-step', traffic: 'traffic-table',
+    'chart-memory': 'chart-memory', 'chart-balance': 'chart-balance', 'chart-stages': 'chart-stages',
+    'chart-traffic': 'chart-traffic', 'chart-bubble': 'chart-bubble', schedule: 'schedule-view',
+  };
+  const drawn = [];
+  for (const [part, testId] of Object.entries(ids)) {
+    if ((await frame.getByTestId(testId).count()) > 0) drawn.push(part);
+  }
+  return drawn;
+}
+
+test('by default an embedded grid is one screen: the grid and its figures; the parts the teacher ticks are drawn, no others', async () => {
+  const full = await openPage(lab);
+  const section = full.page.getByTestId('section-64');
+  const button = section.getByTestId('embed-grid-64');
+  await button.scrollIntoViewIfNeeded();
+  await button.click();
+  const code = section.getByTestId('embed-code-grid-64');
+  // Three controls, as a teacher picks them: TP, PP and m.
+  for (const id of ['cp', 'seq', 'zero', 'recompute']) await section.getByTestId(`embed-control-grid-64-${id}`).click();
+  await full.page.waitForFunction(() => /controls=tp,pp,m["&]/.test(document.querySelector('[data-testid="embed-code-grid-64"]').value));
+  // By default the grid and its figures are ticked and the snippet names no parts.
+  for (const part of ['grid', 'figures', 'estimate', 'traffic', 'chart-memory', 'schedule']) {
+    const ticked = await section.getByTestId(`embed-part-grid-64-${part}`).isChecked();
+    assert.equal(ticked, part === 'grid' || part === 'figures', `${part} ticked by default`);
+  }
+  const plain = await code.inputValue();
+  assert.ok(!plain.includes('parts='), plain);
+  // The teacher adds the traffic table and the memory chart, by a click and by Space.
+  await section.getByTestId('embed-part-grid-64-traffic').click();
+  await section.getByTestId('embed-part-grid-64-chart-memory').focus();
+  await full.page.keyboard.press('Space');
+  await full.page.waitForFunction(() => document.querySelector('[data-testid="embed-code-grid-64"]').value.includes('parts=grid,figures,traffic,chart-memory'));
+  const picked = await code.inputValue();
+  await settleAndCheck(full.page, full.problems, assert);
+  await full.context.close();
+
+  const heights = {};
+  for (const [name, snippet, want] of [
+    ['default', plain, ['grid', 'figures']],
+    ['picked', picked, ['grid', 'figures', 'traffic', 'chart-memory']],
+  ]) {
+    const { page, context, problems, inner } = await openCourse(lab, course, columnHtml(snippet), 'iframe[data-parallel-lab]');
+    assert.deepEqual(await controlsShown(inner), ['tp', 'pp', 'm'], `${name}: the three controls`);
+    if (want.includes('chart-memory')) await inner.getByTestId('chart-memory').waitFor();
+    assert.deepEqual(await partsDrawn(inner), want, `${name}: ${snippet}`);
+    const iframe = page.locator('iframe[data-parallel-lab]');
+    const frame = await (await iframe.elementHandle()).contentFrame();
+    await page.waitForFunction(() => /^\d+(\.\d+)?px$/.test(document.querySelector('iframe[data-parallel-lab]').style.height));
+    const { height, inside } = await sizedToContent(iframe, frame);
+    assert.ok(Math.abs(height - inside.content) <= 2, `${name}: iframe ${height}px for content ${inside.content}px`);
+    const width = await iframe.evaluate((f) => f.getBoundingClientRect().width);
+    assert.ok(width <= 800, `${name}: the column is ${width} px`);
+    heights[name] = height;
+    await settleAndCheck(page, problems, assert);
+    await context.close();
+  }
+  assert.ok(heights.default <= 1000, `the default widget is one screen: ${heights.default} px in an 800-px column`);
+  assert.ok(heights.picked > heights.default, `the table and chart add height: ${JSON.stringify(heights)}`);
+});
+
+test('a parts= value that names no part is named in the notice; the widget draws the grid and its figures', async () => {
+  const context = await lab.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${lab.baseUrl}embed.html#embed=grid-64&parts=grid,charts`, { waitUntil: 'load' });
+  const root = page.getByTestId('embed-root');
+  await root.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
+  assert.ok((await visibleText(page.getByTestId('link-notice'))).includes('parts=grid,charts'));
+  assert.deepEqual(await partsDrawn(page), ['grid', 'figures']);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});

@@ -11,8 +11,8 @@ mod common;
 use common::strategies;
 use parallel_core::hardware::Hardware;
 use parallel_core::link::{
-    decode, decode_plan, encode, encode_plan, Control, Controls, GridId, LinkState, Origin,
-    Section, Widget,
+    decode, decode_plan, encode, encode_plan, Control, Controls, GridId, LinkState, Origin, Part,
+    Parts, Section, Widget,
 };
 use parallel_core::{
     Accounting, Lang, ModelChoice, OptimizerOffload, Plan, PlanConfig, Preset, Schedule,
@@ -126,27 +126,36 @@ fn link_state() -> impl Strategy<Value = LinkState> {
         prop::option::of(prop::sample::select(Widget::ALL.to_vec())),
         any::<bool>(),
         prop::option::of(prop::collection::vec(any::<bool>(), Control::ALL.len())),
+        prop::option::of(prop::collection::vec(any::<bool>(), Part::ALL.len())),
         prop::option::of(prop::sample::select(vec![
             "https://course.example.org",
             "http://127.0.0.1:9000",
         ])),
     )
         .prop_map(
-            |(g8, g64, card8, card64, section, lang, embed, start, picked, parent)| LinkState {
-                g8: if start { GridId::Eight.start() } else { g8 },
-                g64,
-                card8,
-                card64,
-                section,
-                lang,
-                embed,
-                controls: picked.map(|picked| {
-                    Control::ALL
-                        .into_iter()
-                        .zip(picked)
-                        .fold(Controls::NONE, |set, (c, on)| set.with(c, on))
-                }),
-                parent: parent.and_then(|origin| Origin::parse(origin).ok()),
+            |(g8, g64, card8, card64, section, lang, embed, start, picked, drawn, parent)| {
+                LinkState {
+                    g8: if start { GridId::Eight.start() } else { g8 },
+                    g64,
+                    card8,
+                    card64,
+                    section,
+                    lang,
+                    embed,
+                    controls: picked.map(|picked| {
+                        Control::ALL
+                            .into_iter()
+                            .zip(picked)
+                            .fold(Controls::NONE, |set, (c, on)| set.with(c, on))
+                    }),
+                    parts: drawn.map(|drawn| {
+                        Part::ALL
+                            .into_iter()
+                            .zip(drawn)
+                            .fold(Parts::NONE, |set, (p, on)| set.with(p, on))
+                    }),
+                    parent: parent.and_then(|origin| Origin::parse(origin).ok()),
+                }
             },
         )
 }

@@ -151,7 +151,7 @@ pub fn TrafficTable(
         })
     };
     view! {
-        <div class="figure traffic-figure">
+        <div class="figure traffic-figure" data-testid="traffic-table">
             <h3 class="figure-title">{move || traffic_heading(lang.get(), selected.get())}</h3>
             <TableScroll zh="每卡通信表" en="Traffic table">
                 <table class="traffic">

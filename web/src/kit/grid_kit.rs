@@ -7,7 +7,7 @@
 //! rollout card's figure, an embedded widget none.
 
 use leptos::prelude::*;
-use parallel_core::link::{Control, Controls};
+use parallel_core::link::{Control, Controls, Part as Drawn, Parts};
 
 use crate::kit::gpu_check::GpuCheckOffer;
 use crate::kit::rollout::RolloutFigure;
@@ -39,6 +39,11 @@ pub struct GridKit {
     /// Only these controls, in view (an embedded grid, as its link's `controls=` says);
     /// `None`: every control.
     pub shown: Option<Controls>,
+    /// The parts drawn: every one on a page; an embedded grid's link's `parts=`, or the grid
+    /// and its figures.
+    pub parts: Parts,
+    /// The device grid drawn compact (an embedded grid: four node boxes a row where they fit).
+    pub compact: bool,
 }
 
 impl GridKit {
@@ -53,6 +58,8 @@ impl GridKit {
         run: None,
         check: None,
         shown: None,
+        parts: Parts::ALL,
+        compact: false,
     };
 
     /// The lesson's grids: the rest behind "more controls"; the rollout card's memory (seed
@@ -65,15 +72,26 @@ impl GridKit {
         ..GridKit::BARE
     };
 
-    /// An embedded grid: `shown`, or the lesson's controls, in view; nothing added.
-    pub const fn embedded(shown: Option<Controls>) -> GridKit {
+    /// An embedded grid: `shown`, or the lesson's controls, in view; `parts`, or the grid and
+    /// its figures, drawn; nothing added.
+    pub const fn embedded(shown: Option<Controls>, parts: Option<Parts>) -> GridKit {
         GridKit {
             shown: Some(match shown {
                 Some(controls) => controls,
                 None => Controls::LESSON,
             }),
+            parts: match parts {
+                Some(parts) => parts,
+                None => Parts::EMBED,
+            },
+            compact: true,
             ..GridKit::BARE
         }
+    }
+
+    /// Whether the grid draws `part`.
+    pub fn draws(self, part: Drawn) -> bool {
+        self.parts.contains(part)
     }
 
     /// Whether the grid shows `control`.

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use parallel_core::estimate::CommTime;
-use parallel_core::link::GridId;
+use parallel_core::link::{GridId, Part as Drawn};
 use parallel_core::{Groups, Plan, Report, Traffic};
 
 use crate::kit::charts::{BalanceChart, BubbleChart, MemoryChart, StageChart, TrafficChart};
@@ -48,50 +48,75 @@ pub fn GridLabView(lab: GridLab, grid: GridId, kit: GridKit) -> impl IntoView {
         GridId::Eight => Piece::ChartsEight,
         GridId::SixtyFour => Piece::ChartsSixtyFour,
     };
+    let draws = move |part: Drawn| kit.draws(part);
+    // Each chart where the kit draws it (an embedded grid: as its link's `parts=` says).
+    let chart =
+        move |part: Drawn, view: fn(Signal<Plan>) -> AnyView| draws(part).then(|| view(plan));
+    let device = draws(Drawn::Grid).then(|| view! {
+        <div class="grid-lab-grid" class:stale=stale data-grid-view=grid.gpus()>
+            {move || stale().then(|| view! {
+                <p class="stale-note" role="status">
+                    <T zh="这个组合不成立；下面仍是上一个成立的方案。"
+                       en="This combination does not work; the figures below still show the last one that did." />
+                </p>
+            })}
+            <DeviceGrid
+                grid=grid
+                plan=plan
+                selected=selected
+                groups=groups
+                memory=card_loads
+                on_toggle=on_toggle
+                on_clear=on_clear
+                compact=kit.compact
+            />
+        </div>
+    });
+    let figures = (draws(Drawn::Figures) || draws(Drawn::Estimate)).then(|| {
+        view! {
+            <div class="grid-lab-figures">
+                {draws(Drawn::Figures).then(|| view! {
+                    <MemoryFigure memory=memory busiest=busiest experts=experts lab=lab />
+                    {GridKit::draw(kit.figures, lab)}
+                    <RoutingFigure lab=lab />
+                    <BubbleFigure report=report lab=lab />
+                })}
+                {draws(Drawn::Estimate).then(|| view! {
+                    <EstimateFigure estimate=estimate card=card times=times lab=lab />
+                })}
+                {draws(Drawn::Figures).then(|| view! { <Warnings report=report /> })}
+            </div>
+        }
+    });
+    let traffic_table = draws(Drawn::Traffic).then(|| {
+        view! {
+            <div class="grid-lab-traffic">
+                <TrafficTable traffic=traffic selected=selected lab=lab />
+            </div>
+        }
+    });
+    let charts = kit.parts.any_chart().then(|| view! {
+        <div class="grid-lab-charts">
+            <Later piece=charts>
+                {chart(Drawn::ChartMemory, |plan| view! { <MemoryChart plan=plan /> }.into_any())}
+                {chart(Drawn::ChartBalance, |plan| view! { <BalanceChart plan=plan /> }.into_any())}
+                {chart(Drawn::ChartStages, |plan| view! { <StageChart plan=plan /> }.into_any())}
+                {draws(Drawn::ChartTraffic).then(|| view! { <TrafficChart traffic=traffic /> })}
+                {chart(Drawn::ChartBubble, |plan| view! { <BubbleChart plan=plan /> }.into_any())}
+                {chart(Drawn::Schedule, |plan| view! { <ScheduleView plan=plan /> }.into_any())}
+            </Later>
+        </div>
+    });
     view! {
         <div class=format!("grid-lab grid-lab-{}", grid.gpus())>
             <div class="grid-lab-controls">
                 <GridControls lab=lab kit=kit />
             </div>
-            <div class="grid-lab-grid" class:stale=stale data-grid-view=grid.gpus()>
-                {move || stale().then(|| view! {
-                    <p class="stale-note" role="status">
-                        <T zh="这个组合不成立；下面仍是上一个成立的方案。"
-                           en="This combination does not work; the figures below still show the last one that did." />
-                    </p>
-                })}
-                <DeviceGrid
-                    grid=grid
-                    plan=plan
-                    selected=selected
-                    groups=groups
-                    memory=card_loads
-                    on_toggle=on_toggle
-                    on_clear=on_clear
-                />
-            </div>
-            <div class="grid-lab-figures">
-                <MemoryFigure memory=memory busiest=busiest experts=experts lab=lab />
-                {GridKit::draw(kit.figures, lab)}
-                <RoutingFigure lab=lab />
-                <BubbleFigure report=report lab=lab />
-                <EstimateFigure estimate=estimate card=card times=times lab=lab />
-                <Warnings report=report />
-            </div>
-            <div class="grid-lab-traffic">
-                <TrafficTable traffic=traffic selected=selected lab=lab />
-            </div>
+            {device}
+            {figures}
+            {traffic_table}
             {kit.run.map(|run| view! { <div class="grid-lab-run">{run(lab)}</div> })}
-            <div class="grid-lab-charts">
-                <Later piece=charts>
-                    <MemoryChart plan=plan />
-                    <BalanceChart plan=plan />
-                    <StageChart plan=plan />
-                    <TrafficChart traffic=traffic />
-                    <BubbleChart plan=plan />
-                    <ScheduleView plan=plan />
-                </Later>
-            </div>
+            {charts}
             {kit.check.map(|check| view! { <div class="grid-lab-check">{check(lab)}</div> })}
         </div>
     }

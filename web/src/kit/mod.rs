@@ -9,6 +9,7 @@ pub mod choices;
 pub mod controls;
 pub mod device_grid;
 pub mod dim_rows;
+pub mod embed_picker;
 pub mod error_text;
 pub mod estimate;
 pub mod explain;

@@ -106,7 +106,7 @@ pub fn ScheduleView(#[prop(into)] plan: Signal<Plan>) -> impl IntoView {
     let idle = move || drawable.with(|t| t.as_ref().ok().map(|t| t.idle_share.to_string()));
 
     view! {
-        <div class="figure schedule-figure">
+        <div class="figure schedule-figure" data-testid="schedule-view">
             <h3 class="figure-title"><T zh="流水线调度（段 × 时间）" en="Pipeline schedule (stages × time)" /></h3>
             <div class="chips" role="group">{buttons}</div>
             <ScheduleChart timeline=drawable summary=summary />

@@ -4,7 +4,9 @@
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use parallel_core::link::{self, Control, Controls, Origin, OriginError, Widget};
+use parallel_core::link::{self, Controls, Origin, OriginError, Part, Parts, Widget};
+
+use crate::kit::embed_picker::{ControlPicker, PartPicker};
 
 use crate::kit::i18n::{use_lang, Lang, T};
 use crate::kit::text::Text;
@@ -17,9 +19,12 @@ pub(crate) async fn copy_text(text: String) -> bool {
     JsFuture::from(clipboard.write_text(&text)).await.is_ok()
 }
 
-/// The height an embedded widget starts at, before it reports its own.
-fn initial_height(widget: Widget) -> u32 {
+/// The height an embedded widget starts at, before it reports its own: a grid drawing `parts`
+/// (one screen for its grid and figures, more with the table or charts).
+fn initial_height(widget: Widget, parts: Parts) -> u32 {
+    let more = parts.any_chart() || parts.contains(Part::Traffic) || parts.contains(Part::Estimate);
     match widget {
+        Widget::Grid64 | Widget::Grid8 if !more => 1000,
         Widget::Grid64 => 1400,
         Widget::Grid8 => 1100,
         Widget::ChartMemory64 | Widget::ChartBubble64 | Widget::ChartTraffic64 => 420,
@@ -119,28 +124,6 @@ pub fn CopyLink(page: PageState) -> impl IntoView {
     }
 }
 
-/// A control's name in the embed dialog (中文, English).
-fn control_name(control: Control) -> (&'static str, &'static str) {
-    match control {
-        Control::Tp => ("TP", "TP"),
-        Control::Pp => ("PP", "PP"),
-        Control::Cp => ("CP", "CP"),
-        Control::MicroBatches => ("micro-batch 数 m", "micro-batches m"),
-        Control::Seq => ("序列长度", "sequence length"),
-        Control::Zero => ("ZeRO", "ZeRO"),
-        Control::Recompute => ("重计算", "recompute"),
-        Control::Model => ("模型", "model"),
-        Control::Card => ("卡型", "card"),
-        Control::Ep => ("EP（MoE）", "EP (MoE)"),
-        Control::Precision => ("梯度字节", "gradient bytes"),
-        Control::Schedule => ("流水线调度", "pipeline schedule"),
-        Control::Accounting => ("显存记账", "memory accounting"),
-        Control::SequenceParallel => ("序列并行", "sequence parallelism"),
-        Control::RuntimeMemory => ("运行时显存", "runtime memory"),
-        Control::SequenceSkew => ("序列不等长", "uneven sequences"),
-    }
-}
-
 /// Why the course page's address does not give an origin, beside its field (中文, English).
 fn origin_error(error: OriginError) -> (&'static str, &'static str) {
     match error {
@@ -192,47 +175,16 @@ fn course_origin(address: &str) -> Result<Option<Origin>, OriginError> {
     }
 }
 
-/// The embed dialog's choice of controls, for a grid widget: one checkbox per control,
-/// the lesson's ticked to begin with.
-#[component]
-fn ControlPicker(widget: Widget, picked: RwSignal<Controls>) -> impl IntoView {
-    let lang = use_lang();
-    let boxes = Control::ALL
-        .into_iter()
-        .map(|control| {
-            let (zh, en) = control_name(control);
-            view! {
-                <label class="check">
-                    <input
-                        type="checkbox"
-                        data-testid=format!("embed-control-{}-{}", widget.id(), control.id())
-                        prop:checked=move || picked.get().contains(control)
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            picked.update(|set| *set = set.with(control, on));
-                        }
-                    />
-                    " " {move || lang.get().pick(zh, en)}
-                </label>
-            }
-        })
-        .collect_view();
-    view! {
-        <fieldset class="embed-controls" data-testid=format!("embed-controls-{}", widget.id())>
-            <legend><T zh="挂件里显示哪些控件：" en="Controls the widget shows:" /></legend>
-            {boxes}
-        </fieldset>
-    }
-}
-
 /// "Embed": shows the `<iframe>` snippet of one widget in its current state, with a copy button;
-/// for a grid, with the controls the teacher ticks (`controls=`; the lesson's by default).
+/// for a grid, with the controls and parts the teacher ticks (`controls=`, the lesson's by
+/// default; `parts=`, the grid and its figures by default).
 #[component]
 pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
     let lang = use_lang();
     let open = RwSignal::new(false);
     let copied = RwSignal::new(false);
     let picked = RwSignal::new(Controls::LESSON);
+    let drawn = RwSignal::new(Parts::EMBED);
     let address = RwSignal::new(String::new());
     // The panel opens under its button, which may sit at the bottom of the screen: it is
     // scrolled into view whole once drawn.
@@ -248,18 +200,21 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
         let controls = picked.get();
         let controls =
             (widget.grid().is_some() && controls != Controls::LESSON).then_some(controls);
+        // The parts likewise (none written when they are the grid and its figures).
+        let parts = drawn.get();
+        let parts = (widget.grid().is_some() && parts != Parts::EMBED).then_some(parts);
         // The course page's origin, when its address reads (an error beside the field
         // otherwise, and none named).
         let parent = address.with(|text| course_origin(text).ok().flatten());
         let url = format!(
             "{}#{}",
             embed_url(),
-            page.embed_fragment(widget, controls, parent)
+            page.embed_fragment(widget, controls, parts, parent)
         );
         embed_snippet(
             &url,
             &widget_title(lang.get(), widget),
-            initial_height(widget),
+            initial_height(widget, parts.unwrap_or(Parts::EMBED)),
         )
     };
     view! {
@@ -272,6 +227,7 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
             {move || open.get().then(|| view! {
                 <div class="embed-box" node_ref=panel>
                     {widget.grid().is_some().then(|| view! { <ControlPicker widget=widget picked=picked /> })}
+                    {widget.grid().is_some().then(|| view! { <PartPicker widget=widget picked=drawn /> })}
                     {widget.grid().is_some().then(|| view! { <CourseAddress widget=widget address=address /> })}
                     <label>
                         <span class="caption"><T zh="把这段代码贴进任何静态 HTML 页面：" en="Paste this into any static HTML page:" /></span>

@@ -46,6 +46,9 @@ pub struct PageState {
     pub embed: Option<Widget>,
     /// The controls an embedded grid shows (`None`: the lesson's; fixed for the page's life).
     pub controls: Option<parallel_core::link::Controls>,
+    /// The parts an embedded grid draws (`None`: the grid and its figures; fixed for the
+    /// page's life).
+    pub parts: Option<parallel_core::link::Parts>,
     /// The course page an embedded widget takes messages from (`parent=`; `None`: the window
     /// that frames it, whatever its origin; fixed for the page's life).
     pub parent: StoredValue<Option<Origin>>,
@@ -66,6 +69,7 @@ impl PageState {
             lang: self.lang.get(),
             embed: self.embed,
             controls: self.controls,
+            parts: self.parts,
             parent: self.parent.get_value(),
         }
     }
@@ -87,18 +91,21 @@ impl PageState {
     }
 
     /// The fragment of one widget in its current state, for an embed snippet, showing
-    /// `controls` (`None`: the lesson's) and taking messages from `parent` (`None`: from the
+    /// `controls` (`None`: the lesson's) and `parts` (`None`: the grid and its figures), and
+    /// taking messages from `parent` (`None`: from the
     /// window that frames it).
     pub fn embed_fragment(
         &self,
         widget: Widget,
         controls: Option<parallel_core::link::Controls>,
+        parts: Option<parallel_core::link::Parts>,
         parent: Option<Origin>,
     ) -> String {
         let mut state = self.to_link();
         state.embed = Some(widget);
         state.section = None;
         state.controls = controls;
+        state.parts = parts;
         state.parent = parent;
         link::encode(&state)
     }

@@ -57,6 +57,7 @@ pub fn start_page(here: Entry) -> (PageState, parallel_core::link::LinkState) {
         section: RwSignal::new(state.section),
         embed: state.embed,
         controls: state.controls,
+        parts: state.parts,
         parent: StoredValue::new(state.parent.clone()),
         notices: RwSignal::new(notices),
     };

@@ -92,13 +92,12 @@ impl Control {
     }
 }
 
-/// A set of controls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Controls(u32);
+super::word_set::word_set! {
+    /// A set of controls.
+    Controls of Control, "tp,m"
+}
 
 impl Controls {
-    /// No control: the figures alone.
-    pub const NONE: Controls = Controls(0);
     /// The lesson's controls: TP, PP, CP, m, the sequence, ZeRO and recompute.
     pub const LESSON: Controls = Controls(
         Control::Tp.bit()
@@ -109,59 +108,6 @@ impl Controls {
             | Control::Zero.bit()
             | Control::Recompute.bit(),
     );
-
-    /// Whether `control` is in the set.
-    pub const fn contains(self, control: Control) -> bool {
-        self.0 & control.bit() != 0
-    }
-
-    /// The set with `control` in it (`on`) or not.
-    pub const fn with(self, control: Control, on: bool) -> Controls {
-        if on {
-            Controls(self.0 | control.bit())
-        } else {
-            Controls(self.0 & !control.bit())
-        }
-    }
-
-    /// The controls in the set, in [`Control::ALL`]'s order.
-    pub fn iter(self) -> impl Iterator<Item = Control> {
-        Control::ALL.into_iter().filter(move |c| self.contains(*c))
-    }
-
-    /// The link value: the controls' words joined by commas (`tp,pp,m`), `none` for the
-    /// empty set.
-    ///
-    /// ```
-    /// use parallel_core::link::{Control, Controls};
-    /// let set = Controls::NONE.with(Control::Tp, true).with(Control::MicroBatches, true);
-    /// assert_eq!(set.write(), "tp,m");
-    /// assert_eq!(Controls::read("m, tp"), Ok(set));
-    /// assert_eq!(Controls::read("none"), Ok(Controls::NONE));
-    /// assert_eq!(Controls::read("tp,xyz"), Err("xyz".to_string()));
-    /// ```
-    pub fn write(self) -> String {
-        if self == Controls::NONE {
-            return "none".to_string();
-        }
-        self.iter().map(Control::id).collect::<Vec<_>>().join(",")
-    }
-
-    /// Reads a link value (see [`Controls::write`]); the first word that is not a control's
-    /// is the error.
-    pub fn read(value: &str) -> Result<Controls, String> {
-        if value.trim() == "none" {
-            return Ok(Controls::NONE);
-        }
-        let mut set = Controls::NONE;
-        for word in value.split(',').map(str::trim) {
-            match Control::from_id(word) {
-                Some(control) => set = set.with(control, true),
-                None => return Err(word.to_string()),
-            }
-        }
-        Ok(set)
-    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::controls::Controls;
 use super::notice::{excerpt, ignored, percent_decode, Ignored, IgnoredReason};
 use super::origin::Origin;
+use super::parts::Parts;
 use super::plan_codec::{decode_plan, encode_plan};
 use super::state::{GridId, LinkState, Section, Widget};
 use crate::lang::Lang;
@@ -48,6 +49,9 @@ pub fn encode(state: &LinkState) -> String {
     }
     if let Some(controls) = state.controls {
         parts.push(format!("controls={}", controls.write()));
+    }
+    if let Some(drawn) = state.parts {
+        parts.push(format!("parts={}", drawn.write()));
     }
     if let Some(parent) = &state.parent {
         parts.push(format!("parent={parent}"));
@@ -144,6 +148,10 @@ pub fn decode(link: &str) -> (LinkState, Vec<Ignored>) {
             },
             "controls" => match Controls::read(&value) {
                 Ok(controls) => state.controls = Some(controls),
+                Err(_) => notices.push(ignored(&decoded, IgnoredReason::Malformed)),
+            },
+            "parts" => match Parts::read(&value) {
+                Ok(drawn) => state.parts = Some(drawn),
                 Err(_) => notices.push(ignored(&decoded, IgnoredReason::Malformed)),
             },
             "parent" => match Origin::parse(&value) {

@@ -106,6 +106,7 @@ pub fn for_page(state: &LinkState, page: Entry) -> LinkState {
     let mut out = state.clone();
     out.embed = None;
     out.controls = None;
+    out.parts = None;
     out.parent = None;
     if page != Entry::Lesson {
         out.section = None;

@@ -11,7 +11,8 @@
 //!   (`selective`, `interleaved`, `fp32`, `llama`).
 //! - `c8` / `c64`: the selected card; `sec`: the open section; `lang`: `zh` or `en`;
 //!   `embed`: the widget shown alone (embed mode); `controls`: the controls an embedded grid
-//!   shows (`tp,pp,m`; absent: the lesson's); `parent`: the course page's [`Origin`] an embedded
+//!   shows (`tp,pp,m`; absent: the lesson's); `parts`: the parts it draws (`grid,traffic`;
+//!   absent: the grid and its figures); `parent`: the course page's [`Origin`] an embedded
 //!   widget takes messages from (`parent=https://course.example.org`; absent: the window that
 //!   frames it, whatever its origin).
 //!
@@ -29,10 +30,12 @@ mod message;
 mod model_token;
 mod notice;
 mod origin;
+mod parts;
 mod plan_codec;
 mod rollout_token;
 mod sliders;
 mod state;
+mod word_set;
 
 pub use controls::{Control, Controls};
 pub use fragment::{decode, encode, MAX_LINK_LEN};
@@ -42,6 +45,7 @@ pub use message::{
 };
 pub use notice::{Ignored, IgnoredReason};
 pub use origin::{Origin, OriginError};
+pub use parts::{Part, Parts};
 pub use plan_codec::{decode_plan, encode_plan};
 pub use sliders::{Range, Slider, GRID_MAX_CHUNKS, GRID_MAX_DEGREE};
 pub use state::{GridId, LinkState, Section, Widget};

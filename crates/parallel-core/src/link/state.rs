@@ -211,6 +211,9 @@ pub struct LinkState {
     pub embed: Option<Widget>,
     /// The controls an embedded grid shows; `None`: the lesson's.
     pub controls: Option<super::Controls>,
+    /// The parts an embedded grid draws; `None`: the grid and its figures
+    /// ([`super::Parts::EMBED`]).
+    pub parts: Option<super::Parts>,
     /// The course page an embedded widget takes messages from; `None`: the window that
     /// frames it, whatever its origin.
     pub parent: Option<super::Origin>,
@@ -227,6 +230,7 @@ impl Default for LinkState {
             lang: Lang::Zh,
             embed: None,
             controls: None,
+            parts: None,
             parent: None,
         }
     }

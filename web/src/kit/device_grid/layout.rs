@@ -34,6 +34,14 @@ pub struct Layout {
 /// 7 px, as on a 390-px phone (4.7 px, issue 37).
 const TWO_COLUMNS_MIN_SCALE: f64 = 0.9;
 
+/// The smallest scale at which a compact grid (an embedded one, whose cards' coordinates are
+/// not drawn) puts four node boxes in a row: a card's number, 15 units high (`.card-rank` in
+/// lab.css), then reads at 9 px or more.
+const COMPACT_MIN_SCALE: f64 = 0.6;
+
+/// Node boxes a row in a compact grid, where they fit.
+const COMPACT_COLUMNS: u32 = 4;
+
 /// Page margins around a grid that spans the screen's width, in CSS pixels.
 const PAGE_MARGINS: f64 = 32.0;
 
@@ -62,6 +70,23 @@ impl Layout {
             }
         } else {
             two
+        }
+    }
+
+    /// A compact grid (an embedded one, its cards' coordinates not drawn) for a window `width`
+    /// CSS pixels wide: four node boxes a row where the cards' numbers still read, else as
+    /// [`Layout::for_width`].
+    pub fn compact(gpus: u32, gpus_per_node: u32, width: f64) -> Layout {
+        let wide = Layout {
+            node_columns: COMPACT_COLUMNS,
+            ..Layout::new(gpus, gpus_per_node)
+        };
+        let (w, _) = wide.node_size();
+        let drawing = f64::from(COMPACT_COLUMNS) * w + f64::from(COMPACT_COLUMNS - 1) * NODE_GAP;
+        if wide.nodes() >= COMPACT_COLUMNS && width - PAGE_MARGINS >= drawing * COMPACT_MIN_SCALE {
+            wide
+        } else {
+            Layout::for_width(gpus, gpus_per_node, width)
         }
     }
 
@@ -291,6 +316,32 @@ mod tests {
         assert_eq!(desktop, Layout::new(64, 8));
         assert!(!desktop.one_column());
         assert!(!Layout::for_width(8, 8, 390.0).one_column());
+    }
+
+    #[test]
+    fn a_compact_grid_puts_four_nodes_a_row_where_the_numbers_read() {
+        // An 800-px course column: four node boxes a row, two rows, numbers above 9 px.
+        let column = Layout::compact(64, 8, 800.0);
+        assert_eq!(column.node_origin(3).1, column.node_origin(0).1);
+        assert!(column.node_origin(4).1 > column.node_origin(0).1);
+        let width: f64 = column
+            .view_box()
+            .split(' ')
+            .nth(2)
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(15.0 * (800.0 - PAGE_MARGINS) / width >= 9.0, "{width}");
+        // Too narrow for four: as any grid of that width; one node: one box.
+        assert_eq!(
+            Layout::compact(64, 8, 600.0),
+            Layout::for_width(64, 8, 600.0)
+        );
+        assert_eq!(
+            Layout::compact(64, 8, 390.0),
+            Layout::for_width(64, 8, 390.0)
+        );
+        assert_eq!(Layout::compact(8, 8, 1280.0), Layout::new(8, 8));
     }
 
     #[test]

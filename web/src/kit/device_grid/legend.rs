@@ -9,11 +9,13 @@ use crate::kit::format;
 use crate::kit::i18n::{use_lang, T};
 use crate::kit::vocab;
 
-/// The legend: each lit group with its swatch, members and link.
+/// The legend: each lit group with its swatch, members and link. `compact`: the cards'
+/// coordinates are not drawn, and the hint does not explain them.
 #[component]
 pub(super) fn GroupLegend(
     #[prop(into)] groups: Signal<Option<Groups>>,
     gpus_per_node: u32,
+    compact: bool,
 ) -> impl IntoView {
     let lang = use_lang();
     // The dimensions lit for the selected card (none without a selection): they change only
@@ -29,8 +31,12 @@ pub(super) fn GroupLegend(
         match lit.get() {
         None => view! {
             <p class="legend-hint">
-                <T zh="点任意一张卡（或用方向键 + Enter），看它的 TP、CP、PP、DP 组；再点一次或按 Esc 取消。每张卡上的 t、c、p、d 是它在各维里的位置：t 是它在 TP 组里的序号，c 是 CP 组里的序号，p 是它所在的流水线段，d 是它属于第几份数据并行副本（都从 0 数）。"
-                   en="Click any card (or use the arrow keys and Enter) to light up its TP, CP, PP and DP groups; click again or press Esc to clear. The t, c, p and d on each card are its place in each dimension: t its rank in its TP group, c in its CP group, p its pipeline stage, d the data-parallel replica it belongs to (each counted from 0)." />
+                <T zh="点任意一张卡（或用方向键 + Enter），看它的 TP、CP、PP、DP 组；再点一次或按 Esc 取消。"
+                   en="Click any card (or use the arrow keys and Enter) to light up its TP, CP, PP and DP groups; click again or press Esc to clear." />
+                {(!compact).then(|| view! {
+                    <T zh="每张卡上的 t、c、p、d 是它在各维里的位置：t 是它在 TP 组里的序号，c 是 CP 组里的序号，p 是它所在的流水线段，d 是它属于第几份数据并行副本（都从 0 数）。"
+                       en=" The t, c, p and d on each card are its place in each dimension: t its rank in its TP group, c in its CP group, p its pipeline stage, d the data-parallel replica it belongs to (each counted from 0)." />
+                })}
             </p>
         }
         .into_any(),

@@ -103,6 +103,10 @@ pub fn DeviceGrid(
     on_toggle: Callback<u32>,
     /// Escape.
     on_clear: Callback<()>,
+    /// Drawn compact (an embedded grid): four node boxes a row where they fit, the cards'
+    /// coordinates not drawn (they stay in each card's name).
+    #[prop(optional)]
+    compact: bool,
 ) -> impl IntoView {
     let lang = use_lang();
     let (gpus, gpus_per_node) = plan.with_untracked(|p| (p.gpus(), p.gpus_per_node()));
@@ -111,7 +115,11 @@ pub fn DeviceGrid(
         .and_then(|w| w.inner_width().ok())
         .and_then(|w| w.as_f64())
         .unwrap_or(f64::INFINITY);
-    let layout = Layout::for_width(gpus, gpus_per_node, width);
+    let layout = if compact {
+        Layout::compact(gpus, gpus_per_node, width)
+    } else {
+        Layout::for_width(gpus, gpus_per_node, width)
+    };
     let nodes = layout.nodes();
     let roles = Memo::new(move |_| {
         groups.with(|groups| match groups {
@@ -306,6 +314,7 @@ pub fn DeviceGrid(
             <svg
                 class="device-grid"
                 class:one-column=layout.one_column()
+                class:compact=compact
                 data-testid=format!("grid-{}", grid.gpus())
                 viewBox=layout.view_box()
                 role="group"
@@ -346,7 +355,7 @@ pub fn DeviceGrid(
                     <p>{move || text::SAFE_SOURCE.fill(lang.get(), &[("safe", &format::safe_share())])}</p>
                 </details>
             </div>
-            <GroupLegend groups=groups gpus_per_node=gpus_per_node />
+            <GroupLegend groups=groups gpus_per_node=gpus_per_node compact=compact />
         </figure>
     }
 }

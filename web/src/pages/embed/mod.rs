@@ -151,11 +151,11 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
     let traffic64: Signal<Vec<Traffic>> = lab64.traffic.into();
     let body = match widget {
         Widget::Grid8 => {
-            view! { <GridLabView lab=page.lab8 grid=GridId::Eight kit=GridKit::embedded(page.controls) /> }
+            view! { <GridLabView lab=page.lab8 grid=GridId::Eight kit=GridKit::embedded(page.controls, page.parts) /> }
                 .into_any()
         }
         Widget::Grid64 => {
-            view! { <GridLabView lab=lab64 grid=GridId::SixtyFour kit=GridKit::embedded(page.controls) /> }
+            view! { <GridLabView lab=lab64 grid=GridId::SixtyFour kit=GridKit::embedded(page.controls, page.parts) /> }
                 .into_any()
         }
         Widget::Table8 => {
