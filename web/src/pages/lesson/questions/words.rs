@@ -37,12 +37,12 @@ text_table! {
         en: "Look at activations: under 1F1B the first stage keeps at most min(m, p) = {in_flight} micro-batches, {activations}; GPipe keeps all m = {m}, {gpipe}. The bubble is the same, {bubble}.",
     };
     pub(super) const SP_ASK: Text = Text {
-        zh: "序列并行主要省哪部分显存？和谁一起用？",
-        en: "Which memory does sequence parallelism save, and with what is it used?",
+        zh: "序列并行主要省哪部分显存？和谁一起用？Megatron-LM 里它怎样和 TP 结合来减少激活？",
+        en: "Which memory does sequence parallelism save, and with what is it used? How does Megatron-LM combine it with TP to cut activations?",
     };
     pub(super) const SP_ANSWER: Text = Text {
-        zh: "省的是激活，而且和 TP 一起用。TP 只切注意力和 MLP 里的大矩阵，LayerNorm、Dropout 前后的激活每张卡仍存完整的一份；序列并行把这部分也沿序列切成 t 份，于是每层激活整体除以 t。TP 8 开着序列并行，激活是 {activations}；把它关掉是 {off}；TP 1 时是 {one}。",
-        en: "Activations, and it goes with TP. TP splits only the attention's and the MLP's large matrices; the activations around LayerNorm and dropout stay whole on every card. Sequence parallelism splits those along the sequence into t parts too, so every layer's activations divide by t. At TP 8 with sequence parallelism the activations are {activations}; with it off, {off}; at TP 1, {one}.",
+        zh: "省的是激活，而且和 TP 一起用。TP 只切注意力和 MLP 里的大矩阵，LayerNorm、Dropout 前后的激活每张卡仍存完整的一份；序列并行把这部分也沿序列切成 t 份，于是每层激活整体除以 t。在 Megatron-LM 里，TP 每次的 all-reduce 换成沿序列的 reduce-scatter 加 all-gather，发的字节一样多，所以激活省了、通信不多。TP 8 开着序列并行，激活是 {activations}；把它关掉是 {off}；TP 1 时是 {one}。",
+        en: "Activations, and it goes with TP. TP splits only the attention's and the MLP's large matrices; the activations around LayerNorm and dropout stay whole on every card. Sequence parallelism splits those along the sequence into t parts too, so every layer's activations divide by t. In Megatron-LM each of TP's all-reduces becomes a reduce-scatter and an all-gather along the sequence, which send the same bytes: the activations shrink and the traffic does not grow. At TP 8 with sequence parallelism the activations are {activations}; with it off, {off}; at TP 1, {one}.",
     };
     pub(super) const STAGES_ASK: Text = Text {
         zh: "用 PP 时各卡的显存一样吗？",
