@@ -404,6 +404,23 @@ impl Plan {
         }
     }
 
+    /// The activations of the busiest card of a stage that holds `held`: what `held` totals,
+    /// plus, with uneven routing (SPEC §20), `routing_excess`, the hottest expert's, and, with
+    /// uneven sequences (§25), the longest micro-batch's excess. The headline (the even split's
+    /// first stage) and each stage's explanation are this one formula.
+    pub(crate) fn busiest_activations<Q: Quantity>(&self, held: Held<Q>, routing_excess: Q) -> Q {
+        let long = self.sequence_excess_of(&held);
+        let per_micro_batch = held.per_micro_batch();
+        let mut total = held.total(per_micro_batch);
+        if self.uneven() {
+            total = total + routing_excess;
+        }
+        if self.uneven_sequences() {
+            total = total + long;
+        }
+        total
+    }
+
     /// Activations of the first stage: (per-layer bytes summed over its L/p layers, plus the
     /// scores of its F/p full-attention layers) × micro-batches in flight (SPEC §4).
     pub fn activations(&self) -> Activations {
@@ -429,10 +446,8 @@ impl Plan {
     /// ```
     pub fn memory(&self) -> Memory {
         let model_states = Bytes::new(self.states_total());
-        // Uneven routing (SPEC §20) and sequences (§25): the busiest card holds the hottest
-        // expert's excess and the longest micro-batch's.
-        let activations = self.activations().total
-            + Bytes::new(self.routing_excess::<f64>() + self.sequence_excess::<f64>());
+        let activations =
+            Bytes::new(self.busiest_activations(self.held_even(), self.routing_excess()));
         let (runtime, total) = self.card_total(model_states, activations);
         Memory {
             model_states,

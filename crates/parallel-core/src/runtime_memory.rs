@@ -61,11 +61,10 @@ impl Plan {
         if !self.config().runtime_memory {
             return None;
         }
-        let buffers = self.gather_buffer::<f64>();
-        let reserve = (RESERVED_OVER_ALLOCATED - 1.0) * (allocated.get() + buffers);
+        let (context, buffers, reserve) = self.runtime_terms::<f64>(allocated.get());
         let (context, buffers, reserve) = (
-            Bytes::new(CUDA_CONTEXT_BYTES),
-            Bytes::new(buffers),
+            Bytes::new(context),
+            Bytes::new(buffers.unwrap_or(0.0)),
             Bytes::new(reserve),
         );
         Some(RuntimeMemory {
@@ -89,29 +88,31 @@ impl Plan {
         (runtime, total)
     }
 
+    /// The three terms of a card whose tensors hold `allocated`, as formulas: the context;
     /// Megatron-Core's all-gather buffer (`get_global_memory_buffer().get_tensor(.., "mpu")`
-    /// in `tensor_parallel/layers.py`): with sequence parallelism each column-parallel layer
+    /// in `tensor_parallel/layers.py`: with sequence parallelism each column-parallel layer
     /// gathers its input's whole sequence, s'·b·h BF16 values, into one buffer kept for the
-    /// run. Without sequence parallelism nothing is gathered: 0.
-    pub(crate) fn gather_buffer<Q: Quantity>(&self) -> Q {
-        if self.sequence_parallel() {
-            self.tensor::<Q>().named("buffer", Show::Bytes)
-        } else {
-            Q::lit(0.0)
-        }
+    /// run; `None` without it, when nothing is gathered); and the reserve,
+    /// (r − 1)·(allocated + buffer).
+    fn runtime_terms<Q: Quantity>(&self, allocated: Q) -> (Q, Option<Q>, Q) {
+        let context = Q::var("context", CUDA_CONTEXT_BYTES, Show::Bytes);
+        let buffer = self
+            .sequence_parallel()
+            .then(|| self.tensor::<Q>().named("buffer", Show::Bytes));
+        let held = match buffer.clone() {
+            Some(buffer) => allocated + buffer,
+            None => allocated,
+        };
+        let reserve = (Q::var("r", RESERVED_OVER_ALLOCATED, Show::Count) - Q::lit(1.0)) * held;
+        (context, buffer, reserve)
     }
 
-    /// [`RuntimeMemory::total`] as a formula of the card's allocated bytes: context +
-    /// (r − 1)·allocated, with the buffer in both places when there is one.
+    /// [`RuntimeMemory::total`] as a formula of the card's allocated bytes: context (+ buffer)
+    /// + reserve.
     pub(crate) fn runtime_formula<Q: Quantity>(&self, allocated: Q) -> Q {
-        let context = Q::var("context", CUDA_CONTEXT_BYTES, Show::Bytes);
-        let reserve =
-            |held: Q| (Q::var("r", RESERVED_OVER_ALLOCATED, Show::Count) - Q::lit(1.0)) * held;
-        if self.sequence_parallel() {
-            let buffer = || self.gather_buffer::<Q>();
-            context + buffer() + reserve(allocated + buffer())
-        } else {
-            context + reserve(allocated)
+        match self.runtime_terms(allocated) {
+            (context, Some(buffer), reserve) => context + buffer + reserve,
+            (context, None, reserve) => context + reserve,
         }
     }
 }

@@ -168,19 +168,7 @@ impl Plan {
                 Figure::Activations => (
                     "activations",
                     match stage {
-                        None => {
-                            let held = self.held_even::<Worked>();
-                            let long = self.sequence_excess_of(&held);
-                            let per_micro_batch = held.per_micro_batch();
-                            let mut total = held.total(per_micro_batch);
-                            if self.uneven() {
-                                total = total + self.routing_excess::<Worked>();
-                            }
-                            if self.uneven_sequences() {
-                                total = total + long;
-                            }
-                            total
-                        }
+                        None => self.busiest_activations(self.held_even(), self.routing_excess()),
                         Some(i) => self.stage_activations(i),
                     },
                     bytes(report.memory.activations),

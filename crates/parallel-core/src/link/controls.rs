@@ -94,6 +94,15 @@ impl Control {
 
 super::word_set::word_set! {
     /// A set of controls.
+    ///
+    /// ```
+    /// use parallel_core::link::{Control, Controls};
+    /// let set = Controls::NONE.with(Control::Tp, true).with(Control::MicroBatches, true);
+    /// assert_eq!(set.write(), "tp,m");
+    /// assert_eq!(Controls::read("m, tp"), Ok(set));
+    /// assert_eq!(Controls::read("none"), Ok(Controls::NONE));
+    /// assert_eq!(Controls::read("tp,xyz"), Err("xyz".to_string()));
+    /// ```
     Controls of Control, "tp,m"
 }
 

@@ -13,7 +13,7 @@ macro_rules! word_set {
             /// The empty set.
             pub const NONE: $set = $set(0);
 
-            #[doc = concat!("Whether `item` is in the set.")]
+            /// Whether `item` is in the set.
             pub const fn contains(self, item: $item) -> bool {
                 self.0 & item.bit() != 0
             }

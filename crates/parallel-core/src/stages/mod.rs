@@ -360,16 +360,7 @@ impl Plan {
     /// Stage `stage`'s activations as one formula (SPEC §11): with uneven routing (§20) and
     /// uneven sequences (§25), what the busiest card of the stage holds beyond.
     pub(crate) fn stage_activations<Q: Quantity>(&self, stage: u32) -> Q {
-        let held = self.stage_held::<Q>(stage);
-        let per_micro_batch: Q = held.per_micro_batch();
-        let mut total = held.total(per_micro_batch);
-        if self.uneven() {
-            total = total + self.stage_routing_excess(stage);
-        }
-        if self.uneven_sequences() {
-            total = total + self.stage_sequence_excess(stage);
-        }
-        total
+        self.busiest_activations(self.stage_held(stage), self.stage_routing_excess(stage))
     }
 
     /// What stage `stage`'s card of EP rank 0 holds beyond an even split (SPEC §20): its
