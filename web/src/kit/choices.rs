@@ -34,6 +34,22 @@ pub struct Choices<T: 'static> {
     pub id: fn(T) -> &'static str,
 }
 
+impl Choices<bool> {
+    /// A switch's two options, spelled "true" and "false" (the config's words), `first`
+    /// listed first, with their names in both languages.
+    pub fn switch(
+        first: bool,
+        on: (&'static str, &'static str),
+        off: (&'static str, &'static str),
+    ) -> Choices<bool> {
+        Choices::named(
+            &[first, !first],
+            |v| if v { "true" } else { "false" },
+            move |v| if v { on } else { off },
+        )
+    }
+}
+
 impl<T: Copy> Choices<T> {
     /// The options of `values`, each named by `name` in both languages.
     pub fn named(

@@ -130,12 +130,12 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         }
     });
     let sequence = kit.shows(Control::SequenceParallel).then(|| {
-        let words = |on| match on {
-            true => ("开：也按 TP 切开", "on: split over TP"),
-            false => ("关：每卡存整份", "off: kept whole"),
-        };
         let options = Options {
-            choices: Choices::named(&[true, false], |on| if on { "true" } else { "false" }, words),
+            choices: Choices::switch(
+                true,
+                ("开：也按 TP 切开", "on: split over TP"),
+                ("关：每卡存整份", "off: kept whole"),
+            ),
             get: |c| c.sequence_parallel,
             set: |c, v| c.sequence_parallel = v,
         };
@@ -146,12 +146,8 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         }
     });
     let runtime = kit.shows(Control::RuntimeMemory).then(|| {
-        let words = |on| match on {
-            false => ("关：不算", "off"),
-            true => ("开：算上", "on: counted"),
-        };
         let options = Options {
-            choices: Choices::named(&[false, true], |on| if on { "true" } else { "false" }, words),
+            choices: Choices::switch(false, ("开：算上", "on: counted"), ("关：不算", "off")),
             get: |c| c.runtime_memory,
             set: |c, v| c.runtime_memory = v,
         };
