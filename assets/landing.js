@@ -13,7 +13,8 @@
 // before drawing (web/src/pages/mod.rs), embed.html's for a link without a widget. A redirect
 // keeps the fragment as it is, so a link is sent on at most once, never back.
 //
-// Also sets the link's language on <html> early, so the static shell shows in it.
+// Also sets the link's language on <html> early, and which of the page's first screens (drawn at
+// build time, scripts/first-screen.mjs) the link asks for, so the right one is painted first.
 (function () {
   var WIDGETS = ['grid-8', 'grid-64', 'table-8', 'table-64', 'llama3', 'chart-memory-64', 'chart-bubble-64', 'chart-traffic-64'];
   var MAX_LINK_LEN = 2048;
@@ -50,8 +51,9 @@
     return text(new Uint8Array(out));
   }
 
-  // The widget a link names, or null: the core's `decode(link).0.embed`.
-  function widgetOf(link) {
+  // The link's parts, as the core reads them: each [key, value] percent-decoded and trimmed,
+  // the empty ones left out.
+  function partsOf(link) {
     var at = link.indexOf('#');
     if (at < 0) at = link.indexOf('?');
     var fragment = at < 0 ? link : link.slice(at + 1);
@@ -62,16 +64,45 @@
       fragment = text(bytes.subarray(0, cut));
     }
     var parts = fragment.split(/[&;]/);
+    var out = [];
     for (var p = 0; p < parts.length; p++) {
       if (parts[p] === '') continue;
       var decoded = percentDecode(parts[p]);
       var eq = decoded.indexOf('=');
-      var key = trim(eq < 0 ? decoded : decoded.slice(0, eq));
-      if (key !== 'embed') continue;
-      var value = eq < 0 ? '' : trim(decoded.slice(eq + 1));
-      return WIDGETS.indexOf(value) >= 0 ? value : null;
+      out.push([trim(eq < 0 ? decoded : decoded.slice(0, eq)), eq < 0 ? '' : trim(decoded.slice(eq + 1))]);
+    }
+    return out;
+  }
+
+  // The widget a link names, or null: the core's `decode(link).0.embed`.
+  function widgetOf(link) {
+    var parts = partsOf(link);
+    for (var p = 0; p < parts.length; p++) {
+      if (parts[p][0] !== 'embed') continue;
+      return WIDGETS.indexOf(parts[p][1]) >= 0 ? parts[p][1] : null;
     }
     return null;
+  }
+
+  // Which of the page's first screens (scripts/first-screen.mjs) the link asks for: screen
+  // 2k + (1 if English) for the k-th link of `<html data-screens>` (space-separated, each as
+  // the core writes it without `lang`), or "-" where the link holds anything else.
+  function screenOf(link, screens) {
+    var parts = partsOf(link);
+    var rest = [];
+    var english = 0;
+    var langs = 0;
+    for (var p = 0; p < parts.length; p++) {
+      if (parts[p][0] === 'lang') {
+        langs++;
+        if (parts[p][1] === 'en') english = 1;
+        else if (parts[p][1] !== 'zh') return '-';
+      } else {
+        rest.push(parts[p][0] + '=' + parts[p][1]);
+      }
+    }
+    var k = screens.split(' ').indexOf(rest.join('&'));
+    return k < 0 || langs > 1 ? '-' : String(2 * k + english);
   }
 
   var root = document.documentElement;
@@ -81,8 +112,14 @@
   var onEmbed = root.getAttribute('data-entry') === 'embed';
   if (!onEmbed && widgetOf(fragment) !== null) {
     root.classList.add('embedded-page');
+    // No first screen while the link goes on to embed.html.
+    root.setAttribute('data-screen', 'away');
     location.replace('embed.html' + hash);
     return;
   }
   if (/(^|[#&;])lang=en(&|;|$)/.test(hash)) root.lang = 'en';
+  // A widget is drawn without the page's chrome from its first screen on.
+  if (onEmbed && widgetOf(fragment) !== null) root.classList.add('embedded-page');
+  var screens = root.getAttribute('data-screens');
+  if (screens !== null) root.setAttribute('data-screen', screenOf(fragment, screens));
 })();

@@ -3,7 +3,9 @@
 //
 // Trunk writes one inline <script type="module"> that loads the wasm; the policy allows it, the
 // other inline scripts and the page's one <style> (assets/style/, inlined) by their SHA-256
-// hashes (so no 'unsafe-inline', and `style` attributes stay refused), and WebAssembly by
+// hashes (so no 'unsafe-inline'), the `style` attributes of the first screens rendered into the
+// page (scripts/first-screen.mjs: a memory bar's width) by theirs ('unsafe-hashes': any other
+// `style` attribute stays refused), and WebAssembly by
 // 'wasm-unsafe-eval' (so no 'unsafe-eval'). Everything else may come only from the page's own
 // origin: no CDN, no font host, nothing leaves the site. Called by scripts/post-build.mjs,
 // Trunk's post-build hook.
@@ -21,6 +23,8 @@ export function writePolicies(dir) {
     const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
     const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => sha(m[1]));
     const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => sha(m[1]));
+    const attributes = [...new Set([...html.matchAll(/\sstyle="([^"]*)"/g)].map((m) => sha(m[1])))];
+    if (attributes.length > 0) styles.push("'unsafe-hashes'", ...attributes);
     const policy = [
       "default-src 'self'",
       `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),

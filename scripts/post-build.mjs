@@ -1,11 +1,13 @@
 // Trunk's post-build hook (Trunk.toml), run with TRUNK_STAGING_DIR set: first the other entry
 // points (embed.html, rl.html, plan.html) are built and added next to index.html
-// (scripts/entries.mjs; not inside those inner builds), then the pages' inline scripts, stylesheet and markup lose their comments
+// (scripts/entries.mjs; not inside those inner builds), then each page's first screen is rendered
+// into it (scripts/first-screen.mjs; also not inside the inner builds), then the pages' inline scripts, stylesheet and markup lose their comments
 // (scripts/shrink-inline.mjs) and every page gets its Content-Security-Policy (scripts/csp.mjs),
 // which hashes them as shipped. One hook, so the steps run in this order (Trunk starts the
 // hooks of one stage side by side).
 import { addEntries, inner } from './entries.mjs';
 import { writePolicies } from './csp.mjs';
+import { writeFirstScreens } from './first-screen.mjs';
 import { shrinkPages } from './shrink-inline.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR;
@@ -14,7 +16,10 @@ if (!staging) {
   process.exit(1);
 }
 try {
-  if (!inner) addEntries(staging);
+  if (!inner) {
+    addEntries(staging);
+    writeFirstScreens(staging);
+  }
   shrinkPages(staging);
   writePolicies(staging);
 } catch (error) {

@@ -23,6 +23,9 @@
 #                         pip (pinned, DS_BUILD_OPS=0: no op compiled) in the same venv:
 #                         tests/deepspeed runs DeepSpeed's own runner, DeepSpeedConfig and engine
 #                         checks on the lab's DeepSpeed launches (about 30 MB)
+#   mkdocs 1.6.1, mkdocs-material 9.8.2 and what they import
+#                         pip (pinned) in a venv at .tools/mkdocs: tests/course-site builds a
+#                         real MkDocs Material course site that embeds the lab (about 15 MB)
 #
 # Writes .tools/env.sh, sourced by scripts/test.sh and scripts/serve.sh: PATH for the tools,
 # PARALLEL_WASM_ENV, the variables that wasm builds (and only they) need, and
@@ -45,6 +48,15 @@ PY_PACKAGES=("torch==$TORCH_VERSION" numpy==2.4.6 packaging==26.4 typing_extensi
 DEEPSPEED_VERSION=0.19.8
 DS_PACKAGES=(pydantic==2.14.4 pydantic_core==2.50.5 annotated-types==0.8.0 typing-inspection==0.4.5
     hjson==3.1.0 psutil==7.2.2 tqdm==4.70.1 msgpack==1.2.4 einops==0.8.2)
+# tests/course-site's MkDocs Material (.tools/mkdocs, a venv of its own: its Jinja2 and
+# packaging must not move the engines' pins), with everything it installs, pinned.
+MKDOCS_PACKAGES=(mkdocs==1.6.1 mkdocs-material==9.8.2 babel==2.19.0 backrefs==8.3.1
+    certifi==2026.10.19.post1 charset-normalizer==3.5.3 click==8.5.1 colorama==0.4.6
+    ghp-import==2.1.0 idna==3.21 Jinja2==3.1.6 Markdown==3.11.4 MarkupSafe==3.0.4
+    mergedeep==1.3.4 mkdocs-get-deps==0.2.2 mkdocs-material-extensions==1.3.1 packaging==26.4
+    paginate==0.5.7 pathspec==1.1.1 platformdirs==4.14.9 Pygments==2.21.0
+    pymdown-extensions==13.1.2 python-dateutil==4.0.0 PyYAML==6.0.4 pyyaml_env_tag==1.1
+    requests==2.34.2 tzdata==2026.6 urllib3==2.8.0 watchdog==7.1.1)
 WASM_TARGET=wasm32-unknown-unknown
 RUSTUP_TIMEOUT=180
 DEBIAN_RUST_PACKAGES=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22)
@@ -297,17 +309,23 @@ fi
 # --no-deps because its extras (Transformer Engine, Apex...) are not needed for sizes and checks.
 step "PyTorch $TORCH_VERSION and megatron-core $MEGATRON_CORE_VERSION (pip, venv in .tools/py)"
 PY="$TOOLS/py/bin/python"
-# True when .tools/py imports torch and megatron.core at exactly the pinned versions.
-py_ready() {
-    [ -x "$PY" ] && "$PY" - "${PY_PACKAGES[@]}" "megatron-core==$MEGATRON_CORE_VERSION" <<'PYEOF' >/dev/null 2>&1
-import sys
+# pinned PYTHON MODULES PIN...: true when PYTHON holds each NAME==VERSION of PIN... at exactly
+# that version and imports each of MODULES (comma-separated).
+pinned() {
+    local python="$1" modules="$2"
+    shift 2
+    [ -x "$python" ] && "$python" - "$modules" "$@" <<'PYEOF' >/dev/null 2>&1
+import importlib, sys
 from importlib.metadata import version
-for pin in sys.argv[1:]:
+for pin in sys.argv[2:]:
     name, want = pin.split("==")
     assert version(name) == want, f"{name} {version(name)}, not {want}"
-import torch, megatron.core
+for module in sys.argv[1].split(","):
+    importlib.import_module(module)
 PYEOF
 }
+# True when .tools/py imports torch and megatron.core at exactly the pinned versions.
+py_ready() { pinned "$PY" torch,megatron.core "${PY_PACKAGES[@]}" "megatron-core==$MEGATRON_CORE_VERSION"; }
 if py_ready; then
     have "torch $TORCH_VERSION, megatron-core $MEGATRON_CORE_VERSION in .tools/py"
 else
@@ -333,15 +351,8 @@ fi
 step "DeepSpeed $DEEPSPEED_VERSION (pip, DS_BUILD_OPS=0, in .tools/py)"
 # True when .tools/py imports DeepSpeed's config and launcher at exactly the pinned versions.
 ds_ready() {
-    "$PY" - "${DS_PACKAGES[@]}" "deepspeed==$DEEPSPEED_VERSION" <<'PYEOF' >/dev/null 2>&1
-import os, sys
-from importlib.metadata import version
-for pin in sys.argv[1:]:
-    name, want = pin.split("==")
-    assert version(name) == want, f"{name} {version(name)}, not {want}"
-os.environ["DS_ACCELERATOR"] = "cpu"
-import deepspeed.runtime.config, deepspeed.launcher.runner
-PYEOF
+    DS_ACCELERATOR=cpu pinned "$PY" deepspeed.runtime.config,deepspeed.launcher.runner \
+        "${DS_PACKAGES[@]}" "deepspeed==$DEEPSPEED_VERSION"
 }
 if ds_ready; then
     have "deepspeed $DEEPSPEED_VERSION in .tools/py"
@@ -352,6 +363,22 @@ else
         --no-build-isolation "deepspeed==$DEEPSPEED_VERSION"
     ds_ready || die ".tools/py does not import deepspeed $DEEPSPEED_VERSION"
     have "deepspeed $DEEPSPEED_VERSION in .tools/py"
+fi
+
+# A real course site for tests/course-site.test.mjs (issue 53): MkDocs with the Material theme,
+# the kind of site a course embeds the lab in.
+step "MkDocs Material (pip, venv in .tools/mkdocs)"
+MKDOCS="$TOOLS/mkdocs/bin/python"
+# True when .tools/mkdocs holds exactly the pinned packages and builds with the theme.
+mkdocs_ready() { pinned "$MKDOCS" mkdocs,material "${MKDOCS_PACKAGES[@]}"; }
+if mkdocs_ready; then
+    have "mkdocs-material in .tools/mkdocs"
+else
+    [ -x "$MKDOCS" ] || python3 -m venv "$TOOLS/mkdocs"
+    step "pip install ${MKDOCS_PACKAGES[*]:0:2} and what they import (about 30 seconds)"
+    "$MKDOCS" -m pip install --quiet --disable-pip-version-check --no-cache-dir --no-deps "${MKDOCS_PACKAGES[@]}"
+    mkdocs_ready || die ".tools/mkdocs does not hold the pinned MkDocs Material"
+    have "mkdocs-material in .tools/mkdocs"
 fi
 
 # ---------------------------------------------------------------------------------------

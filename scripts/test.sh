@@ -11,7 +11,7 @@
 #                                            its constants, never written out in prose
 #      scripts/check-doc-tests.mjs           every test docs/formulas.md names exists
 #      scripts/shrink-inline.mjs --self-test the build step that strips the pages' comments
-#      cargo clippy -D warnings              lints: native (every crate) and wasm (the page)
+#      cargo clippy -D warnings              lints: native (every crate, the prerender) and wasm
 #      cargo doc (parallel-core)             the core's API docs, every link resolving
 #      cargo test                            native: parallel-core + parallel-cli
 #      cargo test -p parallel-web --lib      native: the page's pure helpers and charts (SVG)
@@ -82,6 +82,8 @@ module_checks() {
 stage "modules (import circles, ARCHITECTURE.md)" modules.log module_checks
 stage "build scripts' self-tests" scripts.log node scripts/shrink-inline.mjs --self-test
 stage "lints, native (clippy)" clippy.log cargo clippy --workspace --all-targets -- -D warnings
+# The first screens' renderer (web/src/bin/prerender.rs) builds only with its feature.
+stage "lints, the prerender (clippy)" clippy-prerender.log cargo clippy -p parallel-web --features prerender --all-targets -- -D warnings
 # The core's API documentation: every intra-doc link resolves, nothing private is linked.
 stage "core docs (cargo doc)" doc.log env RUSTDOCFLAGS="-D warnings" cargo doc -p parallel-core --no-deps
 if wasm_env cargo clippy --version >/dev/null 2>&1; then

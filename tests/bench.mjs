@@ -43,7 +43,7 @@
 // ≤ 150 ms) and interactive, the moment the 64-card grid's figures exist (target ≤ 250 ms;
 // ≤ 600 ms with the CPU slowed 4× through the DevTools protocol), then the moment the parts
 // below the grids are drawn as well; the same for an embedded 64-card grid (embed.html); and
-// the first paint of the static shell alone (index.html without its script), this machine's
+// the first paint of the page without its wasm (index.html without its script: its first screen), this machine's
 // floor for the page's first paint.
 //
 // Search: the plan search of 1,024 cards (the anchor, global batch 1,024: the same base as
@@ -259,7 +259,7 @@ for (const { slowdown, runs, embed, fcp, interactive, drawn } of loads) {
   console.log(`  ${what}, ${cpu}, ${runs} loads: first paint ${fcp.toFixed(0)} ms${slowdown > 1 ? '' : ` (target ≤ ${TARGET_FCP_MS} ${fcpOk ? '✓' : '✗'})`}, interactive ${interactive.toFixed(0)} ms (target ≤ ${target} ${readyOk ? '✓' : '✗'})${rest}`);
 }
 
-console.log(`  the static shell alone (index.html without its script: HTML and CSS), CPU ×1, ${shellLoad.runs} loads: first paint ${shellLoad.fcp.toFixed(0)} ms (this machine's floor for the page's first paint)`);
+console.log(`  the first screen alone (index.html without its script: HTML and CSS), CPU ×1, ${shellLoad.runs} loads: first paint ${shellLoad.fcp.toFixed(0)} ms (this machine's floor for the page's first paint)`);
 
 const searchOk = searched.p50 <= TARGET_SEARCH_MS;
 ok &&= searchOk;

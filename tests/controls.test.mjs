@@ -230,8 +230,10 @@ test(`property: ${PLANS_PER_GRID} random plans per grid through the controls agr
       }
       for (const [kind, control] of steps) {
         // A control already at its target is left alone, as a student would: the message
-        // (if any) stays under the control moved last.
-        if (String(grid.config[control.field]) === String(plan[control.field])) continue;
+        // (if any) stays under the control moved last. A field the config does not write
+        // stands at its control's `absent` option (runtime memory: off).
+        const at = (config) => String(config[control.field] ?? control.absent);
+        if (at(grid.config) === at(plan)) continue;
         if (kind === 'slider') {
           const target = control.positionOf(plan[control.field]);
           const how = r.pick(['arrows', 'page', 'ends', 'pointer']);

@@ -18,8 +18,10 @@ import {
   setRange,
   settleAndCheck,
   visibleText,
+  waitForApp,
   watchProblems,
 } from './harness.mjs';
+import { CONTROL_IDS, LESSON, controlsShown, partsDrawn, pickThreeControls, sizedToContent, styleHeight } from './embedding.mjs';
 
 const lab = labForFile();
 // A page of the course's origin that claims a height as the widget does, then says it has.
@@ -46,35 +48,6 @@ ${snippet}
 </html>
 `;
 }
-
-/** The iframe's style height in pixels, or null while it has none. */
-const styleHeight = (iframe) =>
-  iframe.evaluate((f) => (/^\d+(\.\d+)?px$/.test(f.style.height) ? parseFloat(f.style.height) : null));
-
-/**
- * Waits, a frame at a time, until the iframe's height is its content's (within 2 px), and
- * returns both; fails after 30 s with the last pair seen.
- */
-async function sizedToContent(iframe, frame) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const height = await styleHeight(iframe);
-    const inside = await contentHeight(frame);
-    if (height !== null && Math.abs(height - inside.content) <= 2) return { height, inside };
-    if (Date.now() > deadline) return { height, inside };
-    await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
-  }
-}
-
-/** Height of the framed document's content (the embed root's bottom edge) and whether it scrolls. */
-const contentHeight = (frame) =>
-  frame.evaluate(() => {
-    const root = document.querySelector('[data-testid="embed-root"]');
-    return {
-      content: Math.ceil(root.getBoundingClientRect().bottom + scrollY),
-      scrolls: document.documentElement.scrollHeight > innerHeight + 1,
-    };
-  });
 
 test('the embed snippet, pasted into a course page on another origin, shows the grid alone in its state and sizes its iframe', async () => {
   // The teacher sets up PP 2 on the 64-card grid (TP 8, DP 4) and takes the snippet.
@@ -110,6 +83,7 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
 
   // Inside the frame: the widget alone, in the embedded state.
   const inner = page.frameLocator('iframe[data-parallel-lab]');
+  await waitForApp(inner);
   const root = inner.getByTestId('embed-root');
   await root.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
   assert.equal(await root.getAttribute('data-widget'), 'grid-64');
@@ -117,7 +91,7 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
     assert.equal(await inner.getByTestId(absent).count(), 0, `no ${absent} in the frame`);
   }
   assert.equal(await inner.locator('header, main').count(), 0, 'no page header or main column');
-  assert.equal(await inner.locator('#shell').count(), 0, "embed.html's loading line is gone once the widget is there");
+  assert.equal(await inner.locator('.first-screen, .first-screen-loading').count(), 0, "embed.html's first screens and loading line are gone once the widget is there");
   assert.equal(await inner.getByTestId('grid-64').locator('[data-card]').count(), 64);
   assert.equal(await inner.getByTestId('slider-pp').inputValue(), '2');
   assert.equal(await visibleText(inner.getByTestId('derived-dp')), '4');
@@ -165,22 +139,6 @@ test('the embed snippet, pasted into a course page on another origin, shows the 
   await context.close();
 });
 
-/** The grid controls the issue lets a teacher pick, with their test ids on the widget. */
-const CONTROL_IDS = {
-  tp: 'slider-tp', pp: 'slider-pp', cp: 'slider-cp', m: 'slider-m', seq: 'slider-seq',
-  zero: 'select-zero', recompute: 'select-recompute', model: 'select-model', card: 'select-hardware',
-  precision: 'select-precision', schedule: 'select-schedule', accounting: 'select-accounting',
-};
-const LESSON = ['tp', 'pp', 'cp', 'm', 'seq', 'zero', 'recompute'];
-
-/** Which of CONTROL_IDS a framed widget shows. */
-async function controlsShown(frame) {
-  const shown = [];
-  for (const [id, testId] of Object.entries(CONTROL_IDS)) {
-    if ((await frame.getByTestId(testId).count()) > 0) shown.push(id);
-  }
-  return shown;
-}
 
 test('the teacher ticks the controls the embedded grid shows; the snippet carries them and the widget shows exactly those', async () => {
   const full = await openPage(lab);
@@ -289,30 +247,11 @@ function columnHtml(snippet) {
   return lessonHtml(`<main style="max-width: 800px; margin: 0 auto; padding: 0 16px">${snippet}</main>`);
 }
 
-/** Which parts a framed widget draws, by the test id each part carries. */
-async function partsDrawn(frame) {
-  const ids = {
-    grid: 'grid-64', figures: 'mem-states', estimate: 'estimate-step', traffic: 'traffic-table',
-    'chart-memory': 'chart-memory', 'chart-balance': 'chart-balance', 'chart-stages': 'chart-stages',
-    'chart-traffic': 'chart-traffic', 'chart-bubble': 'chart-bubble', schedule: 'schedule-view',
-  };
-  const drawn = [];
-  for (const [part, testId] of Object.entries(ids)) {
-    if ((await frame.getByTestId(testId).count()) > 0) drawn.push(part);
-  }
-  return drawn;
-}
 
 test('by default an embedded grid is one screen: the grid and its figures; the parts the teacher ticks are drawn, no others', async () => {
   const full = await openPage(lab);
-  const section = full.page.getByTestId('section-64');
-  const button = section.getByTestId('embed-grid-64');
-  await button.scrollIntoViewIfNeeded();
-  await button.click();
-  const code = section.getByTestId('embed-code-grid-64');
   // Three controls, as a teacher picks them: TP, PP and m.
-  for (const id of ['cp', 'seq', 'zero', 'recompute']) await section.getByTestId(`embed-control-grid-64-${id}`).click();
-  await full.page.waitForFunction(() => /controls=tp,pp,m["&]/.test(document.querySelector('[data-testid="embed-code-grid-64"]').value));
+  const { section, code } = await pickThreeControls(full.page);
   // By default the grid and its figures are ticked and the snippet names no parts.
   for (const part of ['grid', 'figures', 'estimate', 'traffic', 'chart-memory', 'schedule']) {
     const ticked = await section.getByTestId(`embed-part-grid-64-${part}`).isChecked();

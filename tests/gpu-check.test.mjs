@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CJK, dropFile, hasCjk, labForFile, openPage, scrollToElement, settleAndCheck } from './harness.mjs';
+import { CJK, dropFile, hasCjk, labForFile, openPage, scrollToElement, settleAndCheck, waitForApp } from './harness.mjs';
 import { CLI, START, SELECTS, SLIDERS, agree, choose, controlError, fullConfig, keyboardTo } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -194,6 +194,7 @@ test('the download is check --emit for the grid\'s plan and card, following clic
   assert.equal(await page.getByTestId('gpu-check-paste').count(), 0, 'no file box on the lesson');
   await section64.getByTestId('gpu-check-planner').click();
   await page.waitForURL(/plan\.html#/);
+  await waitForApp(page);
   const planner = page.getByTestId('section-64');
   const panel64 = await openPanel(planner);
   await offers(panel64, fullConfig({ ...START[64] }), 19, 'the planner, from the lesson\'s link');

@@ -198,6 +198,7 @@ export async function openCourse(lab, course, html, frame = 'iframe') {
   const problems = watchProblems(page);
   await page.goto(`${course.origin}/lesson.html`, { waitUntil: 'load' });
   const inner = page.frameLocator(frame);
+  await waitForApp(inner);
   await inner.getByTestId('mem-states').waitFor({ state: 'visible', timeout: 30_000 });
   return { page, context, problems, inner };
 }
@@ -221,11 +222,22 @@ export function watchProblems(page, problems = []) {
 }
 
 /**
+ * Waits until the wasm has taken over from the page's first screen (drawn at build time,
+ * scripts/first-screen.mjs): `<html data-app="mounted">`, set in the task that replaced it.
+ * `scope` is a page or a frame locator. Until then a test id can match the first screen's
+ * copies (one per language and link).
+ */
+export async function waitForApp(scope) {
+  await scope.locator('html[data-app="mounted"]').waitFor({ state: 'attached', timeout: 30_000 });
+}
+
+/**
  * Waits until the wasm app has rendered both grids' figures, and then the parts below them,
  * which the page draws one task after another once the first frame is out
  * (`<html data-drawn="all">`; an embedded widget has no such parts).
  */
 export async function waitForGrids(page) {
+  await waitForApp(page);
   for (const id of ['section-8', 'section-64']) {
     await page
       .getByTestId(id)

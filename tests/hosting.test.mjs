@@ -86,14 +86,18 @@ test(`dist/${name} has a strict CSP meta tag and only relative asset URLs`, asyn
     'script-src allows the page itself, wasm and the inline scripts by hash',
   );
 
-  // style-src: 'self' and the hash of the one <style> that the inlined stylesheet files
-  // became, nothing else (no 'unsafe-inline': `style` attributes stay refused).
+  // style-src: 'self', the hash of the one <style> that the inlined stylesheet files became,
+  // and ('unsafe-hashes') the hash of each `style` attribute the first screens hold (a memory
+  // bar's width), nothing else (no 'unsafe-inline': any other `style` attribute is refused).
   const styleBlocks = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
   assert.equal(styleBlocks.length, want.styles.length > 0 ? 1 : 0, `one <style> for ${want.styles.join(', ')}`);
+  const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const attributes = [...new Set([...html.matchAll(/\sstyle="([^"]*)"/g)].map((m) => sha(m[1])))];
+  assert.ok(attributes.length > 0, 'the first screens draw memory bars');
   assert.deepEqual(
     [...directives['style-src']].sort(),
-    ["'self'", ...styleBlocks.map((css) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`)].sort(),
-    'style-src allows the page itself and its one inline style by hash',
+    ["'self'", ...styleBlocks.map(sha), "'unsafe-hashes'", ...attributes].sort(),
+    'style-src allows the page itself, its one inline style and its first screens\' style attributes by hash',
   );
   // Each inlined file is in it: its first rule, as the shrunk copy writes it.
   for (const file of want.styles) {
@@ -104,7 +108,9 @@ test(`dist/${name} has a strict CSP meta tag and only relative asset URLs`, asyn
 
   // Every asset URL is relative to the page, so dist/ works from any folder.
   // Exactly the URLs its source's data-trunk links make, each a file dist/ holds.
-  const urls = [...html.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]);
+  // (The body's links are the first screen's: pages and sections, not assets.)
+  const head = html.slice(0, html.indexOf('</head>'));
+  const urls = [...head.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]);
   assert.equal(urls.length, want.urls.length, `asset URLs: ${urls}; expected ${want.urls.join(', ')}`);
   for (const [i, url] of urls.entries()) {
     assert.match(url, want.urls[i], `asset URL ${i + 1}`);

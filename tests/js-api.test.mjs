@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { courseForFile, dropFile, htmlPage, labForFile, openCourse, openPage, settleAndCheck } from './harness.mjs';
+import { courseForFile, dropFile, htmlPage, labForFile, openCourse, openPage, settleAndCheck, waitForApp } from './harness.mjs';
 import { CLI, cli } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -118,6 +118,7 @@ test('your own model: a pasted config.json is counted and used; a broken one is 
   const link = await page.evaluate(() => location.href);
   const again = await context.newPage();
   await again.goto(link, { waitUntil: 'load' });
+  await waitForApp(again);
   const figures = again.getByTestId('section-8').getByTestId('model-figures');
   await figures.waitFor({ state: "attached" });
   await figures.scrollIntoViewIfNeeded();

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP, labForFile, visibleText, waitForGrids, watchProblems } from './harness.mjs';
+import { DESKTOP, labForFile, visibleText, waitForApp, waitForGrids, watchProblems } from './harness.mjs';
 
 /** A config.json to paste: Llama 3 8B's, as the core's tests keep it. */
 const LLAMA_CONFIG = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'crates', 'parallel-core', 'tests', 'fixtures', 'hf', 'llama3-8b.json');
@@ -123,6 +123,7 @@ test('a link naming a widget opens it alone at embed.html, from any entry point,
       const what = `${entry || './'}#${fragment}`;
       const opened = await open(`${lab.baseUrl}${entry}#${fragment}`);
       const { page } = opened;
+      await waitForApp(page);
       const root = page.getByTestId('embed-root');
       await root.locator('[data-testid^="section-"]').waitFor();
       assert.equal(await page.locator('html').getAttribute('data-entry'), 'embed', `${what}: the widget's entry point`);

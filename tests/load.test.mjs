@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
+import { labForFile, openPage, settleAndCheck, visibleText, waitForApp } from './harness.mjs';
 
 // Model states per card, lesson start plan (8 GPUs, ZeRO-3, default model):
 // 27,781,427,952 parameters × 16 bytes / 8 cards.
@@ -69,6 +69,7 @@ test('the grids come first; the parts below are drawn right after, and a content
     const cdp = await early.context().newCDPSession(early);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await early.goto(lab.baseUrl);
+    await waitForApp(early);
     await early.getByTestId('section-64').getByTestId('mem-states').waitFor();
     const drawnBefore = await early.evaluate(() => document.documentElement.dataset.drawn ?? 'not yet');
     await early.locator(`#intro nav.contents a[href="#${target}"]`).click();

@@ -7,11 +7,14 @@ export { readingText, readSection } from '../in-page.mjs';
 /**
  * Whether both grids have drawn their figures and the parts below them are drawn too
  * (`<html data-drawn="all">`), as harness.mjs's waitForGrids waits for; or, in an embedded
- * widget, whether its figures are there. Returns true, or `{ pending }` saying what is missing.
+ * widget, whether its figures are there; either once the wasm has taken over from the first
+ * screen (`<html data-app="mounted">`). Returns true, or `{ pending }` saying what is missing.
  */
 export function gridsDrawn() {
   const visible = (element) => !!element && element.getClientRects().length > 0;
   const root = document.documentElement;
+  // The first screen in the HTML shows figures before the wasm has taken over.
+  if (root.dataset.app !== 'mounted') return { pending: 'the wasm' };
   if (root.classList.contains('embedded-page')) {
     return visible(document.querySelector('[data-testid="embed-root"] [data-testid="mem-states"]')) || { pending: 'the widget' };
   }

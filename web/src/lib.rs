@@ -11,6 +11,8 @@
 //!   see [`kit::i18n`].
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::panic))]
+// Rendering the pages to HTML (the `prerender` feature) nests deeper types than the browser build.
+#![recursion_limit = "256"]
 
 pub mod kit;
 pub mod pages;

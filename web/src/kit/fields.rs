@@ -134,6 +134,8 @@ pub fn NumberField(
                     placeholder=example
                     aria-invalid=move || error().is_some().to_string()
                     aria-describedby=error_id.clone()
+                    // The attribute for the first screen rendered as HTML; the property follows.
+                    value=value.get_untracked()
                     prop:value=move || value.get()
                     on:input=move |ev| value.set(event_target_value(&ev))
                 />

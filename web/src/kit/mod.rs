@@ -16,6 +16,7 @@ pub mod explain;
 pub mod explain_button;
 pub mod fields;
 pub mod figures;
+pub mod first_screen;
 pub mod format;
 pub mod gpu_check;
 pub mod grid_kit;

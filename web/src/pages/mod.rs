@@ -44,18 +44,32 @@ pub fn land(here: Entry) -> bool {
         .is_ok()
 }
 
-/// Mounts `app` on `<body>` in place of the entry point's static shell (painted before the
-/// wasm ran; removed in the same task, so no frame shows neither), after [`land`].
+/// Mounts `app` on `<body>` in place of the entry point's first screen (rendered at build time
+/// from the same components, `src/bin/prerender.rs`), after [`land`]. The first screen, its
+/// loading line and its waiting note are removed and the app mounted in the same task, so no
+/// frame shows neither and, the two being drawn alike, nothing moves; then `<html>` gets
+/// `data-app="mounted"` and `parallel-lab:mounted` is sent on the document, for
+/// `assets/first-screen.js` to do again on the app what was clicked or typed on the first
+/// screen.
 pub fn start<V: leptos::IntoView + 'static>(here: Entry, app: fn() -> V) {
     console_error_panic_hook::set_once();
     if land(here) {
         return;
     }
     crate::state::offline::register_service_worker();
-    if let Some(shell) = leptos::prelude::document().get_element_by_id("shell") {
-        shell.remove();
+    let document = leptos::prelude::document();
+    while let Ok(Some(old)) =
+        document.query_selector(".first-screen, .first-screen-loading, .first-screen-wait")
+    {
+        old.remove();
     }
     leptos::mount::mount_to_body(app);
+    if let Some(root) = document.document_element() {
+        let _ = root.set_attribute("data-app", "mounted");
+    }
+    if let Ok(mounted) = web_sys::Event::new("parallel-lab:mounted") {
+        let _ = document.dispatch_event(&mounted);
+    }
 }
 
 /// A page's top: its header (`title` in 中文 and English, `here` marked among the pages) and

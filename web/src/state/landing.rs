@@ -38,6 +38,7 @@ mod tests {
               context.location = { hash: fragment === '' ? '' : '#' + fragment, replace: (url) => { sent = url; } };
               context.document = { documentElement: {
                 getAttribute: (name) => (name === 'data-entry' ? entry : null),
+                setAttribute() {},
                 classList: { add() {}, remove() {} },
               } };
               compiled.runInContext(context);

@@ -59,7 +59,11 @@ impl Piece {
 
 /// Runs `f` once the next frame is out: a timer set from an animation frame runs after that
 /// frame is painted, so the work does not hold the frame back.
+/// Outside the browser (a first screen rendered to HTML) there is no next frame: nothing runs.
 pub fn after_next_frame(f: impl FnOnce() + 'static) {
+    if !crate::state::prerender::in_browser() {
+        return;
+    }
     request_animation_frame(move || set_timeout(f, std::time::Duration::ZERO));
 }
 

@@ -9,6 +9,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::kit::i18n::Lang;
 use crate::state::lab::GridLab;
+use crate::state::prerender;
 use crate::state::scroll::{bring_into_view, settle_on};
 
 /// The sentences of the link notice.
@@ -133,6 +134,9 @@ pub fn embed_url() -> String {
 
 /// The current fragment, without `#`.
 pub fn current_fragment() -> String {
+    if !prerender::in_browser() {
+        return prerender::link();
+    }
     let hash = window().location().hash().unwrap_or_default();
     hash.strip_prefix('#').unwrap_or(&hash).to_string()
 }
@@ -202,6 +206,9 @@ pub fn sync(page: PageState) {
         }
     });
 
+    if !prerender::in_browser() {
+        return;
+    }
     let on_pop = Closure::<dyn Fn()>::new(move || {
         let (state, notices) = read_on_load();
         page.apply(&state, notices);
@@ -214,6 +221,9 @@ pub fn sync(page: PageState) {
 
 /// Follows which section is in view (for the link), without ever scrolling by itself.
 pub fn track_section(section: RwSignal<Option<Section>>) {
+    if !prerender::in_browser() {
+        return;
+    }
     let on_scroll = Closure::<dyn Fn()>::new(move || {
         let document = document();
         let mut current = None;

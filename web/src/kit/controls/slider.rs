@@ -107,6 +107,7 @@ pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
     let lang = use_lang();
     // This slider's own value: moving another control does not run this one's views again.
     let value = Memo::new(move |_| lab.config.with(|c| spec.get(c)));
+    let start = spec.position_of(value.get_untracked()).to_string();
     let value = move || value.get();
     let shown = move || match spec.zero {
         Some((zh, en)) if value() == 0 => lang.get().pick(zh, en).to_string(),
@@ -144,6 +145,9 @@ pub(crate) fn Slider(spec: SliderSpec, lab: GridLab) -> impl IntoView {
                 min=spec.positions().0
                 max=spec.positions().1
                 step="1"
+                // The attribute for the first screen rendered as HTML (properties are not);
+                // the property follows the plan.
+                value=start
                 prop:value=move || spec.position_of(value()).to_string()
                 aria-valuetext=shown
                 on:input=on_input

@@ -10,7 +10,7 @@
 use leptos::prelude::*;
 
 use super::card::{card_class, CardFace, CardFit, CardMemory, CardName};
-use super::layout::{over_mark_at, CARD_H, CARD_W};
+use super::layout::{CardShape, CARD_H};
 
 /// What every card shows of the selection, card by card (one grid-wide memo).
 pub(super) type Faces = Memo<Vec<(CardFace, CardName)>>;
@@ -133,14 +133,15 @@ pub(super) fn card_cells(faces: Faces, memories: Memories) -> Vec<CardCells> {
     cells
 }
 
-/// One card at `(x, y)`: its body, its tint bar, its rank, badges and coordinates, and the "!"
-/// of a card over its capacity. `title` is its title (filled on the card under the pointer or
-/// focus only). The spaces between the texts are not drawn (SVG ignores text outside
-/// `<text>`); they keep the card's text "1 TD t0 c0 p0 d1" in words for tools that read it,
-/// matching the start of its name.
+/// One card at `(x, y)`, drawn as `shape` says: its body, its tint bar, its rank, badges and
+/// coordinates, and the "!" of a card over its capacity. `title` is its title (filled on the
+/// card under the pointer or focus only). The spaces between the texts are not drawn (SVG
+/// ignores text outside `<text>`); they keep the card's text "1 TD t0 c0 p0 d1" in words for
+/// tools that read it, matching the start of its name.
 pub(super) fn card_view(
     card: u32,
     (x, y): (f64, f64),
+    shape: CardShape,
     cells: CardCells,
     title: impl Fn() -> String + Send + Sync + 'static,
 ) -> impl IntoView {
@@ -159,7 +160,9 @@ pub(super) fn card_view(
         fit,
     } = cells;
     let over = move || fit.with(|f| f.is_some_and(|f| !f.fits));
-    let (mark_x, mark_y) = over_mark_at((x, y));
+    let (mark_x, mark_y) = shape.over_mark_at((x, y));
+    let width = shape.units_wide();
+    let (badge_x, badge_y, badge_anchor) = shape.badge_at((x, y));
     view! {
         <g
             class=move || class.with(|class| card_class(class, fit.get()))
@@ -179,14 +182,14 @@ pub(super) fn card_view(
             aria-label=label
         >
             <title>{title}</title>
-            <rect class="card-body" x=x y=y width=CARD_W height=CARD_H rx="6"></rect>
+            <rect class="card-body" x=x y=y width=width height=CARD_H rx="6"></rect>
             // The `fill` presentation attribute: the page's Content-Security-Policy refuses a
             // `style` attribute.
             <rect
                 class="card-tint"
                 x=x + 6.0
                 y=y + 3.0
-                width=CARD_W - 12.0
+                width=width - 12.0
                 height="5"
                 rx="2"
                 fill=tint
@@ -203,7 +206,7 @@ pub(super) fn card_view(
                     })
             }}
             " "
-            <text class="card-badge" x=x + CARD_W - 6.0 y=y + 17.0 text-anchor="end">
+            <text class="card-badge" x=badge_x y=badge_y text-anchor=badge_anchor>
                 {badges}
             </text>
             " "

@@ -14,11 +14,47 @@ const NODE_GAP: f64 = 18.0;
 /// Cards per row inside a node box.
 const CARDS_PER_ROW: u32 = 4;
 
-/// Where the "!" of a card over its capacity goes (its text's anchor, the end of the line),
-/// for a card whose top-left corner is `origin`: at the right, between the rank's line
-/// (baseline 20) and the coordinates' (baseline `CARD_H` − 8), which run the card's width.
-pub(super) fn over_mark_at((x, y): (f64, f64)) -> (f64, f64) {
-    (x + CARD_W - 6.0, y + 31.0)
+/// A card's width in a compact grid, whose cards draw no coordinates: room for the rank, the
+/// hottest expert's "▲" and the "!" of a card over its capacity on the first line (each
+/// ending by `NARROW_CARD_W` − 6), the group badges on the second, where the coordinates were.
+const NARROW_CARD_W: f64 = 48.0;
+
+/// How a card is drawn: with its coordinates ([`CARD_W`] wide, the badges on the first line),
+/// or narrow, in a compact grid ([`NARROW_CARD_W`], the badges on the second line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardShape {
+    Full,
+    Narrow,
+}
+
+impl CardShape {
+    /// The card's width in drawing units.
+    pub(super) fn units_wide(self) -> f64 {
+        match self {
+            CardShape::Full => CARD_W,
+            CardShape::Narrow => NARROW_CARD_W,
+        }
+    }
+
+    /// Where the "!" of a card over its capacity goes (its text's anchor, the end of the line),
+    /// for a card whose top-left corner is `(x, y)`: at the right, between the rank's line
+    /// (baseline 20) and the coordinates' (baseline `CARD_H` − 8), which run a full card's
+    /// width; on a narrow card, at the end of the rank's line.
+    pub(super) fn over_mark_at(self, (x, y): (f64, f64)) -> (f64, f64) {
+        match self {
+            CardShape::Full => (x + CARD_W - 6.0, y + 31.0),
+            // The badges have the second line: the mark ends the first, after the rank and "▲".
+            CardShape::Narrow => (x + NARROW_CARD_W - 6.0, y + 20.0),
+        }
+    }
+
+    /// Where the group badges' text ends or starts, and its anchor, for a card at `(x, y)`.
+    pub(super) fn badge_at(self, (x, y): (f64, f64)) -> (f64, f64, &'static str) {
+        match self {
+            CardShape::Full => (x + CARD_W - 6.0, y + 17.0, "end"),
+            CardShape::Narrow => (x + 8.0, y + CARD_H - 8.0, "start"),
+        }
+    }
 }
 
 /// Where everything sits: a pure function of N and the node size.
@@ -27,6 +63,7 @@ pub struct Layout {
     gpus: u32,
     gpus_per_node: u32,
     node_columns: u32,
+    drawn_as: CardShape,
 }
 
 /// The smallest scale (CSS pixels per drawing unit) at which two node boxes share a row: below
@@ -54,6 +91,7 @@ impl Layout {
             gpus,
             gpus_per_node,
             node_columns: if nodes > 1 { 2 } else { 1 },
+            drawn_as: CardShape::Full,
         }
     }
 
@@ -74,11 +112,13 @@ impl Layout {
     }
 
     /// A compact grid (an embedded one, its cards' coordinates not drawn) for a window `width`
-    /// CSS pixels wide: four node boxes a row where the cards' numbers still read, else as
+    /// CSS pixels wide: four node boxes a row of narrow cards where the cards' numbers still
+    /// read (down to about 631 px, so a docs theme's 688-px column keeps them), else as
     /// [`Layout::for_width`].
     pub fn compact(gpus: u32, gpus_per_node: u32, width: f64) -> Layout {
         let wide = Layout {
             node_columns: COMPACT_COLUMNS,
+            drawn_as: CardShape::Narrow,
             ..Layout::new(gpus, gpus_per_node)
         };
         let (w, _) = wide.node_size();
@@ -103,7 +143,9 @@ impl Layout {
         let cols = self.gpus_per_node.min(CARDS_PER_ROW);
         let rows = self.gpus_per_node.div_ceil(CARDS_PER_ROW);
         (
-            2.0 * NODE_PAD + f64::from(cols) * CARD_W + f64::from(cols - 1) * GAP,
+            2.0 * NODE_PAD
+                + f64::from(cols) * self.drawn_as.units_wide()
+                + f64::from(cols - 1) * GAP,
             NODE_TITLE + 2.0 * NODE_PAD + f64::from(rows) * CARD_H + f64::from(rows - 1) * GAP,
         )
     }
@@ -125,7 +167,7 @@ impl Layout {
         let slot = card % self.gpus_per_node;
         let (nx, ny) = self.node_origin(node);
         (
-            nx + NODE_PAD + f64::from(slot % CARDS_PER_ROW) * (CARD_W + GAP),
+            nx + NODE_PAD + f64::from(slot % CARDS_PER_ROW) * (self.drawn_as.units_wide() + GAP),
             ny + NODE_TITLE + NODE_PAD + f64::from(slot / CARDS_PER_ROW) * (CARD_H + GAP),
         )
     }
@@ -133,7 +175,12 @@ impl Layout {
     /// Centre of a card.
     pub fn card_centre(&self, card: u32) -> (f64, f64) {
         let (x, y) = self.card_origin(card);
-        (x + CARD_W / 2.0, y + CARD_H / 2.0)
+        (x + self.drawn_as.units_wide() / 2.0, y + CARD_H / 2.0)
+    }
+
+    /// How its cards are drawn.
+    pub fn card_shape(&self) -> CardShape {
+        self.drawn_as
     }
 
     /// The SVG view box "0 0 W H".
@@ -236,6 +283,16 @@ mod tests {
     use super::*;
     use parallel_core::{Plan, PlanConfig};
 
+    /// The drawing's width and height as its view box gives them.
+    fn drawn_size(layout: &Layout) -> (f64, f64) {
+        let numbers: Vec<f64> = layout
+            .view_box()
+            .split(' ')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        (numbers[2], numbers[3])
+    }
+
     /// Card 0's hops on 64 cards, TP 8 × PP 2 (DP 4), 8 cards a machine.
     fn card_0_hops() -> Vec<Hop> {
         let plan = Plan::new(&PlanConfig {
@@ -308,7 +365,7 @@ mod tests {
         assert!(phone.node_origin(1).1 > phone.node_origin(0).1);
         assert_eq!(phone.node_origin(1).0, phone.node_origin(0).0);
         // Its drawing is one node box wide: a card's labels at 358 px read above 7 px.
-        let width: f64 = phone.view_box().split(' ').nth(2).unwrap().parse().unwrap();
+        let (width, _) = drawn_size(&phone);
         assert!(7.5 * (390.0 - PAGE_MARGINS) / width > 7.0, "{width}");
         // The arrow keys still walk the cards in their node's rows.
         assert_eq!(phone.neighbour(3, "ArrowDown"), Some(7));
@@ -324,13 +381,7 @@ mod tests {
         let column = Layout::compact(64, 8, 800.0);
         assert_eq!(column.node_origin(3).1, column.node_origin(0).1);
         assert!(column.node_origin(4).1 > column.node_origin(0).1);
-        let width: f64 = column
-            .view_box()
-            .split(' ')
-            .nth(2)
-            .unwrap()
-            .parse()
-            .unwrap();
+        let (width, _) = drawn_size(&column);
         assert!(15.0 * (800.0 - PAGE_MARGINS) / width >= 9.0, "{width}");
         // Too narrow for four: as any grid of that width; one node: one box.
         assert_eq!(
@@ -342,6 +393,33 @@ mod tests {
             Layout::for_width(64, 8, 390.0)
         );
         assert_eq!(Layout::compact(8, 8, 1280.0), Layout::new(8, 8));
+    }
+
+    #[test]
+    fn a_compact_grid_keeps_four_nodes_a_row_in_a_docs_theme_column() {
+        // MkDocs Material's content column at 1,400 × 900 is 688 px
+        // (tests/course-site.test.mjs): narrow cards keep four node boxes a row there, their
+        // numbers above 9 px, and the drawing under a third of the column's width in height.
+        let column = Layout::compact(64, 8, 688.0);
+        assert_eq!(column.card_shape(), CardShape::Narrow);
+        assert_eq!(column.node_origin(3).1, column.node_origin(0).1);
+        let (width, height) = drawn_size(&column);
+        let scale = (688.0 - PAGE_MARGINS) / width;
+        assert!(15.0 * scale >= 9.0, "{width} × {height}");
+        assert!(
+            height * scale < (688.0 - PAGE_MARGINS) / 3.0,
+            "{width} × {height}"
+        );
+        // A narrow card's texts end inside it: the "!" by its right edge, on the rank's line.
+        let (x, y) = column.card_origin(9);
+        let (mark_x, mark_y) = CardShape::Narrow.over_mark_at((x, y));
+        assert!(mark_x < x + CardShape::Narrow.units_wide() && mark_y == y + 20.0);
+        // Every other grid draws its cards whole, with their coordinates.
+        assert_eq!(
+            Layout::for_width(64, 8, 1280.0).card_shape(),
+            CardShape::Full
+        );
+        assert_eq!(Layout::compact(64, 8, 600.0).card_shape(), CardShape::Full);
     }
 
     #[test]

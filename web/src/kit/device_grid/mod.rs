@@ -111,10 +111,7 @@ pub fn DeviceGrid(
     let lang = use_lang();
     let (gpus, gpus_per_node) = plan.with_untracked(|p| (p.gpus(), p.gpus_per_node()));
     // Laid out for the window it opens in: a phone stands the node boxes one a row.
-    let width = web_sys::window()
-        .and_then(|w| w.inner_width().ok())
-        .and_then(|w| w.as_f64())
-        .unwrap_or(f64::INFINITY);
+    let width = crate::state::prerender::window_width();
     let layout = if compact {
         Layout::compact(gpus, gpus_per_node, width)
     } else {
@@ -239,7 +236,13 @@ pub fn DeviceGrid(
                     String::new()
                 }
             };
-            card_view(card, layout.card_origin(card), cells, title)
+            card_view(
+                card,
+                layout.card_origin(card),
+                layout.card_shape(),
+                cells,
+                title,
+            )
         })
         .collect_view();
     let card_of = |target: Option<web_sys::EventTarget>| -> Option<u32> {

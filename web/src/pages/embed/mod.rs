@@ -114,8 +114,12 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
     // (`parent=`), if it names one: a sibling frame, another tab, the widget itself or a course
     // page elsewhere cannot move the grid, and gets no answer (issue 50). A plan object is
     // taken whole or refused, the refusal answered with the field at fault; a string is read
-    // as a link (what is not used is named in the notice).
-    if let Some(grid) = widget.grid() {
+    // as a link (what is not used is named in the notice). A first screen rendered at build
+    // time hears nothing: there is no window then.
+    if let Some(grid) = widget
+        .grid()
+        .filter(|_| crate::state::prerender::in_browser())
+    {
         let lab = match grid {
             GridId::Eight => page.lab8,
             GridId::SixtyFour => page.lab64,
@@ -221,7 +225,11 @@ fn no_widget(page: PageState) -> AnyView {
 /// The page in embed mode: `<html class="embedded-page">`, the link's notice and the widget
 /// (`EmbedApp`'s, for a link that names one).
 fn embedded(page: PageState, widget: Widget) -> AnyView {
-    if let Some(root) = document().document_element() {
+    // Also set before anything is painted, for the first screen (`assets/landing.js`).
+    if let Some(root) = crate::state::prerender::in_browser()
+        .then(|| document().document_element())
+        .flatten()
+    {
         let _ = root.class_list().add_1("embedded-page");
     }
     view! {
