@@ -2,6 +2,7 @@
 // (bench-compare.mjs) measure the same way: the slider scenarios, the grid they start from,
 // fresh loads and the bytes a page loads.
 
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync, constants as zlib } from 'node:zlib';
@@ -15,9 +16,20 @@ export const SCENARIOS = [
   { name: 'slider-pp 2 ↔ 4', testId: 'slider-pp', values: [4, 2], watch: 'bubble', attr: 'data-ratio' },
 ];
 
-/** Opens part two's grid as the latency scenarios start from: TP 8 × PP 2, ZeRO-1, full recompute, card 0. */
-export async function openGrid(lab) {
-  const { page, context, problems } = await openPage(lab, DESKTOP);
+/**
+ * Whether the build in `dist` writes first screens into its pages (issue 53: `<html
+ * data-screens>`); one from before, as `bench.sh --before REV` may build, does not.
+ */
+export function hasFirstScreens(dist) {
+  return /<html[^>]*\sdata-screens[\s=>]/.test(readFileSync(path.join(dist, 'index.html'), 'utf8'));
+}
+
+/**
+ * Opens part two's grid as the latency scenarios start from: TP 8 × PP 2, ZeRO-1, full
+ * recompute, card 0, on the build in `dist` that `lab` serves.
+ */
+export async function openGrid(lab, dist = DIST) {
+  const { page, context, problems } = await openPage(lab, DESKTOP, { firstScreen: hasFirstScreens(dist) });
   const section = page.getByTestId('section-64');
   await setRange(section, 'slider-tp', 8);
   await setRange(section, 'slider-pp', 2);

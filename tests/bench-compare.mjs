@@ -72,7 +72,7 @@ async function frames() {
     for (const [name, dist] of Object.entries(BUILDS)) {
       const lab = await startLab({ isolated: true, dist });
       try {
-        const { page, problems } = await openGrid(lab);
+        const { page, problems } = await openGrid(lab, dist);
         for (const scenario of SCENARIOS) {
           const { samples: s } = await page.evaluate(measure, { ...scenario, n: N, warmup: WARMUP });
           const into = (samples[name][scenario.name] ??= { done: [], rendered: [] });

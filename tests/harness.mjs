@@ -236,8 +236,9 @@ export async function waitForApp(scope) {
  * which the page draws one task after another once the first frame is out
  * (`<html data-drawn="all">`; an embedded widget has no such parts).
  */
-export async function waitForGrids(page) {
-  await waitForApp(page);
+export async function waitForGrids(page, { firstScreen = true } = {}) {
+  // A build from before the first screens (bench.sh --before REV) has nothing to take over from.
+  if (firstScreen) await waitForApp(page);
   for (const id of ['section-8', 'section-64']) {
     await page
       .getByTestId(id)
@@ -258,9 +259,10 @@ export async function waitForGrids(page) {
  * `fragment` (e.g. "g64=tp8.pp2") is appended to the page's address after a `#`; `setup`
  * (`async (page, context) => …`) runs before the page is opened (listeners, init scripts).
  * `entry` opens another page than the lesson: 'rl.html' (the RL layout step) or 'plan.html'
- * (the planner); both have the two grids.
+ * (the planner); both have the two grids. `firstScreen: false` opens a build from before the
+ * first screens (issue 53), which has no takeover to wait for.
  */
-export async function openPage(lab, options = DESKTOP, { fragment, setup, entry = '' } = {}) {
+export async function openPage(lab, options = DESKTOP, { fragment, setup, entry = '', firstScreen = true } = {}) {
   const context = await lab.browser.newContext(options);
   const page = await context.newPage();
   const problems = watchProblems(page);
@@ -268,7 +270,7 @@ export async function openPage(lab, options = DESKTOP, { fragment, setup, entry 
   const at = `${lab.baseUrl}${entry}`;
   const url = fragment === undefined ? at : `${at}#${fragment}`;
   await page.goto(url, { waitUntil: 'load' });
-  await waitForGrids(page);
+  await waitForGrids(page, { firstScreen });
   return { page, context, problems };
 }
 
