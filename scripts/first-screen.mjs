@@ -97,7 +97,7 @@ export function withScreens(html, page) {
   if (fallback) shown.push(`html:not([data-screen]) .first-screen[data-screen="${fallback.index}"]`);
   const rules = `\n${shown.join(',\n')} { display: contents; }\n`;
   const out = html
-    .replace(MARK, () => page.loading + copies)
+    .replace(MARK, () => withoutComments(page.loading) + copies)
     .replace(/<html\b/, () => `<html data-screens="${attribute(keys.join(' '))}"`)
     .replace(/<\/style>/, () => `${rules}</style>`);
   if (out === html || !out.includes(rules)) throw new Error('first-screen.mjs: a page has no <style> for the screens\' rules');

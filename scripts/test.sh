@@ -40,6 +40,13 @@ mkdir -p "$LOGS"
 STARTED=$SECONDS
 TIMES=()
 
+# disk: what the run has written (the build folder, the installed tools) and what is left free,
+# in MB; a full disk stops a stage with a compiler's or a browser's own error.
+disk() {
+    printf 'disk: target %s MB, .tools %s MB, %s MB free\n' "$(du -sm "$ROOT/target" 2>/dev/null | cut -f1)" \
+        "$(du -sm "$ROOT/.tools" 2>/dev/null | cut -f1)" "$(df -Pm "$ROOT" | awk 'NR == 2 { print $4 }')"
+}
+
 # stage NAME LOG COMMAND...: runs COMMAND, its output shown and kept in LOG; stops on failure.
 stage() {
     local name=$1 log=$2 start=$SECONDS rc=0
@@ -48,12 +55,14 @@ stage() {
     "$@" 2>&1 | tee "$LOGS/$log" || rc=${PIPESTATUS[0]}
     if [ "$rc" -ne 0 ]; then
         printf '\ntest.sh: FAILED at "%s" (exit %s). Output: %s\n' "$name" "$rc" "$LOGS/$log" >&2
+        disk >&2
         exit "$rc"
     fi
     TIMES+=("$(printf '%-28s %4d s' "$name" $((SECONDS - start)))")
 }
 
 stage "setup" setup.log "$ROOT/scripts/setup.sh"
+disk
 # shellcheck source=/dev/null
 source "$ROOT/.tools/env.sh"
 export TRUNK_SKIP_VERSION_CHECK=true
@@ -139,6 +148,7 @@ stage "engines (Firefox, WebKit)" engines.log bash -c 'cd tests && node --test e
 printf '\n===== summary =====\n'
 for line in "${TIMES[@]}"; do printf '%s\n' "$line"; done
 printf '%-28s %4d s\n' "total" $((SECONDS - STARTED))
+disk
 for wasm in dist/*.wasm; do
     printf '%-28s %s bytes raw, %s gzipped\n' "$(basename "$wasm")" \
         "$(wc -c <"$wasm")" "$(gzip -9c "$wasm" | wc -c)"

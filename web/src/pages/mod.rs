@@ -14,6 +14,7 @@ pub mod rl;
 
 use leptos::prelude::*;
 use parallel_core::link::{landing_of, Entry};
+use wasm_bindgen::JsCast;
 
 use crate::kit::grid_kit::GridKit;
 use crate::kit::grid_section::BothGrids;
@@ -58,10 +59,17 @@ pub fn start<V: leptos::IntoView + 'static>(here: Entry, app: fn() -> V) {
     }
     crate::state::offline::register_service_worker();
     let document = leptos::prelude::document();
-    while let Ok(Some(old)) =
-        document.query_selector(".first-screen, .first-screen-loading, .first-screen-wait")
+    if let Ok(olds) =
+        document.query_selector_all(".first-screen, .first-screen-loading, .first-screen-wait")
     {
-        old.remove();
+        for at in 0..olds.length() {
+            if let Some(old) = olds
+                .get(at)
+                .and_then(|node| node.dyn_into::<web_sys::Element>().ok())
+            {
+                old.remove();
+            }
+        }
     }
     leptos::mount::mount_to_body(app);
     if let Some(root) = document.document_element() {
