@@ -39,6 +39,9 @@ fn render(entry: Entry, fragment: &str) -> String {
 }
 
 fn main() {
+    // Drawn once, here: no read of a signal is meant to track (the wasm's reads do), so a debug
+    // build's warning for each read outside a tracking context (some 210,000 lines) is off.
+    let _drawn_once = leptos::reactive::diagnostics::SpecialNonReactiveZone::enter();
     if Executor::init_custom_executor(NeverRun).is_err() {
         eprintln!("parallel-prerender: an executor was already set");
         std::process::exit(1);
