@@ -355,6 +355,15 @@ export async function controlError(section, testId) {
 }
 
 /**
+ * Selects card `card` of the grid `gpus` in `section` by a click, unless it is selected already:
+ * a click on the selected card clears it (a card drawn twice in a row stays selected).
+ */
+export async function selectCard(section, gpus, card) {
+  const target = section.getByTestId(`grid-${gpus}`).getByTestId(`card-${card}`);
+  if ((await target.getAttribute('aria-pressed')) !== 'true') await target.click();
+}
+
+/**
  * Everything the grid shows for its plan: DP, memory (bytes and text), traffic rows, bubble,
  * and every card's groups.
  */

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, PHONE, labForFile, openPage, settleAndCheck } from './harness.mjs';
-import { SLIDERS, START, cli, keyboardTo, rng } from './drive.mjs';
+import { SLIDERS, START, cli, keyboardTo, rng, selectCard } from './drive.mjs';
 
 const lab = labForFile();
 
@@ -142,8 +142,7 @@ test('every figure of both grids opens its explanation, equal to the figure and 
       await keyboardTo(section, SLIDERS.find((s) => s.field === 'micro_batches'), next.micro_batches);
       config = next;
       const card = pick([0, 3, Number(grid) - 1]);
-      const target = section.getByTestId(`grid-${grid}`).getByTestId(`card-${card}`);
-      if ((await target.getAttribute('aria-pressed')) !== 'true') await target.click();
+      await selectCard(section, grid, card);
       await check(section, config, card);
     }
   }
