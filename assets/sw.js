@@ -1,7 +1,8 @@
 // Parallel Lab's service worker: after the first visit the page keeps working offline.
 //
 // On install it reads the lesson (index.html) and embed.html (embedded widgets) and caches each
-// with every asset it names (Trunk's hashed wasm, JS, CSS and favicon); the RL page and the
+// with every asset it names (Trunk's hashed wasm, JS, CSS and favicon, and the split modules
+// its parts drawn later are fetched from); the RL page and the
 // planner (rl.html, plan.html) are cached with their assets as they are visited, so a lesson's
 // visitor never downloads them. Pages
 // are fetched network-first (a new deployment shows up at once) and fall back to the cache;
@@ -16,6 +17,11 @@ async function precachePage(cache, page) {
   if (!response.ok) return;
   const html = await response.clone().text();
   const assets = [...html.matchAll(/(?:href|src)="(\.\/[^"#?]+)"/g)].map((m) => m[1]);
+  // The page's split modules, fetched by the page only when it draws their parts
+  // (scripts/split.mjs names them on the loader's <link>).
+  for (const [, modules] of html.matchAll(/data-split-modules="([^"]*)"/g)) {
+    assets.push(...modules.split(' ').filter(Boolean));
+  }
   await cache.put(page, response);
   await cache.addAll([...new Set(assets)]);
 }

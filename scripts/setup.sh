@@ -6,6 +6,7 @@
 #   Rust std for wasm32   rustup target (timeout 180 s); fallback: Debian's rustc-web 1.96
 #   trunk 0.21.14         cargo install --locked
 #   wasm-bindgen-cli      cargo install, the same version as wasm-bindgen in Cargo.lock
+#   wasm-split-cli        cargo install wasm_split_cli_support 0.2.3 (splits the page's wasm)
 #   wasm-opt              npm binaryen@132 in .tools/ (never Debian's binaryen 108)
 #   chromium + driver     apt, only when missing, with a small CJK font (fonts-wqy-microhei)
 #   playwright-core       npm ci in tests/ (no browser download: the tests use /usr/bin/chromium)
@@ -202,21 +203,26 @@ takes() {
     "${RUST_FOR_WASM[@]}" RUSTC_BOOTSTRAP=1 rustc -Zunstable-options -Cpanic=immediate-abort $1 \
         --target "$WASM_TARGET" --print cfg >/dev/null 2>&1
 }
+# Every release build for the page splits its wasm at the page's split points
+# (web/src/state/split.rs): `--cfg wasm_split` turns them on, and the linker keeps its
+# relocations for wasm-split-cli (scripts/split.mjs), as cargo-leptos's `--split` does.
+SPLIT_FLAGS='--cfg wasm_split -Clink-args=--emit-relocs'
 if std_sources && takes "$SIZE_FLAGS"; then
     # Cargo adds these target rustflags to .cargo/config.toml's (erase_components stays there).
-    RELEASE_ENV_LINE="PARALLEL_RELEASE_ENV=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size \"CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zunstable-options -Cpanic=immediate-abort $SIZE_FLAGS\")"
-    have "release builds: std from source for size, panic=immediate-abort, $SIZE_FLAGS"
+    RELEASE_ENV_LINE="PARALLEL_RELEASE_ENV=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size \"CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zunstable-options -Cpanic=immediate-abort $SIZE_FLAGS $SPLIT_FLAGS\")"
+    have "release builds: std from source for size, panic=immediate-abort, $SIZE_FLAGS, split"
 elif std_sources && takes ""; then
-    RELEASE_ENV_LINE='PARALLEL_RELEASE_ENV=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zunstable-options -Cpanic=immediate-abort")'
-    have "release builds: std from source, panic=immediate-abort"
+    RELEASE_ENV_LINE="PARALLEL_RELEASE_ENV=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \"CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zunstable-options -Cpanic=immediate-abort $SPLIT_FLAGS\")"
+    have "release builds: std from source, panic=immediate-abort, split"
 else
+    RELEASE_ENV_LINE="PARALLEL_RELEASE_ENV=(\"CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=$SPLIT_FLAGS\")"
     warn "no std sources or no -Cpanic=immediate-abort in $("${RUST_FOR_WASM[@]}" rustc --version): release builds keep the prebuilt std (a larger page)"
 fi
 
 # ---------------------------------------------------------------------------------------
 step "Crates (cargo fetch)"
 (cd "$ROOT" && cargo fetch --quiet)
-if [ "$WASM_TOOLCHAIN" = debian ] || [ "$RELEASE_ENV_LINE" != 'PARALLEL_RELEASE_ENV=()' ]; then
+if [ "$WASM_TOOLCHAIN" = debian ] || [[ "$RELEASE_ENV_LINE" == *BUILD_STD* ]]; then
     # build-std needs the std library's own dependencies too.
     (cd "$ROOT" && "${RUST_FOR_WASM[@]}" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
         cargo fetch --quiet --target "$WASM_TARGET")
@@ -247,6 +253,18 @@ else
             warn "--locked failed; retrying without it"
             cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
         }
+fi
+
+# ---------------------------------------------------------------------------------------
+# The release build's splitter (scripts/split.mjs): of the 0.2 line cargo-leptos's --split uses, for
+# split points of wasm_split_helpers 0.2 (Leptos 0.8's).
+WASM_SPLIT_VERSION=0.2.3
+step "wasm-split-cli $WASM_SPLIT_VERSION"
+if cargo install --list | grep -q "^wasm_split_cli_support v$WASM_SPLIT_VERSION:" && command -v wasm-split-cli >/dev/null; then
+    have "wasm-split-cli $WASM_SPLIT_VERSION"
+else
+    step "cargo install wasm_split_cli_support --version $WASM_SPLIT_VERSION --features build-binary (about 2 minutes)"
+    cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
 fi
 
 # ---------------------------------------------------------------------------------------

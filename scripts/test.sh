@@ -118,7 +118,8 @@ stage "release build (trunk)" trunk.log release_env trunk build --release
 # file's path): if one is there, the page was built with the prebuilt std after all.
 no_panic_locations() {
     local wasm found=0
-    for wasm in dist/*_bg.wasm; do
+    # Each page's module and its split modules (scripts/split.mjs).
+    for wasm in dist/*.wasm; do
         local n
         n="$(grep -a -o -E '[A-Za-z0-9_]+\.rs' "$wasm" | wc -l)"
         printf '%s: %s source paths\n' "$(basename "$wasm")" "$n"

@@ -110,15 +110,22 @@ export async function loading(slowdown, runs, { embed = false, shell = false, di
   }
 }
 
-/** gzip -9 of each file a page of `dist` loads: the page, what it names, and the service worker. */
+/**
+ * gzip -9 of each file a page of `dist` loads: the page, what it names, and the service worker.
+ * `later`: a split module (scripts/split.mjs), fetched when the page draws its part, after the
+ * first frame; the page waits for the others.
+ */
 export async function sizes(page, dist = DIST) {
   const html = await readFile(path.join(dist, page), 'utf8');
   const named = [...html.matchAll(/\.\/([^"'#?\s]+\.(?:wasm|js|css))/g)].map((m) => m[1]);
+  const split = new Set(
+    [...html.matchAll(/data-split-modules="([^"]*)"/g)].flatMap((m) => m[1].split(' ').map((f) => f.replace(/^\.\//, ''))),
+  );
   const files = [...new Set([page, ...named, 'sw.js'])].sort();
   const rows = [];
   for (const file of files) {
     const body = await readFile(path.join(dist, file));
-    rows.push({ file, raw: body.length, gzip: gzipSync(body, { level: zlib.Z_BEST_COMPRESSION }).length });
+    rows.push({ file, raw: body.length, gzip: gzipSync(body, { level: zlib.Z_BEST_COMPRESSION }).length, later: split.has(file) });
   }
   return rows;
 }

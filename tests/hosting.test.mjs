@@ -37,7 +37,8 @@ function cspDirectives(html) {
  * What Trunk writes for an entry point's `<link data-trunk>` tags (the source, ../index.html or
  * ../embed.html): `inline` one inline script (landing.js) or, for a `.css` file, a `<style>`
  * (scripts/shrink-inline.mjs then makes the styles one); `rust` an inline loader script, its
- * JS module (modulepreload) and its wasm (preload); `icon` and `css` their file, hashed;
+ * JS module (modulepreload), the loader of its split modules (modulepreload, added by
+ * scripts/split.mjs) and its wasm (preload); `icon` and `css` their file, hashed;
  * `copy-file` nothing. The URLs, in order, as patterns.
  */
 function trunkOutput(source) {
@@ -58,7 +59,12 @@ function trunkOutput(source) {
     else if (rel === 'rust') {
       const bin = /\bdata-bin="([^"]*)"/.exec(tag)[1];
       scripts.push(`${bin} loader`);
-      urls.push(new RegExp(`^\\./${literal(bin)}-[0-9a-f]{1,16}\\.js$`), new RegExp(`^\\./${literal(bin)}-[0-9a-f]{1,16}_bg\\.wasm$`));
+      // Its JS module, the loader of its split modules (scripts/split.mjs), its wasm.
+      urls.push(
+        new RegExp(`^\\./${literal(bin)}-[0-9a-f]{1,16}\\.js$`),
+        new RegExp(`^\\./${literal(bin)}-[0-9a-f]{1,16}-split\\.js$`),
+        new RegExp(`^\\./${literal(bin)}-[0-9a-f]{1,16}_bg\\.wasm$`),
+      );
     } else if (rel !== 'copy-file') throw new Error(`a data-trunk rel this test does not know: ${tag}`);
   }
   return { scripts, styles, urls };
@@ -187,6 +193,11 @@ test('after the first visit a reload works offline, from the service worker', as
   assert.equal(Number(await section.getByTestId('bubble').getAttribute('data-ratio')), 0.125);
   await section.getByTestId('slider-m').fill('32');
   assert.equal(Number(await section.getByTestId('bubble').getAttribute('data-ratio')), 0.03125);
+  // The parts drawn after the first frame too: the first visit cached their split modules.
+  await page.waitForFunction(() => document.documentElement.dataset.drawn === 'all', null, { timeout: 30_000 });
+  assert.equal(await page.getByTestId('section-decisions').count(), 1, 'part four, from its split module');
+  assert.ok((await page.locator('.grid-lab-charts canvas').count()) > 0, 'the charts, from their split module');
+  assert.deepEqual(lab.server.requests.slice(served), [], 'the split modules came from the cache');
 
   // An embedded widget works offline too: the first visit cached embed.html and its files.
   await page.goto(`${lab.baseUrl}embed.html#g64=tp8.pp2.z1&embed=grid-64`, { waitUntil: 'load' });

@@ -9,9 +9,10 @@
 use leptos::prelude::*;
 use parallel_core::link::{Control, Controls, Part as Drawn, Parts};
 
-use crate::kit::gpu_check::GpuCheckOffer;
+use crate::kit::gpu_check::gpu_check_offer;
 use crate::kit::rollout::RolloutFigure;
 use crate::state::lab::GridLab;
+use crate::state::split::SplitCall;
 
 /// A part a page adds to a grid, drawn for that grid's lab.
 pub type Part = fn(GridLab) -> AnyView;
@@ -35,7 +36,7 @@ pub struct GridKit {
     pub run: Option<Part>,
     /// Under the charts: one card's workload for a real GPU and its measured file beside the
     /// lab ("check on a GPU").
-    pub check: Option<Part>,
+    pub check: Option<fn(GridLab) -> SplitCall>,
     /// Only these controls, in view (an embedded grid, as its link's `controls=` says);
     /// `None`: every control.
     pub shown: Option<Controls>,
@@ -68,7 +69,7 @@ impl GridKit {
     pub const LESSON: GridKit = GridKit {
         disclosure: true,
         figures: Some(|lab| view! { <RolloutFigure lab=lab /> }.into_any()),
-        check: Some(|lab| view! { <GpuCheckOffer lab=lab /> }.into_any()),
+        check: Some(|lab| Box::pin(gpu_check_offer(lab))),
         ..GridKit::BARE
     };
 

@@ -17,8 +17,9 @@ use crate::kit::memory_figure::MemoryFigure;
 use crate::kit::routing::RoutingFigure;
 use crate::kit::schedule_view::ScheduleView;
 use crate::state::lab::{part, CardLoad, GridLab};
-use crate::state::later::{Later, Piece};
+use crate::state::later::{LaterPart, Piece};
 use crate::state::permalink::PageState;
+use crate::state::split::split_part;
 
 /// The interactive lab of one grid, `grid` (its class `grid-lab-8` or `grid-lab-64`, the
 /// device grid's test id `grid-8` or `grid-64`), with what the page adds (`kit`).
@@ -44,14 +45,12 @@ pub fn GridLabView(lab: GridLab, grid: GridId, kit: GridKit) -> impl IntoView {
     let on_toggle = Callback::new(move |card: u32| lab.toggle(card));
     let on_clear = Callback::new(move |()| lab.selected.set(None));
     let stale = move || lab.error.with(Option::is_some);
-    let charts = match grid {
+    // The piece below the figures: the charts and "check on a GPU", drawn after the first frame.
+    let below = match grid {
         GridId::Eight => Piece::ChartsEight,
         GridId::SixtyFour => Piece::ChartsSixtyFour,
     };
     let draws = move |part: Drawn| kit.draws(part);
-    // Each chart where the kit draws it (an embedded grid: as its link's `parts=` says).
-    let chart =
-        move |part: Drawn, view: fn(Signal<Plan>) -> AnyView| draws(part).then(|| view(plan));
     let device = draws(Drawn::Grid).then(|| view! {
         <div class="grid-lab-grid" class:stale=stale data-grid-view=grid.gpus()>
             {move || stale().then(|| view! {
@@ -95,17 +94,12 @@ pub fn GridLabView(lab: GridLab, grid: GridId, kit: GridKit) -> impl IntoView {
             </div>
         }
     });
-    let charts = kit.parts.any_chart().then(|| view! {
-        <div class="grid-lab-charts">
-            <Later piece=charts>
-                {chart(Drawn::ChartMemory, |plan| view! { <MemoryChart plan=plan /> }.into_any())}
-                {chart(Drawn::ChartBalance, |plan| view! { <BalanceChart plan=plan /> }.into_any())}
-                {chart(Drawn::ChartStages, |plan| view! { <StageChart plan=plan /> }.into_any())}
-                {draws(Drawn::ChartTraffic).then(|| view! { <TrafficChart traffic=traffic /> })}
-                {chart(Drawn::ChartBubble, |plan| view! { <BubbleChart plan=plan /> }.into_any())}
-                {chart(Drawn::Schedule, |plan| view! { <ScheduleView plan=plan /> }.into_any())}
-            </Later>
-        </div>
+    let charts = kit.parts.any_chart().then(|| {
+        view! {
+            <div class="grid-lab-charts">
+                <LaterPart piece=below load=move || grid_charts(kit, plan, traffic) />
+            </div>
+        }
     });
     view! {
         <div class=format!("grid-lab grid-lab-{}", grid.gpus())>
@@ -117,7 +111,11 @@ pub fn GridLabView(lab: GridLab, grid: GridId, kit: GridKit) -> impl IntoView {
             {traffic_table}
             {kit.run.map(|run| view! { <div class="grid-lab-run">{run(lab)}</div> })}
             {charts}
-            {kit.check.map(|check| view! { <div class="grid-lab-check">{check(lab)}</div> })}
+            {kit.check.map(|check| view! {
+                <div class="grid-lab-check">
+                    <LaterPart piece=below load=move || check(lab) />
+                </div>
+            })}
         </div>
     }
 }
@@ -148,5 +146,24 @@ pub fn BothGrids(page: PageState, kit: GridKit) -> impl IntoView {
     view! {
         <GridPart lab=page.lab8 grid=GridId::Eight kit=kit title_zh="一台机：8 张卡" title_en="One machine: 8 cards" />
         <GridPart lab=page.lab64 grid=GridId::SixtyFour kit=kit title_zh="8 台机：64 张卡" title_en="Eight machines: 64 cards" />
+    }
+}
+
+// The charts, from a split module of their own (`crate::state::split`): plotters and the
+// charts' code are fetched when they are first drawn, after the page's first frame.
+split_part! { in charts;
+    /// The charts `kit` draws, of `plan` and its `traffic`.
+    fn grid_charts(kit: GridKit, plan: Signal<Plan>, traffic: Signal<Vec<Traffic>>) {
+        let draws = move |part: Drawn| kit.draws(part);
+        let chart =
+            move |part: Drawn, view: fn(Signal<Plan>) -> AnyView| draws(part).then(|| view(plan));
+        view! {
+            {chart(Drawn::ChartMemory, |plan| view! { <MemoryChart plan=plan /> }.into_any())}
+            {chart(Drawn::ChartBalance, |plan| view! { <BalanceChart plan=plan /> }.into_any())}
+            {chart(Drawn::ChartStages, |plan| view! { <StageChart plan=plan /> }.into_any())}
+            {draws(Drawn::ChartTraffic).then(|| view! { <TrafficChart traffic=traffic /> })}
+            {chart(Drawn::ChartBubble, |plan| view! { <BubbleChart plan=plan /> }.into_any())}
+            {chart(Drawn::Schedule, |plan| view! { <ScheduleView plan=plan /> }.into_any())}
+        }
     }
 }

@@ -5,10 +5,17 @@
 //! follows each grid (its tasks, table and notes) and the parts below (real configurations, decisions, the evolution map, the
 //! counting note) are then built one piece per task, in page order, the first after the first
 //! frame is painted. A link to a section (`sec=`) or a contents link draws everything at once
-//! before scrolling there. When every piece is drawn, `<html>` gets `data-drawn="all"`. Where
-//! no [`LaterParts`] is provided (an embedded widget), [`Later`] draws its children at once.
+//! before scrolling there. A piece built from a split module ([`LaterPart`],
+//! [`crate::state::split`]) is drawn once its module is fetched. When every piece is drawn,
+//! `<html>` gets `data-drawn="all"`. Where no [`LaterParts`] is provided (an embedded widget),
+//! [`Later`] and [`LaterPart`] draw at once.
+
+use std::future::Future;
 
 use leptos::prelude::*;
+
+use crate::kit::i18n::T;
+use crate::state::split::{Split, SplitFailed};
 
 /// The pieces drawn later, in page order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,10 +74,14 @@ pub fn after_next_frame(f: impl FnOnce() + 'static) {
     request_animation_frame(move || set_timeout(f, std::time::Duration::ZERO));
 }
 
-/// How many of the later pieces are drawn, in page order.
+/// How many of the later pieces are drawn, in page order; how many parts on the page are built
+/// from split modules ([`LaterPart`]s, numbered as they are created), and which of those are
+/// there (a bit per number).
 #[derive(Clone, Copy)]
 pub struct LaterParts {
     drawn: RwSignal<usize>,
+    split: RwSignal<u32>,
+    loaded: RwSignal<u64>,
 }
 
 impl LaterParts {
@@ -79,9 +90,14 @@ impl LaterParts {
         let count = Piece::ALL.len();
         let parts = LaterParts {
             drawn: RwSignal::new(if all_now { count } else { 0 }),
+            split: RwSignal::new(0),
+            loaded: RwSignal::new(0),
         };
         Effect::new(move |_| {
-            if parts.drawn.get() >= count {
+            let every = 1_u64
+                .checked_shl(parts.split.get())
+                .map_or(u64::MAX, |bit| bit - 1);
+            if parts.drawn.get() >= count && parts.loaded.get() & every == every {
                 if let Some(root) = document().document_element() {
                     let _ = root.set_attribute("data-drawn", "all");
                 }
@@ -112,13 +128,27 @@ impl LaterParts {
     }
 
     /// Whether every piece is drawn (untracked).
-    pub fn all_drawn(self) -> bool {
+    fn all_drawn(self) -> bool {
         self.drawn.get_untracked() >= Piece::ALL.len()
     }
 
     /// Whether `piece` is drawn.
     pub fn is_drawn(self, piece: Piece) -> bool {
         self.drawn.get() > piece.index()
+    }
+
+    /// One more part built from a split module: the page is drawn only once it is there.
+    /// Returns its number.
+    fn expect_split(self) -> u32 {
+        let number = self.split.get_untracked();
+        self.split.set(number + 1);
+        number
+    }
+
+    /// Part `number`'s split module is there and the part drawn from it.
+    fn mark_loaded(self, number: u32) {
+        self.loaded
+            .update(|set| *set |= 1_u64.checked_shl(number).unwrap_or(0));
     }
 }
 
@@ -134,11 +164,75 @@ pub fn Later(piece: Piece, children: ChildrenFn) -> impl IntoView {
     (move || {
         if drawn.get() {
             children().into_any()
-        } else if piece.is_section() {
-            view! { <section class="part later-part" aria-hidden="true"></section> }.into_any()
         } else {
-            view! { <div class="later-block" aria-hidden="true"></div> }.into_any()
+            placeholder(piece)
         }
     })
     .into_any()
+}
+
+/// The part `load` builds from its split module ([`crate::state::split`]) once `piece` is
+/// drawn (at once where no [`LaterParts`] is provided, or no `piece` given); before, and while
+/// the module is fetched, [`Later`]'s placeholder (a block's, without a piece). A module that could not be fetched leaves a note and a
+/// button that tries again.
+#[component]
+pub fn LaterPart<F, Fut>(#[prop(optional)] piece: Option<Piece>, load: F) -> impl IntoView
+where
+    F: Fn() -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = Split> + Send + 'static,
+{
+    let parts = use_context::<LaterParts>().map(|parts| (parts, parts.expect_split()));
+    let drawn: Signal<bool> = match (parts, piece) {
+        (Some((parts, _)), Some(piece)) => Memo::new(move |_| parts.is_drawn(piece)).into(),
+        _ => Signal::stored(true),
+    };
+    let tries = RwSignal::new(0_u32);
+    (move || {
+        if !drawn.get() {
+            return placeholder(piece);
+        }
+        tries.track();
+        view! {
+            <Suspense fallback=move || placeholder(piece)>
+                {move || Suspend::new(async move {
+                    match load().await {
+                        Ok(part) => {
+                            if let Some((parts, number)) = parts {
+                                parts.mark_loaded(number);
+                            }
+                            part
+                        }
+                        Err(SplitFailed) => view! { <NotLoaded tries=tries /> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        }
+        .into_any()
+    })
+    .into_any()
+}
+
+/// What stands in for a piece not drawn yet: for a whole section, a section of about its
+/// height, so the scroll bar does not jump.
+fn placeholder(piece: impl Into<Option<Piece>>) -> AnyView {
+    if piece.into().is_some_and(Piece::is_section) {
+        view! { <section class="part later-part" aria-hidden="true"></section> }.into_any()
+    } else {
+        view! { <div class="later-block" aria-hidden="true"></div> }.into_any()
+    }
+}
+
+/// A part whose module could not be fetched: why, and a button that tries again.
+#[component]
+fn NotLoaded(tries: RwSignal<u32>) -> impl IntoView {
+    view! {
+        <p class="later-failed" role="alert">
+            <T zh="这一部分没有载入：网络中断，或网站已换成新版本（那就刷新页面）。"
+               en="This part did not load: the network failed, or the site has a newer version (then reload the page)." />
+            " "
+            <button type="button" on:click=move |_| tries.update(|count| *count += 1)>
+                <T zh="再试一次" en="Try again" />
+            </button>
+        </p>
+    }
 }

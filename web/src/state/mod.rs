@@ -10,4 +10,5 @@ pub mod offline;
 pub mod permalink;
 pub mod prerender;
 pub mod scroll;
+pub mod split;
 pub mod start;

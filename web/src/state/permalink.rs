@@ -10,7 +10,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use crate::kit::i18n::Lang;
 use crate::state::lab::GridLab;
 use crate::state::prerender;
-use crate::state::scroll::{bring_into_view, settle_on};
+use crate::state::scroll::bring_into_view_when_drawn;
 
 /// The sentences of the link notice.
 mod text {
@@ -248,29 +248,26 @@ pub fn track_section(section: RwSignal<Option<Section>>) {
     on_scroll.forget();
 }
 
-/// Scrolls to a section now and records it as the one in view (the contents links: a plain
-/// `href="#part-one"` would replace the page's state in the address).
-/// `later` draws what is still to be drawn first (a piece drawn above the section after the
-/// scroll would move it).
+/// Scrolls to a section and records it as the one in view (the contents links: a plain
+/// `href="#part-one"` would replace the page's state in the address). `later` draws what is
+/// still to be drawn first, and the scroll waits until it is there (a piece drawn above the
+/// section after the scroll would move it).
 pub fn go_to(
     section: RwSignal<Option<Section>>,
     to: Section,
     later: Option<crate::state::later::LaterParts>,
 ) {
-    match later {
-        Some(later) if !later.all_drawn() => {
-            // Draw the rest of the page, then scroll from the next frame on.
-            later.draw_all();
-            bring_into_view(format!("#{}", to.id()));
-        }
-        _ => settle_on(format!("#{}", to.id()), 0),
+    // Draw the rest of the page, then scroll once it is there (at the next frame if it is).
+    if let Some(later) = later {
+        later.draw_all();
     }
+    bring_into_view_when_drawn(format!("#{}", to.id()));
     section.set(Some(to));
 }
 
 /// Scrolls the section a link names into view, once the page is drawn.
 pub fn scroll_to(section: Section) {
-    bring_into_view(format!("#{}", section.id()));
+    bring_into_view_when_drawn(format!("#{}", section.id()));
 }
 
 /// The notice line for one ignored part, in the page's language.

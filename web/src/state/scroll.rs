@@ -35,13 +35,37 @@ pub fn focus_quietly(selector: String) {
     });
 }
 
+/// The most frames spent waiting for the page's later parts before a section is scrolled to:
+/// ten seconds at 60 frames a second.
+const DRAWN_FRAMES: u32 = 600;
+
+/// Brings the section `selector` finds to the top of the viewport once every later part of the
+/// page is drawn (`<html data-drawn="all">`: the parts above it have their height, and the
+/// section itself, from a split module, is there), or after [`DRAWN_FRAMES`] frames (a module
+/// that did not load).
+pub fn bring_into_view_when_drawn(selector: String) {
+    request_animation_frame(move || wait_drawn(selector, 0));
+}
+
+fn wait_drawn(selector: String, frame: u32) {
+    let drawn = document()
+        .document_element()
+        .and_then(|root| root.get_attribute("data-drawn"))
+        .is_some_and(|drawn| drawn == "all");
+    if drawn || frame >= DRAWN_FRAMES {
+        settle_on(selector, 0);
+    } else {
+        request_animation_frame(move || wait_drawn(selector, frame + 1));
+    }
+}
+
 /// The most frames spent bringing an element to the top of the viewport.
 const SETTLE_FRAMES: u32 = 12;
 
 /// Scrolls the element to the top, then checks again at the next frames: the sections far below
 /// are drawn only near the viewport (CSS `content-visibility`), so those passed on the way may
 /// take their real height once drawn and move the target; it is scrolled again until it stays.
-pub(crate) fn settle_on(selector: String, frame: u32) {
+fn settle_on(selector: String, frame: u32) {
     let Some(element) = document().query_selector(&selector).ok().flatten() else {
         return;
     };

@@ -32,6 +32,18 @@ use load::{Loaded, MeasuredInput, Refused};
 use parallel_core::link::{encode, for_page, Entry};
 use workload::WorkloadSteps;
 
+use crate::state::split::split_part;
+
+split_part! { in gpu_check;
+    /// The planner's panel ([`GpuCheck`]), from a split module of its own.
+    pub fn gpu_check_panel(lab: GridLab) { view! { <GpuCheck lab=lab /> } }
+}
+
+split_part! { in gpu_check;
+    /// The lesson's panel ([`GpuCheckOffer`]), from the same split module.
+    pub fn gpu_check_offer(lab: GridLab) { view! { <GpuCheckOffer lab=lab /> } }
+}
+
 /// The planner's panel of one grid: the workload, the measured file and the comparison.
 #[component]
 pub fn GpuCheck(lab: GridLab) -> impl IntoView {

@@ -18,7 +18,10 @@ use crate::kit::i18n::{use_lang, T};
 use crate::kit::lesson_table::LessonTable;
 use crate::kit::real_configs::llama::LlamaTable;
 use crate::kit::share::widget_title;
+use crate::state::lab::GridLab;
+use crate::state::later::LaterPart;
 use crate::state::permalink::PageState;
+use crate::state::split::split_part;
 
 /// The window that frames this one; `None` for a page that is not framed (its parent is
 /// itself).
@@ -162,18 +165,14 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
             view! { <GridLabView lab=lab64 grid=GridId::SixtyFour kit=GridKit::embedded(page.controls, page.parts) /> }
                 .into_any()
         }
-        Widget::Table8 => {
-            view! { <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=page.lab8 /> }
-                .into_any()
+        Widget::Table8 => view! { <LaterPart load=move || table_8(page.lab8) /> }.into_any(),
+        Widget::Table64 => view! { <LaterPart load=move || table_64(lab64) /> }.into_any(),
+        Widget::Llama3 => view! { <LaterPart load=llama_3 /> }.into_any(),
+        Widget::ChartMemory64 => view! { <LaterPart load=move || chart_memory(plan64) /> }.into_any(),
+        Widget::ChartBubble64 => view! { <LaterPart load=move || chart_bubble(plan64) /> }.into_any(),
+        Widget::ChartTraffic64 => {
+            view! { <LaterPart load=move || chart_traffic(traffic64) /> }.into_any()
         }
-        Widget::Table64 => {
-            view! { <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab64 /> }
-                .into_any()
-        }
-        Widget::Llama3 => view! { <LlamaTable /> }.into_any(),
-        Widget::ChartMemory64 => view! { <MemoryChart plan=plan64 /> }.into_any(),
-        Widget::ChartBubble64 => view! { <BubbleChart plan=plan64 /> }.into_any(),
-        Widget::ChartTraffic64 => view! { <TrafficChart traffic=traffic64 /> }.into_any(),
     };
     let section = match widget.grid() {
         Some(GridId::Eight) => "section-8",
@@ -237,4 +236,37 @@ fn embedded(page: PageState, widget: Widget) -> AnyView {
         <EmbedView page=page widget=widget />
     }
     .into_any()
+}
+
+// The widgets other than a grid, each from a split module (`crate::state::split`): a course
+// page that frames a grid, the usual widget, waits for no table's or chart's code.
+
+split_part! { in embed_tables;
+    /// The lesson's 8-card table.
+    fn table_8(lab: GridLab) { view! { <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=lab /> } }
+}
+
+split_part! { in embed_tables;
+    /// The lesson's 64-card table.
+    fn table_64(lab: GridLab) { view! { <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab /> } }
+}
+
+split_part! { in embed_tables;
+    /// The Llama 3 table.
+    fn llama_3() { view! { <LlamaTable /> } }
+}
+
+split_part! { in embed_charts;
+    /// Memory per card under ZeRO 0–3, of the 64-card plan.
+    fn chart_memory(plan: Signal<Plan>) { view! { <MemoryChart plan=plan /> } }
+}
+
+split_part! { in embed_charts;
+    /// The bubble against m, of the 64-card plan.
+    fn chart_bubble(plan: Signal<Plan>) { view! { <BubbleChart plan=plan /> } }
+}
+
+split_part! { in embed_charts;
+    /// Traffic per card per dimension, of the 64-card plan.
+    fn chart_traffic(traffic: Signal<Vec<Traffic>>) { view! { <TrafficChart traffic=traffic /> } }
 }

@@ -16,7 +16,8 @@ use crate::kit::share::EmbedHere;
 use crate::kit::vocab;
 use crate::pages::lesson::tasks::{GuidedTasks, Task};
 use crate::state::lab::GridLab;
-use crate::state::later::{Later, Piece};
+use crate::state::later::{LaterPart, Piece};
+use crate::state::split::split_part;
 use parallel_core::link::GridId;
 use parallel_core::link::Section;
 use parallel_core::link::Widget;
@@ -174,19 +175,31 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
                 <EmbedHere widget=Widget::ChartTraffic64 />
                 <EmbedHere widget=Widget::ChartBubble64 />
             </div>
-            <Later piece=Piece::PartTwoRest>
-            <h3><T zh="每一段的显存一样吗？" en="Is memory the same on every stage?" /></h3>
-            <GuidedTasks tasks=stage_tasks() lab=lab />
-            <h3><T zh="64 卡方案（现算）" en="The 64-card plans (computed live)" /></h3>
-            <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab />
-            <EmbedHere widget=Widget::Table64 />
-            <p class="takeaway">
-                <T zh="64 张卡时，每卡的模型状态轻松降到几 GB，问题变成通信走哪条链路：TP 字节最多，但它在机内；跨机的只有流水线的段间激活和 DP 的梯度同步，都比 TP 小一两个数量级。越内层的维度通信越重，越要放在带宽高的链路上。"
-                   en="On 64 cards the model states per card drop to a few GB, and the question becomes which link carries what: TP sends the most bytes but stays inside a machine; only the pipeline's activations and DP's gradient sync cross machines, one or two orders of magnitude smaller. The heavier a dimension's traffic, the further inside it goes, onto the faster link." />
-            </p>
-            </Later>
+            <LaterPart piece=Piece::PartTwoRest load=move || part_two_rest(lab) />
         </LessonSection>
     }
+}
+
+/// Part two after its grid: the stage steps, the 64-card table and the takeaway (drawn after
+/// the first frame, from a split module: [`part_two_rest`]).
+#[component]
+fn PartTwoRest(lab: GridLab) -> impl IntoView {
+    view! {
+        <h3><T zh="每一段的显存一样吗？" en="Is memory the same on every stage?" /></h3>
+        <GuidedTasks tasks=stage_tasks() lab=lab />
+        <h3><T zh="64 卡方案（现算）" en="The 64-card plans (computed live)" /></h3>
+        <LessonTable test_id="table-64" plans=sixty_four_gpu_plans() lab=lab />
+        <EmbedHere widget=Widget::Table64 />
+        <p class="takeaway">
+            <T zh="64 张卡时，每卡的模型状态轻松降到几 GB，问题变成通信走哪条链路：TP 字节最多，但它在机内；跨机的只有流水线的段间激活和 DP 的梯度同步，都比 TP 小一两个数量级。越内层的维度通信越重，越要放在带宽高的链路上。"
+               en="On 64 cards the model states per card drop to a few GB, and the question becomes which link carries what: TP sends the most bytes but stays inside a machine; only the pipeline's activations and DP's gradient sync cross machines, one or two orders of magnitude smaller. The heavier a dimension's traffic, the further inside it goes, onto the faster link." />
+        </p>
+    }
+}
+
+split_part! { in part_two;
+    /// [`PartTwoRest`], from a split module of its own.
+    fn part_two_rest(lab: GridLab) { view! { <PartTwoRest lab=lab /> } }
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ use crate::pages::lesson::evolution::EvolutionMap;
 use crate::pages::lesson::intro::Intro;
 use crate::pages::lesson::one_machine::OneMachine;
 use crate::pages::page_top;
-use crate::state::later::{Later, LaterParts, Piece};
+use crate::state::lab::GridLab;
+use crate::state::later::{LaterPart, LaterParts, Piece};
+use crate::state::split::split_part;
 use crate::state::{permalink, start};
 
 /// The whole lesson. `main.rs` mounts it on `<body>`.
@@ -58,11 +60,34 @@ pub fn LessonPage() -> impl IntoView {
             <Intro />
             <OneMachine lab=lab8 />
             <Cluster lab=lab64 />
-            <Later piece=Piece::RealConfigs><RealConfigs /></Later>
-            <Later piece=Piece::Decisions><Decisions lab8=lab8 lab64=lab64 /></Later>
-            <Later piece=Piece::Evolution><EvolutionMap /></Later>
-            <Later piece=Piece::CountingNote><CountingNote /></Later>
+            <LaterPart piece=Piece::RealConfigs load=real_configs_part />
+            <LaterPart piece=Piece::Decisions load=move || decisions_part(lab8, lab64) />
+            <LaterPart piece=Piece::Evolution load=evolution_part />
+            <LaterPart piece=Piece::CountingNote load=counting_note_part />
         </main>
     }
     .into_any()
+}
+
+// The sections below the two grids, each from a split module of its own
+// (`crate::state::split`), fetched when it is drawn after the first frame.
+
+split_part! { in real_configs;
+    /// Part three, the real configurations.
+    fn real_configs_part() { view! { <RealConfigs /> } }
+}
+
+split_part! { in decisions;
+    /// Part four, the decisions, over both grids' labs.
+    fn decisions_part(lab8: GridLab, lab64: GridLab) { view! { <Decisions lab8=lab8 lab64=lab64 /> } }
+}
+
+split_part! { in evolution;
+    /// The evolution map.
+    fn evolution_part() { view! { <EvolutionMap /> } }
+}
+
+split_part! { in counting_note;
+    /// The counting note.
+    fn counting_note_part() { view! { <CountingNote /> } }
 }

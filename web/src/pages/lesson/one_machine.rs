@@ -15,7 +15,8 @@ use crate::pages::lesson::cp_layouts::CpLayouts;
 use crate::pages::lesson::prediction::Prediction;
 use crate::pages::lesson::tasks::{heaviest, total_line, GuidedTasks, Task};
 use crate::state::lab::GridLab;
-use crate::state::later::{Later, Piece};
+use crate::state::later::{LaterPart, Piece};
+use crate::state::split::split_part;
 use parallel_core::link::GridId;
 use parallel_core::link::Section;
 use parallel_core::link::Widget;
@@ -123,26 +124,38 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
             <GuidedTasks tasks=tasks() lab=lab />
             <GridLabView lab=lab grid=GridId::Eight kit=GridKit::LESSON />
             <EmbedHere widget=Widget::Grid8 />
-            <Later piece=Piece::PartOneRest>
-            <p class="note"><T zh="点任意一张卡，看它的 TP 组、流水线、DP 组各是哪几张。" en="Click any card to see which cards share its TP group, its pipeline and its DP group." /></p>
-            <h3><T zh="对答案：8 卡方案（与网格同一套公式现算）" en="Check: the 8-card plans (computed live with the grid's formulas)" /></h3>
-            <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=lab />
-            <EmbedHere widget=Widget::Table8 />
-            <div class="takeaways">
-                <h4><T zh="读这张表要看出三件事" en="Three things to read from this table" /></h4>
-                <ol>
-                    <li><T zh="模型状态有地板：无论怎么切，8 张卡都落在同一个数上，切法不同，省下的是同一份冗余。"
-                           en="Model states have a floor: however you split, 8 cards land on the same figure; the splits remove the same redundancy." /></li>
-                    <li><T zh="差别在激活和通信：ZeRO 不切激活，所以选择性重计算放不下；TP 切激活，放得下，但同步的是激活、每层都要等。"
-                           en="The difference is activations and traffic: ZeRO does not split activations, so selective recompute overflows; TP does, and fits, but it synchronises activations and every layer waits." /></li>
-                    <li><T zh="流水线在一台机里不划算：它省下的段间通信在机内并不稀缺，却带来气泡。"
-                           en="A pipeline does not pay inside one machine: the traffic it saves between stages is not scarce on NVLink, and it brings a bubble." /></li>
-                </ol>
-            </div>
-            <CpLayouts />
-            </Later>
+            <LaterPart piece=Piece::PartOneRest load=move || part_one_rest(lab) />
         </LessonSection>
     }
+}
+
+/// Part one after its grid: the comparison table, what to read from it and the CP layouts
+/// (drawn after the first frame, from a split module: [`part_one_rest`]).
+#[component]
+fn PartOneRest(lab: GridLab) -> impl IntoView {
+    view! {
+        <p class="note"><T zh="点任意一张卡，看它的 TP 组、流水线、DP 组各是哪几张。" en="Click any card to see which cards share its TP group, its pipeline and its DP group." /></p>
+        <h3><T zh="对答案：8 卡方案（与网格同一套公式现算）" en="Check: the 8-card plans (computed live with the grid's formulas)" /></h3>
+        <LessonTable test_id="table-8" plans=eight_gpu_plans() lab=lab />
+        <EmbedHere widget=Widget::Table8 />
+        <div class="takeaways">
+            <h4><T zh="读这张表要看出三件事" en="Three things to read from this table" /></h4>
+            <ol>
+                <li><T zh="模型状态有地板：无论怎么切，8 张卡都落在同一个数上，切法不同，省下的是同一份冗余。"
+                       en="Model states have a floor: however you split, 8 cards land on the same figure; the splits remove the same redundancy." /></li>
+                <li><T zh="差别在激活和通信：ZeRO 不切激活，所以选择性重计算放不下；TP 切激活，放得下，但同步的是激活、每层都要等。"
+                       en="The difference is activations and traffic: ZeRO does not split activations, so selective recompute overflows; TP does, and fits, but it synchronises activations and every layer waits." /></li>
+                <li><T zh="流水线在一台机里不划算：它省下的段间通信在机内并不稀缺，却带来气泡。"
+                       en="A pipeline does not pay inside one machine: the traffic it saves between stages is not scarce on NVLink, and it brings a bubble." /></li>
+            </ol>
+        </div>
+        <CpLayouts />
+    }
+}
+
+split_part! { in part_one;
+    /// [`PartOneRest`], from a split module of its own.
+    fn part_one_rest(lab: GridLab) { view! { <PartOneRest lab=lab /> } }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ pub mod search;
 use leptos::prelude::*;
 use parallel_core::link::Entry;
 
-use crate::kit::gpu_check::GpuCheck;
+use crate::kit::gpu_check::gpu_check_panel;
 use crate::kit::grid_kit::GridKit;
 use crate::kit::own_model::OwnModel;
 use crate::kit::run_it::RunIt;
@@ -21,7 +21,7 @@ use crate::pages::plan::search::PlanSearch;
 const KIT: GridKit = GridKit {
     own_model: Some(|lab| view! { <OwnModel lab=lab /> }.into_any()),
     run: Some(|lab| view! { <RunIt lab=lab /> }.into_any()),
-    check: Some(|lab| view! { <GpuCheck lab=lab /> }.into_any()),
+    check: Some(|lab| Box::pin(gpu_check_panel(lab))),
     ..GridKit::BARE
 };
 
