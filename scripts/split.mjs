@@ -213,7 +213,10 @@ function splitModule(staging, stem, source, target) {
     const input = path.join(work, 'input.wasm');
     writeFileSync(input, withoutOrphanExports(readFileSync(source)));
     run('wasm-split-cli', [input, cut, '--out-name', stem]);
-    const names = readdirSync(cut)
+    // A worker draws nothing: a split point the splitter finds in it is one only the other
+    // pages' dropped code reaches (a page's code it shares, say a view with an embed button),
+    // never called; it gets no module (below, its loader's functions are stubs).
+    const names = target !== 'web' ? [] : readdirSync(cut)
       .filter((name) => name.endsWith('.wasm') && name !== `${stem}.wasm`)
       .map((name) => name.slice(0, -'.wasm'.length))
       .sort();
@@ -240,6 +243,12 @@ function splitModule(staging, stem, source, target) {
       preload = `<link rel="modulepreload" href="./${loaderName}" crossorigin="anonymous" ` +
         `integrity="${integrity(Buffer.from(loader))}" data-split-modules="${modules}">`;
     }
+    // The worker's JS (`no-modules`) would `require` the loader it has no use for: each of its
+    // functions is one that says so instead, and is never called.
+    main = main.replaceAll(
+      'require("./__wasm_split.js")',
+      'new Proxy({}, { get: () => () => { throw new Error("a worker has no split modules"); } })',
+    );
     writeFileSync(path.join(staging, `${stem}.js`), main);
     const wasm = readFileSync(path.join(staging, `${stem}_bg.wasm`));
     editPages(staging, `${stem}.js`, (html) => {

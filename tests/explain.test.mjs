@@ -87,6 +87,8 @@ async function checkAll(section, config, card) {
     await button.focus();
     await button.press('Enter');
     const panel = section.getByTestId('explanation');
+    // The panel's code is fetched the first time one opens (a split module): wait for it.
+    await panel.waitFor({ state: 'visible' });
     assert.equal(await panel.count(), 1, id);
     await assertOnScreen(section.page(), panel, id);
     assert.equal(await button.getAttribute('aria-expanded'), 'true');

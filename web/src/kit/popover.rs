@@ -136,12 +136,33 @@ pub fn placed_beside(
 ) -> ReadSignal<Option<Place>> {
     let (at, set_at) = signal(None::<Place>);
     Effect::new(move |_| {
-        if let Some(panel) = panel_ref.get() {
-            show_in_top_layer(&panel);
-            follow(panel_ref, anchor, set_at, None);
+        if panel_ref.get().is_some() {
+            open_in_page(panel_ref, anchor, set_at, 0);
         }
     });
     at
+}
+
+/// The most frames a panel's node waits to be inserted into the page before it is shown.
+const INSERT_FRAMES: u32 = 60;
+
+/// Shows the panel in the top layer and starts [`follow`] once its node is in the page: a panel
+/// built from a split module (`crate::state::later::LaterPart`) is inserted after it is built.
+fn open_in_page(
+    panel_ref: NodeRef<Div>,
+    anchor: fn(&web_sys::HtmlElement) -> Option<web_sys::Element>,
+    set_at: WriteSignal<Option<Place>>,
+    frame: u32,
+) {
+    let Some(Some(panel)) = panel_ref.try_get_untracked() else {
+        return;
+    };
+    if panel.is_connected() {
+        show_in_top_layer(&panel);
+        follow(panel_ref, anchor, set_at, None);
+    } else if frame < INSERT_FRAMES {
+        request_animation_frame(move || open_in_page(panel_ref, anchor, set_at, frame + 1));
+    }
 }
 
 #[cfg(test)]

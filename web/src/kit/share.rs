@@ -10,7 +10,9 @@ use crate::kit::embed_picker::{ControlPicker, PartPicker};
 
 use crate::kit::i18n::{use_lang, Lang, T};
 use crate::kit::text::Text;
+use crate::state::later::LaterPart;
 use crate::state::permalink::{base_url, describe, embed_url, PageState};
+use crate::state::split::split_part;
 
 /// Copies `text` to the clipboard; false when the browser refuses (then the caller shows the
 /// text selected for a manual copy).
@@ -182,10 +184,57 @@ fn course_origin(address: &str) -> Result<Option<Origin>, OriginError> {
 pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
     let lang = use_lang();
     let open = RwSignal::new(false);
-    let copied = RwSignal::new(false);
-    let picked = RwSignal::new(Controls::LESSON);
-    let drawn = RwSignal::new(Parts::EMBED);
-    let address = RwSignal::new(String::new());
+    // What the teacher picked, kept while the panel is closed.
+    let choice = EmbedChoice {
+        copied: RwSignal::new(false),
+        picked: RwSignal::new(Controls::LESSON),
+        drawn: RwSignal::new(Parts::EMBED),
+        address: RwSignal::new(String::new()),
+    };
+    view! {
+        <div class="embed-share">
+            <button type="button" class="small" data-testid=format!("embed-{}", widget.id())
+                aria-expanded=move || open.get().to_string()
+                on:click=move |_| { open.update(|o| *o = !*o); choice.copied.set(false); }>
+                {move || embed_label(lang.get(), widget)}
+            </button>
+            {move || open.get().then(|| view! {
+                <LaterPart load=move || embed_panel(page, widget, choice) />
+            })}
+        </div>
+    }
+}
+
+/// What the teacher picked in a widget's embed panel.
+#[derive(Clone, Copy)]
+pub struct EmbedChoice {
+    /// The snippet was just copied.
+    copied: RwSignal<bool>,
+    /// The controls the widget shows.
+    picked: RwSignal<Controls>,
+    /// The parts the widget draws.
+    drawn: RwSignal<Parts>,
+    /// The course page's address, as typed.
+    address: RwSignal<String>,
+}
+
+split_part! { in share;
+    /// The embed panel, from a split module of its own: fetched when a teacher first opens one.
+    fn embed_panel(page: PageState, widget: Widget, choice: EmbedChoice) {
+        view! { <EmbedPanel page=page widget=widget choice=choice /> }
+    }
+}
+
+/// A widget's embed panel: the pickers, the snippet and its copy button.
+#[component]
+fn EmbedPanel(page: PageState, widget: Widget, choice: EmbedChoice) -> impl IntoView {
+    let lang = use_lang();
+    let EmbedChoice {
+        copied,
+        picked,
+        drawn,
+        address,
+    } = choice;
     // The panel opens under its button, which may sit at the bottom of the screen: it is
     // scrolled into view whole once drawn.
     let panel = NodeRef::<leptos::html::Div>::new();
@@ -218,30 +267,21 @@ pub fn EmbedButton(page: PageState, widget: Widget) -> impl IntoView {
         )
     };
     view! {
-        <div class="embed-share">
-            <button type="button" class="small" data-testid=format!("embed-{}", widget.id())
-                aria-expanded=move || open.get().to_string()
-                on:click=move |_| { open.update(|o| *o = !*o); copied.set(false); }>
-                {move || embed_label(lang.get(), widget)}
+        <div class="embed-box" node_ref=panel>
+            {widget.grid().is_some().then(|| view! { <ControlPicker widget=widget picked=picked /> })}
+            {widget.grid().is_some().then(|| view! { <PartPicker widget=widget picked=drawn /> })}
+            {widget.grid().is_some().then(|| view! { <CourseAddress widget=widget address=address /> })}
+            <label>
+                <span class="caption"><T zh="把这段代码贴进任何静态 HTML 页面：" en="Paste this into any static HTML page:" /></span>
+                <textarea readonly rows="4" data-testid=format!("embed-code-{}", widget.id()) prop:value=snippet
+                    on:focus=move |ev| { event_target::<web_sys::HtmlTextAreaElement>(&ev).select(); }></textarea>
+            </label>
+            <button type="button" class="small" data-testid=format!("embed-copy-{}", widget.id()) on:click=move |_| {
+                let text = snippet();
+                leptos::task::spawn_local(async move { copied.set(copy_text(text).await); });
+            }>
+                {move || if copied.get() { lang.get().pick("已复制", "Copied") } else { lang.get().pick("复制代码", "Copy the code") }}
             </button>
-            {move || open.get().then(|| view! {
-                <div class="embed-box" node_ref=panel>
-                    {widget.grid().is_some().then(|| view! { <ControlPicker widget=widget picked=picked /> })}
-                    {widget.grid().is_some().then(|| view! { <PartPicker widget=widget picked=drawn /> })}
-                    {widget.grid().is_some().then(|| view! { <CourseAddress widget=widget address=address /> })}
-                    <label>
-                        <span class="caption"><T zh="把这段代码贴进任何静态 HTML 页面：" en="Paste this into any static HTML page:" /></span>
-                        <textarea readonly rows="4" data-testid=format!("embed-code-{}", widget.id()) prop:value=snippet
-                            on:focus=move |ev| { event_target::<web_sys::HtmlTextAreaElement>(&ev).select(); }></textarea>
-                    </label>
-                    <button type="button" class="small" data-testid=format!("embed-copy-{}", widget.id()) on:click=move |_| {
-                        let text = snippet();
-                        leptos::task::spawn_local(async move { copied.set(copy_text(text).await); });
-                    }>
-                        {move || if copied.get() { lang.get().pick("已复制", "Copied") } else { lang.get().pick("复制代码", "Copy the code") }}
-                    </button>
-                </div>
-            })}
         </div>
     }
 }

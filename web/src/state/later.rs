@@ -11,11 +11,12 @@
 //! [`Later`] and [`LaterPart`] draw at once.
 
 use std::future::Future;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 
 use crate::kit::i18n::T;
-use crate::state::split::{Split, SplitFailed};
+use crate::state::split::{Split, SplitCall, SplitFailed};
 
 /// The pieces drawn later, in page order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,14 +174,20 @@ pub fn Later(piece: Piece, children: ChildrenFn) -> impl IntoView {
 
 /// The part `load` builds from its split module ([`crate::state::split`]) once `piece` is
 /// drawn (at once where no [`LaterParts`] is provided, or no `piece` given); before, and while
-/// the module is fetched, [`Later`]'s placeholder (a block's, without a piece). A module that could not be fetched leaves a note and a
-/// button that tries again.
+/// the module is fetched, [`Later`]'s placeholder (a block's, without a piece). A module that
+/// could not be fetched leaves a note and a button that tries again.
 #[component]
 pub fn LaterPart<F, Fut>(#[prop(optional)] piece: Option<Piece>, load: F) -> impl IntoView
 where
-    F: Fn() -> Fut + Copy + Send + Sync + 'static,
+    F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Split> + Send + 'static,
 {
+    // The call boxed, so that what follows is compiled once for every part.
+    later_part(piece, Arc::new(move || -> SplitCall { Box::pin(load()) }))
+}
+
+/// [`LaterPart`]'s drawing.
+fn later_part(piece: Option<Piece>, load: Arc<dyn Fn() -> SplitCall + Send + Sync>) -> AnyView {
     let parts = use_context::<LaterParts>().map(|parts| (parts, parts.expect_split()));
     let drawn: Signal<bool> = match (parts, piece) {
         (Some((parts, _)), Some(piece)) => Memo::new(move |_| parts.is_drawn(piece)).into(),
@@ -192,19 +199,23 @@ where
             return placeholder(piece);
         }
         tries.track();
+        let load = Arc::clone(&load);
         view! {
             <Suspense fallback=move || placeholder(piece)>
-                {move || Suspend::new(async move {
-                    match load().await {
-                        Ok(part) => {
-                            if let Some((parts, number)) = parts {
-                                parts.mark_loaded(number);
+                {move || {
+                    let load = Arc::clone(&load);
+                    Suspend::new(async move {
+                        match load().await {
+                            Ok(part) => {
+                                if let Some((parts, number)) = parts {
+                                    parts.mark_loaded(number);
+                                }
+                                part
                             }
-                            part
+                            Err(SplitFailed) => view! { <NotLoaded tries=tries /> }.into_any(),
                         }
-                        Err(SplitFailed) => view! { <NotLoaded tries=tries /> }.into_any(),
-                    }
-                })}
+                    })
+                }}
             </Suspense>
         }
         .into_any()
@@ -213,12 +224,15 @@ where
 }
 
 /// What stands in for a piece not drawn yet: for a whole section, a section of about its
-/// height, so the scroll bar does not jump.
+/// height, so the scroll bar does not jump; for a part of no piece, an empty inline element.
 fn placeholder(piece: impl Into<Option<Piece>>) -> AnyView {
-    if piece.into().is_some_and(Piece::is_section) {
-        view! { <section class="part later-part" aria-hidden="true"></section> }.into_any()
-    } else {
-        view! { <div class="later-block" aria-hidden="true"></div> }.into_any()
+    match piece.into() {
+        Some(piece) if piece.is_section() => {
+            view! { <section class="part later-part" aria-hidden="true"></section> }.into_any()
+        }
+        Some(_) => view! { <div class="later-block" aria-hidden="true"></div> }.into_any(),
+        // A part opened on request (a panel, a widget): nothing that takes room meanwhile.
+        None => view! { <span class="later-block" aria-hidden="true"></span> }.into_any(),
     }
 }
 

@@ -13,8 +13,9 @@
 //! Parts sharing a split module's name are fetched together; code two modules share is put by
 //! the splitter in a module both fetch.
 
-/// A split point's call, boxed, for a part a const names ([`crate::kit::grid_kit::GridKit`]'s
-/// `check`): the const then holds only the call, and the part's code stays in its module.
+/// A split point's call, boxed: for a part a const names ([`crate::kit::grid_kit::GridKit`]'s
+/// `check`, which then holds only the call, the part's code staying in its module), and in
+/// [`crate::state::later::LaterPart`], whose drawing is then compiled once for every part.
 pub type SplitCall = std::pin::Pin<Box<dyn std::future::Future<Output = Split> + Send>>;
 
 /// A part from a split point: its view, or [`SplitFailed`] when its module could not be
