@@ -8,6 +8,7 @@
 // - with every split module held back, each page mounts and its grid answers a slider with the
 //   CLI's figures; released, every part is drawn, from the modules the page names; the embed's
 //   chart and table widgets too;
+// - a panel opened and closed before its module came does not hold back `data-drawn`;
 // - a split module that does not arrive leaves a note and a button, and the button draws the
 //   part once the network is back.
 
@@ -133,6 +134,22 @@ for (const widget of ['chart-memory-64', 'table-8']) {
     await context.close();
   });
 }
+
+test('a panel opened and closed before its module came does not hold the page back', async () => {
+  const { page, context, problems, release } = await withSplitHeld('index.html', '');
+  await waitForApp(page);
+  // "Why?" opens a panel whose code is a split module, held back: closed again before it came.
+  const why = page.getByTestId('section-8').getByTestId('explain-mem-states');
+  await why.click();
+  assert.equal(await why.getAttribute('aria-expanded'), 'true');
+  await why.click();
+  assert.equal(await why.getAttribute('aria-expanded'), 'false');
+  release();
+  await allDrawn(page, false);
+  assert.equal(await page.getByTestId('explanation').count(), 0, 'the closed panel stays closed');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
 
 test('a split module that does not arrive leaves a note; "try again" draws its part', async () => {
   let down = true;

@@ -188,7 +188,11 @@ where
 
 /// [`LaterPart`]'s drawing.
 fn later_part(piece: Option<Piece>, load: Arc<dyn Fn() -> SplitCall + Send + Sync>) -> AnyView {
-    let parts = use_context::<LaterParts>().map(|parts| (parts, parts.expect_split()));
+    // Only the page's later pieces count towards `data-drawn`, not a part opened on request
+    // (a panel opened and closed again before its module came would hold it back).
+    let parts = piece
+        .and(use_context::<LaterParts>())
+        .map(|parts| (parts, parts.expect_split()));
     let drawn: Signal<bool> = match (parts, piece) {
         (Some((parts, _)), Some(piece)) => Memo::new(move |_| parts.is_drawn(piece)).into(),
         _ => Signal::stored(true),
