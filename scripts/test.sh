@@ -20,7 +20,8 @@
 #                                            wasm-bindgen-test in headless Chromium
 #   4. trunk build --release                 dist/, the page as static files (release_env: std
 #                                            with panic=immediate-abort, checked: no panic
-#                                            locations left in the wasm)
+#                                            locations left in the wasm; each page's wasm split
+#                                            at its split points, scripts/split.mjs)
 #      python -m unittest (tests/megatron)   the CLI's Megatron-LM lines judged by Megatron-Core's
 #                                            own code (.tools/py): verdicts, rank groups, FLOPs
 #      python -m unittest (tests/deepspeed)  the CLI's DeepSpeed launches judged by DeepSpeed's own
