@@ -8,7 +8,7 @@
 //! before scrolling there. A piece built from a split module ([`LaterPart`],
 //! [`crate::state::split`]) is drawn once its module is fetched. When every piece is drawn,
 //! `<html>` gets `data-drawn="all"`. Where no [`LaterParts`] is provided (an embedded widget),
-//! [`Later`] and [`LaterPart`] draw at once.
+//! [`LaterPart`] draws at once.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -153,29 +153,10 @@ impl LaterParts {
     }
 }
 
-/// `children` once `piece` is drawn; before, an empty placeholder (for a whole section, about
-/// its height, so the scroll bar does not jump).
-#[component]
-pub fn Later(piece: Piece, children: ChildrenFn) -> impl IntoView {
-    let Some(parts) = use_context::<LaterParts>() else {
-        return children().into_any();
-    };
-    // A memo, so drawing the next piece does not rebuild this one.
-    let drawn = Memo::new(move |_| parts.is_drawn(piece));
-    (move || {
-        if drawn.get() {
-            children().into_any()
-        } else {
-            placeholder(piece)
-        }
-    })
-    .into_any()
-}
-
 /// The part `load` builds from its split module ([`crate::state::split`]) once `piece` is
 /// drawn (at once where no [`LaterParts`] is provided, or no `piece` given); before, and while
-/// the module is fetched, [`Later`]'s placeholder (a block's, without a piece). A module that
-/// could not be fetched leaves a note and a button that tries again.
+/// the module is fetched, a placeholder (an empty section or block; inline, without a piece).
+/// A module that could not be fetched leaves a note and a button that tries again.
 #[component]
 pub fn LaterPart<F, Fut>(#[prop(optional)] piece: Option<Piece>, load: F) -> impl IntoView
 where
