@@ -191,9 +191,9 @@ export function courseForFile(files = {}) {
  * lab's grid in the iframe `frame` (a selector) is drawn. Resolves to
  * `{ page, context, problems, inner }`, `inner` the frame's locator.
  */
-export async function openCourse(lab, course, html, frame = 'iframe') {
+export async function openCourse(lab, course, html, frame = 'iframe', options = DESKTOP) {
   course.lesson.body = html;
-  const context = await lab.browser.newContext(DESKTOP);
+  const context = await lab.browser.newContext(options);
   const page = await context.newPage();
   const problems = watchProblems(page);
   await page.goto(`${course.origin}/lesson.html`, { waitUntil: 'load' });

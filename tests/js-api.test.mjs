@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { courseForFile, dropFile, htmlPage, labForFile, openCourse, openPage, settleAndCheck, waitForApp } from './harness.mjs';
+import { DESKTOP, DIST, courseForFile, dropFile, htmlPage, labForFile, openCourse, openPage, settleAndCheck, waitForApp } from './harness.mjs';
 import { CLI, cli } from './drive.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -241,9 +241,12 @@ addEventListener('message', (e) => {
 });
 </script>`;
 
-/** Opens a course page holding `frame` (an iframe's HTML) and `COLLECT`, once its grid is drawn. */
-async function openCollecting(frame) {
-  const { page, context, problems, inner } = await openCourse(lab, course, htmlPage('Lesson', `${COLLECT}${frame}`));
+/**
+ * Opens a course page holding `frame` (an iframe's HTML) and `COLLECT`, once its grid is drawn,
+ * in a browser context with `options`.
+ */
+async function openCollecting(frame, options = DESKTOP) {
+  const { page, context, problems, inner } = await openCourse(lab, course, htmlPage('Lesson', `${COLLECT}${frame}`), 'iframe', options);
   // Every TP and PP the sliders show from now on, recorded in the frame as they change.
   await inner.locator(':root').evaluate(() => {
     window.shown = [];
@@ -306,6 +309,62 @@ test('a refused set changes nothing and is answered with the field at fault and 
   const shown = await inner.locator(':root').evaluate(() => window.shown);
   assert.deepEqual([...new Set(shown)].sort(), ['slider-pp=2', 'slider-tp=4']);
   await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
+// An object is read by code of its own split module (web/src/pages/embed/message.rs), fetched
+// with the first object: a message that comes meanwhile takes effect in its turn, and a fetch
+// that fails applies nothing until an object comes again.
+test('a plan object waits for its module: a later message is not undone, a failed fetch is tried again', async () => {
+  const html = await readFile(path.join(DIST, 'embed.html'), 'utf8');
+  const module = html.match(/data-split-modules="[^"]*\.\/([^" ]*split_set_message\.wasm)/)?.[1];
+  assert.ok(module, 'embed.html names the module that reads a plan object');
+  // No service worker: it would serve the module from its cache, not from the network.
+  const { context, page, problems, inner } = await openCollecting(
+    `<iframe src="${lab.baseUrl}embed.html#embed=grid-64" title="Parallel Lab" width="900" height="1200"></iframe>`,
+    { ...DESKTOP, serviceWorkers: 'block' },
+  );
+  const slider = (name) => inner.getByTestId(`slider-${name}`).getAttribute('aria-valuetext');
+  const asked = [];
+  let down = true;
+  let release;
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
+  await page.route(new RegExp(`/${module.replace(/[.]/g, '\\.')}$`), async (route) => {
+    asked.push(route.request().url());
+    if (down) return route.abort('internetdisconnected');
+    await released;
+    return route.continue();
+  });
+  // The network down: the object is not read (the widget says so in the console), nothing
+  // moves and nothing is answered.
+  const warned = page.waitForEvent('console', (m) => m.type() === 'warning' && /could not be fetched/.test(m.text()));
+  await post(page, { type: 'parallel-lab:set', plan: { tp: 4, pp: 2 } });
+  await warned;
+  assert.deepEqual([await slider('tp'), await slider('pp')], ['8', '8']);
+  assert.deepEqual(await page.evaluate(() => answers), []);
+  // Held back: an object, then a link's tokens, which apply at once; the object, read once its
+  // module is there, is not applied over them.
+  down = false;
+  await post(page, { type: 'parallel-lab:set', plan: { tp: 4, pp: 2 } });
+  while (asked.length < 2) await inner.locator(':root').evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+  await post(page, { type: 'parallel-lab:set', plan: 'tp2.pp4' });
+  await inner.getByTestId('slider-pp').and(inner.locator('[aria-valuetext="4"]')).waitFor();
+  release();
+  // A refused object is answered once its read is done: the held one was read before it.
+  const answer = await answerTo(page, { tp: '8' });
+  assert.equal(answer.data.field, 'tp');
+  assert.deepEqual([await slider('tp'), await slider('pp')], ['2', '4'], 'the object read late undid the later message');
+  assert.ok(!(await inner.locator(':root').evaluate(() => window.shown)).includes('slider-tp=4'), 'TP 4 was shown');
+  assert.deepEqual((await page.evaluate(() => answers)).map((a) => a.data.type), ['parallel-lab:error'], 'one answer, the refusal');
+  // Now the module is there: an object is read and applied.
+  await post(page, { type: 'parallel-lab:set', plan: { tp: 4, pp: 2 } });
+  await inner.getByTestId('slider-tp').and(inner.locator('[aria-valuetext="4"]')).waitFor();
+  assert.equal(await slider('pp'), '2');
+  assert.equal(asked.length, 2, 'fetched again after the failure, then kept');
+  const others = problems.filter((p) => !/internetdisconnected|ERR_INTERNET_DISCONNECTED|Failed to fetch|TypeError|NetworkError/.test(p));
+  assert.deepEqual(others, []);
   await context.close();
 });
 

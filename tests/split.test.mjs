@@ -8,6 +8,10 @@
 // - with every split module held back, each page mounts and its grid answers a slider with the
 //   CLI's figures; released, every part is drawn, from the modules the page names; the embed's
 //   chart and table widgets too;
+// - "more controls" come from their module when opened (on an embedded grid, where its link
+//   names one of them);
+// - the lesson's first-screen sentences are in its HTML and a split module, not in the module
+//   the page waits for, and the page draws them from its HTML;
 // - a panel opened and closed before its module came does not hold back `data-drawn`;
 // - a split module that does not arrive leaves a note and a button, and the button draws the
 //   part once the network is back.
@@ -114,6 +118,8 @@ for (const { file, link, gpus } of PAGES) {
       }
     }
     assert.ok(asked.length > 0 && asked.every((name) => modules.includes(name)), `${file} fetched ${asked.join(', ')}`);
+    // "More controls": closed on the lesson, none of them named by the embed's link.
+    assert.ok(!asked.some((name) => name.includes('split_more_controls')), `${file} fetched the controls' module: ${asked.join(', ')}`);
     // The figures still agree after the parts arrived (nothing reset the plan).
     await agree(section, { ...start, tp: 2 }, 1, `${file}: after the split modules`);
     await settleAndCheck(page, problems, assert);
@@ -134,6 +140,78 @@ for (const widget of ['chart-memory-64', 'table-8']) {
     await context.close();
   });
 }
+
+test('"more controls" come from their module when opened, or where an embed\'s link names one', async () => {
+  const { page, context, problems, asked, release } = await withSplitHeld('index.html', '');
+  await waitForApp(page);
+  const section = page.getByTestId('section-8');
+  await section.getByTestId('more-controls-toggle').click();
+  assert.equal(await section.getByTestId('select-model').count(), 0, 'no control before its module is there');
+  release();
+  await section.getByTestId('select-model').waitFor({ state: 'visible' });
+  assert.ok(asked.some((name) => name.includes('split_more_controls')), `fetched ${asked.join(', ')}`);
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+
+  const embedded = await withSplitHeld('embed.html', 'embed.html#embed=grid-8&controls=tp,model');
+  await waitForApp(embedded.page);
+  const root = embedded.page.getByTestId('embed-root');
+  await root.getByTestId('slider-tp').waitFor();
+  assert.equal(await root.getByTestId('select-model').count(), 0, 'no model picker before its module is there');
+  embedded.release();
+  await root.getByTestId('select-model').waitFor({ state: 'visible' });
+  assert.ok(embedded.asked.some((name) => name.includes('split_more_controls')), `fetched ${embedded.asked.join(', ')}`);
+  await settleAndCheck(embedded.page, embedded.problems, assert);
+  await embedded.context.close();
+});
+
+/** `text` as the HTML writes it, read back. */
+const unescape = (text) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;|&#x27;/g, "'").replace(/&amp;/g, '&');
+
+/** The sentences of `file`'s first screens (`<span data-prose>`, web/src/kit/prose.rs): key → { zh, en }. */
+function proseOf(file) {
+  const html = readFileSync(path.join(DIST, file), 'utf8');
+  const sentences = {};
+  for (const screen of html.split('class="first-screen"').slice(1)) {
+    const lang = screen.match(/^[^>]*data-lang="([^"]+)"/)[1].startsWith('zh') ? 'zh' : 'en';
+    for (const [, key, text] of screen.matchAll(/<span data-prose="([^"]+)">([^<]*)<\/span>/g)) {
+      sentences[key] = { ...sentences[key], [lang]: unescape(text) };
+    }
+  }
+  return sentences;
+}
+
+test('the lesson\'s sentences travel once: in its HTML, not in the module it waits for; drawn from the HTML', async () => {
+  const sentences = proseOf('index.html');
+  const keys = Object.keys(sentences);
+  assert.ok(keys.length >= 20, `the first screen's sentences: ${keys.join(', ')}`);
+  const { html, modules } = splitOf('index.html');
+  const main = readFileSync(path.join(DIST, html.match(/href="\.\/([^"]+_bg\.wasm)"/)[1]));
+  const split = Buffer.concat(modules.map((name) => readFileSync(path.join(DIST, name))));
+  for (const key of keys) {
+    for (const lang of ['zh', 'en']) {
+      const text = sentences[key][lang];
+      assert.ok(text, `${key}: in the ${lang} screen`);
+      assert.equal(main.indexOf(Buffer.from(text)), -1, `${key} (${lang}) is in the module the page waits for`);
+      assert.notEqual(split.indexOf(Buffer.from(text)), -1, `${key} (${lang}) is in no split module`);
+    }
+  }
+  // The page, in each language, draws every sentence as its first screen held it, and never
+  // fetches the sentences' module.
+  for (const lang of ['zh', 'en']) {
+    const { page, context, problems, asked, release } = await withSplitHeld('index.html', lang === 'en' ? '#lang=en' : '');
+    release();
+    await waitForApp(page);
+    const drawn = await page.locator('[data-prose]').evaluateAll((spans) =>
+      spans.map((span) => [span.getAttribute('data-prose'), span.textContent]));
+    assert.deepEqual(new Set(drawn.map(([key]) => key)), new Set(keys), `${lang}: every sentence drawn`);
+    for (const [key, text] of drawn) assert.equal(text, sentences[key][lang], `${lang}: ${key}`);
+    await allDrawn(page, false);
+    assert.ok(!asked.some((name) => name.includes('split_prose')), `${lang}: fetched ${asked.join(', ')}`);
+    await settleAndCheck(page, problems, assert);
+    await context.close();
+  }
+});
 
 test('a panel opened and closed before its module came does not hold the page back', async () => {
   const { page, context, problems, release } = await withSplitHeld('index.html', '');

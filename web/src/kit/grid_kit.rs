@@ -9,6 +9,7 @@
 use leptos::prelude::*;
 use parallel_core::link::{Control, Controls, Part as Drawn, Parts};
 
+use crate::kit::controls::More;
 use crate::kit::gpu_check::gpu_check_offer;
 use crate::kit::rollout::RolloutFigure;
 use crate::state::lab::GridLab;
@@ -20,10 +21,9 @@ pub type Part = fn(GridLab) -> AnyView;
 /// What a page adds to each of its grids.
 #[derive(Clone, Copy)]
 pub struct GridKit {
-    /// The lesson's controls in view and the others (model, card, bytes per gradient,
-    /// schedule, memory accounting, EP) behind a "more controls" disclosure, closed unless the
-    /// plan already uses one of them; otherwise every control is in view.
-    pub disclosure: bool,
+    /// Where the controls beyond the lesson's (model, card, bytes per gradient, schedule,
+    /// memory accounting, EP) are drawn: in view, or behind "more controls".
+    pub more: More,
     /// After the model picker: the box for one's own config.json.
     pub own_model: Option<Part>,
     /// After bytes per gradient: where the optimizer lives (CPU Adam).
@@ -51,7 +51,7 @@ impl GridKit {
     /// Nothing added and every control in view: the base each page's kit names its parts over
     /// (`GridKit { run: Some(…), ..GridKit::BARE }`).
     pub const BARE: GridKit = GridKit {
-        disclosure: false,
+        more: More::LEADING,
         own_model: None,
         host: None,
         rollout: None,
@@ -67,7 +67,7 @@ impl GridKit {
     /// 003's question on inference memory sets a plan with engines), but none of the RL page's
     /// controls; "check on a GPU" under each.
     pub const LESSON: GridKit = GridKit {
-        disclosure: true,
+        more: More::DISCLOSED,
         figures: Some(|lab| view! { <RolloutFigure lab=lab /> }.into_any()),
         check: Some(|lab| Box::pin(gpu_check_offer(lab))),
         ..GridKit::BARE
@@ -86,6 +86,7 @@ impl GridKit {
                 None => Parts::EMBED,
             },
             compact: true,
+            more: More::CHOSEN,
             ..GridKit::BARE
         }
     }

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use parallel_core::link::Section;
 
-use crate::kit::i18n::T;
+use crate::kit::prose::{Say, Words};
 
 /// The element of `section`: `id` is the section's anchor, and the `<h2>` (id
 /// `<anchor>-title`) labels it with `number`, if the section is a numbered part, then the
@@ -15,17 +15,15 @@ use crate::kit::i18n::T;
 pub fn LessonSection(
     section: Section,
     test_id: &'static str,
-    title_zh: &'static str,
-    title_en: &'static str,
+    /// The title (a pair, or a sentence of the first screen, [`crate::kit::prose`]).
+    #[prop(into)]
+    title: Words,
     /// The part's number ("1" to "4"); the other sections have none.
     #[prop(optional)]
     number: Option<&'static str>,
-    /// The lead paragraph under the heading, 中文 (with `lead_en`).
-    #[prop(optional)]
-    lead_zh: Option<&'static str>,
-    /// The lead paragraph, English.
-    #[prop(optional)]
-    lead_en: Option<&'static str>,
+    /// The lead paragraph under the heading.
+    #[prop(optional, into)]
+    lead: Option<Words>,
     /// A class beside `part` for a section styled on its own ("intro", "counting-note").
     #[prop(optional)]
     class: Option<&'static str>,
@@ -35,17 +33,10 @@ pub fn LessonSection(
     let title_id = format!("{}-title", section.id());
     let labelled_by = title_id.clone();
     let number = number.map(|number| view! { <span class="part-number">{number}</span> });
-    debug_assert_eq!(
-        lead_zh.is_some(),
-        lead_en.is_some(),
-        "a lead is written in both languages"
-    );
-    let lead = lead_zh
-        .zip(lead_en)
-        .map(|(zh, en)| view! { <p class="lead"><T zh=zh en=en /></p> });
+    let lead = lead.map(|words| view! { <p class="lead"><Say words=words /></p> });
     view! {
         <section class=class id=section.id() data-testid=test_id aria-labelledby=labelled_by>
-            <h2 id=title_id>{number}<T zh=title_zh en=title_en /></h2>
+            <h2 id=title_id>{number}<Say words=title /></h2>
             {lead}
             {children()}
         </section>

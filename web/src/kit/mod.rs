@@ -30,6 +30,7 @@ pub mod memory_figure;
 pub mod model_card;
 pub mod own_model;
 pub mod popover;
+pub mod prose;
 pub mod real_configs;
 pub mod rollout;
 pub mod routing;

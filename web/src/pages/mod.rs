@@ -46,7 +46,8 @@ pub fn land(here: Entry) -> bool {
 }
 
 /// Mounts `app` on `<body>` in place of the entry point's first screen (rendered at build time
-/// from the same components, `src/bin/prerender.rs`), after [`land`]. The first screen, its
+/// from the same components, `src/bin/prerender.rs`), after [`land`], keeping the first
+/// screens' sentences ([`crate::kit::prose::read_from_page`]) first. The first screen, its
 /// loading line and its waiting note are removed and the app mounted in the same task, so no
 /// frame shows neither and, the two being drawn alike, nothing moves; then `<html>` gets
 /// `data-app="mounted"` and `parallel-lab:mounted` is sent on the document, for
@@ -59,6 +60,8 @@ pub fn start<V: leptos::IntoView + 'static>(here: Entry, app: fn() -> V) {
     }
     crate::state::offline::register_service_worker();
     let document = leptos::prelude::document();
+    // The first screens' sentences, kept before they go: the page draws them from these.
+    crate::kit::prose::read_from_page(&document);
     if let Ok(olds) =
         document.query_selector_all(".first-screen, .first-screen-loading, .first-screen-wait")
     {

@@ -34,15 +34,15 @@ impl From<wasm_split_helpers::SplitLoaderError> for SplitFailed {
     }
 }
 
-/// `split_part! { in module; /// doc \n pub fn name(arg: Type, ...) { body } }`: an async
-/// function `name` returning [`Split`] whose body (a view) is built from the split module
+/// `split_fn! { in module; /// doc \n pub fn name(arg: Type, ...) -> Ret { body } }`: an async
+/// function `name` returning `Result<Ret, SplitFailed>` whose body runs in the split module
 /// `module` (see this module's documentation). Arguments are concrete types, moved in.
 ///
 /// The function is defined in a module of its own, which sees its parent's names and allows
 /// `unsafe_code` for what `wasm_split_helpers`'s macro writes there alone: the imports and
 /// exports that join the split module to the page's.
-macro_rules! split_part {
-    (in $module:ident; $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
+macro_rules! split_fn {
+    (in $module:ident; $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
         #[allow(unsafe_code)]
         mod $name {
             #[allow(unused_imports)]
@@ -51,20 +51,33 @@ macro_rules! split_part {
             $(#[$meta])*
             #[cfg(wasm_split)]
             #[wasm_split_helpers::wasm_split($module, fallible)]
-            pub fn $name($($arg: $ty),*) -> $crate::state::split::Split {
-                let part = $body;
-                Ok(leptos::prelude::IntoAny::into_any(part))
+            pub fn $name($($arg: $ty),*) -> Result<$ret, $crate::state::split::SplitFailed> {
+                Ok($body)
             }
 
             $(#[$meta])*
             #[cfg(not(wasm_split))]
-            pub async fn $name($($arg: $ty),*) -> $crate::state::split::Split {
-                let part = $body;
-                Ok(leptos::prelude::IntoAny::into_any(part))
+            pub async fn $name($($arg: $ty),*) -> Result<$ret, $crate::state::split::SplitFailed> {
+                Ok($body)
             }
         }
         $vis use self::$name::$name;
     };
 }
 
+/// `split_part! { in module; /// doc \n pub fn name(arg: Type, ...) { body } }`: a
+/// [`split_fn!`] whose body is a view, returning [`Split`].
+macro_rules! split_part {
+    (in $module:ident; $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
+        $crate::state::split::split_fn! { in $module;
+            $(#[$meta])*
+            $vis fn $name($($arg: $ty),*) -> leptos::prelude::AnyView {
+                let part = $body;
+                leptos::prelude::IntoAny::into_any(part)
+            }
+        }
+    };
+}
+
+pub(crate) use split_fn;
 pub(crate) use split_part;

@@ -2,15 +2,19 @@
 //! disclosure. It starts closed, unless the plan (from a link, say) already sets one of them,
 //! and opens by itself whenever one of them changes from elsewhere (a guided step, a row's
 //! "load", a search result), so a field that something sets is never hidden.
+//!
+//! What it holds is built from a split module ([`crate::state::split`]), fetched when it is
+//! first opened: closed, as the lesson starts, none of it is in the module the page waits for.
 
 use leptos::html::Details;
 use leptos::prelude::*;
 use parallel_core::PlanConfig;
 
-use super::more::MoreControls;
+use super::more::more_controls;
 use crate::kit::grid_kit::GridKit;
 use crate::kit::i18n::T;
 use crate::state::lab::GridLab;
+use crate::state::later::LaterPart;
 
 /// The values of the fields behind the disclosure, to compare.
 #[derive(Clone, PartialEq)]
@@ -38,7 +42,8 @@ impl Beyond {
     }
 }
 
-/// The disclosure and, inside it, [`MoreControls`].
+/// The disclosure and, inside it once it has been opened, [`super::more::MoreControls`] (from their split
+/// module, [`more_controls`]).
 #[component]
 pub(super) fn Disclosure(lab: GridLab, kit: GridKit) -> impl IntoView {
     let beyond = Memo::new(move |_| lab.config.with(Beyond::of));
@@ -51,6 +56,8 @@ pub(super) fn Disclosure(lab: GridLab, kit: GridKit) -> impl IntoView {
             open.set(true);
         }
     });
+    // Drawn from the first opening on, and kept when closed again.
+    let opened = Memo::new(move |was: Option<&bool>| was == Some(&true) || open.get());
     let details = NodeRef::<Details>::new();
     view! {
         <details
@@ -68,7 +75,9 @@ pub(super) fn Disclosure(lab: GridLab, kit: GridKit) -> impl IntoView {
                 <T zh="更多控件：模型、卡型、梯度字节、序列并行、调度、显存记账" en="More controls: model, card, gradient bytes, sequence parallelism, schedule, memory accounting" />
             </summary>
             <div class="more-grid">
-                <MoreControls lab=lab kit=kit />
+                <Show when=move || opened.get()>
+                    <LaterPart load=move || more_controls(lab, kit) />
+                </Show>
             </div>
         </details>
     }

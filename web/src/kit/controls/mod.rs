@@ -25,13 +25,53 @@ use crate::kit::explain_button::ExplainButton;
 use crate::kit::grid_kit::GridKit;
 use crate::kit::i18n::T;
 use crate::state::lab::GridLab;
+use crate::state::later::LaterPart;
 
 pub(crate) use card::card_options;
 use choice::{recompute_choices, zero_choices, Choice, Options, ZeroStage};
 use disclosure::Disclosure;
 pub use ids::test_id;
-use more::MoreControls;
+use more::{more_controls, MoreControls, MORE};
 use slider::{slider_specs, Slider, SLIDER_CONTROLS};
+
+/// How a page's grids draw the controls beyond the lesson's (model, card, …): a page's choice
+/// of function, so that a page which draws them from their split module (`more_controls`)
+/// links none of their code into the module it waits for.
+#[derive(Clone, Copy)]
+pub struct More {
+    /// The lesson's controls come first (the lesson, an embedded grid), or these do.
+    lesson_first: bool,
+    /// Draws them for a grid.
+    draw: fn(GridLab, GridKit) -> AnyView,
+}
+
+impl More {
+    /// In view, before the lesson's controls: the RL page and the planner lead with the model
+    /// and the card.
+    pub const LEADING: More = More {
+        lesson_first: false,
+        draw: |lab, kit| view! { <MoreControls lab=lab kit=kit /> }.into_any(),
+    };
+
+    /// After the lesson's controls, behind "more controls", closed unless the plan already
+    /// uses one of them; drawn from their split module once opened (the lesson).
+    pub const DISCLOSED: More = More {
+        lesson_first: true,
+        draw: |lab, kit| view! { <Disclosure lab=lab kit=kit /> }.into_any(),
+    };
+
+    /// After the lesson's controls, in view, those the link names (an embedded grid), drawn
+    /// from their split module: where it names none, nothing is fetched.
+    pub const CHOSEN: More = More {
+        lesson_first: true,
+        draw: |lab, kit| {
+            MORE.into_iter()
+                .any(|control| kit.shows(control))
+                .then(|| view! { <LaterPart load=move || more_controls(lab, kit) /> })
+                .into_any()
+        },
+    };
+}
 
 /// All controls of one grid, its sliders over the values the core's [`Slider`] ranges offer
 /// on it; `kit` says what the page adds and whether the controls beyond the lesson's sit
@@ -90,14 +130,8 @@ pub fn GridControls(lab: GridLab, kit: GridKit) -> impl IntoView {
                 <p class="control-note"><T zh="d = N ÷ (TP·PP·CP)" en="d = N ÷ (TP·PP·CP)" /></p>
             </div>
     };
-    let more = if kit.disclosure {
-        view! { <Disclosure lab=lab kit=kit /> }.into_any()
-    } else {
-        view! { <MoreControls lab=lab kit=kit /> }.into_any()
-    };
-    // The lesson's grids and embedded ones lead with the lesson's controls; the other pages
-    // with the model and the card.
-    let (first, second) = if kit.disclosure || kit.shown.is_some() {
+    let more = (kit.more.draw)(lab, kit);
+    let (first, second) = if kit.more.lesson_first {
         (lesson.into_any(), more)
     } else {
         (more, lesson.into_any())

@@ -16,6 +16,27 @@ use crate::kit::grid_kit::GridKit;
 use crate::kit::model_card::ModelCard;
 use crate::kit::routing::RoutingControls;
 use crate::state::lab::{part, GridLab};
+use crate::state::split::split_part;
+
+/// The controls [`MoreControls`] draws, where a grid shows them.
+pub(super) const MORE: [Control; 9] = [
+    Control::Model,
+    Control::Card,
+    Control::Ep,
+    Control::Precision,
+    Control::SequenceParallel,
+    Control::Schedule,
+    Control::Accounting,
+    Control::RuntimeMemory,
+    Control::SequenceSkew,
+];
+
+split_part! { in more_controls;
+    /// [`MoreControls`], from a split module of its own.
+    pub(super) fn more_controls(lab: GridLab, kit: GridKit) {
+        view! { <MoreControls lab=lab kit=kit /> }
+    }
+}
 
 /// The model, card, EP, bytes-per-gradient, schedule and accounting controls, with what `kit`
 /// adds among them (one's own config.json, CPU Adam).
@@ -211,5 +232,23 @@ pub(super) fn MoreControls(lab: GridLab, kit: GridKit) -> impl IntoView {
         {accounting}
         {runtime}
         {sequences}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kit::controls::slider::SLIDER_CONTROLS;
+
+    #[test]
+    fn every_control_is_the_lessons_or_one_of_these_once() {
+        // An embedded grid fetches these controls' module only where its link names one of
+        // them: a control missing from both lists would never be drawn there.
+        for control in Control::ALL {
+            let lessons = SLIDER_CONTROLS.contains(&control)
+                || matches!(control, Control::Zero | Control::Recompute);
+            assert_ne!(lessons, MORE.contains(&control), "{control:?}");
+        }
+        assert_eq!(Control::ALL.len(), SLIDER_CONTROLS.len() + 2 + MORE.len());
     }
 }

@@ -24,10 +24,8 @@ use llama::LlamaTable;
 pub fn RealConfigs() -> impl IntoView {
     view! {
         <LessonSection section=Section::PartThree number="3" test_id="section-real"
-            title_zh="和真实配置对照"
-            title_en="Against real configurations"
-            lead_zh="同一套公式，换成公开报告里的模型和卡数。能现算的都现算；实测的吞吐只能引用，并注明出处。"
-            lead_en="The same formulas, now on the models and card counts of public reports. Whatever can be computed is computed; measured throughput can only be quoted, with its source.">
+            title=("和真实配置对照", "Against real configurations")
+            lead=("同一套公式，换成公开报告里的模型和卡数。能现算的都现算；实测的吞吐只能引用，并注明出处。", "The same formulas, now on the models and card counts of public reports. Whatever can be computed is computed; measured throughput can only be quoted, with its source.")>
             <LlamaTable />
             <crate::kit::share::EmbedHere widget=Widget::Llama3 />
             <DeepseekTable />

@@ -127,6 +127,7 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
             GridId::Eight => page.lab8,
             GridId::SixtyFour => page.lab64,
         };
+        let messages = message::SetMessages::default();
         let on_message =
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
                 let heard = page
@@ -144,10 +145,10 @@ pub fn EmbedView(page: PageState, widget: Widget) -> impl IntoView {
                 }
                 let plan =
                     js_sys::Reflect::get(&data, &"plan".into()).unwrap_or(JsValue::UNDEFINED);
-                match message::apply_set_message(lab, grid, &plan) {
+                messages.apply(lab, grid, &plan, move |answer| match answer {
                     Ok(notices) => page.notices.set(notices),
                     Err(refusal) => post_refusal(widget, &refusal, &event.origin()),
-                }
+                });
             });
         let _ = window()
             .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());

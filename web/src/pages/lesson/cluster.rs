@@ -12,6 +12,7 @@ use crate::kit::grid_section::GridLabView;
 use crate::kit::i18n::{use_lang, Lang, T};
 use crate::kit::lesson_section::LessonSection;
 use crate::kit::lesson_table::LessonTable;
+use crate::kit::prose::{Said, Words};
 use crate::kit::share::EmbedHere;
 use crate::kit::vocab;
 use crate::pages::lesson::tasks::{GuidedTasks, Task};
@@ -52,6 +53,35 @@ mod text {
     }
 }
 
+/// The part's sentences above its grid, without figures: the page's HTML holds them
+/// ([`crate::kit::prose`]).
+mod prose {
+    use crate::kit::prose::prose_table;
+
+    prose_table! { part_two;
+        pub const TITLE = (
+            "8 台机：64 张卡，TP 不跨机",
+            "Eight machines: 64 cards, TP stays inside a machine"
+        );
+        pub const TRY = (
+            "试三件事",
+            "Try three things"
+        );
+        pub const TASK_64_CARD0 = (
+            "TP 8 × PP 2 × DP 4 · ZeRO-1，点卡 0：它的 TP 组是同一台机的 8 张卡（NVLink），流水线隔一台机（IB），DP 组也跨机（IB）。",
+            "TP 8 × PP 2 × DP 4 · ZeRO-1, click card 0: its TP group is the 8 cards of its machine (NVLink), its pipeline partner is a machine away (IB), its DP group crosses machines too (IB)."
+        );
+        pub const TASK_64_PP8 = (
+            "TP 调不过 8：网格只给到一台机。把 PP 调到 8，读气泡；再把 m 调到 32。",
+            "TP cannot go past 8: the grid stops at one machine. Set PP to 8 and read the bubble, then move m to 32."
+        );
+        pub const TASK_64_CP8 = (
+            "把 CP 调到 8、序列调到 131,072（PP 回到 1）：看每卡激活和 CP 那一行通信。",
+            "Set CP to 8 and the sequence to 131,072 (PP back to 1): look at the activations per card and the CP row of the traffic."
+        );
+    }
+}
+
 /// The lead's sentence: the bandwidths of the core's default plan, the lesson's links.
 fn lead(lang: Lang) -> String {
     let config = PlanConfig::default();
@@ -89,8 +119,10 @@ fn stage_tasks() -> Vec<Task> {
     vec![
         Task {
             id: "64-stages",
-            todo_zh: "先猜：TP 8 × PP 8 时哪一段最重？再把「显存怎么记」换成「按段计」：第 0 段多存嵌入和 8 个在途 micro-batch，第 7 段多存输出头和整张词表的 FP32 logits。网格里每张卡按自己的段着色。",
-            todo_en: "Guess first: at TP 8 × PP 8, which stage is heaviest? Then switch memory accounting to \"by stage\": stage 0 also holds the embedding and 8 micro-batches in flight, stage 7 the output head and the FP32 logits over the whole vocabulary. Each card of the grid is tinted by its own stage.",
+            todo: Words::Pair(
+                "先猜：TP 8 × PP 8 时哪一段最重？再把「显存怎么记」换成「按段计」：第 0 段多存嵌入和 8 个在途 micro-batch，第 7 段多存输出头和整张词表的 FP32 logits。网格里每张卡按自己的段着色。",
+                "Guess first: at TP 8 × PP 8, which stage is heaviest? Then switch memory accounting to \"by stage\": stage 0 also holds the embedding and 8 micro-batches in flight, stage 7 the output head and the FP32 logits over the whole vocabulary. Each card of the grid is tinted by its own stage.",
+            ),
             start: None,
             target: base(),
             select: None,
@@ -98,8 +130,10 @@ fn stage_tasks() -> Vec<Task> {
         },
         Task {
             id: "64-stages-even",
-            todo_zh: "试着拉平：换 interleaved 调度（v = 2），再试选择性重计算，读「最大 ÷ 最小」怎么变。（给首尾两段少分几层更直接，但这里没有建模。）",
-            todo_en: "Try to even it out: switch to the interleaved schedule (v = 2), then try selective recompute, and read how max ÷ min moves. (Giving the first and last stage fewer layers is more direct, but it is not modelled here.)",
+            todo: Words::Pair(
+                "试着拉平：换 interleaved 调度（v = 2），再试选择性重计算，读「最大 ÷ 最小」怎么变。（给首尾两段少分几层更直接，但这里没有建模。）",
+                "Try to even it out: switch to the interleaved schedule (v = 2), then try selective recompute, and read how max ÷ min moves. (Giving the first and last stage fewer layers is more direct, but it is not modelled here.)",
+            ),
             start: None,
             target: PlanConfig { schedule: Schedule::Interleaved, virtual_stages: 2, ..base() },
             select: None,
@@ -113,37 +147,56 @@ fn tasks() -> Vec<Task> {
     vec![
         Task {
             id: "64-card0",
-            todo_zh: "TP 8 × PP 2 × DP 4 · ZeRO-1，点卡 0：它的 TP 组是同一台机的 8 张卡（NVLink），流水线隔一台机（IB），DP 组也跨机（IB）。",
-            todo_en: "TP 8 × PP 2 × DP 4 · ZeRO-1, click card 0: its TP group is the 8 cards of its machine (NVLink), its pipeline partner is a machine away (IB), its DP group crosses machines too (IB).",
+            todo: Words::Prose(prose::TASK_64_CARD0),
             start: None,
-            target: PlanConfig { pp: 2, zero: 1, ..base() },
+            target: PlanConfig {
+                pp: 2,
+                zero: 1,
+                ..base()
+            },
             select: Some(0),
             observe: |lang, r| {
                 r.comm
                     .iter()
-                    .map(|t| format!("{} {} {}", vocab::dim(lang, t.dim), format::bytes(t.bytes), vocab::link(lang, t.link)))
+                    .map(|t| {
+                        format!(
+                            "{} {} {}",
+                            vocab::dim(lang, t.dim),
+                            format::bytes(t.bytes),
+                            vocab::link(lang, t.link)
+                        )
+                    })
                     .collect::<Vec<_>>()
                     .join(" · ")
             },
         },
         Task {
             id: "64-pp8",
-            todo_zh: "TP 调不过 8：网格只给到一台机。把 PP 调到 8，读气泡；再把 m 调到 32。",
-            todo_en: "TP cannot go past 8: the grid stops at one machine. Set PP to 8 and read the bubble, then move m to 32.",
+            todo: Words::Prose(prose::TASK_64_PP8),
             start: None,
-            target: PlanConfig { micro_batches: 32, ..base() },
+            target: PlanConfig {
+                micro_batches: 32,
+                ..base()
+            },
             select: None,
             observe: |lang, r| {
-                let (bubble, share) = (format::percent(r.bubble.ratio), format::percent(r.bubble.share));
+                let (bubble, share) = (
+                    format::percent(r.bubble.ratio),
+                    format::percent(r.bubble.share),
+                );
                 text::OBSERVE_BUBBLE.fill(lang, &[("bubble", &bubble), ("share", &share)])
             },
         },
         Task {
             id: "64-cp8",
-            todo_zh: "把 CP 调到 8、序列调到 131,072（PP 回到 1）：看每卡激活和 CP 那一行通信。",
-            todo_en: "Set CP to 8 and the sequence to 131,072 (PP back to 1): look at the activations per card and the CP row of the traffic.",
+            todo: Words::Prose(prose::TASK_64_CP8),
             start: None,
-            target: PlanConfig { pp: 1, cp: 8, seq_len: 131_072, ..base() },
+            target: PlanConfig {
+                pp: 1,
+                cp: 8,
+                seq_len: 131_072,
+                ..base()
+            },
             select: None,
             observe: |lang, r| {
                 let cp = r.comm.iter().find(|t| t.dim == Dim::Cp);
@@ -162,11 +215,10 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
     let lang = use_lang();
     view! {
         <LessonSection section=Section::PartTwo number="2" test_id="section-64"
-            title_zh="8 台机：64 张卡，TP 不跨机"
-            title_en="Eight machines: 64 cards, TP stays inside a machine">
+            title=prose::TITLE>
             <p class="lead">{move || lead(lang.get())}</p>
             // The steps stand right above the grid they change.
-            <h3><T zh="试三件事" en="Try three things" /></h3>
+            <h3><Said prose=prose::TRY /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
             <GridLabView lab=lab grid=GridId::SixtyFour kit=GridKit::LESSON />
             <div class="embed-row">
@@ -205,6 +257,11 @@ split_part! { in part_two;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_screens_sentences_are_written_in_both_languages() {
+        crate::kit::prose::testing::check_table(prose::PROSE);
+    }
     use crate::kit::i18n::Lang;
     use crate::kit::text::testing::assert_each_lang_uses_all;
 

@@ -76,10 +76,8 @@ pub fn CountingNote() -> impl IntoView {
     let units = move || units_line(lang.get(), &config);
     view! {
         <LessonSection section=Section::CountingNote test_id=Section::CountingNote.id() class="counting-note"
-            title_zh="这些数怎么算"
-            title_en="How these numbers are counted"
-            lead_zh="页面上每个显存、通信、气泡的数都出自同一组公式；下面是它们的口径，以及刻意没算的东西。真实系统的吞吐只能实测。"
-            lead_en="Every memory, traffic and bubble figure on this page comes from one set of formulas; here is how they count, and what they deliberately leave out. The throughput of a real system can only be measured.">
+            title=("这些数怎么算", "How these numbers are counted")
+            lead=("页面上每个显存、通信、气泡的数都出自同一组公式；下面是它们的口径，以及刻意没算的东西。真实系统的吞吐只能实测。", "Every memory, traffic and bubble figure on this page comes from one set of formulas; here is how they count, and what they deliberately leave out. The throughput of a real system can only be measured.")>
 
             <h3><T zh="这一页先不碰的东西" en="What this page leaves out" /></h3>
             <OmissionList

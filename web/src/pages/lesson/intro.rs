@@ -8,8 +8,9 @@ use parallel_core::omissions::Omission;
 use parallel_core::{ModelStates, PlanConfig, Preset};
 
 use crate::kit::format;
-use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::i18n::{use_lang, Lang};
 use crate::kit::lesson_section::LessonSection;
+use crate::kit::prose::{Prose, Said};
 use parallel_core::link::Section;
 
 /// The sentences of the opening.
@@ -29,16 +30,49 @@ mod text {
     }
 }
 
-/// A section's line in the page's table of contents (中文, English); the intro has none.
-fn contents_line(section: Section) -> Option<(&'static str, &'static str)> {
+/// The opening's sentences without figures: the page's HTML holds them
+/// ([`crate::kit::prose`]).
+mod prose {
+    use crate::kit::prose::prose_table;
+
+    prose_table! { intro;
+        pub const TITLE = ("这是一堂计算实验", "A lab of computation, not of training");
+        pub const LEAD = (
+            "前面几课各自切开了一维：数据、张量、流水线、序列、专家。这一页把它们放到同一批卡上组合：每一步先写下你的预测，再在设备网格里核对每卡显存、每一维通信走哪条链路、流水线气泡多大，最后拿 Llama 3 与 DeepSeek-V3 公开的配置来对照。",
+            "Earlier lessons each cut one dimension: data, tensors, pipeline stages, sequences, experts. This page combines them on one set of cards: write down a prediction, then check it in the device grid (memory per card, the link each dimension's traffic takes, the pipeline bubble), and at the end hold the plans against the published configurations of Llama 3 and DeepSeek-V3."
+        );
+        pub const LIMITS = (
+            "这里没有真实的多卡训练：每个数都按公式现算，凡是实测数字都引用公开报告并注明出处。",
+            "Every figure is computed, not run on a cluster; measured ones cite their source."
+        );
+        pub const LEFT_OUT = ("它没算什么、每个数怎么算，见页底。", "What it leaves out");
+        pub const ANCHOR = ("锚点模型：Qwen3.8-27B", "The anchor model: Qwen3.8-27B");
+        pub const PARAMS = ("参数量（官方计数）", "Parameters (official count)");
+        pub const STATES = ("一张卡要存的模型状态", "Model states on a single card");
+        pub const SIXTEEN_BYTES = (
+            "每个参数 16 字节：BF16 权重 2、BF16 梯度 2、FP32 主权重与 Adam 的两份动量共 12。单这一项就比一张 80 GB 的卡大好几倍，所以必须切。",
+            "Sixteen bytes per parameter: BF16 weights 2, BF16 gradients 2, and 12 for the FP32 master copy and Adam's two moments. That alone is several times an 80 GB card, so the model has to be split."
+        );
+        pub const CONTENTS = ("本页内容", "On this page");
+        pub const PART_ONE = ("一、一台机：8 张卡", "1. One machine: 8 cards");
+        pub const PART_TWO = ("二、8 台机：64 张卡", "2. Eight machines: 64 cards");
+        pub const PART_THREE = ("三、和真实配置对照", "3. Against real configurations");
+        pub const PART_FOUR = ("四、为项目拍板", "4. Decide for the project");
+        pub const EVOLUTION = ("演进地图", "The evolution map");
+        pub const COUNTING_NOTE = ("这些数怎么算", "How these numbers are counted");
+    }
+}
+
+/// A section's line in the page's table of contents; the intro has none.
+fn contents_line(section: Section) -> Option<Prose> {
     match section {
         Section::Intro => None,
-        Section::PartOne => Some(("一、一台机：8 张卡", "1. One machine: 8 cards")),
-        Section::PartTwo => Some(("二、8 台机：64 张卡", "2. Eight machines: 64 cards")),
-        Section::PartThree => Some(("三、和真实配置对照", "3. Against real configurations")),
-        Section::PartFour => Some(("四、为项目拍板", "4. Decide for the project")),
-        Section::Evolution => Some(("演进地图", "The evolution map")),
-        Section::CountingNote => Some(("这些数怎么算", "How these numbers are counted")),
+        Section::PartOne => Some(prose::PART_ONE),
+        Section::PartTwo => Some(prose::PART_TWO),
+        Section::PartThree => Some(prose::PART_THREE),
+        Section::PartFour => Some(prose::PART_FOUR),
+        Section::Evolution => Some(prose::EVOLUTION),
+        Section::CountingNote => Some(prose::COUNTING_NOTE),
     }
 }
 
@@ -111,7 +145,7 @@ pub fn Intro() -> impl IntoView {
     let contents = Section::ALL
         .into_iter()
         .filter_map(|section| contents_line(section).map(|line| (section, line)))
-        .map(|(section, (zh, en))| {
+        .map(|(section, line)| {
             let go = move |event: leptos::ev::MouseEvent| {
                 if let Some(page) = page {
                     event.prevent_default();
@@ -119,18 +153,14 @@ pub fn Intro() -> impl IntoView {
                 }
             };
             let href = format!("#{}", section.id());
-            view! { <li><a href=href on:click=go>{move || lang.get().pick(zh, en)}</a></li> }
+            view! { <li><a href=href on:click=go><Said prose=line /></a></li> }
         })
         .collect_view();
     view! {
         <LessonSection section=Section::Intro test_id="section-intro" class="intro"
-            title_zh="这是一堂计算实验"
-            title_en="A lab of computation, not of training"
-            lead_zh="前面几课各自切开了一维：数据、张量、流水线、序列、专家。这一页把它们放到同一批卡上组合：每一步先写下你的预测，再在设备网格里核对每卡显存、每一维通信走哪条链路、流水线气泡多大，最后拿 Llama 3 与 DeepSeek-V3 公开的配置来对照。"
-            lead_en="Earlier lessons each cut one dimension: data, tensors, pipeline stages, sequences, experts. This page combines them on one set of cards: write down a prediction, then check it in the device grid (memory per card, the link each dimension's traffic takes, the pipeline bubble), and at the end hold the plans against the published configurations of Llama 3 and DeepSeek-V3.">
+            title=prose::TITLE lead=prose::LEAD>
             <p data-testid="intro-limits">
-                <T zh="这里没有真实的多卡训练：每个数都按公式现算，凡是实测数字都引用公开报告并注明出处。"
-                   en="Every figure is computed, not run on a cluster; measured ones cite their source." />
+                <Said prose=prose::LIMITS />
                 " "
                 <a href=format!("#{}", Section::CountingNote.id()) on:click=move |event: leptos::ev::MouseEvent| {
                     if let Some(page) = page {
@@ -138,19 +168,19 @@ pub fn Intro() -> impl IntoView {
                         crate::state::permalink::go_to(page.section, Section::CountingNote, later);
                     }
                 }>
-                    <T zh="它没算什么、每个数怎么算，见页底。" en="What it leaves out" />
+                    <Said prose=prose::LEFT_OUT />
                 </a>
             </p>
 
             <div class="anchor-card" data-testid="anchor">
-                <h3><T zh="锚点模型：Qwen3.8-27B" en="The anchor model: Qwen3.8-27B" /></h3>
+                <h3><Said prose=prose::ANCHOR /></h3>
                 <dl class="anchor-figures">
                     <div>
-                        <dt><T zh="参数量（官方计数）" en="Parameters (official count)" /></dt>
+                        <dt><Said prose=prose::PARAMS /></dt>
                         <dd data-testid="anchor-params" data-params=params_attr>{params}</dd>
                     </div>
                     <div>
-                        <dt><T zh="一张卡要存的模型状态" en="Model states on a single card" /></dt>
+                        <dt><Said prose=prose::STATES /></dt>
                         <dd data-testid="anchor-states" data-bytes=states.get().to_string()>
                             "16 × " {params_text} " B = " <strong>{format::bytes(states)}</strong>
                         </dd>
@@ -158,13 +188,12 @@ pub fn Intro() -> impl IntoView {
                 </dl>
                 <p class="caption">{shape}</p>
                 <p class="note">
-                    <T zh="每个参数 16 字节：BF16 权重 2、BF16 梯度 2、FP32 主权重与 Adam 的两份动量共 12。单这一项就比一张 80 GB 的卡大好几倍，所以必须切。"
-                       en="Sixteen bytes per parameter: BF16 weights 2, BF16 gradients 2, and 12 for the FP32 master copy and Adam's two moments. That alone is several times an 80 GB card, so the model has to be split." />
+                    <Said prose=prose::SIXTEEN_BYTES />
                 </p>
             </div>
 
             <nav class="contents" aria-labelledby="contents-title">
-                <h3 id="contents-title" class="sr-only"><T zh="本页内容" en="On this page" /></h3>
+                <h3 id="contents-title" class="sr-only"><Said prose=prose::CONTENTS /></h3>
                 <ul>{contents}</ul>
             </nav>
         </LessonSection>
@@ -174,6 +203,11 @@ pub fn Intro() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_screens_sentences_are_written_in_both_languages() {
+        crate::kit::prose::testing::check_table(prose::PROSE);
+    }
     use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]

@@ -10,6 +10,7 @@ use crate::kit::grid_section::GridLabView;
 use crate::kit::i18n::{use_lang, Lang, T};
 use crate::kit::lesson_section::LessonSection;
 use crate::kit::lesson_table::LessonTable;
+use crate::kit::prose::{Said, Words};
 use crate::kit::share::EmbedHere;
 use crate::pages::lesson::cp_layouts::CpLayouts;
 use crate::pages::lesson::prediction::Prediction;
@@ -49,24 +50,66 @@ mod text {
     }
 }
 
+/// The part's sentences above its grid, without figures: the page's HTML holds them
+/// ([`crate::kit::prose`]).
+mod prose {
+    use crate::kit::prose::prose_table;
+
+    prose_table! { part_one;
+        pub const TITLE = (
+            "一台机：8 张 80 GB 的卡，序列 4,096",
+            "One machine: 8 cards of 80 GB, sequence 4,096"
+        );
+        pub const QUESTION = (
+            "8 张卡上，锚点每卡的模型状态最少能压到多少？",
+            "On 8 cards, how low can the anchor's model states per card go?"
+        );
+        pub const HINT = (
+            "提示：16 字节 × 参数量 ÷ 8。",
+            "Hint: 16 bytes × parameters ÷ 8."
+        );
+        pub const TRY = (
+            "试三件事",
+            "Try three things"
+        );
+        pub const TASK_8_SELECTIVE = (
+            "默认是 DP 8 + ZeRO-3 + 全量重计算：先读每卡合计；再把激活换成「选择性重计算」，看它怎样越过 80 GB。",
+            "The start is DP 8 + ZeRO-3 + full recompute: read the total per card, then switch activations to selective recompute and watch it cross 80 GB."
+        );
+        pub const TASK_8_TP8 = (
+            "把 TP 调到 8（DP 自动变成 1），激活仍用选择性重计算：又放得下了。读通信表，最重的一维从 DP 换成了 TP。",
+            "Set TP to 8 (DP drops to 1) and keep selective recompute: it fits again. In the traffic table the heaviest dimension moves from DP to TP."
+        );
+        pub const TASK_8_PIPELINE = (
+            "试 TP 2 × PP 4：读「流水线气泡」，再把每步 micro-batch 数 m 从 8 调到 32。",
+            "Try TP 2 × PP 4: read the pipeline bubble, then move the micro-batches per step m from 8 to 32."
+        );
+    }
+}
+
 fn tasks() -> Vec<Task> {
     let base = PlanConfig::lesson_8_gpus;
     vec![
         Task {
             id: "8-selective",
-            todo_zh: "默认是 DP 8 + ZeRO-3 + 全量重计算：先读每卡合计；再把激活换成「选择性重计算」，看它怎样越过 80 GB。",
-            todo_en: "The start is DP 8 + ZeRO-3 + full recompute: read the total per card, then switch activations to selective recompute and watch it cross 80 GB.",
+            todo: Words::Prose(prose::TASK_8_SELECTIVE),
             start: Some(base()),
-            target: PlanConfig { recompute: Recompute::Selective, ..base() },
+            target: PlanConfig {
+                recompute: Recompute::Selective,
+                ..base()
+            },
             select: None,
             observe: |lang, r| total_line(lang, r),
         },
         Task {
             id: "8-tp8",
-            todo_zh: "把 TP 调到 8（DP 自动变成 1），激活仍用选择性重计算：又放得下了。读通信表，最重的一维从 DP 换成了 TP。",
-            todo_en: "Set TP to 8 (DP drops to 1) and keep selective recompute: it fits again. In the traffic table the heaviest dimension moves from DP to TP.",
+            todo: Words::Prose(prose::TASK_8_TP8),
             start: None,
-            target: PlanConfig { tp: 8, recompute: Recompute::Selective, ..base() },
+            target: PlanConfig {
+                tp: 8,
+                recompute: Recompute::Selective,
+                ..base()
+            },
             select: None,
             observe: |lang, r| {
                 let (total, heaviest) = (total_line(lang, r), heaviest(lang, r));
@@ -75,10 +118,14 @@ fn tasks() -> Vec<Task> {
         },
         Task {
             id: "8-pipeline",
-            todo_zh: "试 TP 2 × PP 4：读「流水线气泡」，再把每步 micro-batch 数 m 从 8 调到 32。",
-            todo_en: "Try TP 2 × PP 4: read the pipeline bubble, then move the micro-batches per step m from 8 to 32.",
+            todo: Words::Prose(prose::TASK_8_PIPELINE),
             start: None,
-            target: PlanConfig { tp: 2, pp: 4, micro_batches: 32, ..base() },
+            target: PlanConfig {
+                tp: 2,
+                pp: 4,
+                micro_batches: 32,
+                ..base()
+            },
             select: None,
             observe: |lang, r| {
                 text::OBSERVE_BUBBLE.fill(lang, &[("bubble", &format::percent(r.bubble.ratio))])
@@ -108,19 +155,16 @@ pub fn OneMachine(lab: GridLab) -> impl IntoView {
     let explanation = Signal::derive(move || floor_explanation(lang.get(), floor));
     view! {
         <LessonSection section=Section::PartOne number="1" test_id="section-8"
-            title_zh="一台机：8 张 80 GB 的卡，序列 4,096"
-            title_en="One machine: 8 cards of 80 GB, sequence 4,096">
+            title=prose::TITLE>
             <Prediction
                 test_id="predict-8"
-                question_zh="8 张卡上，锚点每卡的模型状态最少能压到多少？"
-                question_en="On 8 cards, how low can the anchor's model states per card go?"
-                hint_zh="提示：16 字节 × 参数量 ÷ 8。"
-                hint_en="Hint: 16 bytes × parameters ÷ 8."
+                question=prose::QUESTION
+                hint=prose::HINT
                 answer=Signal::stored(floor)
                 explanation=explanation
             />
             // The steps stand right above the grid they change.
-            <h3><T zh="试三件事" en="Try three things" /></h3>
+            <h3><Said prose=prose::TRY /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
             <GridLabView lab=lab grid=GridId::Eight kit=GridKit::LESSON />
             <EmbedHere widget=Widget::Grid8 />
@@ -161,6 +205,11 @@ split_part! { in part_one;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_screens_sentences_are_written_in_both_languages() {
+        crate::kit::prose::testing::check_table(prose::PROSE);
+    }
     use crate::kit::text::testing::assert_each_lang_uses_all;
 
     #[test]

@@ -7,6 +7,7 @@ use parallel_core::Bytes;
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, T};
 use crate::kit::input::{parse_gb, InputError};
+use crate::kit::prose::{Prose, Said};
 use crate::kit::tolerance::close_enough;
 
 /// What a prediction in GB is worth against the answer.
@@ -37,10 +38,10 @@ pub fn judge(guess_gb: f64, answer: Bytes) -> Verdict {
 #[component]
 pub fn Prediction(
     test_id: &'static str,
-    question_zh: &'static str,
-    question_en: &'static str,
-    hint_zh: &'static str,
-    hint_en: &'static str,
+    /// The question (a sentence of the first screen, [`crate::kit::prose`]).
+    question: Prose,
+    /// How to start on it.
+    hint: Prose,
     #[prop(into)] answer: Signal<Bytes>,
     /// How the answer is counted (already localized by the caller).
     #[prop(into)]
@@ -89,9 +90,9 @@ pub fn Prediction(
         <div class="prediction" data-testid=test_id>
             <p class="prediction-question">
                 <span class="tag"><T zh="先预测" en="Predict first" /></span>
-                {move || lang.get().pick(question_zh, question_en)}
+                <Said prose=question />
             </p>
-            <p class="hint">{move || lang.get().pick(hint_zh, hint_en)}</p>
+            <p class="hint"><Said prose=hint /></p>
             <form class="prediction-form" on:submit=move |ev| { ev.prevent_default(); check(); }>
                 <label>
                     <span class="sr-only"><T zh="你的预测（GB）" en="Your prediction (GB)" /></span>

@@ -6,6 +6,7 @@ use parallel_core::{evaluate, PlanConfig, Report};
 
 use crate::kit::format;
 use crate::kit::i18n::{use_lang, Lang, T};
+use crate::kit::prose::{Say, Words};
 use crate::kit::vocab;
 use crate::state::lab::GridLab;
 
@@ -32,10 +33,8 @@ mod text {
 pub struct Task {
     /// Stable id (test hook `task-<id>`).
     pub id: &'static str,
-    /// What to do, 中文.
-    pub todo_zh: &'static str,
-    /// What to do, English.
-    pub todo_en: &'static str,
+    /// What to do (a sentence of the first screen, for the steps above a grid).
+    pub todo: Words,
     /// Where the step starts, when the student should read it first (the lesson's opening plan
     /// before a change to it): a button of its own sets it up, and the total reads back.
     pub start: Option<PlanConfig>,
@@ -119,7 +118,7 @@ pub fn GuidedTasks(tasks: Vec<Task>, lab: GridLab) -> impl IntoView {
                 <li class="task" class:done=here.clone() data-testid=format!("task-{}", task.id)>
                     <span class="task-number" aria-hidden="true">{["①", "②", "③", "④"].get(i).copied().unwrap_or("•")}</span>
                     <div class="task-body">
-                        <p>{move || lang.get().pick(task.todo_zh, task.todo_en)}</p>
+                        <p><Say words=task.todo /></p>
                         {start_button}
                         {plan_button(lab, format!("task-{}-set", task.id), target, select, ("在网格里设好", "Set it up in the grid"))}
                         // The room a reading takes is kept whether it shows or not, so that it

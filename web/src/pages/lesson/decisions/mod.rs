@@ -32,10 +32,8 @@ use two::DecisionTwoForm;
 pub fn Decisions(lab8: GridLab, lab64: GridLab) -> impl IntoView {
     view! {
         <LessonSection section=Section::PartFour number="4" test_id="section-decisions"
-            title_zh="为项目拍板"
-            title_en="Decide for the project"
-            lead_zh="三件事要拍板，每件都写成能核对的数：选好方案、写下你的数，页面用和网格相同的公式算一遍，逐项对照。"
-            lead_en="Three decisions, each written as figures that can be checked: choose a plan, write down your numbers, and the page counts the same plan with the grid's formulas and compares line by line.">
+            title=("为项目拍板", "Decide for the project")
+            lead=("三件事要拍板，每件都写成能核对的数：选好方案、写下你的数，页面用和网格相同的公式算一遍，逐项对照。", "Three decisions, each written as figures that can be checked: choose a plan, write down your numbers, and the page counts the same plan with the grid's formulas and compares line by line.")>
             <DecisionOneForm lab8=lab8 />
             <DecisionTwoForm lab64=lab64 />
             <DecisionThreeForm />

@@ -302,10 +302,8 @@ pub fn EvolutionMap() -> impl IntoView {
     };
     view! {
         <LessonSection section=Section::Evolution test_id="section-evolution"
-            title_zh="演进地图：走完一轮"
-            title_en="The evolution map, once around"
-            lead_zh="每一种新的切法，都起因于上一代撞上的某个具体数字。下面逐代列出：它解决了什么，又在哪里停住，各附一个现算或引用的数。"
-            lead_en="Every new dimension of parallelism was forced by a real number the previous generation ran into. Each generation below says what it solved, where it got stuck, and the number that shows it.">
+            title=("演进地图：走完一轮", "The evolution map, once around")
+            lead=("每一种新的切法，都起因于上一代撞上的某个具体数字。下面逐代列出：它解决了什么，又在哪里停住，各附一个现算或引用的数。", "Every new dimension of parallelism was forced by a real number the previous generation ran into. Each generation below says what it solved, where it got stuck, and the number that shows it.")>
             {body}
             <p class="caption" data-testid="evolution-sources">{sources}</p>
         </LessonSection>
