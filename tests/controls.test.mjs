@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { CJK, labForFile, openPage, settleAndCheck, visibleText } from './harness.mjs';
 import {
   SELECTS, SLIDERS, START, SWITCHES, flip, cardFields, choose, cli, controlError, coreDefaults, derivedDp, differences, expected, fullConfig,
-  keyboardTo, pageStep, pointerTo, presetIds, rng, shown, sliderState, thousands,
+  keyboardTo, pageStep, pointerTo, presetIds, reveal, rng, shown, sliderState, thousands,
 } from './drive.mjs';
 
 const PLANS_PER_GRID = Number(process.env.PLANS ?? 50);
@@ -151,7 +151,9 @@ test('every slider, by keys and pointer, over its whole range on both grids', as
     // Every option of every select, by keyboard and by choosing it.
     for (const select of SELECTS) {
       const values = Object.keys(select.options);
-      // The page lists exactly these, in this order (the model's: the CLI's presets).
+      // The page lists exactly these, in this order (the model's: the CLI's presets), once
+      // the student can see the select (behind "more controls", opened).
+      await reveal(grid.section, grid.section.getByTestId(select.testId));
       const listed = await grid.section.getByTestId(select.testId).locator('option').evaluateAll((all) => all.map((o) => o.value));
       assert.deepEqual(listed, [...values, ...(select.others ?? [])], `grid ${id} ${select.testId}: its options`);
       const initial = String(grid.config[select.field] ?? select.absent);

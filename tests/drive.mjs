@@ -135,8 +135,8 @@ export const SWITCHES = [
 export async function flip(section, sw, value, how = 'pointer') {
   const element = section.getByTestId(sw.testId);
   const want = value === sw.on;
+  await reveal(section, element);
   if ((await element.isChecked()) === want) return;
-  await reveal(element);
   if (how === 'space') {
     await element.focus();
     await element.page().keyboard.press('Space');
@@ -220,7 +220,7 @@ export function pageStep(slider, value, up) {
  */
 export async function keyboardTo(section, slider, target, how = 'arrows', onStep = noStep) {
   const input = section.getByTestId(slider.testId);
-  await reveal(input);
+  await reveal(section, input);
   await input.focus();
   const position = async () => Number(await input.inputValue());
   if (how === 'ends' || target === slider.min || target === slider.max) {
@@ -261,7 +261,7 @@ export async function pointerTo(section, slider, target, onStep = noStep) {
   const page = section.page();
   const input = section.getByTestId(slider.testId);
   const span = slider.max - slider.min;
-  await reveal(input);
+  await reveal(section, input);
   // Look before pressing, as a person does: the page may still be settling (sections near
   // the viewport take their real height as they are drawn), so wait until the point about
   // to be pressed is the slider itself.
@@ -299,15 +299,18 @@ export async function pointerTo(section, slider, target, onStep = noStep) {
 }
 
 /**
- * Opens the "more controls" disclosure around `element`, if it sits in a closed one, as a
- * person does before reaching for a control in it: a click on its summary. Resolves once the
- * control is visible.
+ * Opens the "more controls" disclosure `element` sits behind in `section`, if it is closed, as
+ * a person does before reaching for a control in it: a click on its summary. The controls
+ * behind a disclosure are drawn once it is first opened (their code comes from a split
+ * module), so a control not there yet is looked for behind the section's disclosure. Resolves
+ * once the control is visible (at once for one in view).
  */
-export async function reveal(element) {
-  const details = element.locator('xpath=ancestor::details[1]');
-  if ((await details.count()) === 0 || (await details.evaluate((d) => d.open))) return;
-  await details.locator(':scope > summary').click();
-  await element.waitFor({ state: 'visible' });
+export async function reveal(section, element) {
+  const there = (await element.count()) > 0;
+  const details = there ? element.locator('xpath=ancestor::details[1]') : section.getByTestId('more-controls');
+  const closed = (await details.count()) > 0 && !(await details.evaluate((d) => d.open));
+  if (closed) await details.locator(':scope > summary').click();
+  if (closed || !there) await element.waitFor({ state: 'visible' });
 }
 
 /**
@@ -317,8 +320,8 @@ export async function reveal(element) {
 export async function choose(section, select, value, how = 'pick', onStep = noStep) {
   const element = section.getByTestId(select.testId);
   const want = String(value);
+  await reveal(section, element);
   if ((await element.inputValue()) === want) return;
-  await reveal(element);
   if (how === 'keys') {
     const values = Object.keys(select.options);
     await element.focus();
