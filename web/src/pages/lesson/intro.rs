@@ -204,6 +204,8 @@ pub fn Intro() -> impl IntoView {
 mod tests {
     use super::*;
 
+    // The text is the table's outside the page's wasm only.
+    #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn the_first_screens_sentences_are_written_in_both_languages() {
         crate::kit::prose::testing::check_table(prose::PROSE);
