@@ -4,19 +4,29 @@
 //! ZeRO and recompute in view and the rest behind "more controls"; the RL page and the planner
 //! add their own controls and figures. The additions are functions the page names, so a page
 //! that does not name one never links its code into its wasm: the lesson names only the
-//! rollout card's figure, an embedded widget none.
+//! rollout card's figure, an embedded widget none. The kits themselves are in
+//! [`crate::kit::kits`], which names what they draw.
 
 use leptos::prelude::*;
 use parallel_core::link::{Control, Controls, Part as Drawn, Parts};
 
-use crate::kit::controls::More;
-use crate::kit::gpu_check::gpu_check_offer;
-use crate::kit::rollout::RolloutFigure;
 use crate::state::lab::GridLab;
 use crate::state::split::SplitCall;
 
 /// A part a page adds to a grid, drawn for that grid's lab.
 pub type Part = fn(GridLab) -> AnyView;
+
+/// How a page's grids draw the controls beyond the lesson's (model, card, …): a page's choice
+/// of function (`More::LEADING`, `DISCLOSED` or `CHOSEN`, in [`crate::kit::controls`]), so
+/// that a page which draws them from their split module links none of their code into the
+/// module it waits for.
+#[derive(Clone, Copy)]
+pub struct More {
+    /// The lesson's controls come first (the lesson, an embedded grid), or these do.
+    pub lesson_first: bool,
+    /// Draws them for a grid.
+    pub draw: fn(GridLab, GridKit) -> AnyView,
+}
 
 /// What a page adds to each of its grids.
 #[derive(Clone, Copy)]
@@ -48,49 +58,6 @@ pub struct GridKit {
 }
 
 impl GridKit {
-    /// Nothing added and every control in view: the base each page's kit names its parts over
-    /// (`GridKit { run: Some(…), ..GridKit::BARE }`).
-    pub const BARE: GridKit = GridKit {
-        more: More::LEADING,
-        own_model: None,
-        host: None,
-        rollout: None,
-        figures: None,
-        run: None,
-        check: None,
-        shown: None,
-        parts: Parts::ALL,
-        compact: false,
-    };
-
-    /// The lesson's grids: the rest behind "more controls"; the rollout card's memory (seed
-    /// 003's question on inference memory sets a plan with engines), but none of the RL page's
-    /// controls; "check on a GPU" under each.
-    pub const LESSON: GridKit = GridKit {
-        more: More::DISCLOSED,
-        figures: Some(|lab| view! { <RolloutFigure lab=lab /> }.into_any()),
-        check: Some(|lab| Box::pin(gpu_check_offer(lab))),
-        ..GridKit::BARE
-    };
-
-    /// An embedded grid: `shown`, or the lesson's controls, in view; `parts`, or the grid and
-    /// its figures, drawn; nothing added.
-    pub const fn embedded(shown: Option<Controls>, parts: Option<Parts>) -> GridKit {
-        GridKit {
-            shown: Some(match shown {
-                Some(controls) => controls,
-                None => Controls::LESSON,
-            }),
-            parts: match parts {
-                Some(parts) => parts,
-                None => Parts::EMBED,
-            },
-            compact: true,
-            more: More::CHOSEN,
-            ..GridKit::BARE
-        }
-    }
-
     /// Whether the grid draws `part`.
     pub fn draws(self, part: Drawn) -> bool {
         self.parts.contains(part)

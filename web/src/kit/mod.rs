@@ -24,6 +24,7 @@ pub mod grid_section;
 pub mod header;
 pub mod i18n;
 pub mod input;
+pub mod kits;
 pub mod lesson_section;
 pub mod lesson_table;
 pub mod memory_figure;

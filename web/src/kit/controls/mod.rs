@@ -22,7 +22,7 @@ use parallel_core::{Field, PlanConfig};
 
 use crate::kit::choices::Choices;
 use crate::kit::explain_button::ExplainButton;
-use crate::kit::grid_kit::GridKit;
+use crate::kit::grid_kit::{GridKit, More};
 use crate::kit::i18n::T;
 use crate::state::lab::GridLab;
 use crate::state::later::LaterPart;
@@ -33,17 +33,6 @@ use disclosure::Disclosure;
 pub use ids::test_id;
 use more::{more_controls, MoreControls, MORE};
 use slider::{slider_specs, Slider, SLIDER_CONTROLS};
-
-/// How a page's grids draw the controls beyond the lesson's (model, card, …): a page's choice
-/// of function, so that a page which draws them from their split module (`more_controls`)
-/// links none of their code into the module it waits for.
-#[derive(Clone, Copy)]
-pub struct More {
-    /// The lesson's controls come first (the lesson, an embedded grid), or these do.
-    lesson_first: bool,
-    /// Draws them for a grid.
-    draw: fn(GridLab, GridKit) -> AnyView,
-}
 
 impl More {
     /// In view, before the lesson's controls: the RL page and the planner lead with the model
