@@ -344,18 +344,21 @@ test('a plan object waits for its module: a later message is not undone, a faile
   await warned;
   assert.deepEqual([await slider('tp'), await slider('pp')], ['8', '8']);
   assert.deepEqual(await page.evaluate(() => answers), []);
-  // Held back: an object, then a link's tokens, which apply at once; the object, read once its
-  // module is there, is not applied over them.
+  // Held back: an object, then a link's tokens, which apply at once (but TP 16, which the
+  // notice names); the object, read once its module is there, neither undoes them nor hides
+  // their notice.
   down = false;
   await post(page, { type: 'parallel-lab:set', plan: { tp: 4, pp: 2 } });
   while (asked.length < 2) await inner.locator(':root').evaluate(() => new Promise((r) => requestAnimationFrame(r)));
-  await post(page, { type: 'parallel-lab:set', plan: 'tp2.pp4' });
+  await post(page, { type: 'parallel-lab:set', plan: 'tp16.pp4' });
   await inner.getByTestId('slider-pp').and(inner.locator('[aria-valuetext="4"]')).waitFor();
+  await inner.getByTestId('link-notice').waitFor();
   release();
   // A refused object is answered once its read is done: the held one was read before it.
   const answer = await answerTo(page, { tp: '8' });
   assert.equal(answer.data.field, 'tp');
-  assert.deepEqual([await slider('tp'), await slider('pp')], ['2', '4'], 'the object read late undid the later message');
+  assert.deepEqual([await slider('tp'), await slider('pp')], ['8', '4'], 'the object read late undid the later message');
+  assert.match(await inner.getByTestId('link-notice').innerText(), /tp16/, 'the later message\'s notice stays');
   assert.ok(!(await inner.locator(':root').evaluate(() => window.shown)).includes('slider-tp=4'), 'TP 4 was shown');
   assert.deepEqual((await page.evaluate(() => answers)).map((a) => a.data.type), ['parallel-lab:error'], 'one answer, the refusal');
   // Now the module is there: an object is read and applied.

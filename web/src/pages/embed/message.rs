@@ -76,15 +76,17 @@ impl SetMessages {
         use leptos::prelude::{GetValue, SetValue};
         let number = self.heard.get_value() + 1;
         self.heard.set_value(number);
-        let done = move |read: Result<(PlanConfig, Vec<Ignored>), Refusal>| {
-            let read = read.map(|(config, notices)| {
+        let done = move |read: Result<(PlanConfig, Vec<Ignored>), Refusal>| match read {
+            // A plan a later message's replaced meanwhile is neither applied nor answered: its
+            // notices would hide that message's.
+            Ok((config, notices)) => {
                 if self.applied.get_value() < number {
                     self.applied.set_value(number);
                     lab.load(config);
+                    answer(Ok(notices));
                 }
-                notices
-            });
-            answer(read);
+            }
+            Err(refusal) => answer(Err(refusal)),
         };
         if let Some(tokens) = plan.as_string() {
             return done(Ok(decode_plan(&tokens, grid)));
