@@ -10,7 +10,7 @@
 //! opened without its first screens, the wasm tests); the first screens rendered at build
 //! time and the native tests read them from the table directly.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use leptos::prelude::*;
 
@@ -52,7 +52,7 @@ thread_local! {
     /// Notified when sentences are fetched, for the spans drawn before they came.
     static FETCHED: ArcTrigger = ArcTrigger::new();
     /// Whether a fetch of the sentences is under way.
-    static FETCHING: RefCell<bool> = const { RefCell::new(false) };
+    static FETCHING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Keeps the text of every `[data-prose]` span of the page's first screens, per language
