@@ -165,6 +165,26 @@ test('"more controls" come from their module when opened, or where an embed\'s l
   await embedded.context.close();
 });
 
+test('the lesson\'s rollout card figure comes from its module, the first time a plan has engines', async () => {
+  const { page, context, problems, asked, release } = await withSplitHeld('index.html', '');
+  await waitForApp(page);
+  const section = page.getByTestId('section-8');
+  assert.equal(await section.getByTestId('rollout-figure').count(), 0, 'no rollout figure for a plan without engines');
+  assert.ok(!asked.some((name) => name.includes('split_rollout_figure')), `fetched at the defaults: ${asked.join(', ')}`);
+  // A link typed into the address bar of the open lesson: the page applies it where it is
+  // (a link opened afresh with engines lands on the RL page, SPEC §15).
+  const asking = page.waitForRequest((request) => request.url().includes('split_rollout_figure'));
+  await page.evaluate(() => { window.location.hash = 'g8=rollout'; });
+  await asking;
+  assert.equal(await section.getByTestId('rollout-figure').count(), 0, 'no rollout figure before its module is there');
+  release();
+  await section.getByTestId('rollout-figure').waitFor({ state: 'visible', timeout: 30_000 });
+  assert.ok(asked.some((name) => name.includes('split_rollout_figure')), `fetched ${asked.join(', ')}`);
+  assert.ok(Number(await section.getByTestId('rollout-engines').getAttribute('data-count')) > 0, 'its engines');
+  await settleAndCheck(page, problems, assert);
+  await context.close();
+});
+
 /** `text` as the HTML writes it, read back. */
 const unescape = (text) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;|&#x27;/g, "'").replace(/&amp;/g, '&');
 

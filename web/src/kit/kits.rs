@@ -7,7 +7,7 @@ use parallel_core::link::{Controls, Parts};
 
 use crate::kit::gpu_check::gpu_check_offer;
 use crate::kit::grid_kit::{GridKit, More};
-use crate::kit::rollout::RolloutFigure;
+use crate::kit::rollout::RolloutFigureWhenSet;
 
 impl GridKit {
     /// Nothing added and every control in view: the base each page's kit names its parts over
@@ -25,12 +25,12 @@ impl GridKit {
         compact: false,
     };
 
-    /// The lesson's grids: the rest behind "more controls"; the rollout card's memory (seed
-    /// 003's question on inference memory sets a plan with engines), but none of the RL page's
-    /// controls; "check on a GPU" under each.
+    /// The lesson's grids: the rest behind "more controls"; the rollout card's memory for a
+    /// plan with engines (its code fetched then), but none of the RL page's controls; "check
+    /// on a GPU" under each.
     pub const LESSON: GridKit = GridKit {
         more: More::DISCLOSED,
-        figures: Some(|lab| view! { <RolloutFigure lab=lab /> }.into_any()),
+        figures: Some(|lab| view! { <RolloutFigureWhenSet lab=lab /> }.into_any()),
         check: Some(|lab| Box::pin(gpu_check_offer(lab))),
         ..GridKit::BARE
     };

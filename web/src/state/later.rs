@@ -1,11 +1,13 @@
 //! The page's content below the two grids, drawn after the first frame.
 //!
-//! Loading builds the header, the intro and both grids (with their controls, figures and traffic
-//! tables) in one go, so the grids answer as soon as the wasm has run. Each grid's charts, what
-//! follows each grid (its tasks, table and notes) and the parts below (real configurations, decisions, the evolution map, the
-//! counting note) are then built one piece per task, in page order, the first after the first
-//! frame is painted. A link to a section (`sec=`) or a contents link draws everything at once
-//! before scrolling there. A piece built from a split module ([`LaterPart`],
+//! Loading builds the header, the intro and the first grid (with its controls, figures and
+//! traffic table) in one go, so that grid answers as soon as the wasm has run; the RL page and
+//! the planner build both grids so. Each grid's charts, what follows each grid (its tasks, table
+//! and notes), the lesson's 64-card grid (below its first screen, and so not in its HTML) and
+//! the parts below (real configurations, decisions, the evolution map, the counting note) are
+//! then built one piece per task, in page order, the first after the first frame is painted.
+//! A link to a section (`sec=`) or a contents link draws everything at once before scrolling
+//! there. A piece built from a split module ([`LaterPart`],
 //! [`crate::state::split`]) is drawn once its module is fetched. When every piece is drawn,
 //! `<html>` gets `data-drawn="all"`. Where no [`LaterParts`] is provided (an embedded widget),
 //! [`LaterPart`] draws at once.
@@ -25,6 +27,9 @@ pub enum Piece {
     ChartsEight,
     /// Part one after the 8-card grid: tasks, the lesson's 8-card table, the CP layouts.
     PartOneRest,
+    /// The lesson's 64-card grid, with its controls, figures and traffic table (its code is the
+    /// 8-card grid's, in the page's own module).
+    GridSixtyFour,
     /// The 64-card grid's charts.
     ChartsSixtyFour,
     /// Part two after the 64-card grid: tasks, the 64-card table, the takeaway.
@@ -41,9 +46,10 @@ pub enum Piece {
 
 impl Piece {
     /// Every piece, in the order they are drawn.
-    pub const ALL: [Piece; 8] = [
+    pub const ALL: [Piece; 9] = [
         Piece::ChartsEight,
         Piece::PartOneRest,
+        Piece::GridSixtyFour,
         Piece::ChartsSixtyFour,
         Piece::PartTwoRest,
         Piece::RealConfigs,
@@ -60,7 +66,11 @@ impl Piece {
     fn is_section(self) -> bool {
         !matches!(
             self,
-            Piece::ChartsEight | Piece::PartOneRest | Piece::ChartsSixtyFour | Piece::PartTwoRest
+            Piece::ChartsEight
+                | Piece::PartOneRest
+                | Piece::GridSixtyFour
+                | Piece::ChartsSixtyFour
+                | Piece::PartTwoRest
         )
     }
 }
@@ -153,8 +163,8 @@ impl LaterParts {
     }
 }
 
-/// The part `load` builds from its split module ([`crate::state::split`]) once `piece` is
-/// drawn (at once where no [`LaterParts`] is provided, or no `piece` given); before, and while
+/// The part `load` builds from its split module ([`crate::state::split`]), or from the page's
+/// own code (a future ready at once: the lesson's 64-card grid), once `piece` is drawn (at once where no [`LaterParts`] is provided, or no `piece` given); before, and while
 /// the module is fetched, a placeholder (an empty section or block; inline, without a piece).
 /// A module that could not be fetched leaves a note and a button that tries again.
 #[component]

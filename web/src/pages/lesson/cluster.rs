@@ -209,7 +209,8 @@ fn tasks() -> Vec<Task> {
     ]
 }
 
-/// Part two: the 64-GPU grid as 8 node boxes, its tasks and its table.
+/// Part two: the 64-GPU grid as 8 node boxes (drawn after the first frame), its tasks and its
+/// table.
 #[component]
 pub fn Cluster(lab: GridLab) -> impl IntoView {
     let lang = use_lang();
@@ -220,7 +221,10 @@ pub fn Cluster(lab: GridLab) -> impl IntoView {
             // The steps stand right above the grid they change.
             <h3><Said prose=prose::TRY /></h3>
             <GuidedTasks tasks=tasks() lab=lab />
-            <GridLabView lab=lab grid=GridId::SixtyFour kit=GridKit::LESSON />
+            // Below the first screen: drawn after the first frame, by the page's own code.
+            <LaterPart piece=Piece::GridSixtyFour load=move || async move {
+                Ok(view! { <GridLabView lab=lab grid=GridId::SixtyFour kit=GridKit::LESSON /> }.into_any())
+            } />
             <div class="embed-row">
                 <EmbedHere widget=Widget::Grid64 />
                 <EmbedHere widget=Widget::ChartMemory64 />
