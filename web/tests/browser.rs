@@ -28,7 +28,7 @@ fn core_evaluates_the_lesson_start_in_wasm() {
 
 #[wasm_bindgen_test]
 async fn clicking_a_card_lights_its_groups() {
-    let host = mount_page();
+    let host = mount_page().await;
     let s64 = section(&host, "64");
     set_slider(&s64, "slider-pp", 2);
     set_select(&s64, "select-zero", "1");
@@ -88,7 +88,7 @@ async fn clicking_a_card_lights_its_groups() {
 
 #[wasm_bindgen_test]
 async fn keyboard_moves_selects_and_clears() {
-    let host = mount_page();
+    let host = mount_page().await;
     let grid = by_test_id(&section(&host, "8"), "grid-8");
     let first = card(&grid, 0);
     first
@@ -116,7 +116,7 @@ async fn keyboard_moves_selects_and_clears() {
 
 #[wasm_bindgen_test]
 async fn sliders_change_the_figures() {
-    let host = mount_page();
+    let host = mount_page().await;
     let s64 = section(&host, "64");
     // The 64-card start is TP 8 × PP 8, m = 8: bubble 7/8.
     assert_eq!(
@@ -144,7 +144,7 @@ async fn sliders_change_the_figures() {
 
 #[wasm_bindgen_test]
 async fn invalid_combination_is_explained_and_the_last_plan_stays() {
-    let host = mount_page();
+    let host = mount_page().await;
     let s8 = section(&host, "8");
     let before = attr(&by_test_id(&s8, "mem-total"), "data-bytes");
     set_slider(&s8, "slider-tp", 3);
@@ -163,7 +163,7 @@ async fn invalid_combination_is_explained_and_the_last_plan_stays() {
 
 #[wasm_bindgen_test]
 async fn english_switch_leaves_no_chinese() {
-    let host = mount_page();
+    let host = mount_page().await;
     // Light a card so that the legend's texts are on the page too.
     click(&card(&by_test_id(&section(&host, "64"), "grid-64"), 0));
     click(&by_test_id(&host, "lang-toggle"));
@@ -186,7 +186,7 @@ async fn english_switch_leaves_no_chinese() {
 
 #[wasm_bindgen_test]
 async fn a_permalink_restores_the_plan_the_card_and_the_language() {
-    let host = mount_page_at("#g64=tp8.pp2.z1&c64=0&lang=en");
+    let host = mount_page_at("#g64=tp8.pp2.z1&c64=0&lang=en").await;
     tick().await;
     let s64 = section(&host, "64");
     let grid = by_test_id(&s64, "grid-64");
@@ -216,7 +216,7 @@ async fn a_permalink_restores_the_plan_the_card_and_the_language() {
 
 #[wasm_bindgen_test]
 async fn a_hostile_link_is_named_and_the_rest_applies() {
-    let host = mount_page_at("#g8=tp3.pp2.%3Cscript%3E&c8=99&x=%FF&lang=en");
+    let host = mount_page_at("#g8=tp3.pp2.%3Cscript%3E&c8=99&x=%FF&lang=en").await;
     tick().await;
     let notice = by_test_id(&host, "link-notice");
     let text = notice.text_content().unwrap();
@@ -263,7 +263,7 @@ async fn embed_mode_shows_one_widget() {
 /// should that redirect be refused, the lesson shows itself whole, the link's plan in its grid.
 #[wasm_bindgen_test]
 async fn a_widget_link_on_the_lesson_shows_the_whole_lesson() {
-    let host = mount_page_at("#g64=tp8.pp2&embed=grid-64");
+    let host = mount_page_at("#g64=tp8.pp2&embed=grid-64").await;
     tick().await;
     assert!(!has(&host, "[data-testid='embed-root']"));
     assert!(has(&host, "[data-testid='section-8']"));

@@ -62,7 +62,7 @@ fn dims_listed(scope: &Element, prefix: &str) -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn a_slider_writes_the_traffic_rows_in_place() {
-    let host = mount_page();
+    let host = mount_page().await;
     let s64 = section(&host, "64");
     let row = by_test_id(&s64, "traffic-tp");
     let bytes_cell = find(&row, "td:nth-child(2)");
@@ -136,7 +136,7 @@ async fn a_slider_writes_the_traffic_rows_in_place() {
 
 #[wasm_bindgen_test]
 async fn a_why_button_opens_and_closes_its_panel() {
-    let host = mount_page();
+    let host = mount_page().await;
     let s8 = section(&host, "8");
     let button: HtmlElement = by_test_id(&s8, "explain-mem-states").unchecked_into();
     let panel = || s8.query_selector("[data-testid='explanation']").unwrap();
@@ -186,7 +186,7 @@ async fn a_why_button_opens_and_closes_its_panel() {
 
 #[wasm_bindgen_test]
 async fn every_why_button_of_the_estimate_follows_its_own_visible_words() {
-    let host = mount_page();
+    let host = mount_page().await;
     for lang in ["zh", "en"] {
         let estimate = by_test_id(&section(&host, "8"), "estimate");
         let before = text_before_buttons(&estimate.outer_html());
@@ -215,7 +215,7 @@ async fn on_a_real_card_the_kernel_terms_follow_words_of_their_own_and_equal_the
     use parallel_core::{Plan, PlanConfig};
     // The 8-card grid on the H200 (`#g8=h200`: the core's default plan on that card, as
     // `parallel-lab eval --url` reads the link).
-    let host = mount_page_at("#g8=h200");
+    let host = mount_page_at("#g8=h200").await;
     let estimate = by_test_id(&section(&host, "8"), "estimate");
     let config = PlanConfig::on(parallel_core::hardware::Hardware::H200);
     assert_eq!(config.gpus, 8);
@@ -304,7 +304,7 @@ async fn the_measured_table_and_the_ratio_chart_hold_the_core_rows() {
 async fn the_real_tables_show_the_plans_as_the_core_computes_them() {
     use parallel_web::kit::real_configs::deepseek::deepseek_plan;
     use parallel_web::kit::real_configs::llama::llama_rows;
-    let host = mount_page();
+    let host = mount_page().await;
     settled(&host).await;
     let real = by_test_id(&host, "section-real");
     for (i, row) in llama_rows().into_iter().enumerate() {

@@ -12,10 +12,11 @@ use web_sys::{
     KeyboardEventInit,
 };
 
-/// A fresh `<div>` on the test page with the lesson mounted in it. The page reads its
-/// state from the URL and writes it back, so each test starts from an empty fragment.
-pub fn mount_page() -> HtmlElement {
-    mount_page_at("#")
+/// A fresh `<div>` on the test page with the lesson mounted in it, once both its grids are
+/// drawn (the 64-card one after the first frame). The page reads its state from the URL and
+/// writes it back, so each test starts from an empty fragment.
+pub async fn mount_page() -> HtmlElement {
+    mount_page_at("#").await
 }
 
 /// A fresh `<div>` with the planner (`plan.html`'s page) mounted in it, from an empty fragment.
@@ -41,9 +42,28 @@ fn fresh_host(fragment: &str) -> HtmlElement {
     host
 }
 
-/// The page mounted as if opened with `fragment`.
-pub fn mount_page_at(fragment: &str) -> HtmlElement {
-    mount_at(fragment, LessonPage)
+/// The lesson mounted as if opened with `fragment`, once both its grids are drawn.
+pub async fn mount_page_at(fragment: &str) -> HtmlElement {
+    let host = mount_at(fragment, LessonPage);
+    wait_until(
+        &host,
+        "[data-testid='grid-64']",
+        "the 64-card grid is drawn",
+    )
+    .await;
+    host
+}
+
+/// Waits until something in `host` matches `selector`, one task after another (at most 200
+/// tasks ten milliseconds apart); fails saying `what` otherwise.
+pub async fn wait_until(host: &HtmlElement, selector: &str, what: &str) {
+    for _ in 0..200 {
+        if host.query_selector(selector).unwrap().is_some() {
+            return;
+        }
+        sleep(10).await;
+    }
+    panic!("{what}: nothing matches {selector}");
 }
 
 /// A fresh `<div>` with `app` mounted in it, as if opened with `fragment`.
