@@ -42,9 +42,10 @@ export async function openGrid(lab, dist = DIST) {
 
 /**
  * Loading, from navigation start on loopback: first contentful paint, and "interactive" (the
- * wasm app has drawn both grids' figures and a slider answers: the moment the 64-card grid's
- * memory figure exists and no first screen is left, recorded inside the page), then the moment the parts below the grids
- * are drawn too (`<html data-drawn="all">`). `slowdown` > 1 throttles the CPU through the
+ * wasm app has mounted the page's first grid and a slider answers: the moment the 8-card
+ * grid's memory figure exists and no first screen is left, recorded inside the page, as
+ * bench-load.mjs has it), then the moment the parts below it, the lesson's 64-card grid
+ * among them, are drawn too (`<html data-drawn="all">`). `slowdown` > 1 throttles the CPU through the
  * DevTools protocol (4 = a student's phone). Median of `runs` fresh loads. With `embed`, the
  * embed entry point showing the 64-card grid instead (interactive: its memory figure exists).
  * `dist` measures another build than DIST.
@@ -82,7 +83,7 @@ export async function loading(slowdown, runs, { embed = false, shell = false, di
           if (window.__interactiveAt !== undefined && window.__drawnAt !== undefined) observer.disconnect();
         });
         observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn'] });
-      }, embed ? '[data-testid="embed-root"] [data-testid="mem-states"]' : '[data-testid="section-64"] [data-testid="mem-states"]');
+      }, embed ? '[data-testid="embed-root"] [data-testid="mem-states"]' : '[data-testid="section-8"] [data-testid="mem-states"]');
       const address = embed ? 'embed.html#g64=tp8.pp2.z1&embed=grid-64' : shell ? 'shell.html' : '';
       await page.goto(`${lab.baseUrl}${address}`, { waitUntil: 'load' });
       await page.waitForFunction(

@@ -7,7 +7,7 @@
 //
 // For each build: the gzipped bytes of every entry page (the lesson, the embedded widget, the RL
 // page and the planner), as bench.mjs counts them; fresh loads of the lesson page (first paint, and
-// interactive: the 64-card grid's memory figure exists), with the CPU as is and slowed 4×; and
+// interactive: the 8-card grid's memory figure exists), with the CPU as is and slowed 4×; and
 // the slider scenarios of bench.mjs on the 64-card grid (JS done, and a move made in a frame
 // until that frame is rendered). Prints before, after and the change; with --strict, exits 1
 // when the lesson page is interactive later than before or its slider frames are slower

@@ -40,9 +40,9 @@
 // targets).
 //
 // Loading: fresh loads on loopback, from navigation start: first contentful paint (target
-// ≤ 150 ms) and interactive, the moment the 64-card grid's figures exist (target ≤ 250 ms;
+// ≤ 150 ms) and interactive, the moment the first grid's figures exist (target ≤ 250 ms;
 // ≤ 600 ms with the CPU slowed 4× through the DevTools protocol), then the moment the parts
-// below the grids are drawn as well; the same for an embedded 64-card grid (embed.html); and
+// below it (the 64-card grid among them) are drawn as well; the same for an embedded 64-card grid (embed.html); and
 // the first paint of the page without its wasm (index.html without its script: its first screen), this machine's
 // floor for the page's first paint.
 //
