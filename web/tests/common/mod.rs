@@ -54,10 +54,11 @@ pub async fn mount_page_at(fragment: &str) -> HtmlElement {
     host
 }
 
-/// Waits until something in `host` matches `selector`, one task after another (at most 200
-/// tasks ten milliseconds apart); fails saying `what` otherwise.
+/// Waits until something in `host` matches `selector`, one task ten milliseconds after
+/// another; fails saying `what` if it never does (after 3,000 tasks: a bound for a page that
+/// never draws it, not a time the drawing must keep).
 pub async fn wait_until(host: &HtmlElement, selector: &str, what: &str) {
-    for _ in 0..200 {
+    for _ in 0..3_000 {
         if host.query_selector(selector).unwrap().is_some() {
             return;
         }
