@@ -86,8 +86,8 @@ pub fn after_next_frame(f: impl FnOnce() + 'static) {
 }
 
 /// How many of the later pieces are drawn, in page order; how many parts on the page are built
-/// from split modules ([`LaterPart`]s, numbered as they are created), and which of those are
-/// there (a bit per number).
+/// by a [`LaterPart`] (from a split module, or the lesson's 64-card grid from the page's own
+/// code; numbered as they are created), and which of those are there (a bit per number).
 #[derive(Clone, Copy)]
 pub struct LaterParts {
     drawn: RwSignal<usize>,
@@ -148,7 +148,7 @@ impl LaterParts {
         self.drawn.get() > piece.index()
     }
 
-    /// One more part built from a split module: the page is drawn only once it is there.
+    /// One more part built by a [`LaterPart`]: the page is drawn only once it is there.
     /// Returns its number.
     fn expect_split(self) -> u32 {
         let number = self.split.get_untracked();
@@ -164,8 +164,9 @@ impl LaterParts {
 }
 
 /// The part `load` builds from its split module ([`crate::state::split`]), or from the page's
-/// own code (a future ready at once: the lesson's 64-card grid), once `piece` is drawn (at once where no [`LaterParts`] is provided, or no `piece` given); before, and while
-/// the module is fetched, a placeholder (an empty section or block; inline, without a piece).
+/// own code (a future ready at once: the lesson's 64-card grid), once `piece` is drawn (at
+/// once where no [`LaterParts`] is provided, or no `piece` given); before, and while the
+/// module is fetched, a placeholder (an empty section or block; inline, without a piece).
 /// A module that could not be fetched leaves a note and a button that tries again.
 #[component]
 pub fn LaterPart<F, Fut>(#[prop(optional)] piece: Option<Piece>, load: F) -> impl IntoView
