@@ -43,16 +43,8 @@ fn measured_file(w: &Workload, scale: f64) -> String {
     .to_string()
 }
 
-/// Waits until `scope` holds an element matching `selector`.
-async fn wait_for(scope: &Element, selector: &str) -> Element {
-    for _ in 0..300 {
-        if let Some(found) = scope.query_selector(selector).unwrap() {
-            return found;
-        }
-        sleep(10).await;
-    }
-    panic!("nothing matches {selector}")
-}
+/// The panel's waits: at most 300 tasks ten milliseconds apart ([`wait_for`]).
+const PANEL_TASKS: u32 = 300;
 
 /// Pastes `text` into the panel's box and presses "compare".
 fn paste_and_compare(panel: &Element, text: &str) {
@@ -76,11 +68,11 @@ async fn a_pasted_file_fills_the_rows_in_place_and_a_foreign_one_is_named() {
         "nothing built while closed"
     );
     panel.unchecked_ref::<HtmlDetailsElement>().set_open(true);
-    wait_for(&panel, "[data-testid='gpu-check-paste']").await;
+    wait_for(&panel, "[data-testid='gpu-check-paste']", PANEL_TASKS).await;
 
     // A card clicked on the grid is the one the command names.
     click(&card(&grid, 3));
-    let command = wait_for(&panel, "[data-testid='gpu-check-command']").await;
+    let command = wait_for(&panel, "[data-testid='gpu-check-command']", PANEL_TASKS).await;
     for _ in 0..100 {
         if command
             .text_content()
@@ -109,7 +101,7 @@ async fn a_pasted_file_fills_the_rows_in_place_and_a_foreign_one_is_named() {
         let text = measured_file(&w, scale);
         let want = Measured::read(&text).unwrap().compare(Lang::Zh).unwrap();
         paste_and_compare(&panel, &text);
-        let table = wait_for(&panel, "[data-testid='gpu-check-table']").await;
+        let table = wait_for(&panel, "[data-testid='gpu-check-table']", PANEL_TASKS).await;
         // Wait for this file's ratios (the second file halves them).
         let first = format!("[data-testid='gpu-check-row-{}']", want.rows[0].figure.id());
         for _ in 0..100 {
@@ -152,7 +144,7 @@ async fn a_pasted_file_fills_the_rows_in_place_and_a_foreign_one_is_named() {
 
     // A workload loaded by mistake: an alert naming `format`, and no table.
     paste_and_compare(&panel, &serde_json::to_string(&w).unwrap());
-    let alert = wait_for(&panel, "[role='alert']").await;
+    let alert = wait_for(&panel, "[role='alert']", PANEL_TASKS).await;
     assert_eq!(
         attr(&alert, "data-testid").as_deref(),
         Some("gpu-check-error")

@@ -42,29 +42,25 @@ fn fresh_host(fragment: &str) -> HtmlElement {
     host
 }
 
-/// The lesson mounted as if opened with `fragment`, once both its grids are drawn.
+/// The lesson mounted as if opened with `fragment`, once both its grids are drawn (at most
+/// 3,000 tasks: a bound for a page that never draws the 64-card grid, not a time its drawing
+/// must keep).
 pub async fn mount_page_at(fragment: &str) -> HtmlElement {
     let host = mount_at(fragment, LessonPage);
-    wait_until(
-        &host,
-        "[data-testid='grid-64']",
-        "the 64-card grid is drawn",
-    )
-    .await;
+    wait_for(&host, "[data-testid='grid-64']", 3_000).await;
     host
 }
 
-/// Waits until something in `host` matches `selector`, one task ten milliseconds after
-/// another; fails saying `what` if it never does (after 3,000 tasks: a bound for a page that
-/// never draws it, not a time the drawing must keep).
-pub async fn wait_until(host: &HtmlElement, selector: &str, what: &str) {
-    for _ in 0..3_000 {
-        if host.query_selector(selector).unwrap().is_some() {
-            return;
+/// Waits until `scope` holds an element matching `selector`, one task ten milliseconds after
+/// another, at most `tasks` of them; fails naming the selector otherwise.
+pub async fn wait_for(scope: &Element, selector: &str, tasks: u32) -> Element {
+    for _ in 0..tasks {
+        if let Some(found) = scope.query_selector(selector).unwrap() {
+            return found;
         }
         sleep(10).await;
     }
-    panic!("{what}: nothing matches {selector}");
+    panic!("nothing matches {selector}")
 }
 
 /// A fresh `<div>` with `app` mounted in it, as if opened with `fragment`.
